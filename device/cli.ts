@@ -1,0 +1,171 @@
+// The `mch-device` command: runs the local device until SIGINT or SIGTERM.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { defaultDataDir } from './data-dir.ts';
+import {
+  DEFAULT_PORT,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  startDevice,
+  type DeviceUser,
+  type RunningDevice,
+} from './server.ts';
+
+const USAGE = `Usage: mch-device [options]
+
+Runs a complete local device: configuration, identity provider, device API and sharing, on one port.
+
+Options:
+  --port N              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host H              address to listen on (default 127.0.0.1)
+  --data DIR            data folder (default: ${defaultDataDir()})
+  --user NAME:PASSWORD  create this user if missing (repeatable); with no user at all, demo/demo is made
+  --public-url URL      base URL to advertise, when the device is reached through a proxy
+  --token-ttl SECONDS   access-token lifetime (default ${DEFAULT_TOKEN_TTL_SECONDS})
+  --verbose             log every request
+  -h, --help            show this help`;
+
+export class UsageError extends Error {}
+
+export interface CliOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  users: DeviceUser[];
+  publicUrl?: string;
+  tokenTtlSeconds: number;
+  verbose: boolean;
+  help: boolean;
+}
+
+function parseInteger(value: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return Number(value);
+}
+
+export function parseCliArgs(argv: string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        user: { type: 'string', multiple: true },
+        'public-url': { type: 'string' },
+        'token-ttl': { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  const users = (values.user ?? []).map((spec) => {
+    const colon = spec.indexOf(':');
+    if (colon <= 0 || colon === spec.length - 1) {
+      throw new UsageError(`--user takes NAME:PASSWORD, got "${spec}".`);
+    }
+    return { name: spec.slice(0, colon), password: spec.slice(colon + 1) };
+  });
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(publicUrl);
+    } catch {
+      throw new UsageError(`--public-url must be an absolute URL, got "${publicUrl}".`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError('--public-url must be an http or https URL.');
+    }
+  }
+  return {
+    port: values.port === undefined ? DEFAULT_PORT : parseInteger(values.port, '--port', 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    dataDir: resolve(values.data ?? defaultDataDir()),
+    users,
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+    tokenTtlSeconds:
+      values['token-ttl'] === undefined
+        ? DEFAULT_TOKEN_TTL_SECONDS
+        : parseInteger(values['token-ttl'], '--token-ttl', 1, 10 * 365 * 86_400),
+    verbose: values.verbose ?? false,
+    help: values.help ?? false,
+  };
+}
+
+/** Starts the device from parsed options and prints where it can be reached. */
+export async function runDevice(options: CliOptions, print: (line: string) => void): Promise<RunningDevice> {
+  const device = await startDevice({
+    dataDir: options.dataDir,
+    host: options.host,
+    port: options.port,
+    users: options.users,
+    tokenTtlSeconds: options.tokenTtlSeconds,
+    logLevel: options.verbose ? 'info' : 'error',
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  });
+  print(`mch-device: local device ${device.context.device.id} ready`);
+  print(`data folder: ${options.dataDir}`);
+  for (const name of device.createdUsers) {
+    print(
+      name === 'demo' && options.users.length === 0
+        ? 'created user demo (password demo)'
+        : `created user ${name}`,
+    );
+  }
+  print(`device api: ${device.urls.base}/sdk/v2`);
+  print(`config url: ${device.urls.config}`);
+  return device;
+}
+
+function describeStartError(error: unknown, options: CliOptions): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return `Port ${options.port} on ${options.host} is in use: stop what uses it or pick another with --port.`;
+  if (code === 'EACCES')
+    return `Not allowed to listen on ${options.host}:${options.port}: pick a port above 1023 with --port.`;
+  if (code === 'EADDRNOTAVAIL') return `${options.host} is not an address of this machine: fix --host.`;
+  return `The device could not start: ${(error as Error).message}`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCliArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`mch-device: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  let device: RunningDevice;
+  try {
+    device = await runDevice(options, (line) => console.log(line));
+  } catch (error) {
+    console.error(`mch-device: ${describeStartError(error, options)}`);
+    return 1;
+  }
+  console.log('Press Ctrl+C to stop.');
+  await new Promise<void>((resolveStop) => {
+    const stop = (signal: string): void => {
+      console.log(`mch-device: ${signal} received, stopping`);
+      resolveStop();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await device.close();
+  console.log('mch-device: stopped');
+  return 0;
+}

@@ -1,0 +1,26 @@
+// What every route of the device needs, built once per server and passed explicitly.
+import type { Db } from './db/database.ts';
+import type { JwtSigner } from './identity/jwt.ts';
+import type { BlobStore } from './store/blobs.ts';
+import type { DeviceRow } from './store/device-record.ts';
+import type { ItemStore } from './store/items.ts';
+import type { UserStore } from './store/users.ts';
+import type { DeviceUrls } from './urls.ts';
+import type { Deleter } from './store/deleter.ts';
+import type { Permissions } from './permissions.ts';
+
+export interface DeviceContext {
+  db: Db;
+  dataDir: string;
+  device: DeviceRow;
+  items: ItemStore;
+  users: UserStore;
+  permissions: Permissions;
+  blobs: BlobStore;
+  deleter: Deleter;
+  signer: JwtSigner;
+  tokenTtlSeconds: number;
+  /** Known once the server listens (the port may be chosen by the OS). */
+  urls(): DeviceUrls;
+  now(): number;
+}

@@ -1,0 +1,34 @@
+// Finds the item a request names and checks the caller may read or change it.
+import { ROOT_ALIAS } from '../../common/wire/device-api.ts';
+import type { DeviceContext } from '../context.ts';
+import { type Access, type Principal, requireScope } from '../http/auth.ts';
+import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import type { ItemRow } from '../store/items.ts';
+
+export function resolveId(principal: Principal, id: string): string {
+  return id === ROOT_ALIAS ? principal.rootId : id;
+}
+
+/**
+ * The live item `id` (or the alias root) if the caller may access it. An item the caller may not even
+ * read is a 404, so its existence is not revealed; one it may read but not change is a 403.
+ */
+export function loadItem(ctx: DeviceContext, principal: Principal, id: unknown, access: Access): ItemRow {
+  requireScope(principal, access);
+  if (typeof id !== 'string' || id === '') throw badRequest('INVALID_ID', 'An item id is required.');
+  const row = ctx.items.getLive(resolveId(principal, id));
+  if (!row || !ctx.permissions.allows(principal, row.id, 'read')) {
+    throw notFound('FILE_NOT_FOUND', `No file or folder with id ${id}.`);
+  }
+  if (access === 'write' && !ctx.permissions.allows(principal, row.id, 'write')) {
+    throw forbidden('PERMISSION_DENIED', 'You may read this item but not change it.');
+  }
+  return row;
+}
+
+/** Like loadItem, for an id that must name a folder (a parent or a listing). */
+export function loadFolder(ctx: DeviceContext, principal: Principal, id: unknown, access: Access): ItemRow {
+  const row = loadItem(ctx, principal, id, access);
+  if (!row.is_dir) throw badRequest('NOT_A_FOLDER', `${String(id)} is a file, not a folder.`);
+  return row;
+}

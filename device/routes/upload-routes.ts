@@ -1,0 +1,238 @@
+// Creating files and folders: the multipart create and the resumable upload (device-api.md §3 "Files").
+import { createWriteStream } from 'node:fs';
+import { truncate } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DIR_MIME_TYPE } from '../../common/wire/device-api.ts';
+import type { DeviceContext } from '../context.ts';
+import { loadFolder } from '../files/access.ts';
+import { parseMetadata } from '../files/metadata-input.ts';
+import { guessMimeType } from '../files/mime.ts';
+import { boundaryFromContentType, MultipartError, parseMultipartRelated } from '../files/multipart.ts';
+import { alternativeName } from '../files/names.ts';
+import { authenticate, requireScope, type Principal } from '../http/auth.ts';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
+import { booleanParam, integerParam } from '../http/query.ts';
+import { nameTaken, type ItemRow } from '../store/items.ts';
+import { newId } from '../store/tags.ts';
+
+type IdParams = { id: string };
+
+const MAX_CONFLICT_ATTEMPTS = 10_000;
+
+interface NewItem {
+  row: Omit<ItemRow, 'etag' | 'list_tag' | 'updated_at'>;
+  resolveConflict: boolean;
+}
+
+/** Parses the multipart body, streaming any content to `contentPath`, and checks the metadata. */
+async function receiveCreate(
+  ctx: DeviceContext,
+  principal: Principal,
+  request: FastifyRequest,
+  id: string,
+  contentPath: string,
+): Promise<NewItem> {
+  const resolveConflict = booleanParam(request, 'resolveNameConflict', false);
+  const result = await parseMultipartRelated(
+    request.raw,
+    boundaryFromContentType(request.headers['content-type']),
+    async () => createWriteStream(contentPath, { flags: 'w', mode: 0o600 }),
+  ).catch((error: unknown) => {
+    if (error instanceof MultipartError) throw badRequest(error.label, error.message);
+    throw error;
+  });
+  const metadata = parseMetadata(result.metadata);
+  if (metadata.name === undefined) throw badRequest('GENERAL_INSUFFICIENT_PARAMETERS', 'name is required.');
+  const parent = loadFolder(ctx, principal, metadata.parentID ?? 'root', 'write');
+  const isDir = metadata.mimeType === DIR_MIME_TYPE;
+  if (isDir && result.contentBytes > 0) throw badRequest('IS_A_FOLDER', 'A folder cannot have content.');
+  const now = ctx.now();
+  return {
+    resolveConflict,
+    row: {
+      id,
+      owner_id: parent.owner_id,
+      parent_id: parent.id,
+      name: metadata.name,
+      is_dir: isDir ? 1 : 0,
+      mime_type: metadata.mimeType ?? guessMimeType(metadata.name),
+      size: isDir ? 0 : result.contentBytes,
+      m_time: metadata.mTime ?? now,
+      c_time: metadata.cTime ?? now,
+      hidden: metadata.hidden ?? 'none',
+      blob: null,
+      image: null,
+      state: 'live',
+    },
+  };
+}
+
+/** The name to use in `parentId`: `name` if free, else with resolveNameConflict the first free " (n)". */
+function freeName(ctx: DeviceContext, parentId: string, name: string, resolve: boolean): string {
+  if (!ctx.items.childByName(parentId, name)) return name;
+  if (!resolve) throw nameTaken(name);
+  for (let n = 1; n <= MAX_CONFLICT_ATTEMPTS; n += 1) {
+    const candidate = alternativeName(name, n);
+    if (!ctx.items.childByName(parentId, candidate)) return candidate;
+  }
+  throw conflict('NAME_CONFLICT', `No free name like "${name}" is left in that folder.`);
+}
+
+/** Inserts a new item, retrying the next free name if another request took it meanwhile. */
+function insertWithName(ctx: DeviceContext, item: NewItem): ItemRow {
+  const parentId = item.row.parent_id as string;
+  for (;;) {
+    const name = freeName(ctx, parentId, item.row.name, item.resolveConflict);
+    try {
+      return ctx.items.insert({ ...item.row, name }, ctx.now());
+    } catch (error) {
+      if (!(error instanceof HttpError && error.status === 409 && item.resolveConflict)) throw error;
+    }
+  }
+}
+
+/** An unfinished resumable upload the caller may write to, or a 404. */
+function loadUpload(ctx: DeviceContext, principal: Principal, id: string): ItemRow {
+  requireScope(principal, 'write');
+  const row = ctx.items.get(id);
+  if (!row || row.state !== 'uploading' || !ctx.permissions.allows(principal, row.id, 'write')) {
+    throw notFound('UPLOAD_NOT_FOUND', `No unfinished resumable upload ${id}.`);
+  }
+  return row;
+}
+
+export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): void {
+  // Uploads being written; a second writer of the same upload would interleave bytes.
+  const busy = new Set<string>();
+
+  app.post('/v2/files', async (request, reply) => {
+    const principal = authenticate(ctx, request);
+    requireScope(principal, 'write');
+    const id = newId();
+    const tempPath = ctx.blobs.tempPath();
+    try {
+      const item = await receiveCreate(ctx, principal, request, id, tempPath);
+      if (item.row.size > 0) item.row.blob = await ctx.blobs.commit(tempPath);
+      let created: ItemRow;
+      try {
+        created = insertWithName(ctx, item);
+      } catch (error) {
+        if (item.row.blob) await ctx.blobs.remove(item.row.blob);
+        throw error;
+      }
+      return reply
+        .code(201)
+        .header('location', `/sdk/v2/files/${created.id}`)
+        .header('etag', created.etag)
+        .send();
+    } finally {
+      await ctx.blobs.removePath(tempPath);
+    }
+  });
+
+  app.post('/v2/files/resumable', async (request, reply) => {
+    const principal = authenticate(ctx, request);
+    requireScope(principal, 'write');
+    const done = booleanParam(request, 'done', false);
+    const id = newId();
+    const uploadPath = ctx.blobs.uploadPath(id);
+    let item: NewItem;
+    try {
+      item = await receiveCreate(ctx, principal, request, id, uploadPath);
+      if (item.row.is_dir) throw badRequest('IS_A_FOLDER', 'Folders are created with POST /sdk/v2/files.');
+      // The name is checked now for a quick answer, and again when the upload is committed.
+      freeName(ctx, item.row.parent_id as string, item.row.name, item.resolveConflict);
+    } catch (error) {
+      await ctx.blobs.removePath(uploadPath);
+      throw error;
+    }
+    const now = ctx.now();
+    ctx.db.transaction(() => {
+      ctx.items.insert({ ...item.row, size: 0, state: 'uploading' }, now);
+      ctx.db
+        .prepare('INSERT INTO resumable_uploads (item_id, resolve_conflict, created_on) VALUES (?, ?, ?)')
+        .run(id, item.resolveConflict ? 1 : 0, now);
+    })();
+    const etag = done ? (await commitUpload(ctx, id)).etag : undefined;
+    void reply.code(201).header('location', `/sdk/v2/files/${id}`);
+    if (etag) void reply.header('etag', etag);
+    return reply.send();
+  });
+
+  app.get<{ Params: IdParams }>('/v2/files/:id/resumable', async (request) => {
+    const principal = authenticate(ctx, request);
+    const row = loadUpload(ctx, principal, request.params.id);
+    return { id: row.id, size: await ctx.blobs.size(ctx.blobs.uploadPath(row.id)) };
+  });
+
+  app.put<{ Params: IdParams }>('/v2/files/:id/resumable/content', async (request, reply) => {
+    const principal = authenticate(ctx, request);
+    const row = loadUpload(ctx, principal, request.params.id);
+    const offset = integerParam(request, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const done = booleanParam(request, 'done', false);
+    if (busy.has(row.id))
+      throw conflict('UPLOAD_BUSY', 'Another request is writing to this upload right now.');
+    busy.add(row.id);
+    try {
+      const path = ctx.blobs.uploadPath(row.id);
+      const received = await ctx.blobs.size(path);
+      const start = offset ?? received;
+      if (start > received) {
+        throw badRequest('INVALID_OFFSET', `offset ${start} is past the ${received} bytes received so far.`);
+      }
+      // Resending from an earlier offset replaces what came after it.
+      if (start < received) await truncate(path, start);
+      // What arrives is kept even if the connection breaks: that is what makes the upload resumable.
+      await pipeline(request.raw, createWriteStream(path, { flags: 'a', mode: 0o600 }));
+      if (!done) return reply.code(204).send();
+      const committed = await commitUpload(ctx, row.id);
+      return reply.code(204).header('etag', committed.etag).send();
+    } finally {
+      busy.delete(row.id);
+    }
+  });
+
+  app.delete<{ Params: IdParams }>('/v2/files/:id/resumable', async (request, reply) => {
+    const principal = authenticate(ctx, request);
+    const row = loadUpload(ctx, principal, request.params.id);
+    if (busy.has(row.id))
+      throw conflict('UPLOAD_BUSY', 'The upload is being written; try again when it ends.');
+    ctx.items.markDeleting(row, ctx.now());
+    ctx.deleter.kick();
+    return reply.code(204).send();
+  });
+}
+
+/** Makes a finished resumable upload a visible file, under a free name if it asked for one. */
+async function commitUpload(ctx: DeviceContext, id: string): Promise<ItemRow> {
+  const row = ctx.items.get(id);
+  if (!row || row.state !== 'uploading' || row.parent_id === null) {
+    throw notFound('UPLOAD_NOT_FOUND', `No unfinished resumable upload ${id}.`);
+  }
+  const upload = ctx.db
+    .prepare<[string], { resolve_conflict: number }>(
+      'SELECT resolve_conflict FROM resumable_uploads WHERE item_id = ?',
+    )
+    .get(id);
+  const resolve = upload?.resolve_conflict === 1;
+  const parentId = row.parent_id;
+  const name = freeName(ctx, parentId, row.name, resolve);
+  const path = ctx.blobs.uploadPath(id);
+  const size = await ctx.blobs.size(path);
+  const blob = size > 0 ? await ctx.blobs.commit(path) : null;
+  if (!blob) await ctx.blobs.removePath(path);
+  const current = ctx.items.get(id);
+  if (!current || current.state !== 'uploading') {
+    if (blob) await ctx.blobs.remove(blob);
+    throw notFound('UPLOAD_NOT_FOUND', `The upload ${id} was cancelled.`);
+  }
+  try {
+    const committed = ctx.items.update(current, { name, size, blob, state: 'live' }, ctx.now());
+    ctx.db.prepare('DELETE FROM resumable_uploads WHERE item_id = ?').run(id);
+    return committed;
+  } catch (error) {
+    if (blob) await ctx.blobs.remove(blob);
+    throw error;
+  }
+}

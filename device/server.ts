@@ -1,0 +1,175 @@
+// Builds and starts the local device: one fastify server for all of its services (device-api.md §1).
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase } from './db/database.ts';
+import type { DeviceContext } from './context.ts';
+import { deviceErrorBody, installErrorHandling } from './http/error-handler.ts';
+import { JwtSigner, loadSigningKey } from './identity/jwt.ts';
+import { identityRoutes } from './identity/routes.ts';
+import { Permissions } from './permissions.ts';
+import { configRoutes } from './routes/config-routes.ts';
+import { cloudRoutes } from './routes/cloud-routes.ts';
+import { deviceApiRoutes } from './routes/device-api.ts';
+import { BlobStore } from './store/blobs.ts';
+import { Deleter } from './store/deleter.ts';
+import { ensureDeviceRecord } from './store/device-record.ts';
+import { ItemStore } from './store/items.ts';
+import { UserStore } from './store/users.ts';
+import { deriveUrls, type DeviceUrls } from './urls.ts';
+
+export const DEFAULT_PORT = 4780;
+export const DEFAULT_TOKEN_TTL_SECONDS = 86_400;
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface DeviceUser {
+  name: string;
+  password: string;
+}
+
+export interface DeviceOptions {
+  dataDir: string;
+  host?: string;
+  /** 0 lets the OS choose a free port. */
+  port?: number;
+  /** The base advertised in every URL the device hands out, for running behind a proxy. */
+  publicUrl?: string;
+  tokenTtlSeconds?: number;
+  /** Created when missing; with none at all, and no user yet, `demo`/`demo` is created. */
+  users?: DeviceUser[];
+  logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  now?: () => number;
+}
+
+export interface RunningDevice {
+  app: FastifyInstance;
+  context: DeviceContext;
+  urls: DeviceUrls;
+  /** The users this start created (for example the demo user). */
+  createdUsers: string[];
+  close(): Promise<void>;
+}
+
+function createContext(options: DeviceOptions, urls: () => DeviceUrls): DeviceContext {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const db = openDatabase(join(options.dataDir, 'device.db'));
+  const now = options.now ?? Date.now;
+  const items = new ItemStore(db);
+  const blobs = new BlobStore(options.dataDir);
+  return {
+    db,
+    dataDir: options.dataDir,
+    device: ensureDeviceRecord(db, now()),
+    items,
+    users: new UserStore(db, items),
+    permissions: new Permissions(db),
+    blobs,
+    deleter: new Deleter(db, blobs, (error) => console.error('device: background delete failed:', error)),
+    signer: new JwtSigner(loadSigningKey(options.dataDir)),
+    tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
+    urls,
+    now,
+  };
+}
+
+/** The fastify app with every service mounted; it does not listen yet. */
+export function buildApp(
+  context: DeviceContext,
+  logLevel: DeviceOptions['logLevel'] = 'error',
+): FastifyInstance {
+  const app = Fastify({
+    logger: { level: logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+    routerOptions: { maxParamLength: 1000 },
+    requestIdHeader: 'x-correlation-id',
+    forceCloseConnections: true,
+    frameworkErrors: (error, _request, reply) => {
+      // A malformed URL (bad percent-encoding...) never reaches a route; it is still the client's fault.
+      void (reply as FastifyReply).code(400).send(deviceErrorBody('BAD_REQUEST', error.message));
+    },
+  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  installErrorHandling(app, deviceErrorBody);
+  installPrettyJson(app);
+  app.register(configRoutes(context), { prefix: '/config' });
+  app.register(identityRoutes(context), { prefix: '/identity' });
+  app.register(cloudRoutes(context), { prefix: '/cloud' });
+  app.register(deviceApiRoutes(context), { prefix: '/sdk' });
+  // The relay address of device-api.md §1: the same API under /proxy/{deviceId}/sdk.
+  app.register(deviceApiRoutes(context), { prefix: `/proxy/${context.device.id}/sdk` });
+  return app;
+}
+
+/** `pretty=true` indents any JSON answer (device-api.md §3); other values than true/false are a 400. */
+function installPrettyJson(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const pretty = (request.query as Record<string, unknown>)['pretty'];
+    if (pretty !== undefined && pretty !== 'true' && pretty !== 'false') {
+      await reply.code(400).send(deviceErrorBody('BAD_REQUEST', 'pretty must be true or false.'));
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request.query as Record<string, unknown>)['pretty'] !== 'true' || typeof payload !== 'string')
+      return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    return JSON.stringify(JSON.parse(payload), null, 2);
+  });
+}
+
+/** Opens the data folder, creates the requested users and starts listening. */
+export async function startDevice(options: DeviceOptions): Promise<RunningDevice> {
+  const known: { urls?: DeviceUrls } = {};
+  const context = createContext(options, () => {
+    if (!known.urls) throw new Error('The device URLs are known only once it listens.');
+    return known.urls;
+  });
+  const createdUsers: string[] = [];
+  const wanted = options.users ?? [];
+  for (const user of wanted) {
+    if (context.users.ensure(user.name, user.password, context.now()).created) createdUsers.push(user.name);
+  }
+  if (wanted.length === 0 && context.users.count() === 0) {
+    context.users.ensure('demo', 'demo', context.now());
+    createdUsers.push('demo');
+  }
+  // Content a crash left unreferenced goes before the first request, so no upload can race the sweep.
+  const referenced = context.db.prepare<[string], { one: number }>(
+    'SELECT 1 AS one FROM items WHERE blob = ?',
+  );
+  await context.blobs.sweepOrphans((name) => referenced.get(name) !== undefined);
+  const app = buildApp(context, options.logLevel);
+  try {
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? DEFAULT_PORT });
+  } catch (error) {
+    context.db.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
+  const host =
+    options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const urls = deriveUrls(options.publicUrl ?? `http://${hostPart}:${port}`, context.device.id);
+  known.urls = urls;
+  // Finish folder deletes a previous run left half done.
+  context.deleter.kick();
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    context,
+    urls,
+    createdUsers,
+    close: () => {
+      closing ??= (async () => {
+        await app.close();
+        await context.deleter.close();
+        context.db.close();
+      })();
+      return closing;
+    },
+  };
+}

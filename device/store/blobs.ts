@@ -1,0 +1,100 @@
+// File content on disk: written to a temporary file, flushed, then renamed into place under content/.
+import {
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  rmSync,
+  type ReadStream,
+  type WriteStream,
+} from 'node:fs';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+
+export class BlobStore {
+  readonly #contentDir: string;
+  readonly #tmpDir: string;
+  readonly #uploadsDir: string;
+
+  constructor(dataDir: string) {
+    this.#contentDir = join(dataDir, 'content');
+    this.#tmpDir = join(dataDir, 'tmp');
+    this.#uploadsDir = join(dataDir, 'uploads');
+    mkdirSync(this.#contentDir, { recursive: true });
+    mkdirSync(this.#uploadsDir, { recursive: true });
+    // Anything left in tmp/ is a write a crash interrupted; it was never visible, so it goes.
+    rmSync(this.#tmpDir, { recursive: true, force: true });
+    mkdirSync(this.#tmpDir, { recursive: true });
+  }
+
+  /** A fresh temporary path on the same file system as content/, so the final rename is atomic. */
+  tempPath(): string {
+    return join(this.#tmpDir, randomBytes(12).toString('base64url'));
+  }
+
+  createTempStream(path: string): WriteStream {
+    return createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  }
+
+  /** Where the bytes of an unfinished resumable upload are collected. */
+  uploadPath(itemId: string): string {
+    return join(this.#uploadsDir, itemId);
+  }
+
+  /** Flushes a finished temporary file to disk and moves it into the store; returns its blob name. */
+  async commit(tempPath: string): Promise<string> {
+    const handle = await open(tempPath, 'r+');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    const name = randomBytes(12).toString('base64url');
+    const dir = join(this.#contentDir, name.slice(0, 2));
+    mkdirSync(dir, { recursive: true });
+    await rename(tempPath, join(dir, name));
+    return name;
+  }
+
+  path(name: string): string {
+    return join(this.#contentDir, name.slice(0, 2), name);
+  }
+
+  openRead(name: string, range?: { start: number; end: number }): ReadStream {
+    return createReadStream(this.path(name), range);
+  }
+
+  async size(path: string): Promise<number> {
+    try {
+      return (await stat(path)).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    await rm(this.path(name), { force: true });
+  }
+
+  async removePath(path: string): Promise<void> {
+    await rm(path, { force: true });
+  }
+
+  /**
+   * Deletes content files no item refers to: a crash between renaming content into place and
+   * recording it in the database leaves such a file behind. Returns how many were removed.
+   */
+  async sweepOrphans(isReferenced: (name: string) => boolean): Promise<number> {
+    let removed = 0;
+    for (const shard of await readdir(this.#contentDir)) {
+      for (const name of await readdir(join(this.#contentDir, shard))) {
+        if (!isReferenced(name)) {
+          await rm(join(this.#contentDir, shard, name), { force: true });
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+}
