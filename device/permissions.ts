@@ -1,34 +1,44 @@
 // The single place that decides whether a principal may read or change an item (device-api.md §3).
+import type { Statement } from 'better-sqlite3';
 import type { Access, Principal } from './http/auth.ts';
 import type { Db } from './db/database.ts';
 
-const valuesFor: Record<Access, readonly string[]> = {
-  read: ['ReadFile', 'WriteFile', 'FileOwner'],
-  write: ['WriteFile', 'FileOwner'],
+const valuesFor: Record<Access, ReadonlySet<string>> = {
+  read: new Set(['ReadFile', 'WriteFile', 'FileOwner']),
+  write: new Set(['WriteFile', 'FileOwner']),
 };
 
+/** Ancestor walks stop here; deeper trees than this do not occur and would be a bug. */
+const MAX_DEPTH = 4096;
+
 export class Permissions {
-  readonly #statements: Record<Access, ReturnType<Db['prepare']>>;
+  readonly #grants: Statement<[string, string], { file_id: string; value: string }>;
+  readonly #parent: Statement<[string], { parent_id: string | null }>;
 
   constructor(db: Db) {
-    // A permission on a folder covers everything below it, so look at the item and all its ancestors.
-    const make = (access: Access): ReturnType<Db['prepare']> =>
-      db.prepare(
-        `WITH RECURSIVE chain(id, parent_id) AS (
-           SELECT id, parent_id FROM items WHERE id = @itemId
-           UNION ALL
-           SELECT i.id, i.parent_id FROM items i JOIN chain c ON i.id = c.parent_id
-         )
-         SELECT 1 FROM file_perms p JOIN chain c ON p.file_id = c.id
-         WHERE p.entity_id = @entityId AND p.entity_type = @entityType
-           AND p.value IN (${valuesFor[access].map((value) => `'${value}'`).join(', ')})
-         LIMIT 1`,
-      );
-    this.#statements = { read: make('read'), write: make('write') };
+    this.#grants = db.prepare(
+      'SELECT file_id, value FROM file_perms WHERE entity_id = ? AND entity_type = ?',
+    );
+    this.#parent = db.prepare('SELECT parent_id FROM items WHERE id = ?');
   }
 
+  /**
+   * A permission on a folder covers everything below it, so the item and each of its ancestors is
+   * looked up among the entity's grants. An entity has few grants and a path is short, so this walk of
+   * primary-key lookups is cheaper than one recursive query.
+   */
   allows(principal: Principal, itemId: string, access: Access): boolean {
-    const entity = { entityId: principal.userId, entityType: 'user' };
-    return this.#statements[access].get({ itemId, ...entity }) !== undefined;
+    const wanted = valuesFor[access];
+    const granted = new Set<string>();
+    for (const grant of this.#grants.iterate(principal.userId, 'user')) {
+      if (wanted.has(grant.value)) granted.add(grant.file_id);
+    }
+    if (granted.size === 0) return false;
+    let id: string | null | undefined = itemId;
+    for (let depth = 0; id && depth < MAX_DEPTH; depth += 1) {
+      if (granted.has(id)) return true;
+      id = this.#parent.get(id)?.parent_id;
+    }
+    return false;
   }
 }

@@ -25,28 +25,18 @@ interface NewItem {
   resolveConflict: boolean;
 }
 
-/** Parses the multipart body, streaming any content to `contentPath`, and checks the metadata. */
-async function receiveCreate(
+/** Checks create metadata against the caller's rights; `contentBytes` is known only after the body. */
+function checkCreate(
   ctx: DeviceContext,
   principal: Principal,
-  request: FastifyRequest,
   id: string,
-  contentPath: string,
-): Promise<NewItem> {
-  const resolveConflict = booleanParam(request, 'resolveNameConflict', false);
-  const result = await parseMultipartRelated(
-    request.raw,
-    boundaryFromContentType(request.headers['content-type']),
-    async () => createWriteStream(contentPath, { flags: 'w', mode: 0o600 }),
-  ).catch((error: unknown) => {
-    if (error instanceof MultipartError) throw badRequest(error.label, error.message);
-    throw error;
-  });
-  const metadata = parseMetadata(result.metadata);
+  raw: unknown,
+  resolveConflict: boolean,
+): NewItem {
+  const metadata = parseMetadata(raw);
   if (metadata.name === undefined) throw badRequest('GENERAL_INSUFFICIENT_PARAMETERS', 'name is required.');
   const parent = loadFolder(ctx, principal, metadata.parentID ?? 'root', 'write');
   const isDir = metadata.mimeType === DIR_MIME_TYPE;
-  if (isDir && result.contentBytes > 0) throw badRequest('IS_A_FOLDER', 'A folder cannot have content.');
   const now = ctx.now();
   return {
     resolveConflict,
@@ -57,7 +47,7 @@ async function receiveCreate(
       name: metadata.name,
       is_dir: isDir ? 1 : 0,
       mime_type: metadata.mimeType ?? guessMimeType(metadata.name),
-      size: isDir ? 0 : result.contentBytes,
+      size: 0,
       m_time: metadata.mTime ?? now,
       c_time: metadata.cTime ?? now,
       hidden: metadata.hidden ?? 'none',
@@ -66,6 +56,34 @@ async function receiveCreate(
       state: 'live',
     },
   };
+}
+
+/** Parses the multipart body, streaming any content to `contentPath` once the metadata has passed. */
+async function receiveCreate(
+  ctx: DeviceContext,
+  principal: Principal,
+  request: FastifyRequest,
+  id: string,
+  contentPath: string,
+): Promise<NewItem> {
+  const resolveConflict = booleanParam(request, 'resolveNameConflict', false);
+  let checked: NewItem | undefined;
+  const result = await parseMultipartRelated(
+    request.raw,
+    boundaryFromContentType(request.headers['content-type']),
+    async (metadata) => {
+      // Bad metadata or a missing parent is answered before any content is stored.
+      checked = checkCreate(ctx, principal, id, metadata, resolveConflict);
+      return createWriteStream(contentPath, { flags: 'w', mode: 0o600 });
+    },
+  ).catch((error: unknown) => {
+    if (error instanceof MultipartError) throw badRequest(error.label, error.message);
+    throw error;
+  });
+  const item = checked ?? checkCreate(ctx, principal, id, result.metadata, resolveConflict);
+  if (item.row.is_dir && result.contentBytes > 0) throw badRequest('IS_A_FOLDER', 'A folder cannot have content.');
+  item.row.size = result.contentBytes;
+  return item;
 }
 
 /** The name to use in `parentId`: `name` if free, else with resolveNameConflict the first free " (n)". */

@@ -1,4 +1,5 @@
 // The item repository: every read and write of the `items` table goes through here.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/database.ts';
 import { conflict } from '../http/errors.ts';
 import { newEtag } from './tags.ts';
@@ -58,6 +59,7 @@ export class ItemStore {
   readonly #touchParent;
   readonly #touchParentList;
   readonly #touchGrandparentList;
+  readonly #listStatements = new Map<string, Statement<(string | number)[], ItemRow>>();
 
   constructor(db: Db) {
     this.#db = db;
@@ -103,7 +105,12 @@ export class ItemStore {
     const sql = `SELECT * FROM items WHERE parent_id = ? AND state = 'live' ${where}
       ORDER BY ${column} ${direction}, id ${direction} LIMIT ?`;
     const params: (string | number)[] = after ? [parentId, after.value, after.id, limit] : [parentId, limit];
-    return this.#db.prepare<(string | number)[], ItemRow>(sql).all(...params);
+    let statement = this.#listStatements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#listStatements.set(sql, statement);
+    }
+    return statement.all(...params);
   }
 
   /** Ids from `id` up to its root, `id` first. */

@@ -1,5 +1,6 @@
 // Users of the device: each has a root folder on which they hold FileOwner (device-api.md §3).
 import { randomBytes } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import { DIR_MIME_TYPE } from '../../common/wire/device-api.ts';
 import type { Db } from '../db/database.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
@@ -18,14 +19,17 @@ export interface UserRow {
 export class UserStore {
   readonly #db: Db;
   readonly #items: ItemStore;
+  readonly #byId: Statement<[string], UserRow>;
 
   constructor(db: Db, items: ItemStore) {
     this.#db = db;
     this.#items = items;
+    // Looked up on every authenticated request, so prepared once.
+    this.#byId = db.prepare('SELECT * FROM users WHERE id = ?');
   }
 
   byId(id: string): UserRow | undefined {
-    return this.#db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?').get(id);
+    return this.#byId.get(id);
   }
 
   byName(name: string): UserRow | undefined {
