@@ -119,6 +119,7 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
         : `created user ${name}`,
     );
   }
+  print(`listening on: ${device.listenUrl}`);
   print(`device api: ${device.urls.base}/sdk/v2`);
   print(`config url: ${device.urls.config}`);
   return device;

@@ -45,6 +45,8 @@ export interface RunningDevice {
   app: FastifyInstance;
   context: DeviceContext;
   urls: DeviceUrls;
+  /** Where the server itself listens, e.g. http://127.0.0.1:4780 (the advertised base may differ). */
+  listenUrl: string;
   /** The users this start created (for example the demo user). */
   createdUsers: string[];
   close(): Promise<void>;
@@ -153,7 +155,8 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
   const host =
     options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  const urls = deriveUrls(options.publicUrl ?? `http://${hostPart}:${port}`, context.device.id);
+  const listenUrl = `http://${hostPart}:${port}`;
+  const urls = deriveUrls(options.publicUrl ?? listenUrl, context.device.id);
   known.urls = urls;
   // Finish folder deletes a previous run left half done.
   context.deleter.kick();
@@ -162,6 +165,7 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
     app,
     context,
     urls,
+    listenUrl,
     createdUsers,
     close: () => {
       closing ??= (async () => {

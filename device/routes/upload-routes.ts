@@ -81,7 +81,8 @@ async function receiveCreate(
     throw error;
   });
   const item = checked ?? checkCreate(ctx, principal, id, result.metadata, resolveConflict);
-  if (item.row.is_dir && result.contentBytes > 0) throw badRequest('IS_A_FOLDER', 'A folder cannot have content.');
+  if (item.row.is_dir && result.contentBytes > 0)
+    throw badRequest('IS_A_FOLDER', 'A folder cannot have content.');
   item.row.size = result.contentBytes;
   return item;
 }
