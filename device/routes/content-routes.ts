@@ -15,7 +15,12 @@ type IdParams = { id: string };
 /** `attachment` with an ASCII fallback and the exact UTF-8 name (RFC 6266 / RFC 8187). */
 export function attachmentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  // encodeURIComponent leaves ! ' ( ) * alone, but RFC 8187 attr-chars do not include them.
+  const encoded = encodeURIComponent(name).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 function ensureFile(row: ItemRow): void {

@@ -7,7 +7,7 @@ import { loadFolder } from '../files/access.ts';
 import { parseFields, pickFields, toFileObject } from '../files/file-object.ts';
 import { authenticate } from '../http/auth.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { tagListMatches } from '../http/preconditions.ts';
+import { evaluatePreconditions } from '../http/preconditions.ts';
 import { enumParam, integerParam, queryParam, requiredParam } from '../http/query.ts';
 import type { ItemRow, ListCursor, ListOrder } from '../store/items.ts';
 
@@ -73,8 +73,7 @@ export function registerListingRoutes(app: FastifyInstance, ctx: DeviceContext):
       .digest('base64url')
       .slice(0, 27)}"`;
     void reply.header('etag', etag);
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (typeof ifNoneMatch === 'string' && tagListMatches(ifNoneMatch, etag)) return reply.code(304).send();
+    if (evaluatePreconditions(request, etag, 'read') === 'not-modified') return reply.code(304).send();
 
     const rows = ctx.items.listChildren(folder.id, order, direction, limit + 1, after);
     const page = rows.slice(0, limit);
