@@ -1,7 +1,9 @@
 // The `mch-device` command: runs the local device until SIGINT or SIGTERM.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { randomInt } from 'node:crypto';
 import { defaultDataDir } from './data-dir.ts';
+import { describeFaultSpec, FaultSpecError, parseFaultSpec, type FaultSpec } from './faults.ts';
 import {
   DEFAULT_PORT,
   DEFAULT_TOKEN_TTL_SECONDS,
@@ -21,6 +23,11 @@ Options:
   --user NAME:PASSWORD  create this user if missing (repeatable); with no user at all, demo/demo is made
   --public-url URL      base URL to advertise, when the device is reached through a proxy
   --token-ttl SECONDS   access-token lifetime (default ${DEFAULT_TOKEN_TTL_SECONDS})
+  --faults SPEC         inject failures into device-API requests, for client tests, e.g.
+                        error=0.05,reset=0.02,lost=0.01,latency=10-200[,scope=all]
+                        (error: 503; reset: connection dropped before handling; lost: handled, answer
+                        dropped; latency: wait MIN-MAX ms; scope=all: configuration and identity too)
+  --seed N              seed of the fault sequence (default: random, printed)
   --verbose             log every request
   -h, --help            show this help`;
 
@@ -33,6 +40,7 @@ export interface CliOptions {
   users: DeviceUser[];
   publicUrl?: string;
   tokenTtlSeconds: number;
+  faults?: { spec: FaultSpec; seed: number };
   verbose: boolean;
   help: boolean;
 }
@@ -57,6 +65,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
         user: { type: 'string', multiple: true },
         'public-url': { type: 'string' },
         'token-ttl': { type: 'string' },
+        faults: { type: 'string' },
+        seed: { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -84,7 +94,24 @@ export function parseCliArgs(argv: string[]): CliOptions {
       throw new UsageError('--public-url must be an http or https URL.');
     }
   }
+  let faults: CliOptions['faults'];
+  if (values.faults !== undefined) {
+    try {
+      const spec = parseFaultSpec(values.faults);
+      const seed =
+        values.seed === undefined
+          ? randomInt(0, 2 ** 31)
+          : parseInteger(values.seed, '--seed', 0, 2 ** 32 - 1);
+      faults = { spec, seed };
+    } catch (error) {
+      if (error instanceof FaultSpecError) throw new UsageError(`--faults: ${error.message}`);
+      throw error;
+    }
+  } else if (values.seed !== undefined) {
+    throw new UsageError('--seed goes with --faults.');
+  }
   return {
+    ...(faults === undefined ? {} : { faults }),
     port: values.port === undefined ? DEFAULT_PORT : parseInteger(values.port, '--port', 0, 65535),
     host: values.host ?? '127.0.0.1',
     dataDir: resolve(values.data ?? defaultDataDir()),
@@ -108,6 +135,7 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
     users: options.users,
     tokenTtlSeconds: options.tokenTtlSeconds,
     logLevel: options.verbose ? 'info' : 'error',
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
   });
   print(`mch-device: local device ${device.context.device.id} ready`);
@@ -120,6 +148,9 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
     );
   }
   print(`listening on: ${device.listenUrl}`);
+  if (options.faults) {
+    print(`faults: ${describeFaultSpec(options.faults.spec)} --seed ${options.faults.seed}`);
+  }
   print(`device api: ${device.urls.base}/sdk/v2`);
   print(`config url: ${device.urls.config}`);
   return device;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openDatabase } from './db/database.ts';
 import type { DeviceContext } from './context.ts';
 import { deviceErrorBody, installErrorHandling } from './http/error-handler.ts';
+import { FaultInjector, installFaults, type FaultSpec } from './faults.ts';
 import { JwtSigner, loadSigningKey } from './identity/jwt.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { Permissions } from './permissions.ts';
@@ -39,6 +40,8 @@ export interface DeviceOptions {
   users?: DeviceUser[];
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   now?: () => number;
+  /** Injected failures for client tests (`mch-device --faults`). */
+  faults?: { spec: FaultSpec; seed: number };
 }
 
 export interface RunningDevice {
@@ -78,6 +81,7 @@ function createContext(options: DeviceOptions, urls: () => DeviceUrls): DeviceCo
 export function buildApp(
   context: DeviceContext,
   logLevel: DeviceOptions['logLevel'] = 'error',
+  faults?: DeviceOptions['faults'],
 ): FastifyInstance {
   const app = Fastify({
     logger: { level: logLevel },
@@ -96,6 +100,7 @@ export function buildApp(
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
   installErrorHandling(app, deviceErrorBody);
+  if (faults) installFaults(app, new FaultInjector(faults.spec, faults.seed));
   installPrettyJson(app);
   app.register(configRoutes(context), { prefix: '/config' });
   app.register(identityRoutes(context), { prefix: '/identity' });
@@ -143,7 +148,7 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
     'SELECT 1 AS one FROM items WHERE blob = ?',
   );
   await context.blobs.sweepOrphans((name) => referenced.get(name) !== undefined);
-  const app = buildApp(context, options.logLevel);
+  const app = buildApp(context, options.logLevel, options.faults);
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? DEFAULT_PORT });
   } catch (error) {

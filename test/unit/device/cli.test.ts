@@ -19,6 +19,15 @@ describe('parseCliArgs', () => {
     expect(options.tokenTtlSeconds).toBe(2);
   });
 
+  it('reads a fault spec and its seed', () => {
+    const options = parseCliArgs(['--faults', 'error=0.5,latency=1-2', '--seed', '9']);
+    expect(options.faults).toEqual({
+      spec: { error: 0.5, reset: 0, lost: 0, latency: { min: 1, max: 2 }, scope: 'device' },
+      seed: 9,
+    });
+    expect(parseCliArgs(['--faults', 'reset=0.1']).faults?.seed).toBeTypeOf('number');
+  });
+
   it.each([
     [['--port', 'x']],
     [['--port', '70000']],
@@ -28,6 +37,8 @@ describe('parseCliArgs', () => {
     [['--public-url', 'ftp://x']],
     [['--token-ttl', '0']],
     [['--bogus']],
+    [['--seed', '3']],
+    [['--faults', 'error=7']],
   ])('refuses %j as a usage error', (argv) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
   });
