@@ -94,16 +94,23 @@ export function buildApp(
       void (reply as FastifyReply).code(400).send(deviceErrorBody('BAD_REQUEST', error.message));
     },
   });
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
   installErrorHandling(app, deviceErrorBody);
   if (faults) installFaults(app, new FaultInjector(faults.spec, faults.seed));
   installPrettyJson(app);
   app.register(configRoutes(context), { prefix: '/config' });
-  app.register(identityRoutes(context), { prefix: '/identity' });
+  // Form bodies are for the identity provider only (its sign-in form and token endpoint); the device
+  // API takes JSON (device-api.md §3).
+  app.register(
+    async (identity) => {
+      identity.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      );
+      await identity.register(identityRoutes(context));
+    },
+    { prefix: '/identity' },
+  );
   app.register(cloudRoutes(context), { prefix: '/cloud' });
   app.register(deviceApiRoutes(context), { prefix: '/sdk' });
   // The relay address of device-api.md §1: the same API under /proxy/{deviceId}/sdk.

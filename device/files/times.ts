@@ -22,6 +22,20 @@ export function parseTime(value: unknown, field: string): number {
   const zone = match[8] === 'Z' ? 'Z' : (match[8] ?? 'Z');
   const normalized = `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}.${fraction}${zone}`;
   const milliseconds = Date.parse(normalized);
-  if (Number.isNaN(milliseconds)) throw badRequest('INVALID_TIME', `${field} is not a real date: ${value}.`);
+  // Date.parse rolls 2026-02-30 over into March instead of failing, so the fields are checked too.
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const valid =
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59;
+  if (!valid || Number.isNaN(milliseconds)) {
+    throw badRequest('INVALID_TIME', `${field} is not a real date and time: ${value}.`);
+  }
   return milliseconds;
 }

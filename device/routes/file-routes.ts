@@ -31,7 +31,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: DeviceContext): vo
     const row = loadItem(ctx, principal, request.params.id, 'write');
     if (row.parent_id === null)
       throw forbidden('ROOT_IMMUTABLE', 'The root folder cannot be renamed or moved.');
-    const input = parseMetadata(request.body ?? {});
+    const input = parseMetadata(request.body === undefined ? {} : request.body);
     evaluatePreconditions(request, row.etag, 'write');
 
     const changes: ItemChanges = {};
@@ -66,7 +66,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: DeviceContext): vo
 
   app.delete<{ Params: IdParams }>('/v2/files/:id', async (request, reply) => {
     const principal = authenticate(ctx, request);
-    if (resolveId(principal, request.params.id) === principal.rootId) {
+    if (principal.kind === 'user' && resolveId(principal, request.params.id) === principal.rootId) {
       throw forbidden('ROOT_IMMUTABLE', 'The root folder cannot be deleted.');
     }
     const row = loadItem(ctx, principal, request.params.id, 'write');

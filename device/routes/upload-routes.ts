@@ -8,7 +8,12 @@ import type { DeviceContext } from '../context.ts';
 import { loadFolder } from '../files/access.ts';
 import { parseMetadata } from '../files/metadata-input.ts';
 import { guessMimeType } from '../files/mime.ts';
-import { boundaryFromContentType, MultipartError, parseMultipartRelated } from '../files/multipart.ts';
+import {
+  boundaryFromContentType,
+  MultipartError,
+  parseMultipartRelated,
+  type MultipartResult,
+} from '../files/multipart.ts';
 import { alternativeName } from '../files/names.ts';
 import { authenticate, requireScope, type Principal } from '../http/auth.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
@@ -68,18 +73,21 @@ async function receiveCreate(
 ): Promise<NewItem> {
   const resolveConflict = booleanParam(request, 'resolveNameConflict', false);
   let checked: NewItem | undefined;
-  const result = await parseMultipartRelated(
-    request.raw,
-    boundaryFromContentType(request.headers['content-type']),
-    async (metadata) => {
-      // Bad metadata or a missing parent is answered before any content is stored.
-      checked = checkCreate(ctx, principal, id, metadata, resolveConflict);
-      return createWriteStream(contentPath, { flags: 'w', mode: 0o600 });
-    },
-  ).catch((error: unknown) => {
+  let result: MultipartResult;
+  try {
+    result = await parseMultipartRelated(
+      request.raw,
+      boundaryFromContentType(request.headers['content-type']),
+      async (metadata) => {
+        // Bad metadata or a missing parent is answered before any content is stored.
+        checked = checkCreate(ctx, principal, id, metadata, resolveConflict);
+        return createWriteStream(contentPath, { flags: 'w', mode: 0o600 });
+      },
+    );
+  } catch (error) {
     if (error instanceof MultipartError) throw badRequest(error.label, error.message);
     throw error;
-  });
+  }
   const item = checked ?? checkCreate(ctx, principal, id, result.metadata, resolveConflict);
   if (item.row.is_dir && result.contentBytes > 0)
     throw badRequest('IS_A_FOLDER', 'A folder cannot have content.');

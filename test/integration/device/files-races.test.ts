@@ -1,0 +1,90 @@
+// Concurrent writers of one item or one name: exactly one wins, the other gets the documented error
+// (device-api.md §3 "Preconditions", "Errors").
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import {
+  createFile,
+  createFolder,
+  idFromLocation,
+  postMultipart,
+  type Created,
+} from '../../helpers/multipart.ts';
+
+let device: TestDevice;
+
+beforeAll(async () => {
+  device = await startTestDevice();
+});
+
+afterAll(async () => {
+  await device?.stop();
+});
+
+let folderCount = 0;
+function freshFolder(): Promise<Created> {
+  folderCount += 1;
+  return createFolder(device, `race-${folderCount}`);
+}
+
+async function currentFile(id: string): Promise<FileObject> {
+  return (await (await device.fetchAs('alice', `/sdk/v2/files/${id}`)).json()) as FileObject;
+}
+
+describe('races', () => {
+  const ROUNDS = 5;
+
+  it('two concurrent renames with the same If-Match: exactly one 204 and one 412', async () => {
+    const folder = await freshFolder();
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const target = await createFile(device, `race-${round}.txt`, 'x', folder.id);
+      const rename = (name: string): Promise<Response> =>
+        device.fetchAs('alice', `/sdk/v2/files/${target.id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'if-match': target.etag },
+          body: JSON.stringify({ name }),
+        });
+      const responses = await Promise.all([rename(`race-${round}-a.txt`), rename(`race-${round}-b.txt`)]);
+      expect(responses.map((response) => response.status).sort()).toEqual([204, 412]);
+      const winner = responses.find((response) => response.status === 204);
+      expect((await currentFile(target.id)).eTag).toBe(winner?.headers.get('etag'));
+    }
+  });
+
+  it('two concurrent creates of one name in one folder: exactly one 201 and one 409', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const folder = await freshFolder();
+      const content = randomBytes(256 * 1024);
+      const responses = await Promise.all([
+        postMultipart(device, { name: 'same.bin', parentID: folder.id }, content),
+        postMultipart(device, { name: 'same.bin', parentID: folder.id }, content),
+      ]);
+      expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
+      const listing = (await (
+        await device.fetchAs('alice', `/sdk/v2/filesSearch/parents?ids=${folder.id}`)
+      ).json()) as ListingResponse;
+      expect(listing.files.map((item) => item.name)).toEqual(['same.bin']);
+    }
+  });
+
+  it('two concurrent creates with resolveNameConflict=true both succeed under different names', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const folder = await freshFolder();
+      await createFile(device, 'taken.txt', 'x', folder.id);
+      const responses = await Promise.all([
+        postMultipart(device, { name: 'taken.txt', parentID: folder.id }, 'a', {
+          query: 'resolveNameConflict=true',
+        }),
+        postMultipart(device, { name: 'taken.txt', parentID: folder.id }, 'b', {
+          query: 'resolveNameConflict=true',
+        }),
+      ]);
+      expect(responses.map((response) => response.status)).toEqual([201, 201]);
+      const names = await Promise.all(
+        responses.map(async (response) => (await currentFile(idFromLocation(response))).name),
+      );
+      expect(names.sort()).toEqual(['taken (1).txt', 'taken (2).txt']);
+    }
+  });
+});
