@@ -41,6 +41,22 @@ export function describeError(
         : (labelForStatus[status] ?? 'BAD_REQUEST');
     return { status, label, message: fastifyError?.message ?? 'The request is not valid.' };
   }
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  // A client that went away mid-body is not a device failure; nobody will read this answer anyway.
+  if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ABORT_ERR') {
+    return {
+      status: 400,
+      label: 'REQUEST_ABORTED',
+      message: 'The request ended before its body was complete.',
+    };
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return {
+      status: 507,
+      label: 'INSUFFICIENT_STORAGE',
+      message: 'The device is out of space: free some and retry.',
+    };
+  }
   return undefined;
 }
 
