@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DeviceContext } from '../context.ts';
 import { loadItem } from '../files/access.ts';
+import { readImageColumn } from '../files/image-metadata.ts';
 import { contentRangeHeader, parseRange, unsatisfiedRangeHeader } from '../files/range.ts';
 import { authenticate } from '../http/auth.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
@@ -72,6 +73,8 @@ export function registerContentRoutes(app: FastifyInstance, ctx: DeviceContext):
     try {
       await pipeline(request.raw, ctx.blobs.createTempStream(tempPath));
       const size = await ctx.blobs.size(tempPath);
+      // New content, new metadata: anything but an image clears what the old content had.
+      const image = size > 0 ? await readImageColumn(tempPath) : null;
       const blob = size > 0 ? await ctx.blobs.commit(tempPath) : null;
       const current = ctx.items.getLive(before.id);
       try {
@@ -82,7 +85,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: DeviceContext):
         if (blob) await ctx.blobs.remove(blob);
         throw error;
       }
-      const updated = ctx.items.update(current, { blob, size, m_time: ctx.now(), image: null }, ctx.now());
+      const updated = ctx.items.update(current, { blob, size, m_time: ctx.now(), image }, ctx.now());
       if (current.blob) await ctx.blobs.remove(current.blob);
       return reply.code(204).header('etag', updated.etag).send();
     } finally {

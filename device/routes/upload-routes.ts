@@ -7,6 +7,7 @@ import { DIR_MIME_TYPE } from '../../common/wire/device-api.ts';
 import type { DeviceContext } from '../context.ts';
 import { loadFolder } from '../files/access.ts';
 import { parseMetadata } from '../files/metadata-input.ts';
+import { readImageColumn } from '../files/image-metadata.ts';
 import { guessMimeType } from '../files/mime.ts';
 import {
   boundaryFromContentType,
@@ -140,7 +141,11 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
     const tempPath = ctx.blobs.tempPath();
     try {
       const item = await receiveCreate(ctx, principal, request, id, tempPath);
-      if (item.row.size > 0) item.row.blob = await ctx.blobs.commit(tempPath);
+      if (item.row.size > 0) {
+        // Read before the insert, so the file never shows without its image metadata.
+        item.row.image = await readImageColumn(tempPath);
+        item.row.blob = await ctx.blobs.commit(tempPath);
+      }
       let created: ItemRow;
       try {
         created = insertWithName(ctx, item);
@@ -247,6 +252,7 @@ async function commitUpload(ctx: DeviceContext, id: string): Promise<ItemRow> {
   const name = freeName(ctx, parentId, row.name, resolve);
   const path = ctx.blobs.uploadPath(id);
   const size = await ctx.blobs.size(path);
+  const image = size > 0 ? await readImageColumn(path) : null;
   const blob = size > 0 ? await ctx.blobs.commit(path) : null;
   if (!blob) await ctx.blobs.removePath(path);
   const current = ctx.items.get(id);
@@ -255,7 +261,7 @@ async function commitUpload(ctx: DeviceContext, id: string): Promise<ItemRow> {
     throw notFound('UPLOAD_NOT_FOUND', `The upload ${id} was cancelled.`);
   }
   try {
-    const committed = ctx.items.update(current, { name, size, blob, state: 'live' }, ctx.now());
+    const committed = ctx.items.update(current, { name, size, blob, image, state: 'live' }, ctx.now());
     ctx.db.prepare('DELETE FROM resumable_uploads WHERE item_id = ?').run(id);
     return committed;
   } catch (error) {
