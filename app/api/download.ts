@@ -1,0 +1,217 @@
+// Downloads file content to a path via a temporary file in the same folder, resuming with Range after breaks.
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AbortedError, ApiError, BadResponseError } from '../../common/errors.ts';
+import { etagOf } from './answers.ts';
+import type { DeviceClient } from './device-client.ts';
+import { errorFromFailure } from './http-errors.ts';
+import { idSegment } from './names.ts';
+import { headerText, type Progress, type StreamResponse } from './transport.ts';
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /**
+   * The version to download: every request carries `If-Match` with it, so a file changed since the
+   * listing fails with PRECONDITION_FAILED instead of mixing versions. Without it, a change between
+   * attempts restarts the download from byte 0 (`If-Range`).
+   */
+  eTag?: string;
+}
+
+export interface DownloadResult {
+  size: number;
+  /** The version that was written. */
+  eTag: string | undefined;
+}
+
+/** Partial downloads are named so that the scanner can recognise and skip them. */
+export const PARTIAL_SUFFIX = '.mch-partial';
+
+/** The temporary file of a download to `targetPath`: same folder, so the rename never crosses file systems. */
+export function partialPath(targetPath: string): string {
+  return join(dirname(targetPath), `.${basename(targetPath)}${PARTIAL_SUFFIX}`);
+}
+
+/**
+ * Downloads to `partialPath(targetPath)`, checks the length, flushes and renames into place. A
+ * download that breaks off for good (cancelled, or the network gone) keeps its partial file when the
+ * version is known, and a later call with the same `eTag` continues from its end.
+ */
+export async function downloadFile(
+  client: DeviceClient,
+  id: string,
+  targetPath: string,
+  options: DownloadOptions = {},
+): Promise<DownloadResult> {
+  const what = `download ${id}`;
+  const partial = partialPath(targetPath);
+  // Without a known version, what is there cannot be trusted to be a prefix of anything.
+  const file = await openPartial(partial, options.eTag !== undefined);
+  let keep = false;
+  try {
+    const result = await fetchInto(client, id, file, what, options);
+    await file.sync();
+    await file.close();
+    await rename(partial, targetPath);
+    return result;
+  } catch (error) {
+    keep =
+      options.eTag !== undefined &&
+      error instanceof ApiError &&
+      (error.code === 'ABORTED' || error.transient);
+    throw error;
+  } finally {
+    await file.close().catch(() => undefined);
+    if (!keep) await rm(partial, { force: true });
+  }
+}
+
+/** Opens the partial file for positional writes ('a' would make Linux ignore the positions). */
+async function openPartial(path: string, resume: boolean): Promise<FileHandle> {
+  if (!resume) return open(path, 'w+', 0o600);
+  // Creates it if missing without truncating it, then reopens it for writing anywhere.
+  await (await open(path, 'a', 0o600)).close();
+  return open(path, 'r+');
+}
+
+async function fetchInto(
+  client: DeviceClient,
+  id: string,
+  file: FileHandle,
+  what: string,
+  options: DownloadOptions,
+): Promise<DownloadResult> {
+  const url = client.url(`/sdk/v2/files/${idSegment(id)}/content`);
+  let offset = (await file.stat()).size;
+  let total: number | undefined;
+  let tag = options.eTag;
+  // The retry budget covers one run of failures: a long download that keeps moving never runs out.
+  let failures = 0;
+  let failingSince = 0;
+  for (;;) {
+    const headers: Record<string, string> = {};
+    if (options.eTag !== undefined) headers['if-match'] = options.eTag;
+    if (offset > 0 && tag !== undefined) {
+      headers['range'] = `bytes=${offset}-`;
+      // Only the same version may continue; another one comes whole (200) and replaces the bytes so far.
+      headers['if-range'] = tag;
+    }
+    const response = await client.transport.stream({
+      method: 'GET',
+      url,
+      what,
+      headers,
+      raw: true,
+      accept: ['range-not-satisfiable'],
+      signal: options.signal,
+    });
+    if (response.kind === 'range-not-satisfiable') {
+      response.body.destroy();
+      if (offset === 0) {
+        throw new BadResponseError(`The device refused a range that was never asked for (${what}).`, {
+          correlationId: response.correlationId,
+        });
+      }
+      // What we hold is no prefix of the current content: start over.
+      offset = 0;
+      await file.truncate(0);
+      continue;
+    }
+    const start = startOf(response, offset);
+    if (start === 0 && offset > 0) await file.truncate(0);
+    offset = start;
+    total = totalOf(response, start) ?? total;
+    tag = etagOf(response) ?? tag;
+    const progress = { offset };
+    try {
+      await copyBody(response.body, file, progress, total, options.onProgress);
+      offset = progress.offset;
+      break;
+    } catch (error) {
+      // What was written before the break stays, and the next request asks for the rest.
+      offset = progress.offset;
+      if (error instanceof BadResponseError) throw error;
+      const mapped = errorFromFailure(error, {
+        what,
+        details: { correlationId: response.correlationId },
+        idempotent: true,
+      }).error;
+      if (mapped.code === 'ABORTED' || tag === undefined) throw mapped;
+      if (progress.offset > start) failures = 0;
+      if (failures === 0) failingSince = Date.now();
+      failures += 1;
+      const delay = client.transport.retryDelay(failures, failingSince);
+      if (delay === undefined) throw mapped;
+      try {
+        await sleep(delay, undefined, { signal: options.signal });
+      } catch {
+        throw new AbortedError({ correlationId: response.correlationId });
+      }
+    }
+  }
+  const size = (await file.stat()).size;
+  if (total !== undefined && size !== total) {
+    throw new BadResponseError(`The download of ${id} ended at ${size} of ${total} bytes.`);
+  }
+  return { size, eTag: tag };
+}
+
+/** Where the answer's bytes start: the Content-Range start of a 206, else 0. */
+function startOf(response: StreamResponse, requested: number): number {
+  if (response.kind !== 'partial') return 0;
+  const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(
+    headerText(response.headers['content-range'])?.trim() ?? '',
+  );
+  const start = range ? Number(range[1]) : NaN;
+  if (start !== requested) {
+    response.body.destroy();
+    throw new BadResponseError(
+      `Asked for bytes from ${requested}, the device sent ${headerText(response.headers['content-range']) ?? 'no Content-Range'}.`,
+      {
+        correlationId: response.correlationId,
+      },
+    );
+  }
+  return start;
+}
+
+/** The size of the whole content, from Content-Range (206) or Content-Length (200). */
+function totalOf(response: StreamResponse, start: number): number | undefined {
+  if (response.kind === 'partial') {
+    const total = /\/(\d+)$/.exec(headerText(response.headers['content-range']) ?? '')?.[1];
+    return total === undefined ? undefined : Number(total);
+  }
+  const length = headerText(response.headers['content-length']);
+  return length !== undefined && /^\d+$/.test(length) ? start + Number(length) : undefined;
+}
+
+/** Appends the body at `progress.offset`, moving it along. A body longer than announced is an error. */
+async function copyBody(
+  body: Readable,
+  file: FileHandle,
+  progress: { offset: number },
+  total: number | undefined,
+  onProgress: ((progress: Progress) => void) | undefined,
+): Promise<void> {
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    const position = progress.offset;
+    if (total !== undefined && position + buffer.length > total) {
+      body.destroy();
+      throw new BadResponseError(`The device sent more than the ${total} bytes it announced.`);
+    }
+    await file.write(buffer, 0, buffer.length, position);
+    progress.offset = position + buffer.length;
+    onProgress?.({ bytesDone: progress.offset, bytesTotal: total });
+  }
+  const position = progress.offset;
+  if (total !== undefined && position < total) {
+    // Ended early without an error (a close-delimited body): resumable like a reset.
+    throw Object.assign(new Error(`The download stopped at ${position} of ${total} bytes.`), {
+      code: 'ECONNRESET',
+    });
+  }
+}

@@ -1,0 +1,157 @@
+// The `mch-sync` command: global options, the subcommand, and exit codes (0 done, 1 failed, 2 usage error).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MchError } from '../../common/errors.ts';
+import { systemBrowser } from '../auth/system-browser.ts';
+import { resolveProfileDir } from '../profile/profile-dir.ts';
+import { commandContext, UsageError, type CliDependencies, type CommandContext } from './cli-context.ts';
+import { runDevices } from './devices-command.ts';
+import { runLogin } from './login-command.ts';
+import { runLogout } from './logout-command.ts';
+import { DEVICES_USAGE, LOGIN_USAGE, LOGOUT_USAGE, MAIN_USAGE, WHOAMI_USAGE } from './usage.ts';
+import { runWhoami } from './whoami-command.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+interface Command {
+  usage: string;
+  options: Options;
+  run: (context: CommandContext, values: Values) => Promise<number>;
+}
+
+const JSON_OPTION: Options = { json: { type: 'boolean' } };
+
+const COMMANDS: Record<string, Command> = {
+  login: {
+    usage: LOGIN_USAGE,
+    options: {
+      'config-url': { type: 'string' },
+      username: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      device: { type: 'string' },
+      'no-browser': { type: 'boolean' },
+    },
+    run: (context, values) => runLogin(context, values),
+  },
+  logout: { usage: LOGOUT_USAGE, options: {}, run: (context) => runLogout(context) },
+  whoami: { usage: WHOAMI_USAGE, options: JSON_OPTION, run: (context, values) => runWhoami(context, values) },
+  devices: {
+    usage: DEVICES_USAGE,
+    options: JSON_OPTION,
+    run: (context, values) => runDevices(context, values),
+  },
+};
+
+/** Every command also takes the global options, so `mch-sync login --profile DIR` works too. */
+const GLOBAL_OPTIONS: Options = {
+  profile: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+function parse(args: string[], options: Options, usage: string): { values: Values; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...GLOBAL_OPTIONS, ...options },
+      strict: true,
+      allowPositionals: true,
+    });
+    return { values: values as Values, positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message, usage);
+  }
+}
+
+/** Splits `[global options] command [command options]`. */
+function splitCommand(argv: string[]): { globals: string[]; name: string | undefined; rest: string[] } {
+  const globals: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--profile' && index + 1 < argv.length) {
+      globals.push(arg, argv[index + 1] ?? '');
+      index += 1;
+    } else if (arg.startsWith('-')) {
+      globals.push(arg);
+    } else {
+      return { globals, name: arg, rest: argv.slice(index + 1) };
+    }
+  }
+  return { globals, name: undefined, rest: [] };
+}
+
+export async function runCli(argv: string[], deps: CliDependencies): Promise<number> {
+  try {
+    const { globals, name, rest } = splitCommand(argv);
+    const global = parse(globals, {}, MAIN_USAGE).values;
+    if (name === undefined) {
+      if (global['help'] === true) {
+        deps.stdout(`${MAIN_USAGE}\n`);
+        return 0;
+      }
+      throw new UsageError('No command given.', MAIN_USAGE);
+    }
+    const command = COMMANDS[name];
+    if (command === undefined) {
+      throw new UsageError(`Unknown command "${name}": use login, logout, whoami or devices.`, MAIN_USAGE);
+    }
+    const { values, positionals } = parse(rest, command.options, command.usage);
+    if (values['help'] === true || global['help'] === true) {
+      deps.stdout(`${command.usage}\n`);
+      return 0;
+    }
+    if (positionals.length > 0) {
+      throw new UsageError(`Unexpected argument "${positionals[0]}".`, command.usage);
+    }
+    const profileFlag =
+      (values['profile'] as string | undefined) ?? (global['profile'] as string | undefined);
+    if (profileFlag === '') throw new UsageError('--profile needs a folder.', command.usage);
+    const profileDir = resolveProfileDir({ flag: profileFlag, env: deps.env });
+    return await command.run(commandContext(deps, profileDir), values);
+  } catch (error) {
+    return report(error, deps);
+  }
+}
+
+function report(error: unknown, deps: CliDependencies): number {
+  if (error instanceof UsageError) {
+    deps.stderr(`mch-sync: ${error.message}\n\n${error.usage}\n`);
+    return 2;
+  }
+  if (error instanceof MchError && error.code === 'ABORTED') {
+    deps.stderr('mch-sync: stopped (Ctrl+C).\n');
+    return 1;
+  }
+  if (error instanceof MchError) {
+    deps.stderr(`mch-sync: ${error.message}\n`);
+    if (error.code === 'BUG')
+      deps.stderr(`${error.stack ?? ''}\nThis is a bug in mch-sync: please report it.\n`);
+    return 1;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  deps.stderr(`mch-sync: unexpected failure, please report it with what you ran:\n${detail}\n`);
+  return 1;
+}
+
+/** The real process's dependencies; Ctrl+C cancels a command that waits (browser sign-in). */
+export async function main(argv: string[]): Promise<number> {
+  const controller = new AbortController();
+  // The first Ctrl+C lets the command stop cleanly; a second one, for a step that cannot be
+  // cancelled (a keychain waiting to be unlocked), ends the process as Ctrl+C normally does.
+  const onInterrupt = (): void => {
+    controller.abort();
+    process.once('SIGINT', () => process.exit(130));
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await runCli(argv, {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      stdin: process.stdin,
+      env: process.env,
+      openBrowser: systemBrowser(),
+      signal: controller.signal,
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}

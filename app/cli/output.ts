@@ -1,0 +1,26 @@
+// Small formatting helpers shared by the commands' human-readable output.
+import type { ChosenDevice } from '../profile/settings.ts';
+
+export function describeDevice(device: ChosenDevice): string {
+  const at = device.url === undefined ? 'not reachable at the moment' : `at ${device.url}`;
+  return `${device.name || '(unnamed)'} (${device.id}) ${at}`;
+}
+
+/** "in 23 h 59 min", "in 40 s", or "expired 3 min ago". */
+export function describeRemaining(expiresAt: number, now: number): string {
+  const seconds = Math.round((expiresAt - now) / 1000);
+  const amount = Math.abs(seconds);
+  const text =
+    amount < 60
+      ? `${amount} s`
+      : amount < 3600
+        ? `${Math.floor(amount / 60)} min`
+        : `${Math.floor(amount / 3600)} h ${Math.floor((amount % 3600) / 60)} min`;
+  return seconds >= 0 ? `in ${text}` : `expired ${text} ago`;
+}
+
+/** Pads the first column so the values line up. */
+export function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  return rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`);
+}

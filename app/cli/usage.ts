@@ -1,0 +1,56 @@
+// The help texts of the `mch-sync` command and its subcommands.
+
+export const MAIN_USAGE = `Usage: mch-sync [--profile DIR] <command> [options]
+
+Keeps a folder in sync with your personal cloud device. Commands:
+  login     sign in (in the browser, or with --username and --password-stdin)
+  logout    sign out: revoke the sign-in and delete the stored tokens
+  whoami    show who is signed in, the device and where the tokens are kept
+  devices   list your devices and the address each answers on
+
+Options:
+  --profile DIR   profile folder (default: $MCH_PROFILE, else the platform's config folder)
+  -h, --help      show this help; \`mch-sync <command> --help\` shows a command's
+
+Environment:
+  MCH_PROFILE        profile folder, when --profile is not given
+  MCH_SECRET_STORE   "keychain" or "file": where login keeps the tokens (default: the system
+                     keychain when one works, else secrets.json in the profile, mode 0600)
+
+Exit codes: 0 done, 1 failed, 2 usage error.`;
+
+export const LOGIN_USAGE = `Usage: mch-sync [--profile DIR] login [--config-url URL] [options]
+
+Signs in. Without --username a browser opens on the sign-in page; the address is printed too, for a
+browser on another computer.
+
+Options:
+  --config-url URL   the configuration service (required the first time; remembered afterwards)
+  --username NAME    sign in without a browser, reading the password from stdin
+  --password-stdin   read the password from stdin (goes with --username)
+  --device ID        the device to use, by id or name (default: the first of your account)
+  --no-browser       do not open a browser; only print the address to open
+  -h, --help         show this help
+
+Example (headless): printf '%s' "$PASSWORD" | mch-sync login --config-url URL --username alice --password-stdin`;
+
+export const LOGOUT_USAGE = `Usage: mch-sync [--profile DIR] logout
+
+Revokes the sign-in at the identity provider, deletes the stored tokens and forgets the user and the
+device. The configuration URL is kept for the next login.`;
+
+export const WHOAMI_USAGE = `Usage: mch-sync [--profile DIR] whoami [--json]
+
+Shows the signed-in user (asking the identity provider, so it proves the sign-in works), the
+configuration URL, the device, when the access token expires and where the tokens are kept.
+
+Options:
+  --json   machine-readable output`;
+
+export const DEVICES_USAGE = `Usage: mch-sync [--profile DIR] devices [--json]
+
+Lists the devices of your account; the one this profile uses is marked with * and shown with the
+address it answers on.
+
+Options:
+  --json   machine-readable output`;

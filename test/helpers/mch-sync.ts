@@ -1,0 +1,96 @@
+// Runs the mch-sync command as a user does, and an in-memory keychain for in-process tests.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KeytarApi } from '../../app/auth/keychain-store.ts';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const MCH_SYNC_BIN = join(ROOT, 'bin', 'mch-sync.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment of a spawned mch-sync: the file store unless a test asks otherwise, so no test
+ * ever writes to the keychain of the machine it runs on; no inherited profile.
+ */
+export function cliEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, MCH_SECRET_STORE: 'file', ...overrides };
+  delete env['MCH_PROFILE'];
+  return env;
+}
+
+/** Runs `command args` to the end, feeding `input` on stdin. */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: options.env ?? cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not finish:\n${stdout}\n${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** `node bin/mch-sync.js args` with the Node running the tests (the project's Node 22). */
+export function runMchSync(
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return runProcess(process.execPath, [MCH_SYNC_BIN, ...args], options);
+}
+
+/** Every file under `dir` with its text, to prove what is (not) written in plain text. */
+export function readAllFiles(dir: string): Array<{ path: string; text: string }> {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return { path, text: readFileSync(path, 'latin1') };
+    });
+}
+
+/** A keychain that lives in memory, with the keytar API, for in-process tests. */
+export class MemoryKeychain implements KeytarApi {
+  readonly entries = new Map<string, string>();
+  /** When set, every call fails with this message (a keychain that is not running). */
+  failure: string | undefined;
+
+  async getPassword(service: string, account: string): Promise<string | null> {
+    this.#check();
+    return this.entries.get(`${service}\n${account}`) ?? null;
+  }
+
+  async setPassword(service: string, account: string, password: string): Promise<void> {
+    this.#check();
+    this.entries.set(`${service}\n${account}`, password);
+  }
+
+  async deletePassword(service: string, account: string): Promise<boolean> {
+    this.#check();
+    return this.entries.delete(`${service}\n${account}`);
+  }
+
+  #check(): void {
+    if (this.failure !== undefined) throw new Error(this.failure);
+  }
+}
