@@ -1,0 +1,62 @@
+// The sync engine's data model: what the local scan, the remote walk and the index each say about an item.
+
+export type ItemKind = 'file' | 'folder';
+
+/**
+ * A path relative to the sync root, with '/' separators and no leading or trailing slash; '' is the
+ * root. Paths are attributes that change: items are identified by remote id and local inode.
+ */
+export type RelativePath = string;
+
+/** What the local scan saw (lstat) for one synced item. */
+export interface LocalEntry {
+  /** As found on disk (not normalised); compare names through `nameKey()`. */
+  path: RelativePath;
+  kind: ItemKind;
+  /** The file system's inode number as a decimal string (64-bit values do not fit a JS number). */
+  inode: string;
+  /** Bytes; 0 for folders. */
+  size: number;
+  /** Modification time in nanoseconds since the epoch. */
+  mtimeNs: bigint;
+}
+
+/** What the device said about one item during the remote walk. */
+export interface RemoteEntry {
+  id: string;
+  parentId: string;
+  /** The path below the synced remote folder, built from the walk. */
+  path: RelativePath;
+  name: string;
+  kind: ItemKind;
+  eTag: string;
+  size: number;
+  /** Milliseconds since the epoch (the device keeps milliseconds). */
+  mTimeMs: number;
+}
+
+/**
+ * One row of the index: the state both sides agreed on after the item was last synced. The remote half
+ * (id, eTag, mTime) and the local half (inode, size, mtime) were true at the same moment.
+ */
+export interface IndexEntry {
+  remoteId: string;
+  parentRemoteId: string;
+  path: RelativePath;
+  name: string;
+  kind: ItemKind;
+  eTag: string;
+  size: number;
+  mTimeMs: number;
+  /** Null until the item exists locally (e.g. a download that has not finished). */
+  inode: string | null;
+  localSize: number | null;
+  localMtimeNs: bigint | null;
+  /** SHA-256 of the content as hex, for files whose content both sides had; null for folders. */
+  contentHash: string | null;
+}
+
+/** The key two names are compared by: Unicode NFC (an NFC/NFD-only difference is no change). */
+export function nameKey(name: string): string {
+  return name.normalize('NFC');
+}
