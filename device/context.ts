@@ -7,7 +7,10 @@ import type { ItemStore } from './store/items.ts';
 import type { UserStore } from './store/users.ts';
 import type { DeviceUrls } from './urls.ts';
 import type { Deleter } from './store/deleter.ts';
+import type { SearchIndexer } from './search/indexer.ts';
 import type { Permissions } from './permissions.ts';
+import type { FilePermStore } from './store/file-perms.ts';
+import type { ShareStore } from './store/shares.ts';
 
 export interface DeviceContext {
   db: Db;
@@ -16,8 +19,12 @@ export interface DeviceContext {
   items: ItemStore;
   users: UserStore;
   permissions: Permissions;
+  filePerms: FilePermStore;
+  shares: ShareStore;
   blobs: BlobStore;
   deleter: Deleter;
+  /** One per device, shared by both mounts of the device API. */
+  searchIndexer: SearchIndexer;
   signer: JwtSigner;
   tokenTtlSeconds: number;
   /** Known once the server listens (the port may be chosen by the OS). */

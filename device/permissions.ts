@@ -1,18 +1,23 @@
 // The single place that decides whether a principal may read or change an item (device-api.md §3).
 import type { Statement } from 'better-sqlite3';
+import type { FilePermValue } from '../common/wire/sharing.ts';
 import type { Access, Principal } from './http/auth.ts';
 import type { Db } from './db/database.ts';
 
-const valuesFor: Record<Access, ReadonlySet<string>> = {
+// device-api.md §3: reads need ReadFile, WriteFile or FileOwner; changes WriteFile or FileOwner. The
+// permission list itself needs ReadFilePerms (to read) or WriteFilePerms (to change), or FileOwner.
+const valuesFor: Record<Access, ReadonlySet<FilePermValue>> = {
   read: new Set(['ReadFile', 'WriteFile', 'FileOwner']),
   write: new Set(['WriteFile', 'FileOwner']),
+  readPerms: new Set(['ReadFilePerms', 'WriteFilePerms', 'FileOwner']),
+  writePerms: new Set(['WriteFilePerms', 'FileOwner']),
 };
 
 /** Ancestor walks stop here; deeper trees than this do not occur and would be a bug. */
 const MAX_DEPTH = 4096;
 
 export class Permissions {
-  readonly #grants: Statement<[string, string], { file_id: string; value: string }>;
+  readonly #grants: Statement<[string, string], { file_id: string; value: FilePermValue }>;
   readonly #parent: Statement<[string], { parent_id: string | null }>;
 
   constructor(db: Db) {
@@ -28,9 +33,13 @@ export class Permissions {
    * primary-key lookups is cheaper than one recursive query.
    */
   allows(principal: Principal, itemId: string, access: Access): boolean {
+    // A link only ever reads (interface.md "Authentication" 4), whatever was granted to its entity.
+    if (principal.kind === 'cloudShare' && access !== 'read') return false;
     const wanted = valuesFor[access];
     const granted = new Set<string>();
-    for (const grant of this.#grants.iterate(principal.userId, 'user')) {
+    const [entityId, entityType] =
+      principal.kind === 'user' ? [principal.userId, 'user'] : [principal.authId, 'cloudShare'];
+    for (const grant of this.#grants.iterate(entityId, entityType)) {
       if (wanted.has(grant.value)) granted.add(grant.file_id);
     }
     if (granted.size === 0) return false;

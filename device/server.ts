@@ -12,10 +12,14 @@ import { Permissions } from './permissions.ts';
 import { configRoutes } from './routes/config-routes.ts';
 import { cloudRoutes } from './routes/cloud-routes.ts';
 import { deviceApiRoutes } from './routes/device-api.ts';
+import { sharePageRoutes } from './share-page/share-page-routes.ts';
 import { BlobStore } from './store/blobs.ts';
 import { Deleter } from './store/deleter.ts';
+import { SearchIndexer } from './search/indexer.ts';
 import { ensureDeviceRecord } from './store/device-record.ts';
+import { FilePermStore } from './store/file-perms.ts';
 import { ItemStore } from './store/items.ts';
+import { ShareStore } from './store/shares.ts';
 import { UserStore } from './store/users.ts';
 import { deriveUrls, type DeviceUrls } from './urls.ts';
 
@@ -68,8 +72,11 @@ function createContext(options: DeviceOptions, urls: () => DeviceUrls): DeviceCo
     items,
     users: new UserStore(db, items),
     permissions: new Permissions(db),
+    filePerms: new FilePermStore(db),
+    shares: new ShareStore(db),
     blobs,
     deleter: new Deleter(db, blobs, (error) => console.error('device: background delete failed:', error)),
+    searchIndexer: new SearchIndexer(db, (error) => console.error('device: search indexing failed:', error)),
     signer: new JwtSigner(loadSigningKey(options.dataDir)),
     tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
     urls,
@@ -115,6 +122,8 @@ export function buildApp(
   app.register(deviceApiRoutes(context), { prefix: '/sdk' });
   // The relay address of device-api.md §1: the same API under /proxy/{deviceId}/sdk.
   app.register(deviceApiRoutes(context), { prefix: `/proxy/${context.device.id}/sdk` });
+  // The recipient's page of a share link (device-api.md §4).
+  app.register(sharePageRoutes(context), { prefix: '/s' });
   return app;
 }
 
@@ -183,6 +192,7 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
       closing ??= (async () => {
         await app.close();
         await context.deleter.close();
+        await context.searchIndexer.close();
         context.db.close();
       })();
       return closing;

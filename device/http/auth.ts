@@ -4,7 +4,7 @@ import type { DeviceContext } from '../context.ts';
 import { verifyAccessToken } from '../identity/tokens.ts';
 import { forbidden, unauthorized } from './errors.ts';
 
-/** A signed-in user of the device. Link-share entities join this union with the sharing service. */
+/** A signed-in user of the device. */
 export interface UserPrincipal {
   kind: 'user';
   userId: string;
@@ -12,9 +12,33 @@ export interface UserPrincipal {
   scopes: ReadonlySet<string>;
 }
 
-export type Principal = UserPrincipal;
+/**
+ * The entity of a link share (interface.md "Authentication" 4): it reads what was granted to its
+ * `authId` and nothing else. It has no root, so the alias `root` names nothing for it.
+ */
+export interface CloudSharePrincipal {
+  kind: 'cloudShare';
+  authId: string;
+  scopes: ReadonlySet<string>;
+}
 
-export type Access = 'read' | 'write';
+export type Principal = UserPrincipal | CloudSharePrincipal;
+
+/**
+ * What a request wants to do with an item: its content and metadata (`read`, `write`), or the
+ * permissions set on it (`readPerms`, `writePerms`; device-api.md §3 "File permissions").
+ */
+export type Access = 'read' | 'write' | 'readPerms' | 'writePerms';
+
+/** The `sub` of a share token is `cloudShare|<authId>`, beside the users' `auth0|<hex>` (decided). */
+export const SHARE_SUBJECT_PREFIX = 'cloudShare|';
+
+/** A link is read-only whatever a token claims: its principal only ever has nas_read_only. */
+const SHARE_SCOPES: ReadonlySet<string> = new Set(['nas_read_only']);
+
+export function sharePrincipal(authId: string): CloudSharePrincipal {
+  return { kind: 'cloudShare', authId, scopes: SHARE_SCOPES };
+}
 
 /** The token of a request: the Authorization header, or on GET/HEAD the `access_token` query parameter. */
 export function requestToken(request: FastifyRequest): string | undefined {
@@ -31,28 +55,44 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** The signed-in user behind a request, or a 401. */
-export function authenticate(ctx: DeviceContext, request: FastifyRequest): UserPrincipal {
+/** The user or link share behind a request, or a 401. Device routes accept both. */
+export function authenticate(ctx: DeviceContext, request: FastifyRequest): Principal {
   const token = requestToken(request);
   if (token === undefined)
     throw unauthorized('A bearer token is required: sign in and send it as "Authorization: Bearer <token>".');
   const claims = verifyAccessToken(ctx.signer, token, Math.floor(ctx.now() / 1000));
   if (!claims) throw unauthorized('The access token is invalid or has expired: refresh it or sign in again.');
+  if (claims.sub.startsWith(SHARE_SUBJECT_PREFIX)) {
+    const authId = claims.sub.slice(SHARE_SUBJECT_PREFIX.length);
+    // Checked on every request, so deleting the share ends its tokens at once (device-api.md §4).
+    if (!ctx.shares.byAuthId(authId)) throw unauthorized('The share of this token no longer exists.');
+    return sharePrincipal(authId);
+  }
   const user = ctx.users.byId(claims.sub);
   if (!user) throw unauthorized('The user of this token no longer exists.');
   return { kind: 'user', userId: user.id, rootId: user.root_id, scopes: new Set(claims.scope.split(' ')) };
 }
 
+/** Like authenticate, for services only users may call (device lookup, sharing): a share token is a 403. */
+export function authenticateUser(ctx: DeviceContext, request: FastifyRequest): UserPrincipal {
+  const principal = authenticate(ctx, request);
+  if (principal.kind !== 'user') {
+    throw forbidden('FORBIDDEN', 'A link-share token only reads shared files on the device.');
+  }
+  return principal;
+}
+
 /** Device reads need nas_read_only or nas_read_write; writes need nas_read_write (device-api.md §2). */
 export function requireScope(principal: Principal, access: Access): void {
   const { scopes } = principal;
-  if (access === 'write' && !scopes.has('nas_read_write')) {
+  const writes = access === 'write' || access === 'writePerms';
+  if (writes && !scopes.has('nas_read_write')) {
     throw forbidden(
       'INSUFFICIENT_SCOPE',
       'This token may only read: sign in with the nas_read_write scope to change files.',
     );
   }
-  if (access === 'read' && !scopes.has('nas_read_write') && !scopes.has('nas_read_only')) {
+  if (!writes && !scopes.has('nas_read_write') && !scopes.has('nas_read_only')) {
     throw forbidden(
       'INSUFFICIENT_SCOPE',
       'This token has no device scope: sign in with nas_read_only or nas_read_write.',

@@ -1,10 +1,11 @@
-// The cloud services of the local device: device lookup and user lookup (device-api.md §5).
+// The cloud services of the local device: device lookup, user lookup (§5) and sharing (device-api.md §4).
 import type { FastifyPluginAsync } from 'fastify';
 import type { DeviceRecord, UserRecord, Wrapped } from '../../common/wire/cloud.ts';
 import type { DeviceContext } from '../context.ts';
-import { authenticate } from '../http/auth.ts';
+import { authenticateUser } from '../http/auth.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { installErrorHandling, wrappedErrorBody } from '../http/error-handler.ts';
+import { registerShareRoutes } from './share-routes.ts';
 
 function deviceRecord(ctx: DeviceContext): DeviceRecord {
   return {
@@ -21,17 +22,18 @@ function deviceRecord(ctx: DeviceContext): DeviceRecord {
 export function cloudRoutes(ctx: DeviceContext): FastifyPluginAsync {
   return async (app) => {
     installErrorHandling(app, wrappedErrorBody);
+    registerShareRoutes(app, ctx);
 
     // Every user of the local device is a member of its one device.
     app.get('/device/v1/user/:userId', async (request): Promise<Wrapped<DeviceRecord[]>> => {
-      const principal = authenticate(ctx, request);
+      const principal = authenticateUser(ctx, request);
       const { userId } = request.params as { userId: string };
       if (userId !== principal.userId) throw forbidden('FORBIDDEN', 'You may only look up your own devices.');
       return { data: [deviceRecord(ctx)], error: null };
     });
 
     app.get('/device/v1/device/:deviceId', async (request): Promise<Wrapped<DeviceRecord>> => {
-      authenticate(ctx, request);
+      authenticateUser(ctx, request);
       const { deviceId } = request.params as { deviceId: string };
       if (deviceId !== ctx.device.id) throw notFound('DEVICE_NOT_FOUND', `No device ${deviceId}.`);
       return { data: deviceRecord(ctx), error: null };
@@ -39,7 +41,7 @@ export function cloudRoutes(ctx: DeviceContext): FastifyPluginAsync {
 
     // Older clients find their user id by email; only the caller's own record is ever returned.
     app.get('/authservice/v2/auth0/user', async (request): Promise<Wrapped<UserRecord[]>> => {
-      const principal = authenticate(ctx, request);
+      const principal = authenticateUser(ctx, request);
       const { email } = request.query as { email?: unknown };
       if (typeof email !== 'string' || email === '') {
         throw badRequest('GENERAL_INSUFFICIENT_PARAMETERS', 'email is required.');

@@ -3,8 +3,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { DeviceContext } from '../context.ts';
 import { deviceErrorBody, installErrorHandling } from '../http/error-handler.ts';
 import { registerContentRoutes } from './content-routes.ts';
+import { registerFilePermRoutes } from './file-perms-routes.ts';
 import { registerFileRoutes } from './file-routes.ts';
 import { registerListingRoutes } from './listing-routes.ts';
+import { registerSearchRoutes } from './search-routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';
 
 export function deviceApiRoutes(ctx: DeviceContext): FastifyPluginAsync {
@@ -12,6 +14,8 @@ export function deviceApiRoutes(ctx: DeviceContext): FastifyPluginAsync {
     installErrorHandling(app, deviceErrorBody);
     registerFileRoutes(app, ctx);
     registerListingRoutes(app, ctx);
+    registerSearchRoutes(app, ctx);
+    registerFilePermRoutes(app, ctx);
     // Content and uploads read the raw request stream themselves, whatever its Content-Type, so in
     // their scope no body parser (and no 1 MiB JSON limit) applies.
     await app.register(async (streaming) => {

@@ -38,6 +38,11 @@ export function registerFileRoutes(app: FastifyInstance, ctx: DeviceContext): vo
     if (input.name !== undefined) changes.name = input.name;
     if (input.parentID !== undefined) {
       const target = loadFolder(ctx, principal, input.parentID, 'write');
+      // A user with WriteFile on a shared folder could otherwise carry its items off into their own
+      // tree, where the owner's FileOwner on their root no longer reaches them (decided).
+      if (target.owner_id !== row.owner_id) {
+        throw forbidden('CROSS_OWNER_MOVE', "Items cannot be moved into another user's folders.");
+      }
       // device-api.md §3: moving a folder into itself or below itself is a 400.
       if (row.is_dir && ctx.items.ancestry(target.id).includes(row.id)) {
         throw badRequest('INVALID_MOVE', 'A folder cannot be moved into itself or one of its subfolders.');

@@ -1,0 +1,215 @@
+// Finding and revoking file permissions: the granting search and DELETE /sdk/v1/filePerms/{id}
+// (device-api.md §3).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FilePermRecord, FilePermsSearchResponse } from '../../../common/wire/sharing.ts';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { createFile, createFolder, type Created } from '../../helpers/multipart.ts';
+import { grant, rootId, userId } from '../../helpers/shares.ts';
+
+const ANY_STRING: unknown = expect.any(String);
+
+let device: TestDevice;
+let folder: Created;
+let sub: Created;
+let file: Created;
+let bob: string;
+let carol: string;
+
+beforeAll(async () => {
+  device = await startTestDevice({
+    users: ['alice', 'bob', 'carol', 'dave'].map((name) => ({ name, password: `${name}-password` })),
+  });
+  folder = await createFolder(device, 'projects');
+  sub = await createFolder(device, '2026', folder.id);
+  file = await createFile(device, 'plan.txt', 'the plan', sub.id);
+  bob = userId(device, 'bob');
+  carol = userId(device, 'carol');
+  // bob may read and change what is in sub but not its permissions; carol may see every permission of
+  // alice's and change those below folder.
+  await grant(device, 'alice', sub.id, { id: bob, type: 'user' }, 'ReadFile');
+  await grant(device, 'alice', sub.id, { id: bob, type: 'user' }, 'WriteFile');
+  await grant(device, 'alice', 'root', { id: carol, type: 'user' }, 'ReadFilePerms');
+  await grant(device, 'alice', folder.id, { id: carol, type: 'user' }, 'WriteFilePerms');
+});
+
+afterAll(async () => {
+  await device?.stop();
+});
+
+function granting(user: string, query: string): Promise<Response> {
+  return device.fetchAs(user, `/sdk/v1/filePermsSearch/granting?${query}`);
+}
+
+async function grantingBody(user: string, query: string): Promise<FilePermsSearchResponse> {
+  const response = await granting(user, query);
+  expect(response.status).toBe(200);
+  return (await response.json()) as FilePermsSearchResponse;
+}
+
+function revoke(user: string, id: string): Promise<Response> {
+  return device.fetchAs(user, `/sdk/v1/filePerms/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+describe('GET /sdk/v1/filePermsSearch/granting', () => {
+  let erin: Created;
+  let grants: FilePermRecord[];
+
+  beforeAll(async () => {
+    erin = await createFolder(device, 'granting');
+    const leaf = await createFile(device, 'leaf.txt', 'x', erin.id);
+    grants = [
+      await grant(device, 'alice', erin.id, { id: bob, type: 'user' }, 'ReadFile'),
+      await grant(device, 'alice', leaf.id, { id: bob, type: 'user' }, 'WriteFile'),
+      await grant(device, 'alice', leaf.id, { id: carol, type: 'user' }, 'ReadFile'),
+    ];
+    erin = leaf;
+  });
+
+  it('lists the permissions on the file and on every ancestor, the owner’s FileOwner included', async () => {
+    const body = await grantingBody('alice', `fileID=${erin.id}`);
+    expect(body.pageToken).toBe('');
+    const ids = body.filePerms.map((perm) => perm.id);
+    for (const perm of grants) expect(ids).toContain(perm.id);
+    expect(body.filePerms).toContainEqual({
+      id: ANY_STRING,
+      fileID: rootId(device, 'alice'),
+      entity: { id: userId(device, 'alice'), type: 'user' },
+      value: 'FileOwner',
+    });
+    expect(body.filePerms.find((perm) => perm.id === grants[0]?.id)).toEqual(grants[0]);
+  });
+
+  it('filters by entityID and entityType', async () => {
+    const byBob = await grantingBody(
+      'alice',
+      `fileID=${erin.id}&entityID=${encodeURIComponent(bob)}&entityType=user`,
+    );
+    expect(byBob.filePerms.map((perm) => perm.id).sort()).toEqual([grants[0]?.id, grants[1]?.id].sort());
+    const shares = await grantingBody('alice', `fileID=${erin.id}&entityType=cloudShare`);
+    expect(shares.filePerms).toEqual([]);
+  });
+
+  it('pages with limit and pageToken, each permission once', async () => {
+    const all = await grantingBody('alice', `fileID=${erin.id}`);
+    const seen: string[] = [];
+    let pageToken = '';
+    do {
+      const page = await grantingBody(
+        'alice',
+        `fileID=${erin.id}&limit=1${pageToken ? `&pageToken=${pageToken}` : ''}`,
+      );
+      expect(page.filePerms.length).toBeLessThanOrEqual(1);
+      seen.push(...page.filePerms.map((perm) => perm.id));
+      pageToken = page.pageToken;
+    } while (pageToken !== '' && seen.length <= all.filePerms.length);
+    expect(seen.sort()).toEqual(all.filePerms.map((perm) => perm.id).sort());
+  });
+
+  it('lets a holder of ReadFilePerms search', async () => {
+    // carol holds ReadFilePerms on alice's root (granted above).
+    expect((await granting('carol', `fileID=${erin.id}`)).status).toBe(200);
+  });
+
+  it('answers 403 to a user who may read the file but not its permissions', async () => {
+    const response = await granting('bob', `fileID=${erin.id}`);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ label: 'PERMISSION_DENIED' });
+  });
+
+  it('answers 404 to a user who cannot see the file', async () => {
+    const other = await createFolder(device, 'not for dave');
+    const response = await granting('dave', `fileID=${other.id}`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ label: 'FILE_NOT_FOUND' });
+  });
+
+  it.each([
+    ['no fileID', ''],
+    ['an unknown entityType', 'entityType=group'],
+    ['a bad limit', 'limit=0'],
+    ['a pageToken it never gave out', 'pageToken=nonsense'],
+  ])('answers 400 for %s', async (_label, query) => {
+    const fileQuery = query === '' ? '' : `fileID=${erin.id}&${query}`;
+    expect((await granting('alice', fileQuery)).status).toBe(400);
+  });
+});
+
+describe('DELETE /sdk/v1/filePerms/{id}', () => {
+  it('answers 204 and the access is gone at once', async () => {
+    const target = await createFile(device, 'revoked.txt', 'x', folder.id);
+    const perm = await grant(
+      device,
+      'alice',
+      target.id,
+      { id: userId(device, 'dave'), type: 'user' },
+      'ReadFile',
+    );
+    expect((await device.fetchAs('dave', `/sdk/v2/files/${target.id}`)).status).toBe(200);
+    expect((await revoke('alice', perm.id)).status).toBe(204);
+    expect((await device.fetchAs('dave', `/sdk/v2/files/${target.id}`)).status).toBe(404);
+    const again = await revoke('alice', perm.id);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toMatchObject({ label: 'PERMISSION_NOT_FOUND' });
+  });
+
+  it('answers 404 to whoever may not see the item’s permissions', async () => {
+    const perm = await grant(
+      device,
+      'alice',
+      file.id,
+      { id: userId(device, 'dave'), type: 'user' },
+      'ReadFilePerms',
+    );
+    // bob may read and write the file but not see its permissions; dave holds only the permission itself.
+    expect((await revoke('bob', perm.id)).status).toBe(404);
+    expect((await revoke('alice', 'no-such-permission')).status).toBe(404);
+  });
+
+  it('answers 403 to a holder of ReadFilePerms only', async () => {
+    const perm = await grant(device, 'alice', file.id, { id: bob, type: 'user' }, 'ReadFilePerms');
+    const response = await revoke('bob', perm.id);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ label: 'PERMISSION_DENIED' });
+  });
+
+  it('lets a holder of WriteFilePerms revoke', async () => {
+    const perm = await grant(
+      device,
+      'alice',
+      sub.id,
+      { id: userId(device, 'dave'), type: 'user' },
+      'ReadFile',
+    );
+    expect((await revoke('carol', perm.id)).status).toBe(204);
+  });
+
+  it('refuses to remove the owner’s FileOwner', async () => {
+    const body = await grantingBody(
+      'alice',
+      `fileID=root&entityType=user&entityID=${encodeURIComponent(userId(device, 'alice'))}`,
+    );
+    const owner = body.filePerms.find((perm) => perm.value === 'FileOwner');
+    expect(owner).toBeDefined();
+    const response = await revoke('alice', owner?.id ?? '');
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ label: 'OWNER_PERMISSION' });
+    expect((await device.fetchAs('alice', '/sdk/v2/files/root')).status).toBe(200);
+  });
+
+  it('answers 403 to a read-only token and 401 without one', async () => {
+    const perm = await grant(
+      device,
+      'alice',
+      folder.id,
+      { id: userId(device, 'dave'), type: 'user' },
+      'ReadFile',
+    );
+    const readOnly = await device.fetchAs('alice', `/sdk/v1/filePerms/${perm.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${device.tokenFor('alice', 'openid nas_read_only')}` },
+    });
+    expect(readOnly.status).toBe(403);
+    expect((await fetch(`${device.sdk}/v1/filePerms/${perm.id}`, { method: 'DELETE' })).status).toBe(401);
+    expect((await revoke('alice', perm.id)).status).toBe(204);
+  });
+});
