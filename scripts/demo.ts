@@ -42,6 +42,9 @@ The local device is running. Sign in as demo / demo.
       -d '{"grant_type":"password","client_id":"mch-desktop","username":"demo","password":"demo"}'
   List your root folder (put the access_token in TOKEN):
     curl -H "Authorization: Bearer $TOKEN" '${base}/sdk/v2/filesSearch/parents?ids=root&pretty=true'
+  Sign in with the client, in another terminal:
+    npm run sync -- login --config-url ${config}      (browser; or add --username demo --password-stdin)
+    npm run sync -- whoami
 
 Press Ctrl+C to stop; the data stays in ${options.dataDir}.`);
   await new Promise<void>((done) => {
