@@ -3,26 +3,15 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DeviceContext } from '../context.ts';
 import { loadItem } from '../files/access.ts';
+import { sendContent } from '../files/send-content.ts';
 import { readImageColumn } from '../files/image-metadata.ts';
-import { contentRangeHeader, parseRange, unsatisfiedRangeHeader } from '../files/range.ts';
 import { authenticate } from '../http/auth.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
-import { evaluatePreconditions, ifRangeAllows } from '../http/preconditions.ts';
+import { evaluatePreconditions } from '../http/preconditions.ts';
 import { booleanParam } from '../http/query.ts';
 import type { ItemRow } from '../store/items.ts';
 
 type IdParams = { id: string };
-
-/** `attachment` with an ASCII fallback and the exact UTF-8 name (RFC 6266 / RFC 8187). */
-export function attachmentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  // encodeURIComponent leaves ! ' ( ) * alone, but RFC 8187 attr-chars do not include them.
-  const encoded = encodeURIComponent(name).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
 
 function ensureFile(row: ItemRow): void {
   if (row.is_dir) throw badRequest('IS_A_FOLDER', 'A folder has no content; list it instead.');
@@ -37,28 +26,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: DeviceContext):
     const asAttachment = booleanParam(request, 'download', false);
     const row = loadItem(ctx, principal, request.params.id, 'read');
     ensureFile(row);
-    void reply.header('etag', row.etag).header('accept-ranges', 'bytes');
-    void reply.header('last-modified', new Date(row.m_time).toUTCString());
-    if (evaluatePreconditions(request, row.etag, 'read') === 'not-modified') return reply.code(304).send();
-    void reply.type(row.mime_type);
-    if (asAttachment) void reply.header('content-disposition', attachmentDisposition(row.name));
-    const range = ifRangeAllows(request, row.etag)
-      ? parseRange(request.headers.range, row.size)
-      : { kind: 'none' as const };
-    if (range.kind === 'unsatisfiable') {
-      throw new HttpError(416, 'RANGE_NOT_SATISFIABLE', `The file has ${row.size} bytes.`, {
-        'content-range': unsatisfiedRangeHeader(row.size),
-      });
-    }
-    if (row.blob === null || row.size === 0) return reply.header('content-length', 0).send(Buffer.alloc(0));
-    // Opened in the same tick as the row was read, so a concurrent PUT cannot remove this blob first.
-    if (range.kind === 'range') {
-      void reply.code(206).header('content-range', contentRangeHeader(range.start, range.end, row.size));
-      void reply.header('content-length', range.end - range.start + 1);
-      return reply.send(ctx.blobs.openRead(row.blob, { start: range.start, end: range.end }));
-    }
-    void reply.header('content-length', row.size);
-    return reply.send(ctx.blobs.openRead(row.blob));
+    return sendContent(ctx, request, reply, row, { attachment: asAttachment });
   };
   app.get<{ Params: IdParams }>('/v2/files/:id/content', download);
   app.get<{ Params: IdParams }>('/v3/files/:id/content', download);

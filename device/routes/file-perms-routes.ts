@@ -1,5 +1,6 @@
 // Granting, finding and revoking file permissions (device-api.md §3 "File permissions").
 import type { FastifyInstance } from 'fastify';
+import { decodePageToken, encodePageToken } from '../http/page-token.ts';
 import {
   ENTITY_TYPES,
   FILE_PERM_VALUES,
@@ -74,26 +75,16 @@ function ensureEntityExists(ctx: DeviceContext, type: EntityType, id: string): v
   }
 }
 
-function encodePageToken(lastId: string): string {
-  return Buffer.from(JSON.stringify(['perm', lastId])).toString('base64url');
+function encodePermToken(lastId: string): string {
+  return encodePageToken(['perm', lastId]);
 }
 
-function decodePageToken(raw: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    parsed[0] !== 'perm' ||
-    typeof parsed[1] !== 'string'
-  ) {
+function decodePermToken(raw: string): string {
+  const parts = decodePageToken(raw);
+  if (!parts || parts.length !== 2 || parts[0] !== 'perm' || typeof parts[1] !== 'string') {
     throw badRequest('INVALID_PAGE_TOKEN', 'pageToken is not one this search gave out.');
   }
-  return parsed[1];
+  return parts[1];
 }
 
 export function registerFilePermRoutes(app: FastifyInstance, ctx: DeviceContext): void {
@@ -123,7 +114,7 @@ export function registerFilePermRoutes(app: FastifyInstance, ctx: DeviceContext)
     }
     const limit = integerParam(request, 'limit', { min: 1, max: 1000, fallback: 100 }) ?? 100;
     const pageToken = queryParam(request, 'pageToken') ?? '';
-    const after = pageToken === '' ? undefined : decodePageToken(pageToken);
+    const after = pageToken === '' ? undefined : decodePermToken(pageToken);
     const item = loadItem(ctx, principal, fileId, 'readPerms');
     // A permission on any ancestor reaches the item too (device-api.md §3).
     const rows = ctx.filePerms.granting(
@@ -139,7 +130,7 @@ export function registerFilePermRoutes(app: FastifyInstance, ctx: DeviceContext)
     const last = page.at(-1);
     return {
       filePerms: page.map(toFilePermRecord),
-      pageToken: rows.length > limit && last ? encodePageToken(last.id) : '',
+      pageToken: rows.length > limit && last ? encodePermToken(last.id) : '',
     };
   });
 

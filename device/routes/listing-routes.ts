@@ -1,6 +1,7 @@
 // Folder listings with paging and a listing ETag, and lookup by parent and name (device-api.md §3).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { decodePageToken, encodePageToken } from '../http/page-token.ts';
 import type { ListingResponse } from '../../common/wire/device-api.ts';
 import type { DeviceContext } from '../context.ts';
 import { loadFolder } from '../files/access.ts';
@@ -19,33 +20,26 @@ interface PageToken extends ListCursor {
   direction: 'asc' | 'desc';
 }
 
-function encodePageToken(token: PageToken): string {
-  return Buffer.from(JSON.stringify([token.order, token.direction, token.value, token.id])).toString(
-    'base64url',
-  );
+function encodeListingToken(token: PageToken): string {
+  return encodePageToken([token.order, token.direction, token.value, token.id]);
 }
 
-function decodePageToken(raw: string, order: ListOrder, direction: 'asc' | 'desc'): ListCursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
+function decodeListingToken(raw: string, order: ListOrder, direction: 'asc' | 'desc'): ListCursor {
+  const parts = decodePageToken(raw);
   if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 4 ||
-    parsed[0] !== order ||
-    parsed[1] !== direction ||
-    (typeof parsed[2] !== 'string' && typeof parsed[2] !== 'number') ||
-    typeof parsed[3] !== 'string'
+    !parts ||
+    parts.length !== 4 ||
+    parts[0] !== order ||
+    parts[1] !== direction ||
+    (typeof parts[2] !== 'string' && typeof parts[2] !== 'number') ||
+    typeof parts[3] !== 'string'
   ) {
     throw badRequest(
       'INVALID_PAGE_TOKEN',
       'pageToken is not one this listing gave out (same orderBy and order).',
     );
   }
-  return { value: parsed[2], id: parsed[3] };
+  return { value: parts[2], id: parts[3] };
 }
 
 function sortValue(row: ItemRow, order: ListOrder): string | number {
@@ -64,7 +58,7 @@ export function registerListingRoutes(app: FastifyInstance, ctx: DeviceContext):
     const fieldsParam = queryParam(request, 'fields');
     const fields = parseFields(fieldsParam);
     const pageTokenParam = queryParam(request, 'pageToken') ?? '';
-    const after = pageTokenParam === '' ? undefined : decodePageToken(pageTokenParam, order, direction);
+    const after = pageTokenParam === '' ? undefined : decodeListingToken(pageTokenParam, order, direction);
     const folder = loadFolder(ctx, principal, ids, 'read');
 
     // The listing tag changes whenever anything about a direct child changes (device-api.md §3, decided).
@@ -81,7 +75,7 @@ export function registerListingRoutes(app: FastifyInstance, ctx: DeviceContext):
     const body: ListingResponse = {
       pageToken:
         rows.length > limit && last
-          ? encodePageToken({ order, direction, value: sortValue(last, order), id: last.id })
+          ? encodeListingToken({ order, direction, value: sortValue(last, order), id: last.id })
           : '',
       files: page.map((row) => pickFields(toFileObject(row), fields)),
     };

@@ -1,5 +1,6 @@
 // The sharing service under B/cloud: creating, reading, listing and deleting link shares (device-api.md §4).
 import type { FastifyInstance } from 'fastify';
+import { decodePageToken, encodePageToken } from '../http/page-token.ts';
 import type { Wrapped } from '../../common/wire/cloud.ts';
 import type { Share } from '../../common/wire/sharing.ts';
 import type { DeviceContext } from '../context.ts';
@@ -96,26 +97,16 @@ function checkCreate(ctx: DeviceContext, principal: UserPrincipal, body: unknown
   });
 }
 
-function encodePageToken(cursor: ShareCursor): string {
-  return Buffer.from(JSON.stringify(['share', cursor])).toString('base64url');
+function encodeShareToken(cursor: ShareCursor): string {
+  return encodePageToken(['share', cursor]);
 }
 
-function decodePageToken(raw: string): ShareCursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    parsed[0] !== 'share' ||
-    !Number.isSafeInteger(parsed[1])
-  ) {
+function decodeShareToken(raw: string): ShareCursor {
+  const parts = decodePageToken(raw);
+  if (!parts || parts.length !== 2 || parts[0] !== 'share' || !Number.isSafeInteger(parts[1])) {
     throw badRequest('GENERAL_INVALID_PARAMETERS', 'pageToken is not one this listing gave out.');
   }
-  return parsed[1] as number;
+  return parts[1] as number;
 }
 
 /** The caller's own share, or a 404 for anyone else's: a share's existence is not revealed (decided). */
@@ -147,7 +138,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: DeviceContext): v
     const limit =
       sharingParam(() => integerParam(request, 'limit', { min: 1, max: 1000, fallback: 100 })) ?? 100;
     const pageToken = sharingParam(() => queryParam(request, 'pageToken')) ?? '';
-    const after = pageToken === '' ? undefined : decodePageToken(pageToken);
+    const after = pageToken === '' ? undefined : decodeShareToken(pageToken);
     const rows = ctx.shares.listByOwner(principal.userId, {
       ...(fileId === undefined || fileId === '' ? {} : { fileId: resolveId(principal, fileId) }),
       limit: limit + 1,
@@ -158,7 +149,7 @@ export function registerShareRoutes(app: FastifyInstance, ctx: DeviceContext): v
     return {
       data: page.map((row) => toShare(ctx, row)),
       error: null,
-      pageToken: rows.length > limit && last?.seq !== undefined ? encodePageToken(last.seq) : '',
+      pageToken: rows.length > limit && last?.seq !== undefined ? encodeShareToken(last.seq) : '',
     };
   });
 

@@ -2,12 +2,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ShareTokenResponse } from '../../common/wire/sharing.ts';
 import type { DeviceContext } from '../context.ts';
-import { contentRangeHeader, parseRange, unsatisfiedRangeHeader, type RangeResult } from '../files/range.ts';
 import { describeError, deviceErrorBody } from '../http/error-handler.ts';
 import { badRequest, HttpError, notFound } from '../http/errors.ts';
-import { evaluatePreconditions, ifRangeAllows } from '../http/preconditions.ts';
 import { queryParam } from '../http/query.ts';
-import { attachmentDisposition } from '../routes/content-routes.ts';
+import { sendContent } from '../files/send-content.ts';
 import type { ItemRow, ListCursor } from '../store/items.ts';
 import { CONTENT_CSP, PAGE_HEADERS } from './page-style.ts';
 import { renderErrorPage, renderListingPage, renderNotFoundPage, type EntryView } from './render.ts';
@@ -160,7 +158,7 @@ export function sharePageRoutes(ctx: DeviceContext): FastifyPluginAsync {
       );
     });
 
-    const sendContent = (
+    const sendShared = (
       request: FastifyRequest<{ Params: ItemParams }>,
       reply: FastifyReply,
       mode: 'download' | 'preview',
@@ -173,36 +171,14 @@ export function sharePageRoutes(ctx: DeviceContext): FastifyPluginAsync {
       void reply.headers({
         'content-security-policy': CONTENT_CSP,
         'cache-control': 'private, no-cache',
-        etag: row.etag,
-        'last-modified': new Date(row.m_time).toUTCString(),
-        'accept-ranges': 'bytes',
       });
-      if (evaluatePreconditions(request, row.etag, 'read') === 'not-modified') return reply.code(304).send();
-      void reply.type(row.mime_type);
-      // RFC 6266 / 8187: the exact name, unicode too, with an ASCII fallback for old agents.
-      if (mode === 'download') void reply.header('content-disposition', attachmentDisposition(row.name));
-      const range: RangeResult = ifRangeAllows(request, row.etag)
-        ? parseRange(request.headers.range, row.size)
-        : { kind: 'none' };
-      if (range.kind === 'unsatisfiable') {
-        throw new HttpError(416, 'RANGE_NOT_SATISFIABLE', `The file has ${row.size} bytes.`, {
-          'content-range': unsatisfiedRangeHeader(row.size),
-        });
-      }
-      if (row.blob === null || row.size === 0) return reply.header('content-length', 0).send(Buffer.alloc(0));
-      if (range.kind === 'range') {
-        void reply.code(206).header('content-range', contentRangeHeader(range.start, range.end, row.size));
-        void reply.header('content-length', range.end - range.start + 1);
-        return reply.send(ctx.blobs.openRead(row.blob, { start: range.start, end: range.end }));
-      }
-      void reply.header('content-length', row.size);
-      return reply.send(ctx.blobs.openRead(row.blob));
+      return sendContent(ctx, request, reply, row, { attachment: mode === 'download' });
     };
     app.get<{ Params: ItemParams }>('/:shareId/files/:fileId/download', async (request, reply) =>
-      sendContent(request, reply, 'download'),
+      sendShared(request, reply, 'download'),
     );
     app.get<{ Params: ItemParams }>('/:shareId/files/:fileId/preview', async (request, reply) =>
-      sendContent(request, reply, 'preview'),
+      sendShared(request, reply, 'preview'),
     );
 
     // A device token for the link's visitors, for reading the shared items through the device API

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
 import type { Share, ShareTokenResponse } from '../../../common/wire/sharing.ts';
-import { attachmentDisposition } from '../../../device/routes/content-routes.ts';
+import { attachmentDisposition } from '../../../device/files/send-content.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { createFile, createFolder, type Created } from '../../helpers/multipart.ts';
 import { grant, rootId, shareToken, shareWithLink, solidPng } from '../../helpers/shares.ts';
