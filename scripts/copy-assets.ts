@@ -2,4 +2,5 @@
 import { cpSync } from 'node:fs';
 
 cpSync('device/db/migrations', 'dist/device/db/migrations', { recursive: true });
-console.log('copied device/db/migrations to dist/');
+cpSync('app/index/migrations', 'dist/app/index/migrations', { recursive: true });
+console.log('copied device/db/migrations and app/index/migrations to dist/');
