@@ -1,0 +1,242 @@
+// Turns planned nodes into operations, in an order the executor can follow one after another.
+import { nameKey, type RelativePath } from './model.ts';
+import type { Operation, RemoteParent } from './operations.ts';
+import { LocalMoveQueue, PathTracker, type Pending } from './planner-moves.ts';
+import { isDeleted, type PlanNode, type PlanTree } from './planner-tree.ts';
+import { parentPath } from './reconcile.ts';
+
+export function emitOperations(tree: PlanTree, remoteRootId: string): Operation[] {
+  const pending: Pending[] = [];
+  for (const node of tree.nodes) pending.push(...emitNode(tree, node, remoteRootId));
+  // Stable sort: within a phase and depth, the reconciler's order is kept.
+  const ordered = pending
+    .map((entry, position) => ({ entry, position }))
+    .sort(
+      (a, b) =>
+        a.entry.phase - b.entry.phase ||
+        (a.entry.phase === 3 || a.entry.phase === 0
+          ? b.entry.depth - a.entry.depth
+          : a.entry.depth - b.entry.depth) ||
+        a.position - b.position,
+    );
+  const paths = new PathTracker();
+  const operations: Operation[] = [];
+  const emit = (entry: Pending): void => {
+    const operation = entry.build(paths);
+    if (operation) operations.push(operation);
+  };
+  const moves = new LocalMoveQueue(paths, emit, operations);
+  moves.register(ordered.map(({ entry }) => entry).filter((entry) => entry.localMove));
+  for (const { entry } of ordered) {
+    if (entry.phase > 1) moves.flush();
+    if (entry.localMove) moves.add(entry);
+    else emit(entry);
+  }
+  moves.flush();
+  return operations;
+}
+
+function depthOf(path: RelativePath): number {
+  return path === '' ? 0 : path.split('/').length;
+}
+
+function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending[] {
+  const { item, decision } = node;
+  const { local, remote, index } = item;
+  const out: Pending[] = [];
+  const finalPath = (): RelativePath => tree.finalPath(node);
+  const at = (
+    phase: Pending['phase'],
+    depth: number,
+    build: Pending['build'],
+    localMove?: Pending['localMove'],
+  ): void => {
+    out.push(localMove ? { phase, depth, build, localMove } : { phase, depth, build });
+  };
+  const remoteParent = (): RemoteParent => {
+    const parent = node.parent;
+    if (!parent) return { kind: 'existing', remoteId: remoteRootId };
+    if (parent.isCopy || parent.decision.push === 'create' || parent.remoteId === null) {
+      return { kind: 'planned', path: tree.finalPath(parent) };
+    }
+    return { kind: 'existing', remoteId: parent.remoteId };
+  };
+
+  if (decision.action === 'index-remove' && index) {
+    at(4, 0, () => ({ op: 'index-remove', remoteId: index.remoteId, index }));
+    return out;
+  }
+  if (decision.action === 'index-update') {
+    if (local && remote) at(4, 0, () => ({ op: 'index-update', remoteId: remote.id, local, remote }));
+    return out;
+  }
+
+  if (node.isCopy && local) {
+    // The aside move happened in phase 0 (emitted by the original node); now upload the copy.
+    const kind = local.kind;
+    at(kind === 'folder' ? 1 : 2, depthOf(finalPath()), () => ({
+      op: kind === 'folder' ? 'remote-create-folder' : 'upload',
+      path: finalPath(),
+      name: node.name,
+      parent: remoteParent(),
+      local,
+      replacesRemoteId: null,
+      reason: 'conflict',
+    }));
+    return out;
+  }
+
+  if (decision.action === 'conflict' && local) {
+    const copy = tree.nodes.find((other) => other.isCopy && other.item === item);
+    at(0, depthOf(local.path), (paths) => {
+      const from = paths.current(local.path);
+      const parent = parentPath(from);
+      const to = parent === '' ? (copy?.name ?? '') : `${parent}/${copy?.name ?? ''}`;
+      paths.moved(from, to);
+      return {
+        op: 'local-move',
+        fromPath: from,
+        toPath: to,
+        inode: local.inode,
+        remoteId: null,
+        reason: 'conflict',
+      };
+    });
+  }
+
+  if (decision.clearRemote && index) {
+    at(0, depthOf(index.path), () => ({
+      op: 'remote-delete',
+      remoteId: index.remoteId,
+      ifMatch: remote?.eTag ?? index.eTag,
+      path: index.path,
+      kind: index.kind,
+      reason: 'type-change',
+    }));
+  }
+  if (decision.clearLocal && local) {
+    at(0, depthOf(local.path), (paths) => ({
+      op: 'local-trash',
+      path: paths.current(local.path),
+      inode: local.inode,
+      kind: local.kind,
+      reason: 'type-change',
+    }));
+  }
+
+  if (decision.action === 'local-trash' && local) {
+    const parent = tree.nodeAtLocalPath(parentPath(local.path));
+    // A trashed folder takes its children with it (also the old folder of a type change).
+    if (!(parent && (parent.decision.action === 'local-trash' || parent.decision.clearLocal))) {
+      at(3, depthOf(local.path), (paths) => ({
+        op: 'local-trash',
+        path: paths.current(local.path),
+        inode: local.inode,
+        kind: local.kind,
+        reason: 'sync',
+      }));
+    }
+    return out;
+  }
+  if (decision.action === 'remote-delete' && remote) {
+    const parent = tree.nodeWithRemoteId(remote.parentId);
+    // device-api.md §3: one DELETE removes a folder with everything in it.
+    if (!(parent && (parent.decision.action === 'remote-delete' || parent.decision.clearRemote))) {
+      at(3, depthOf(remote.path), () => ({
+        op: 'remote-delete',
+        remoteId: remote.id,
+        ifMatch: remote.eTag,
+        path: remote.path,
+        kind: remote.kind,
+        reason: 'sync',
+      }));
+    }
+    return out;
+  }
+  if (isDeleted(node)) return out;
+
+  if (decision.push === 'create' && local) {
+    const kind = local.kind;
+    at(kind === 'folder' ? 1 : 2, depthOf(finalPath()), () => ({
+      op: kind === 'folder' ? 'remote-create-folder' : 'upload',
+      path: finalPath(),
+      name: node.name,
+      parent: remoteParent(),
+      local,
+      replacesRemoteId: index?.remoteId ?? null,
+      reason: decision.reason,
+    }));
+  }
+  if (decision.push === 'content' && local && remote) {
+    at(2, depthOf(finalPath()), () => ({
+      op: 'upload-content',
+      path: finalPath(),
+      remoteId: remote.id,
+      ifMatch: remote.eTag,
+      local,
+      reason: decision.reason,
+    }));
+  }
+  if ((decision.pushMove || node.clashName !== null) && remote) {
+    at(1, depthOf(finalPath()), () => remoteMove(tree, node, remoteParent()));
+  }
+  if (decision.pull === 'create' && remote) {
+    const kind = remote.kind;
+    at(kind === 'folder' ? 1 : 2, depthOf(finalPath()), () =>
+      kind === 'folder'
+        ? { op: 'local-mkdir', path: finalPath(), remote, reason: decision.reason }
+        : { op: 'download', path: finalPath(), remote, reason: decision.reason },
+    );
+  }
+  if (decision.pull === 'content' && local && remote) {
+    at(2, depthOf(finalPath()), () => ({
+      op: 'download-content',
+      path: finalPath(),
+      remote,
+      expected: local,
+      reason: decision.reason,
+    }));
+  }
+  if (decision.pullMove && local && decision.pull !== 'create') {
+    at(
+      1,
+      depthOf(finalPath()),
+      (paths) => {
+        const from = paths.current(local.path);
+        const to = finalPath();
+        if (from === to) return null;
+        paths.moved(from, to);
+        return {
+          op: 'local-move',
+          fromPath: from,
+          toPath: to,
+          inode: local.inode,
+          remoteId: remote?.id ?? null,
+          reason: decision.reason,
+        };
+      },
+      { source: local.path, target: finalPath, inode: local.inode },
+    );
+  }
+  return out;
+}
+
+/** One PATCH: only the name and/or the parent that differ from what the device has. */
+function remoteMove(tree: PlanTree, node: PlanNode, parent: RemoteParent): Operation | null {
+  const remote = node.item.remote;
+  if (!remote) return null;
+  const name = nameKey(node.name) === nameKey(remote.name) ? null : node.name;
+  const currentParent = remote.parentId;
+  const sameParent = parent.kind === 'existing' && parent.remoteId === currentParent;
+  if (name === null && sameParent) return null;
+  return {
+    op: 'remote-move',
+    remoteId: remote.id,
+    ifMatch: remote.eTag,
+    fromPath: remote.path,
+    toPath: tree.finalPath(node),
+    name,
+    parent: sameParent ? null : parent,
+    reason: node.clashName !== null ? 'case-clash' : node.decision.reason,
+  };
+}

@@ -1,0 +1,199 @@
+// Where each item ends up: its final parent and name, folders kept for what is in them, name clashes.
+import { caseClashName, conflictedCopyName } from './conflict-names.ts';
+import { nameKey, type RelativePath } from './model.ts';
+import type { Decision } from './planner-decide.ts';
+import { baseName, parentPath, type ReconciledItem } from './reconcile.ts';
+
+/** One item being planned; a conflict adds a second node for the local copy (`isCopy`). */
+export interface PlanNode {
+  item: ReconciledItem;
+  decision: Decision;
+  isCopy: boolean;
+  /** The remote id the item has now (index or remote), null for a new local item or a copy. */
+  remoteId: string | null;
+  /** Null: the sync root. */
+  parent: PlanNode | null;
+  /** The name on disk at the end of the pass. */
+  name: string;
+  /** Set when a case clash renames a remote item; the remote side is renamed to match. */
+  clashName: string | null;
+}
+
+export interface TreeOptions {
+  remoteRootId: string;
+  caseInsensitive: boolean;
+  now: Date;
+}
+
+export class PlanTree {
+  readonly nodes: PlanNode[] = [];
+  private readonly byRemoteId = new Map<string, PlanNode>();
+  private readonly byLocalPath = new Map<string, PlanNode>();
+  private readonly paths = new Map<PlanNode, RelativePath>();
+  private readonly options: TreeOptions;
+
+  constructor(decided: readonly { item: ReconciledItem; decision: Decision }[], options: TreeOptions) {
+    this.options = options;
+    for (const { item, decision } of decided) {
+      const remoteId = item.index?.remoteId ?? item.remote?.id ?? null;
+      const node = this.add(item, decision, false, remoteId);
+      if (remoteId !== null) this.byRemoteId.set(remoteId, node);
+      if (item.remote) this.byRemoteId.set(item.remote.id, node);
+      if (decision.action === 'conflict') {
+        const copy = this.add(
+          item,
+          { ...decision, location: 'local', push: 'create', pull: 'none' },
+          true,
+          null,
+        );
+        // The local children of a folder that moved aside belong to its copy.
+        if (item.local) this.byLocalPath.set(nameKey(item.local.path), copy);
+      } else if (item.local) {
+        this.byLocalPath.set(nameKey(item.local.path), node);
+      }
+    }
+    for (const node of this.nodes) node.parent = this.findParent(node);
+    this.keepFoldersWithContent();
+    this.nameItems();
+  }
+
+  /** The node's path relative to the sync root at the end of the pass. */
+  finalPath(node: PlanNode | null): RelativePath {
+    if (!node) return '';
+    const known = this.paths.get(node);
+    if (known !== undefined) return known;
+    const parent = this.finalPath(node.parent);
+    const path = parent === '' ? node.name : `${parent}/${node.name}`;
+    this.paths.set(node, path);
+    return path;
+  }
+
+  /** The node at a local path as the scan saw it (for the parent of a local item). */
+  nodeAtLocalPath(path: RelativePath): PlanNode | null {
+    return this.byLocalPath.get(nameKey(path)) ?? null;
+  }
+
+  nodeWithRemoteId(remoteId: string): PlanNode | null {
+    return this.byRemoteId.get(remoteId) ?? null;
+  }
+
+  private add(item: ReconciledItem, decision: Decision, isCopy: boolean, remoteId: string | null): PlanNode {
+    const node: PlanNode = { item, decision, isCopy, remoteId, parent: null, name: '', clashName: null };
+    this.nodes.push(node);
+    return node;
+  }
+
+  private findParent(node: PlanNode): PlanNode | null {
+    const { local, remote, index } = node.item;
+    if (node.decision.location === 'remote' && remote) {
+      return remote.parentId === this.options.remoteRootId ? null : this.nodeWithRemoteId(remote.parentId);
+    }
+    if (local) {
+      const parent = parentPath(local.path);
+      return parent === '' ? null : this.nodeAtLocalPath(parent);
+    }
+    if (index && index.parentRemoteId !== this.options.remoteRootId) {
+      return this.nodeWithRemoteId(index.parentRemoteId);
+    }
+    return null;
+  }
+
+  /**
+   * A folder deleted on one side that still holds something kept (a file never synced, an edit) is
+   * not deleted: it is created again on the side that deleted it. Deepest folders first, so a kept
+   * folder keeps its own parent.
+   */
+  private keepFoldersWithContent(): void {
+    const keptChildren = new Map<PlanNode, boolean>();
+    for (const node of this.nodes) {
+      if (node.parent && !isDeleted(node)) keptChildren.set(node.parent, true);
+    }
+    const deletedFolders = this.nodes
+      .filter((node) => isDeleted(node) && kindOf(node) === 'folder')
+      .sort((a, b) => depth(b) - depth(a));
+    for (const folder of deletedFolders) {
+      if (!keptChildren.get(folder)) continue;
+      folder.decision =
+        folder.decision.action === 'local-trash'
+          ? {
+              ...folder.decision,
+              action: 'sync',
+              location: 'local',
+              push: 'create',
+              reason: 'kept-unsynced-content',
+            }
+          : {
+              ...folder.decision,
+              action: 'sync',
+              location: 'remote',
+              pull: 'create',
+              reason: 'edit-beats-delete',
+            };
+      if (folder.parent) keptChildren.set(folder.parent, true);
+    }
+  }
+
+  /** Final names; conflicted copies and case clashes get names no sibling has. */
+  private nameItems(): void {
+    const siblings = new Map<PlanNode | null, PlanNode[]>();
+    for (const node of this.nodes) {
+      if (isDeleted(node)) continue;
+      node.name = plainName(node);
+      const group = siblings.get(node.parent) ?? [];
+      group.push(node);
+      siblings.set(node.parent, group);
+    }
+    for (const group of siblings.values()) {
+      // Items already on disk under their name keep it; remote items placed by this pass come after.
+      group.sort((a, b) => Number(isPulledIntoPlace(a)) - Number(isPulledIntoPlace(b)));
+      const taken = new Set<string>();
+      const key = (name: string): string => {
+        const normal = nameKey(name);
+        return this.options.caseInsensitive ? normal.toLowerCase() : normal;
+      };
+      for (const node of group) if (!node.isCopy) taken.add(key(node.name));
+      const seen = new Set<string>();
+      for (const node of group) {
+        if (node.isCopy) {
+          node.name = conflictedCopyName(node.name, this.options.now, (name) => taken.has(key(name)));
+          taken.add(key(node.name));
+          continue;
+        }
+        if (seen.has(key(node.name)) && isPulledIntoPlace(node)) {
+          node.clashName = caseClashName(node.name, (name) => taken.has(key(name)));
+          node.name = node.clashName;
+          taken.add(key(node.name));
+        }
+        seen.add(key(node.name));
+      }
+    }
+  }
+}
+
+export function isDeleted(node: PlanNode): boolean {
+  const action = node.decision.action;
+  return action === 'local-trash' || action === 'remote-delete' || action === 'index-remove';
+}
+
+export function isPulledIntoPlace(node: PlanNode): boolean {
+  return !node.isCopy && (node.decision.pull === 'create' || node.decision.pullMove);
+}
+
+function kindOf(node: PlanNode): 'file' | 'folder' {
+  const { local, remote, index } = node.item;
+  return (local ?? remote ?? index)?.kind ?? 'file';
+}
+
+function depth(node: PlanNode): number {
+  const path = node.item.index?.path ?? node.item.local?.path ?? node.item.remote?.path ?? '';
+  return path.split('/').length;
+}
+
+/** The name before clashes: the winning side's, or as on disk when the item stays where it is. */
+function plainName(node: PlanNode): string {
+  const { local, remote, index } = node.item;
+  if (node.isCopy && local) return baseName(local.path);
+  if (isPulledIntoPlace(node) && remote) return remote.name;
+  if (local) return baseName(local.path);
+  return remote?.name ?? index?.name ?? '';
+}

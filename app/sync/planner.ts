@@ -1,0 +1,121 @@
+// The planner: a pure function from the reconciled state of a pass to the operations that sync it.
+import { assertNever } from '../../common/errors.ts';
+import type { Operation } from './operations.ts';
+import { decide } from './planner-decide.ts';
+import { emitOperations } from './planner-emit.ts';
+import { PlanTree } from './planner-tree.ts';
+import type { ReconciledItem } from './reconcile.ts';
+
+export interface DeleteGuard {
+  /** A side's deletes are held only when there are more than this many... */
+  maxItems: number;
+  /** ...and they are more than this fraction (0-1) of that side's items. */
+  maxFraction: number;
+}
+
+export const DEFAULT_DELETE_GUARD: DeleteGuard = { maxItems: 50, maxFraction: 0.3 };
+
+export interface PlanInput {
+  items: readonly ReconciledItem[];
+  /** The id of the synced remote folder. */
+  remoteRootId: string;
+  /** For conflicted-copy names; the planner reads no clock. */
+  now: Date;
+  /** The local folder root does not exist (an unmounted drive): nothing is planned. */
+  localRootMissing: boolean;
+  /** The local file system treats names that differ only in case as one. */
+  caseInsensitive: boolean;
+  deleteGuard?: DeleteGuard;
+  /** The user confirmed a pass the guard held (`--confirm-deletes`). */
+  confirmDeletes?: boolean;
+}
+
+/** How many items a plan deletes on each side (local = moved to the trash), out of how many. */
+export interface DeleteCounts {
+  local: number;
+  localTotal: number;
+  remote: number;
+  remoteTotal: number;
+}
+
+export type Plan =
+  | { status: 'ready'; operations: Operation[]; deletes: DeleteCounts }
+  | {
+      status: 'held';
+      reason: 'mass-delete' | 'local-root-missing';
+      operations: Operation[];
+      deletes: DeleteCounts;
+    };
+
+export function plan(input: PlanInput): Plan {
+  const items = input.items;
+  const localTotal = items.filter((item) => item.local).length;
+  const remoteTotal = items.filter((item) => item.remote).length;
+  // An empty root with a non-empty index is an unmounted or wiped folder, never "delete everything".
+  const localLooksEmpty =
+    localTotal === 0 && items.some((item) => item.index !== null && item.index.inode !== null);
+  const decided = items.map((item) => ({ item, decision: decide(item, localLooksEmpty) }));
+  const tree = new PlanTree(decided, input);
+  const deletes: DeleteCounts = {
+    local: tree.nodes.filter((node) => node.decision.action === 'local-trash').length,
+    localTotal,
+    remote: tree.nodes.filter((node) => node.decision.action === 'remote-delete').length,
+    remoteTotal,
+  };
+  if (input.localRootMissing) {
+    return { status: 'held', reason: 'local-root-missing', operations: [], deletes };
+  }
+  const guard = input.deleteGuard ?? DEFAULT_DELETE_GUARD;
+  const tooMany = (count: number, total: number): boolean =>
+    count > guard.maxItems && count > guard.maxFraction * total;
+  if (!input.confirmDeletes && (tooMany(deletes.local, localTotal) || tooMany(deletes.remote, remoteTotal))) {
+    return { status: 'held', reason: 'mass-delete', operations: [], deletes };
+  }
+  const operations = emitOperations(tree, input.remoteRootId);
+  return { status: 'ready', operations: withIndexUpdates(items, operations), deletes };
+}
+
+/**
+ * An item that changed on a side but needs no operation (both sides made the same change) still gets
+ * its index row moved to the new common base.
+ */
+function withIndexUpdates(items: readonly ReconciledItem[], operations: Operation[]): Operation[] {
+  const touched = new Set<string>();
+  for (const operation of operations) {
+    switch (operation.op) {
+      case 'upload-content':
+      case 'remote-move':
+      case 'remote-delete':
+      case 'index-update':
+      case 'index-remove':
+        touched.add(operation.remoteId);
+        break;
+      case 'download':
+      case 'download-content':
+      case 'local-mkdir':
+        touched.add(operation.remote.id);
+        break;
+      case 'local-move':
+        if (operation.remoteId !== null) touched.add(operation.remoteId);
+        break;
+      case 'upload':
+      case 'remote-create-folder':
+        if (operation.replacesRemoteId !== null) touched.add(operation.replacesRemoteId);
+        break;
+      case 'local-trash':
+        break;
+      default:
+        assertNever(operation, 'operation');
+    }
+  }
+  const updates: Operation[] = [];
+  for (const item of items) {
+    const { index, local, remote } = item;
+    if (!index || !local || !remote || touched.has(remote.id)) continue;
+    // Unchanged, unless an atomic save gave the same content a new inode the index must learn.
+    const unchanged = item.localChange === 'none' && item.remoteChange === 'none';
+    if (unchanged && local.inode === index.inode) continue;
+    updates.push({ op: 'index-update', remoteId: remote.id, local, remote });
+  }
+  return [...operations, ...updates];
+}
