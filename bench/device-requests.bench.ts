@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printComparison, type Measurement } from './lib/report.ts';
+import { startBenchDevice } from './lib/device.ts';
 import { startNodeProcess } from './lib/processes.ts';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -28,23 +29,9 @@ async function load(name: string, url: string, headers: Record<string, string>):
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mch-bench-'));
-  const device = await startNodeProcess(
-    [join(root, 'bin/mch-device.js'), '--port', '0', '--data', dataDir, '--user', 'bench:bench'],
-    /^config url: (\S+)\/config\/v1\/config$/,
-  );
+  const device = await startBenchDevice(dataDir);
   try {
-    const base = device.value;
-    const tokenAnswer = await fetch(`${base}/identity/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        client_id: 'mch-desktop',
-        username: 'bench',
-        password: 'bench',
-      }),
-    });
-    const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+    const { base, token } = device;
     const auth = { authorization: `Bearer ${token}` };
     const folderId = await create(base, auth, 'root', 'folder', true);
     let fileId = '';

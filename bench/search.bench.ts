@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DIR_MIME_TYPE } from '../common/wire/device-api.ts';
 import { openDatabase, type Db } from '../device/db/database.ts';
 import { guessMimeType } from '../device/files/mime.ts';
@@ -20,12 +19,11 @@ import { ItemStore, type ItemRow } from '../device/store/items.ts';
 import { newId } from '../device/store/tags.ts';
 import { UserStore } from '../device/store/users.ts';
 import { oracleSearch } from '../test/unit/device/search/oracle.ts';
-import { startNodeProcess } from './lib/processes.ts';
+import { startBenchDevice } from './lib/device.ts';
 
 const FILES = Number(process.env['BENCH_SEARCH_FILES'] ?? 100_000);
 const FOLDERS = 500;
 const REQUESTS = Number(process.env['BENCH_SEARCH_REQUESTS'] ?? 100);
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** label, q, and whether the (slow) oracle runs too; BENCH_SEARCH_ORACLE=all runs it for every query. */
 const QUERIES: [string, string, boolean][] = [
@@ -171,7 +169,8 @@ async function reportPaging(url: string, token: string): Promise<void> {
   const sorted = times.slice(0, -1).sort((a, b) => a - b);
   console.log(
     `\nPaging through ${decodeURIComponent(url.split('q=')[1] ?? '')} with limit=1000: ${times.length} pages, ` +
-      `median ${quantile(sorted, 0.5).toFixed(0)} ms, last page ${last.toFixed(0)} ms`,
+      `median of the others ${sorted.length > 0 ? `${quantile(sorted, 0.5).toFixed(0)} ms` : 'n/a'}, ` +
+      `last page ${last.toFixed(0)} ms`,
   );
 }
 
@@ -195,24 +194,9 @@ async function main(): Promise<void> {
     const created = timed(() => createData(dataDir));
     console.log(`wrote ${FILES} files in ${FOLDERS} folders in ${(created.ms / 1000).toFixed(1)} s`);
     const started = performance.now();
-    const device = await startNodeProcess(
-      [join(root, 'bin/mch-device.js'), '--port', '0', '--data', dataDir, '--user', 'bench:bench'],
-      /^config url: (\S+)\/config\/v1\/config$/,
-      120_000,
-    );
+    const device = await startBenchDevice(dataDir, 120_000);
     try {
-      const base = device.value;
-      const tokenAnswer = await fetch(`${base}/identity/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          grant_type: 'password',
-          client_id: 'mch-desktop',
-          username: 'bench',
-          password: 'bench',
-        }),
-      });
-      const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+      const { base, token } = device;
       const searchUrl = (q: string): string => `${base}/sdk/v2/filesSearch/text?q=${encodeURIComponent(q)}`;
       // The first search waits for the background indexing of everything the migration queued.
       await timeRequests(searchUrl('photo'), token, 1);
