@@ -8,7 +8,8 @@ import type {
   Share,
   ShareTokenResponse,
 } from '../../common/wire/sharing.ts';
-import type { TestDevice } from './device.ts';
+import { startTestDevice, type TestDevice } from './device.ts';
+import { createFile, createFolder, type Created } from './multipart.ts';
 
 export function userId(device: TestDevice, name: string): string {
   const user = device.running.context.users.byName(name);
@@ -129,4 +130,24 @@ export function solidPng(width: number, height: number, rgb: [number, number, nu
     pngChunk('IDAT', deflateSync(pixels)),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** alice's `projects/2026/plan.txt` on a device with users alice, bob, carol and dave. */
+export interface PermsTree {
+  device: TestDevice;
+  folder: Created;
+  sub: Created;
+  file: Created;
+  bob: string;
+  carol: string;
+}
+
+export async function startPermsTree(): Promise<PermsTree> {
+  const device = await startTestDevice({
+    users: ['alice', 'bob', 'carol', 'dave'].map((name) => ({ name, password: `${name}-password` })),
+  });
+  const folder = await createFolder(device, 'projects');
+  const sub = await createFolder(device, '2026', folder.id);
+  const file = await createFile(device, 'plan.txt', 'the plan', sub.id);
+  return { device, folder, sub, file, bob: userId(device, 'bob'), carol: userId(device, 'carol') };
 }

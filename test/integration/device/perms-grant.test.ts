@@ -1,9 +1,9 @@
 // Granting file permissions: POST /sdk/v1/filePerms, its statuses and who may grant (device-api.md §3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilePermRecord } from '../../../common/wire/sharing.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { createFile, createFolder, type Created } from '../../helpers/multipart.ts';
-import { createShare, grant, postFilePerm, rootId, userId } from '../../helpers/shares.ts';
+import type { TestDevice } from '../../helpers/device.ts';
+import type { Created } from '../../helpers/multipart.ts';
+import { createShare, grant, postFilePerm, rootId, startPermsTree, userId } from '../../helpers/shares.ts';
 
 const ANY_STRING: unknown = expect.any(String);
 
@@ -15,14 +15,7 @@ let bob: string;
 let carol: string;
 
 beforeAll(async () => {
-  device = await startTestDevice({
-    users: ['alice', 'bob', 'carol', 'dave'].map((name) => ({ name, password: `${name}-password` })),
-  });
-  folder = await createFolder(device, 'projects');
-  sub = await createFolder(device, '2026', folder.id);
-  file = await createFile(device, 'plan.txt', 'the plan', sub.id);
-  bob = userId(device, 'bob');
-  carol = userId(device, 'carol');
+  ({ device, folder, sub, file, bob, carol } = await startPermsTree());
   // bob may read what is in sub, which is not the right to grant there.
   await grant(device, 'alice', sub.id, { id: bob, type: 'user' }, 'ReadFile');
 });

@@ -2,9 +2,9 @@
 // (device-api.md §3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilePermRecord, FilePermsSearchResponse } from '../../../common/wire/sharing.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import { createFile, createFolder, type Created } from '../../helpers/multipart.ts';
-import { grant, rootId, userId } from '../../helpers/shares.ts';
+import { grant, rootId, startPermsTree, userId } from '../../helpers/shares.ts';
 
 const ANY_STRING: unknown = expect.any(String);
 
@@ -16,14 +16,7 @@ let bob: string;
 let carol: string;
 
 beforeAll(async () => {
-  device = await startTestDevice({
-    users: ['alice', 'bob', 'carol', 'dave'].map((name) => ({ name, password: `${name}-password` })),
-  });
-  folder = await createFolder(device, 'projects');
-  sub = await createFolder(device, '2026', folder.id);
-  file = await createFile(device, 'plan.txt', 'the plan', sub.id);
-  bob = userId(device, 'bob');
-  carol = userId(device, 'carol');
+  ({ device, folder, sub, file, bob, carol } = await startPermsTree());
   // bob may read and change what is in sub but not its permissions; carol may see every permission of
   // alice's and change those below folder.
   await grant(device, 'alice', sub.id, { id: bob, type: 'user' }, 'ReadFile');
