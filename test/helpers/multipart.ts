@@ -139,3 +139,15 @@ export function createFile(
 ): Promise<Created> {
   return createItem(device, { name, parentID }, content, options);
 }
+
+/** Makes uniquely named folders (`prefix-1`, `prefix-2`...) so the tests sharing one device never collide. */
+export function folderFactory(
+  device: () => TestDevice,
+  prefix: string,
+): (parentID?: string) => Promise<Created> {
+  let count = 0;
+  return (parentID = 'root') => {
+    count += 1;
+    return createFolder(device(), `${prefix}-${count}`, parentID);
+  };
+}

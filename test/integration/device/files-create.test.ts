@@ -5,11 +5,11 @@ import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import {
   createFile,
   createFolder,
+  folderFactory,
   createItem,
   FOLDER_MIME_TYPE,
   idFromLocation,
   postMultipart,
-  type Created,
   type MultipartOptions,
 } from '../../helpers/multipart.ts';
 
@@ -39,11 +39,7 @@ async function contentOf(id: string): Promise<Buffer> {
 }
 
 /** A fresh folder per test, so names never collide between tests. */
-let folderCount = 0;
-function freshFolder(): Promise<Created> {
-  folderCount += 1;
-  return createFolder(device, `create-test-${folderCount}`);
-}
+const freshFolder = folderFactory(() => device, 'create-test');
 
 describe('POST /sdk/v2/files', () => {
   it('creates a folder: 201, a relative Location and an ETag matching GET', async () => {

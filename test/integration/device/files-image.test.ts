@@ -6,11 +6,10 @@ import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { CAMERA_EXIF, corruptJpeg, jpegWithExif, minimalPng } from '../../helpers/images.ts';
 import {
   createFile,
-  createFolder,
+  folderFactory,
   createItem,
   idFromLocation,
   postMultipart,
-  type Created,
 } from '../../helpers/multipart.ts';
 
 let device: TestDevice;
@@ -23,11 +22,7 @@ afterAll(async () => {
   await device?.stop();
 });
 
-let folderCount = 0;
-function freshFolder(): Promise<Created> {
-  folderCount += 1;
-  return createFolder(device, `image-test-${folderCount}`);
-}
+const freshFolder = folderFactory(() => device, 'image-test');
 
 const CAMERA_INFO: ImageInfo = {
   date: '2024:06:15 14:30:05',

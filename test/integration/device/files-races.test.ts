@@ -4,13 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import {
-  createFile,
-  createFolder,
-  idFromLocation,
-  postMultipart,
-  type Created,
-} from '../../helpers/multipart.ts';
+import { createFile, folderFactory, idFromLocation, postMultipart } from '../../helpers/multipart.ts';
 
 let device: TestDevice;
 
@@ -22,11 +16,7 @@ afterAll(async () => {
   await device?.stop();
 });
 
-let folderCount = 0;
-function freshFolder(): Promise<Created> {
-  folderCount += 1;
-  return createFolder(device, `race-${folderCount}`);
-}
+const freshFolder = folderFactory(() => device, 'race');
 
 async function currentFile(id: string): Promise<FileObject> {
   return (await (await device.fetchAs('alice', `/sdk/v2/files/${id}`)).json()) as FileObject;

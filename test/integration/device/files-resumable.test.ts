@@ -4,13 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileObject, ListingResponse, ResumableStatus } from '../../../common/wire/device-api.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import {
-  createFile,
-  createFolder,
-  idFromLocation,
-  postMultipart,
-  type Created,
-} from '../../helpers/multipart.ts';
+import { createFile, folderFactory, idFromLocation, postMultipart } from '../../helpers/multipart.ts';
 
 // Typed as unknown so the asymmetric matchers don't spread `any` through the assertions.
 const ANY_STRING: unknown = expect.any(String);
@@ -25,11 +19,7 @@ afterAll(async () => {
   await device?.stop();
 });
 
-let folderCount = 0;
-function freshFolder(): Promise<Created> {
-  folderCount += 1;
-  return createFolder(device, `resumable-${folderCount}`);
-}
+const freshFolder = folderFactory(() => device, 'resumable');
 
 /** Starts an upload; returns its id. */
 async function startUpload(

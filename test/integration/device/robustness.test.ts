@@ -8,7 +8,7 @@ import type { FileObject, ListingResponse, ResumableStatus } from '../../../comm
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import {
   createFile,
-  createFolder,
+  folderFactory,
   idFromLocation,
   multipartBody,
   postMultipart,
@@ -38,11 +38,7 @@ afterEach(async () => {
   expect(response.status, 'the device still answers after the test').toBe(200);
 });
 
-let folderCount = 0;
-function freshFolder(): Promise<Created> {
-  folderCount += 1;
-  return createFolder(device, `robust-${folderCount}`);
-}
+const freshFolder = folderFactory(() => device, 'robust');
 
 /** Asserts a 4xx with the device's JSON error body. */
 async function expectError(response: Response, status: number): Promise<void> {
