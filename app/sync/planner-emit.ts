@@ -1,6 +1,6 @@
 // Turns planned nodes into operations, in an order the executor can follow one after another.
-import { nameKey, type RelativePath } from './model.ts';
-import type { Operation, RemoteParent } from './operations.ts';
+import { nameKey, type LocalEntry, type RelativePath } from './model.ts';
+import type { Operation, OperationReason, RemoteParent } from './operations.ts';
 import { LocalMoveQueue, PathTracker, type Pending } from './planner-moves.ts';
 import { isDeleted, type PlanNode, type PlanTree } from './planner-tree.ts';
 import { parentPath } from './reconcile.ts';
@@ -61,6 +61,18 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
     }
     return { kind: 'existing', remoteId: parent.remoteId };
   };
+  // A new remote item from local content: a folder is placed with the folders, a file with the transfers.
+  const pushCreate = (entry: LocalEntry, replacesRemoteId: string | null, reason: OperationReason): void => {
+    at(entry.kind === 'folder' ? 1 : 2, depthOf(finalPath()), () => ({
+      op: entry.kind === 'folder' ? 'remote-create-folder' : 'upload',
+      path: finalPath(),
+      name: node.name,
+      parent: remoteParent(),
+      local: entry,
+      replacesRemoteId,
+      reason,
+    }));
+  };
 
   if (decision.action === 'index-remove' && index) {
     at(4, 0, () => ({ op: 'index-remove', remoteId: index.remoteId, index }));
@@ -73,16 +85,7 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
 
   if (node.isCopy && local) {
     // The aside move happened in phase 0 (emitted by the original node); now upload the copy.
-    const kind = local.kind;
-    at(kind === 'folder' ? 1 : 2, depthOf(finalPath()), () => ({
-      op: kind === 'folder' ? 'remote-create-folder' : 'upload',
-      path: finalPath(),
-      name: node.name,
-      parent: remoteParent(),
-      local,
-      replacesRemoteId: null,
-      reason: 'conflict',
-    }));
+    pushCreate(local, null, 'conflict');
     return out;
   }
 
@@ -156,16 +159,7 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
   if (isDeleted(node)) return out;
 
   if (decision.push === 'create' && local) {
-    const kind = local.kind;
-    at(kind === 'folder' ? 1 : 2, depthOf(finalPath()), () => ({
-      op: kind === 'folder' ? 'remote-create-folder' : 'upload',
-      path: finalPath(),
-      name: node.name,
-      parent: remoteParent(),
-      local,
-      replacesRemoteId: index?.remoteId ?? null,
-      reason: decision.reason,
-    }));
+    pushCreate(local, index?.remoteId ?? null, decision.reason);
   }
   if (decision.push === 'content' && local && remote) {
     at(2, depthOf(finalPath()), () => ({
