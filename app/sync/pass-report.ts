@@ -1,0 +1,71 @@
+// What one sync pass did: counts for the summary, per-item issues, and why a pass was held.
+import type { DeleteCounts } from './planner.ts';
+import type { RelativePath } from './model.ts';
+
+/** How a pass ended. `synced`: both sides match; `held`: the guard stopped it; `errors`: some items failed. */
+export type PassStatus = 'synced' | 'held' | 'errors';
+
+export interface PassCounts {
+  uploaded: number;
+  downloaded: number;
+  /** Same folder, new name (either side). */
+  renamed: number;
+  /** New folder (either side), maybe a new name too. */
+  moved: number;
+  /** Remote deletes plus local items moved to the trash. */
+  deleted: number;
+  /** Local copies made because both sides changed one file. */
+  conflicts: number;
+  foldersCreated: number;
+  /** Bytes of content sent and received. */
+  bytesUp: number;
+  bytesDown: number;
+}
+
+/**
+ * Something about one item that the user may need to know. `skipped`: never synced and why (a symlink,
+ * an ignored or refused name); `retry`: not synced this pass, tried again next time (changed meanwhile,
+ * locked, vanished); `failed`: an operation failed with an error the next pass may meet again.
+ */
+export interface PassIssue {
+  kind: 'skipped' | 'retry' | 'failed';
+  path: RelativePath;
+  /** A stable code (`SYMLINK`, `PRECONDITION_FAILED`, `LOCAL_CHANGED`...). */
+  code: string;
+  /** One line for people. */
+  message: string;
+}
+
+export interface PassHold {
+  reason: 'mass-delete' | 'local-root-missing';
+  deletes: DeleteCounts;
+  /** What the user can do, e.g. "run again with --confirm-deletes". */
+  advice: string;
+}
+
+export interface PassReport {
+  status: PassStatus;
+  counts: PassCounts;
+  issues: PassIssue[];
+  hold: PassHold | null;
+  /** Planning rounds run (a 412 or a vanished item makes another round, up to a limit). */
+  rounds: number;
+  /** Operations carried out, by name, for logs and tests. */
+  operations: Record<string, number>;
+  startedAtMs: number;
+  finishedAtMs: number;
+}
+
+export function emptyCounts(): PassCounts {
+  return {
+    uploaded: 0,
+    downloaded: 0,
+    renamed: 0,
+    moved: 0,
+    deleted: 0,
+    conflicts: 0,
+    foldersCreated: 0,
+    bytesUp: 0,
+    bytesDown: 0,
+  };
+}
