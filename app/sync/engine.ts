@@ -1,8 +1,21 @@
 // The sync engine facade: one object per synced folder pair that runs passes (scan, walk, plan, execute).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiError, MchError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
-import type { PassReport } from './pass-report.ts';
-import type { DeleteGuard } from './planner.ts';
+import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './executor.ts';
+import type { ExecutionContext } from './execution-context.ts';
+import { IndexWriter } from './index-writes.ts';
+import { recoverIntents } from './intent-recovery.ts';
+import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
+import { emptyCounts, type PassHold, type PassIssue, type PassReport } from './pass-report.ts';
+import { passInputs } from './pass-inputs.ts';
+import { plan, type DeleteGuard, type Plan } from './planner.ts';
+import { reconcile } from './reconcile.ts';
+import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
+import { walkRemote, type RemoteWalkCache } from './remote-walk.ts';
+import { scanLocalFolder, type ScanResult } from './scanner.ts';
 
 export interface EngineLogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -28,6 +41,8 @@ export interface SyncEngineOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Treat names differing only in case as one (default: probed in the local folder). */
   caseInsensitive?: boolean;
+  /** Told before the engine changes a local path (for a watcher to ignore its own echo). */
+  onLocalWrite?: (path: string) => void;
 }
 
 export interface SyncOptions {
@@ -36,8 +51,206 @@ export interface SyncOptions {
   signal?: AbortSignal;
 }
 
-export declare class SyncEngine {
-  constructor(options: SyncEngineOptions);
+/** Stable codes of the engine's own refusals. */
+export type EngineErrorCode = 'FOLDER_PAIR_MISMATCH' | 'REMOTE_ROOT_MISSING';
+
+export class EngineError extends MchError {
+  declare readonly code: EngineErrorCode;
+
+  constructor(code: EngineErrorCode, message: string) {
+    super(code, code === 'FOLDER_PAIR_MISMATCH' ? 'Folder synced elsewhere' : 'Remote folder gone', message);
+  }
+}
+
+/** Re-planning rounds in one pass after operations met a changed state (412, a local edit). */
+const MAX_ROUNDS = 4;
+const META_REMOTE_ROOT = 'remoteRootId';
+const META_REMOTE_FOLDER = 'remoteFolder';
+
+export class SyncEngine {
+  readonly #options: SyncEngineOptions;
+  readonly #writer: IndexWriter;
+  #walkCache: RemoteWalkCache | undefined;
+  #caseInsensitive: boolean | undefined;
+
+  constructor(options: SyncEngineOptions) {
+    this.#options = options;
+    this.#writer = new IndexWriter(options.index);
+    this.#caseInsensitive = options.caseInsensitive;
+  }
+
   /** One pass (with a few re-planning rounds after 412s); never throws for a per-item problem. */
-  syncOnce(options?: SyncOptions): Promise<PassReport>;
+  async syncOnce(options: SyncOptions = {}): Promise<PassReport> {
+    const startedAtMs = Date.now();
+    const { client, localRoot } = this.#options;
+    const log = this.#options.log ?? (() => {});
+    const report: PassReport = {
+      status: 'synced',
+      counts: emptyCounts(),
+      issues: [],
+      hold: null,
+      rounds: 0,
+      operations: {},
+      startedAtMs,
+      finishedAtMs: startedAtMs,
+    };
+    this.#writer.dropParked();
+    const remoteRootId = await this.#remoteRoot(options.signal);
+    await recoverIntents({ client, index: this.#writer, localRoot, remoteRootId, signal: options.signal });
+
+    for (let round = 1; round <= MAX_ROUNDS; round++) {
+      report.rounds = round;
+      const scan = this.#scan();
+      if (scan.root !== 'ok' && scan.root !== 'empty') {
+        report.hold = rootHold(localRoot, scan);
+        break;
+      }
+      const walk = await walkRemote(client, remoteRootId, {
+        ...(this.#walkCache === undefined ? {} : { cache: this.#walkCache }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      this.#walkCache = walk.cache;
+      const { input, issues } = passInputs(scan, walk, this.#options.index.entries(), remoteRootId);
+      const planned = plan({
+        items: reconcile(input),
+        remoteRootId,
+        now: (this.#options.now ?? (() => new Date()))(),
+        localRootMissing: false,
+        caseInsensitive: this.#isCaseInsensitive(),
+        ...(this.#options.deleteGuard === undefined ? {} : { deleteGuard: this.#options.deleteGuard }),
+        confirmDeletes: options.confirmDeletes ?? false,
+      });
+      report.issues = issues;
+      if (planned.status === 'held') {
+        report.hold = massDeleteHold(planned);
+        break;
+      }
+      if (planned.operations.length === 0) break;
+      log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
+      const context = this.#context(input.remote, remoteRootId, report, options.signal);
+      const { replan } = await executePlan(
+        context,
+        planned.operations,
+        this.#options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY,
+      ).finally(() => this.#writer.dropParked());
+      if (!replan) break;
+    }
+    report.status = report.hold
+      ? 'held'
+      : report.issues.some((issue) => issue.kind === 'failed')
+        ? 'errors'
+        : 'synced';
+    report.finishedAtMs = Date.now();
+    return report;
+  }
+
+  #scan(): ScanResult {
+    const { localRoot, index } = this.#options;
+    let scan = scanLocalFolder(localRoot);
+    // A first pass may create the folder; once something was synced, a missing folder is never "all deleted".
+    if (scan.root === 'missing' && index.count() === 0) {
+      mkdirSync(localRoot, { recursive: true });
+      scan = scanLocalFolder(localRoot);
+    }
+    return scan;
+  }
+
+  #isCaseInsensitive(): boolean {
+    if (this.#caseInsensitive === undefined) {
+      const stateFolder = join(this.#options.localRoot, STATE_FOLDER_NAME);
+      mkdirSync(stateFolder, { recursive: true });
+      this.#caseInsensitive = probeNameTraits(stateFolder).caseInsensitive;
+    }
+    return this.#caseInsensitive;
+  }
+
+  #context(
+    remote: ExecutionContext['remote'],
+    remoteRootId: string,
+    report: PassReport,
+    signal: AbortSignal | undefined,
+  ): ExecutionContext {
+    const issues: PassIssue[] = report.issues;
+    return {
+      client: this.#options.client,
+      index: this.#writer,
+      localRoot: this.#options.localRoot,
+      remoteRootId,
+      remote,
+      createdFolders: new Map(),
+      eTags: new Map(),
+      pendingRemoteMoves: new Set(),
+      deferred: [],
+      counts: report.counts,
+      issues,
+      operations: report.operations,
+      env: this.#options.env ?? process.env,
+      now: this.#options.now ?? (() => new Date()),
+      log: this.#options.log ?? (() => {}),
+      onLocalWrite: this.#options.onLocalWrite ?? (() => {}),
+      signal,
+    };
+  }
+
+  /**
+   * The synced remote folder's id. Followed by id once known (a rename on the device keeps the pair); a
+   * folder gone after items were synced is an error, never an empty folder to sync "everything deleted" into.
+   */
+  async #remoteRoot(signal: AbortSignal | undefined): Promise<string> {
+    const { client, index, remoteFolder } = this.#options;
+    const wanted = `/${remoteFolderSegments(remoteFolder).join('/')}`;
+    const pairedWith = index.getMeta(META_REMOTE_FOLDER);
+    if (pairedWith !== undefined && pairedWith !== wanted) {
+      throw new EngineError(
+        'FOLDER_PAIR_MISMATCH',
+        `${this.#options.localRoot} is synced with ${pairedWith} on the device, not ${wanted}.`,
+      );
+    }
+    const known = index.getMeta(META_REMOTE_ROOT);
+    if (known !== undefined) {
+      try {
+        const folder = await client.getFile(known, signal === undefined ? {} : { signal });
+        if (folder.isFolder && !folder.trashed) return folder.id;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
+      }
+      if (index.count() > 0) {
+        throw new EngineError(
+          'REMOTE_ROOT_MISSING',
+          `The folder ${wanted} is gone from the device. Nothing was changed on this computer; to sync ` +
+            `${this.#options.localRoot} again, move it aside or use another profile.`,
+        );
+      }
+    }
+    const ensured = await ensureRemoteFolder(client, wanted, signal === undefined ? {} : { signal });
+    index.setMeta(META_REMOTE_ROOT, ensured.id);
+    index.setMeta(META_REMOTE_FOLDER, wanted);
+    return ensured.id;
+  }
+}
+
+function rootHold(localRoot: string, scan: ScanResult): PassHold {
+  const why =
+    scan.root === 'missing'
+      ? 'is missing'
+      : scan.root === 'not-a-folder'
+        ? 'is not a folder'
+        : `cannot be read (${scan.rootDetail ?? 'unknown error'})`;
+  return {
+    reason: 'local-root-missing',
+    deletes: { local: 0, localTotal: 0, remote: 0, remoteTotal: 0 },
+    advice: `The folder ${localRoot} ${why}. Nothing was changed: if it is on a drive that is not mounted, mount it and run again.`,
+  };
+}
+
+function massDeleteHold(planned: Extract<Plan, { status: 'held' }>): PassHold {
+  const { deletes } = planned;
+  return {
+    reason: planned.reason,
+    deletes,
+    advice:
+      `This pass would delete ${deletes.remote} of ${deletes.remoteTotal} items on the device and move ` +
+      `${deletes.local} of ${deletes.localTotal} items on this computer to the trash. Nothing was deleted. ` +
+      `If that is what you want, run again with --confirm-deletes.`,
+  };
 }

@@ -8,6 +8,9 @@ import { nameKey } from './model.ts';
 /** The client's own folder inside the synced folder (trash, partial downloads...). */
 export const STATE_FOLDER_NAME = '.mch-sync';
 
+/** Downloads are written to `.mch-dl-<random>` next to their target, then linked into place. */
+export const DOWNLOAD_TEMP_PREFIX = '.mch-dl-';
+
 // Exact names, compared in lower case: Windows and macOS treat these case-insensitively.
 const SYSTEM_NAMES = new Set([
   '.ds_store',
@@ -42,7 +45,8 @@ export function temporaryOrSystemReason(name: string): string | undefined {
     if (name.startsWith('.goutputstream-') || name.startsWith('.fuse_hidden') || name.startsWith('.nfs')) {
       return 'a temporary file';
     }
-    if (name.endsWith('.mch-partial')) return 'an unfinished download';
+    if (name.endsWith('.mch-partial') || name.startsWith(DOWNLOAD_TEMP_PREFIX))
+      return 'an unfinished download';
   }
   if (first === 0x23 /* # */ && last === 0x23 && name.length > 1) return 'an Emacs auto-save file';
   if (first === 0x7e && name.charCodeAt(1) === 0x24 /* ~$ */) return 'an Office lock file';

@@ -25,10 +25,11 @@ export interface PassCounts {
 /**
  * Something about one item that the user may need to know. `skipped`: never synced and why (a symlink,
  * an ignored or refused name); `retry`: not synced this pass, tried again next time (changed meanwhile,
- * locked, vanished); `failed`: an operation failed with an error the next pass may meet again.
+ * locked, vanished); `failed`: an operation failed with an error the next pass may meet again;
+ * `warning`: synced, but worth knowing (a name another platform cannot hold).
  */
 export interface PassIssue {
-  kind: 'skipped' | 'retry' | 'failed';
+  kind: 'skipped' | 'retry' | 'failed' | 'warning';
   path: RelativePath;
   /** A stable code (`SYMLINK`, `PRECONDITION_FAILED`, `LOCAL_CHANGED`...). */
   code: string;

@@ -1,0 +1,211 @@
+// Operations that change the local folder: folders made, downloads, renames and moves, the trash.
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { hashFile } from './content-hash.ts';
+import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
+import { DOWNLOAD_TEMP_PREFIX } from './local-names.ts';
+import { moveToTrash, TrashError } from './local-trash.ts';
+import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import type { Operation } from './operations.ts';
+import { baseName } from './reconcile.ts';
+
+type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
+
+function errnoOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The index row of a remote item as it now is on both sides. */
+function rowFor(
+  path: RelativePath,
+  remote: RemoteEntry,
+  eTag: string,
+  local: LocalEntry,
+  contentHash: string | null,
+): IndexEntry {
+  return {
+    remoteId: remote.id,
+    parentRemoteId: remote.parentId,
+    path,
+    name: baseName(path),
+    kind: remote.kind,
+    eTag,
+    size: remote.size,
+    mTimeMs: remote.mTimeMs,
+    inode: local.inode,
+    localSize: local.size,
+    localMtimeNs: local.mtimeNs,
+    contentHash,
+  };
+}
+
+async function localEntry(path: RelativePath, absolute: string): Promise<LocalEntry> {
+  const entry = entryFromStats(path, await statOrUndefined(absolute));
+  if (!entry) throw new ReplanNeeded('LOCAL_CHANGED', path, 'It vanished right after it was written.');
+  return entry;
+}
+
+export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-mkdir'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  context.onLocalWrite(op.path);
+  try {
+    await mkdir(absolute);
+  } catch (error) {
+    const code = errnoOf(error);
+    const there = code === 'EEXIST' ? await statOrUndefined(absolute) : undefined;
+    // A folder made here meanwhile is the same folder; anything else is looked at again.
+    if (!there?.isDirectory()) {
+      if (code === 'EEXIST' || code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new ReplanNeeded('LOCAL_CHANGED', op.path, `Could not create the folder (${code}).`);
+      }
+      throw error;
+    }
+  }
+  const local = await localEntry(op.path, absolute);
+  const eTag = currentETag(context, op.remote.id, op.remote.eTag);
+  context.index.place(rowFor(op.path, op.remote, eTag, local, null));
+  context.counts.foldersCreated += 1;
+}
+
+/** Downloads into a temporary file next to the target, with the remote mtime set, ready to be placed. */
+async function fetchToTemporary(
+  context: ExecutionContext,
+  remote: RemoteEntry,
+  absolute: string,
+): Promise<{ temporary: string; eTag: string; contentHash: string }> {
+  const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+  const eTag = currentETag(context, remote.id, remote.eTag);
+  try {
+    const result = await context.client.download(remote.id, temporary, { eTag, signal: context.signal });
+    const mtime = remote.mTimeMs / 1000;
+    await utimes(temporary, mtime, mtime);
+    const contentHash = await hashFile(temporary, context.signal);
+    context.counts.bytesDown += result.size;
+    return { temporary, eTag: result.eTag ?? eTag, contentHash };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    if (errnoOf(error) === 'ENOENT') {
+      throw new ReplanNeeded('LOCAL_CHANGED', remote.path, 'Its local folder is gone.');
+    }
+    const code = (error as { code?: unknown }).code;
+    if (code === 'PRECONDITION_FAILED' || code === 'NOT_FOUND') {
+      throw new ReplanNeeded(code, remote.path, 'It changed on the device during the pass.');
+    }
+    throw error;
+  }
+}
+
+export async function download(context: ExecutionContext, op: Op<'download'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  if ((await statOrUndefined(absolute)) !== undefined) {
+    throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+  }
+  const fetched = await fetchToTemporary(context, op.remote, absolute);
+  context.onLocalWrite(op.path);
+  try {
+    // link() never replaces: a file created here meanwhile wins and the download is looked at again.
+    await link(fetched.temporary, absolute);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'EEXIST') {
+      await unlink(fetched.temporary);
+      throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+    }
+    // File systems without hard links (FAT, some network shares): check, then rename.
+    if ((await statOrUndefined(absolute)) !== undefined) {
+      await unlink(fetched.temporary);
+      throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+    }
+    await rename(fetched.temporary, absolute);
+  }
+  await rm(fetched.temporary, { force: true });
+  const local = await localEntry(op.path, absolute);
+  context.index.place(rowFor(op.path, op.remote, fetched.eTag, local, fetched.contentHash));
+  context.counts.downloaded += 1;
+}
+
+export async function downloadContent(context: ExecutionContext, op: Op<'download-content'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  const stillSame = async (): Promise<boolean> =>
+    isUnchanged(op.expected, entryFromStats(op.path, await statOrUndefined(absolute)));
+  const changed = (): ReplanNeeded =>
+    new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
+  if (!(await stillSame())) throw changed();
+  const fetched = await fetchToTemporary(context, op.remote, absolute);
+  // Checked again right before replacing, so an edit made during the download is kept (and conflicts).
+  if (!(await stillSame())) {
+    await unlink(fetched.temporary);
+    throw changed();
+  }
+  context.onLocalWrite(op.path);
+  await rename(fetched.temporary, absolute);
+  const local = await localEntry(op.path, absolute);
+  context.index.place(rowFor(op.path, op.remote, fetched.eTag, local, fetched.contentHash));
+  context.counts.downloaded += 1;
+}
+
+export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>): Promise<void> {
+  const from = localPath(context.localRoot, op.fromPath);
+  const to = localPath(context.localRoot, op.toPath);
+  const source = await statOrUndefined(from);
+  if (!source || source.ino.toString() !== op.inode) {
+    throw new ReplanNeeded(
+      'LOCAL_CHANGED',
+      op.fromPath,
+      'It moved or changed on this computer during the pass.',
+    );
+  }
+  const target = await statOrUndefined(to);
+  // The same inode at the target is a case-only rename on a case-insensitive file system.
+  if (target && target.ino.toString() !== op.inode) {
+    throw new ReplanNeeded('LOCAL_CHANGED', op.toPath, 'Something new is at its place on this computer.');
+  }
+  context.onLocalWrite(op.fromPath);
+  context.onLocalWrite(op.toPath);
+  await rename(from, to);
+  if (op.remoteId !== null) {
+    const remote = context.remote.get(op.remoteId);
+    context.index.move(op.remoteId, op.toPath, remote?.parentId ?? null);
+  }
+  if (op.reason === 'conflict') context.counts.conflicts += 1;
+  else if (op.remoteId !== null && op.reason !== 'case-clash') {
+    const sameFolder = dirname(`/${op.fromPath}`) === dirname(`/${op.toPath}`);
+    if (sameFolder) context.counts.renamed += 1;
+    else context.counts.moved += 1;
+  }
+}
+
+/** The index row of the item the trash operation is about: by inode, at the path the plan gave. */
+function indexRowOf(context: ExecutionContext, op: Op<'local-trash'>): IndexEntry | undefined {
+  const store = context.index.store;
+  return store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
+}
+
+export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  const now = entryFromStats(op.path, await statOrUndefined(absolute));
+  const row = indexRowOf(context, op);
+  // Only what was synced goes: an edit made since is kept (and goes back up on the next pass).
+  const synced =
+    now !== undefined &&
+    now.inode === op.inode &&
+    now.kind === op.kind &&
+    (now.kind === 'folder' || (now.size === row?.localSize && now.mtimeNs === row.localMtimeNs));
+  if (now !== undefined && !synced) {
+    throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
+  }
+  if (now !== undefined) {
+    context.onLocalWrite(op.path);
+    try {
+      const trashed = await moveToTrash(absolute, { syncRoot: context.localRoot, env: context.env });
+      context.log({ level: 'info', message: `moved to the trash: ${trashed.location}`, path: op.path });
+    } catch (error) {
+      if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw error;
+    }
+  }
+  if (row) context.index.removeTree(row.remoteId);
+  if (op.reason !== 'type-change') context.counts.deleted += 1;
+}

@@ -1,0 +1,64 @@
+// What the operations of one executed plan share: the clients, what earlier operations learned, the report.
+import type { DeviceClient } from '../api/device-client.ts';
+import { nameKey, type RelativePath, type RemoteEntry } from './model.ts';
+import type { Operation, RemoteParent } from './operations.ts';
+import type { IndexWriter } from './index-writes.ts';
+import type { PassCounts, PassIssue } from './pass-report.ts';
+import type { EngineLogLine } from './engine.ts';
+
+/**
+ * An operation could not be done now and must not be retried blindly: the state it was planned from
+ * changed (a 412, a local edit, something new at the target). The pass plans again from a fresh look.
+ */
+export class ReplanNeeded extends Error {
+  readonly code: string;
+  readonly path: RelativePath;
+
+  constructor(code: string, path: RelativePath, message: string) {
+    super(message);
+    this.name = 'ReplanNeeded';
+    this.code = code;
+    this.path = path;
+  }
+}
+
+export interface ExecutionContext {
+  client: DeviceClient;
+  index: IndexWriter;
+  localRoot: string;
+  remoteRootId: string;
+  /** The remote walk of this round, by id. */
+  remote: ReadonlyMap<string, RemoteEntry>;
+  /** Ids of folders created by this plan, by their path (NFC). */
+  createdFolders: Map<string, string>;
+  /** The newest eTag of items this pass changed itself (a PATCH before a download changes it). */
+  eTags: Map<string, string>;
+  /** Remote ids this plan still has to move (a name they hold is about to be free). */
+  pendingRemoteMoves: Set<string>;
+  /** Operations to run once the others of their phase are done (the final step of a parked rename). */
+  deferred: Operation[];
+  counts: PassCounts;
+  issues: PassIssue[];
+  operations: Record<string, number>;
+  env: Readonly<Record<string, string | undefined>>;
+  now: () => Date;
+  log: (line: EngineLogLine) => void;
+  /** Told before the engine itself changes a local path, so a watcher can ignore the echo. */
+  onLocalWrite: (path: RelativePath) => void;
+  signal: AbortSignal | undefined;
+}
+
+/** The eTag to send in If-Match: the one this pass last got for the item, else the planned one. */
+export function currentETag(context: ExecutionContext, remoteId: string, planned: string): string {
+  return context.eTags.get(remoteId) ?? planned;
+}
+
+/** The id of a create's or move's target folder; a folder this plan failed to create means "wait". */
+export function parentId(context: ExecutionContext, parent: RemoteParent, forPath: RelativePath): string {
+  if (parent.kind === 'existing') return parent.remoteId;
+  const id = context.createdFolders.get(nameKey(parent.path));
+  if (id === undefined) {
+    throw new ReplanNeeded('PARENT_MISSING', forPath, `Its folder ${parent.path} was not created yet.`);
+  }
+  return id;
+}

@@ -1,0 +1,193 @@
+// Carries out a plan: operations in order, transfers a few at a time, each failure kept to its item.
+import { AbortedError, ApiError, assertNever, BugError, MchError } from '../../common/errors.ts';
+import { createRemoteFolder, deleteRemote, moveRemote, upload, uploadContent } from './execute-remote.ts';
+import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
+import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import { UnsafePathError } from './local-paths.ts';
+import type { Operation } from './operations.ts';
+import type { PassIssue } from './pass-report.ts';
+import { baseName } from './reconcile.ts';
+
+export const DEFAULT_TRANSFER_CONCURRENCY = 4;
+
+export interface ExecutionResult {
+  /** Some operation met a state other than the planned one: plan again from a fresh look. */
+  replan: boolean;
+}
+
+const TRANSFERS = new Set<Operation['op']>(['upload', 'upload-content', 'download', 'download-content']);
+
+/** Errors that end the pass: nothing else would work either (no network, no sign-in) or a bug. */
+function isFatal(error: unknown): boolean {
+  if (error instanceof BugError || error instanceof AbortedError) return true;
+  if (!(error instanceof ApiError)) return false;
+  return ['ABORTED', 'NETWORK', 'TIMEOUT', 'DEVICE_UNREACHABLE', 'AUTH_REQUIRED', 'INSECURE_URL'].includes(
+    error.code,
+  );
+}
+
+/** File system errors that mean "busy or locked now", worth another try later. */
+const LOCAL_RETRY = new Set(['EBUSY', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY']);
+
+function pathOf(operation: Operation): string {
+  if ('path' in operation) return operation.path;
+  if ('toPath' in operation) return operation.toPath;
+  return operation.op === 'index-remove' ? operation.index.path : operation.local.path;
+}
+
+function issueFor(operation: Operation, error: unknown): { issue: PassIssue; replan: boolean } {
+  const path = pathOf(operation);
+  if (error instanceof ReplanNeeded) {
+    return {
+      issue: { kind: 'retry', path: error.path, code: error.code, message: error.message },
+      replan: true,
+    };
+  }
+  if (error instanceof UnsafePathError) {
+    return { issue: { kind: 'skipped', path, code: error.code, message: error.message }, replan: false };
+  }
+  if (error instanceof ApiError && error.code === 'INVALID_NAME') {
+    return { issue: { kind: 'skipped', path, code: error.code, message: error.message }, replan: false };
+  }
+  if (error instanceof MchError) {
+    return { issue: { kind: 'failed', path, code: error.code, message: error.message }, replan: false };
+  }
+  const errno = (error as { code?: unknown } | null)?.code;
+  if (typeof errno === 'string') {
+    const message = error instanceof Error ? error.message : String(error);
+    const retry = LOCAL_RETRY.has(errno);
+    return { issue: { kind: retry ? 'retry' : 'failed', path, code: errno, message }, replan: retry };
+  }
+  throw error;
+}
+
+async function run(context: ExecutionContext, operation: Operation): Promise<void> {
+  switch (operation.op) {
+    case 'remote-create-folder':
+      return createRemoteFolder(context, operation);
+    case 'upload':
+      return upload(context, operation);
+    case 'upload-content':
+      return uploadContent(context, operation);
+    case 'remote-move':
+      return moveRemote(context, operation);
+    case 'remote-delete':
+      return deleteRemote(context, operation);
+    case 'local-mkdir':
+      return makeLocalFolder(context, operation);
+    case 'download':
+      return download(context, operation);
+    case 'download-content':
+      return downloadContent(context, operation);
+    case 'local-move':
+      return moveLocal(context, operation);
+    case 'local-trash':
+      return trashLocal(context, operation);
+    case 'index-update':
+      return updateIndex(context, operation);
+    case 'index-remove':
+      context.index.store.delete(operation.remoteId);
+      return;
+    default:
+      return assertNever(operation, 'operation');
+  }
+}
+
+/** Both sides agree already: record them, at the path the parent has now (after this pass's moves). */
+function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'index-update' }>): void {
+  const store = context.index.store;
+  const { local, remote } = op;
+  const name = baseName(local.path);
+  const parent = remote.parentId === context.remoteRootId ? null : store.get(remote.parentId);
+  const path = parent
+    ? `${parent.path}/${name}`
+    : remote.parentId === context.remoteRootId
+      ? name
+      : local.path;
+  const previous = store.get(remote.id);
+  const sameLocal = previous?.localSize === local.size && previous.localMtimeNs === local.mtimeNs;
+  context.index.place({
+    remoteId: remote.id,
+    parentRemoteId: remote.parentId,
+    path,
+    name,
+    kind: remote.kind,
+    eTag: currentETag(context, remote.id, remote.eTag),
+    size: remote.size,
+    mTimeMs: remote.mTimeMs,
+    inode: local.inode,
+    localSize: local.size,
+    localMtimeNs: local.mtimeNs,
+    contentHash: sameLocal && remote.kind === 'file' ? previous.contentHash : null,
+  });
+}
+
+export async function executePlan(
+  context: ExecutionContext,
+  operations: readonly Operation[],
+  concurrency = DEFAULT_TRANSFER_CONCURRENCY,
+): Promise<ExecutionResult> {
+  let replan = false;
+  for (const operation of operations) {
+    if (operation.op === 'remote-move') context.pendingRemoteMoves.add(operation.remoteId);
+  }
+  const attempt = async (operation: Operation): Promise<void> => {
+    if (context.signal?.aborted) throw new AbortedError();
+    try {
+      await run(context, operation);
+      context.operations[operation.op] = (context.operations[operation.op] ?? 0) + 1;
+    } catch (error) {
+      if (isFatal(error)) throw error;
+      const { issue, replan: again } = issueFor(operation, error);
+      context.issues.push(issue);
+      context.log({
+        level: issue.kind === 'failed' ? 'error' : 'warn',
+        message: `${issue.code}: ${issue.message}`,
+        path: issue.path,
+      });
+      if (again) replan = true;
+    }
+  };
+  const runDeferred = async (): Promise<void> => {
+    while (context.deferred.length > 0) {
+      const deferred = context.deferred.splice(0);
+      for (const operation of deferred) await attempt(operation);
+    }
+  };
+  for (let position = 0; position < operations.length;) {
+    const operation = operations[position] as Operation;
+    if (!TRANSFERS.has(operation.op)) {
+      await attempt(operation);
+      position += 1;
+      continue;
+    }
+    await runDeferred();
+    let end = position;
+    while (end < operations.length && TRANSFERS.has((operations[end] as Operation).op)) end += 1;
+    await pool(operations.slice(position, end), concurrency, attempt);
+    position = end;
+  }
+  await runDeferred();
+  return { replan };
+}
+
+/** Runs `work` over `items` with at most `limit` at once; the first thrown error stops new starts. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      try {
+        await work(item);
+      } catch (error) {
+        next = items.length;
+        throw error;
+      }
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, () => worker());
+  const results = await Promise.allSettled(workers);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,0 +1,75 @@
+// The executor's writes to the index: rows placed at paths other rows may still hold mid-pass.
+import type { IndexStore } from '../index/index-store.ts';
+import type { IndexEntry, RelativePath } from './model.ts';
+
+/**
+ * Rows whose path another item took before their own operation ran (a swap, a type change) wait under
+ * this prefix. NUL cannot occur in a file name, so no real path is ever below it.
+ */
+const PARKED = '\u0000';
+
+export class IndexWriter {
+  readonly store: IndexStore;
+
+  constructor(store: IndexStore) {
+    this.store = store;
+  }
+
+  /** Writes `entry` at its path, moving its subtree there if it was elsewhere; one transaction. */
+  place(entry: IndexEntry): void {
+    this.store.transaction(() => {
+      this.#claim(entry.path, entry.remoteId);
+      const existing = this.store.get(entry.remoteId);
+      if (existing && existing.path !== entry.path) {
+        this.store.moveSubtree({
+          remoteId: entry.remoteId,
+          toPath: entry.path,
+          toName: entry.name,
+          toParentRemoteId: entry.parentRemoteId,
+        });
+      }
+      this.store.upsert(entry);
+    });
+  }
+
+  /** A rename or move of an indexed item and everything below it; false when the item is not indexed. */
+  move(remoteId: string, toPath: RelativePath, toParentRemoteId: string | null, eTag?: string): boolean {
+    return this.store.transaction(() => {
+      const existing = this.store.get(remoteId);
+      if (!existing) return false;
+      this.#claim(toPath, remoteId);
+      this.store.moveSubtree({
+        remoteId,
+        toPath,
+        toName: toPath.slice(toPath.lastIndexOf('/') + 1),
+        toParentRemoteId: toParentRemoteId ?? existing.parentRemoteId,
+        ...(eTag === undefined ? {} : { eTag }),
+      });
+      return true;
+    });
+  }
+
+  /** Removes an item's row and every row below it (a folder deleted with its content). */
+  removeTree(remoteId: string): void {
+    this.store.transaction(() => {
+      const existing = this.store.get(remoteId);
+      if (existing) this.store.deleteSubtree(existing.path);
+    });
+  }
+
+  /** At the end of a pass: rows still parked belong to items no operation placed; the next pass re-derives them. */
+  dropParked(): number {
+    return this.store.deleteSubtree(PARKED);
+  }
+
+  #claim(path: RelativePath, remoteId: string): void {
+    const occupant = this.store.byPath(path);
+    if (!occupant || occupant.remoteId === remoteId) return;
+    this.store.moveSubtree({
+      remoteId: occupant.remoteId,
+      toPath: `${PARKED}/${occupant.remoteId}`,
+      toName: occupant.name,
+      toParentRemoteId: occupant.parentRemoteId,
+    });
+  }
+}

@@ -1,0 +1,117 @@
+// What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
+import { localNameProblem, STATE_FOLDER_NAME, temporaryOrSystemReason } from './local-names.ts';
+import { nameKey, type IndexEntry, type LocalEntry, type RelativePath, type RemoteEntry } from './model.ts';
+import type { PassIssue } from './pass-report.ts';
+import type { ReconcileInput } from './reconcile.ts';
+import type { RemoteWalkResult } from './remote-walk.ts';
+import type { ScanResult } from './scanner.ts';
+
+export interface PassInputs {
+  input: ReconcileInput;
+  /** Skipped items and warnings of both sides, for the report. */
+  issues: PassIssue[];
+}
+
+/** Paths (NFC) below which nothing is known this round; `self` also covers the path itself. */
+class Unknown {
+  readonly #self = new Set<string>();
+  readonly #below = new Set<string>();
+
+  add(path: RelativePath, self: boolean): void {
+    (self ? this.#self : this.#below).add(nameKey(path));
+  }
+
+  covers(path: RelativePath): boolean {
+    const key = nameKey(path);
+    if (this.#self.has(key)) return true;
+    for (let slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
+      const ancestor = key.slice(0, slash);
+      if (this.#self.has(ancestor) || this.#below.has(ancestor)) return true;
+    }
+    return false;
+  }
+}
+
+function codeOfSkip(reason: string): string {
+  return reason.toUpperCase().replaceAll('-', '_');
+}
+
+/** Why a remote item is not brought to this computer, or undefined when it is. */
+function remoteSkipReason(name: string): string | undefined {
+  if (nameKey(name) === STATE_FOLDER_NAME) return "the name of this client's own state folder";
+  const temporary = temporaryOrSystemReason(name);
+  if (temporary !== undefined) return temporary;
+  const problem = localNameProblem(name);
+  return problem === undefined ? undefined : `a name that ${problem}`;
+}
+
+/**
+ * An item the scan skipped (ignored, unreadable, a symlink...), a folder that vanished from the walk,
+ * or a remote item refused by name is unknown, never deleted: its index rows are left out of the round
+ * (and so untouched), and so are the other side's items there.
+ */
+export function passInputs(
+  scan: ScanResult,
+  walk: RemoteWalkResult,
+  index: Iterable<IndexEntry>,
+  remoteRootId: string,
+): PassInputs {
+  const issues: PassIssue[] = [];
+  const unknown = new Unknown();
+  for (const skipped of scan.skipped) {
+    unknown.add(skipped.path, true);
+    // The client's own folder is not the user's business.
+    if (skipped.reason === 'state-folder') continue;
+    const retry = skipped.reason === 'retry-later';
+    issues.push({
+      kind: retry ? 'retry' : 'skipped',
+      path: skipped.path,
+      code: codeOfSkip(skipped.reason),
+      message: skipped.detail,
+    });
+  }
+  for (const warning of scan.portability) {
+    issues.push({ kind: 'warning', path: warning.path, code: 'NOT_PORTABLE', message: warning.detail });
+  }
+  for (const vanished of walk.vanished) unknown.add(vanished.path, false);
+  const refusedIds = new Set<string>();
+  for (const rejected of walk.rejected) {
+    if (rejected.id !== undefined) refusedIds.add(rejected.id);
+    const name = rejected.name ?? rejected.id ?? '?';
+    issues.push({
+      kind: 'skipped',
+      path: rejected.folderPath === '' ? name : `${rejected.folderPath}/${name}`,
+      code: 'REMOTE_ITEM_REFUSED',
+      message: rejected.error.message,
+    });
+  }
+
+  const remote = new Map<string, RemoteEntry>();
+  // Parents come before children in the walk, so a skipped folder is known before its content.
+  for (const entry of walk.entries.values()) {
+    if (unknown.covers(entry.path)) continue;
+    const reason = remoteSkipReason(entry.name);
+    if (reason !== undefined) {
+      unknown.add(entry.path, true);
+      issues.push({
+        kind: 'skipped',
+        path: entry.path,
+        code: 'NOT_SYNCED_NAME',
+        message: `On the device: ${reason}.`,
+      });
+      continue;
+    }
+    remote.set(entry.id, entry);
+  }
+
+  const local = new Map<RelativePath, LocalEntry>();
+  for (const entry of scan.entries) {
+    if (!unknown.covers(entry.path)) local.set(entry.path, entry);
+  }
+  const rows = new Map<string, IndexEntry>();
+  for (const row of index) {
+    if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) continue;
+    rows.set(row.remoteId, row);
+  }
+  return { input: { local, remote, index: rows, remoteRootId }, issues };
+}
