@@ -1,6 +1,6 @@
 // The sync engine facade: one object per synced folder pair that runs passes (scan, walk, plan, execute).
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApiError, MchError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
@@ -64,8 +64,25 @@ export class EngineError extends MchError {
 
 /** Re-planning rounds in one pass after operations met a changed state (412, a local edit). */
 const MAX_ROUNDS = 4;
-const META_REMOTE_ROOT = 'remoteRootId';
-const META_REMOTE_FOLDER = 'remoteFolder';
+/** Keys of the index's meta table the engine writes (`mch-sync status` reads them). */
+export const META_REMOTE_ROOT = 'remoteRootId';
+export const META_REMOTE_FOLDER = 'remoteFolder';
+export const META_LOCAL_ROOT = 'localRoot';
+/** A `StoredPassSummary` as JSON. */
+export const META_LAST_PASS = 'lastPass';
+/** When a pass last ended with both sides matching, ms since the epoch. */
+export const META_LAST_SYNC = 'lastSyncAtMs';
+const MAX_STORED_ISSUES = 200;
+
+export interface StoredPassSummary {
+  status: PassReport['status'];
+  finishedAtMs: number;
+  counts: PassReport['counts'];
+  hold: PassReport['hold'];
+  /** The first issues of the pass; `issueCount` says how many there were. */
+  issues: PassIssue[];
+  issueCount: number;
+}
 
 export class SyncEngine {
   readonly #options: SyncEngineOptions;
@@ -141,7 +158,23 @@ export class SyncEngine {
         ? 'errors'
         : 'synced';
     report.finishedAtMs = Date.now();
+    this.#remember(report);
     return report;
+  }
+
+  /** What `mch-sync status` shows when no service runs: the last pass, read back from the index. */
+  #remember(report: PassReport): void {
+    const { index } = this.#options;
+    const summary: StoredPassSummary = {
+      status: report.status,
+      finishedAtMs: report.finishedAtMs,
+      counts: report.counts,
+      hold: report.hold,
+      issues: report.issues.slice(0, MAX_STORED_ISSUES),
+      issueCount: report.issues.length,
+    };
+    index.setMeta(META_LAST_PASS, JSON.stringify(summary));
+    if (report.status === 'synced') index.setMeta(META_LAST_SYNC, String(report.finishedAtMs));
   }
 
   #scan(): ScanResult {
@@ -225,6 +258,7 @@ export class SyncEngine {
     const ensured = await ensureRemoteFolder(client, wanted, signal === undefined ? {} : { signal });
     index.setMeta(META_REMOTE_ROOT, ensured.id);
     index.setMeta(META_REMOTE_FOLDER, wanted);
+    index.setMeta(META_LOCAL_ROOT, resolve(this.#options.localRoot));
     return ensured.id;
   }
 }

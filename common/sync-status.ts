@@ -1,0 +1,58 @@
+// The live sync service's status as every front end sees it: the CLI, the tray menu and the window.
+
+/**
+ * `idle`: in sync and watching; `scanning`: looking at both sides; `syncing`: carrying out changes;
+ * `paused`: by the user; `offline`: the device cannot be reached (retried with backoff);
+ * `sign-in-needed`: the sign-in expired or was revoked; `held`: the mass-delete guard waits for the
+ * user; `error`: the last pass failed for a reason retrying will not fix by itself.
+ */
+export type EngineState =
+  'idle' | 'scanning' | 'syncing' | 'paused' | 'offline' | 'sign-in-needed' | 'held' | 'error';
+
+export interface TransferProgress {
+  path: string;
+  direction: 'up' | 'down';
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface SyncProgress {
+  itemsDone: number;
+  itemsTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  /** Transfers running now. */
+  transfers: TransferProgress[];
+}
+
+/** One line of recent activity: what happened to which item, and when. */
+export interface ActivityEntry {
+  atMs: number;
+  /** `uploaded`, `downloaded`, `renamed`, `moved`, `deleted`, `conflict`, `created-folder`... */
+  action: string;
+  path: string;
+}
+
+/** A per-item problem, as in the pass report (`skipped`, `retry`, `failed`, `warning`). */
+export interface ItemIssue {
+  kind: 'skipped' | 'retry' | 'failed' | 'warning';
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface SyncStatus {
+  state: EngineState;
+  /** For people: why offline, what the guard holds, what failed. Null when there is nothing to say. */
+  detail: string | null;
+  localRoot: string;
+  remoteFolder: string;
+  progress: SyncProgress | null;
+  /** When both sides last matched, ms since the epoch; null before the first complete pass. */
+  lastSyncAtMs: number | null;
+  /** Newest first, at most a few hundred. */
+  activity: ActivityEntry[];
+  issues: ItemIssue[];
+  /** Process id of the running service, null when read from the index while none runs. */
+  pid: number | null;
+}
