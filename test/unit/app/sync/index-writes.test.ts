@@ -1,0 +1,83 @@
+// The executor's index writes: rows placed where another row still is, moves with subtrees, parked rows.
+import { describe, expect, it } from 'vitest';
+import { openIndexDb } from '../../../../app/index/index-db.ts';
+import { IndexStore } from '../../../../app/index/index-store.ts';
+import { IndexWriter } from '../../../../app/sync/index-writes.ts';
+import type { IndexEntry } from '../../../../app/sync/model.ts';
+
+function entry(remoteId: string, path: string, overrides: Partial<IndexEntry> = {}): IndexEntry {
+  return {
+    remoteId,
+    parentRemoteId: 'root',
+    path,
+    name: path.slice(path.lastIndexOf('/') + 1),
+    kind: 'file',
+    eTag: `"${remoteId}"`,
+    size: 1,
+    mTimeMs: 1,
+    inode: `i-${remoteId}`,
+    localSize: 1,
+    localMtimeNs: 1n,
+    contentHash: null,
+    ...overrides,
+  };
+}
+
+function writer(...rows: IndexEntry[]): IndexWriter {
+  const store = new IndexStore(openIndexDb(':memory:'));
+  store.upsertMany(rows);
+  return new IndexWriter(store);
+}
+
+function paths(index: IndexWriter): string[] {
+  return [...index.store.entries()].map((row) => `${row.remoteId}:${row.path}`);
+}
+
+describe('IndexWriter', () => {
+  it('parks the row that holds a path until its own operation moves it (a swap)', () => {
+    const index = writer(entry('a', 'one'), entry('b', 'two'));
+    index.move('a', 'two', null);
+    expect(index.store.get('a')?.path).toBe('two');
+    expect(index.store.get('b')?.path).toBe('\u0000/b');
+    index.move('b', 'one', null);
+    expect(paths(index)).toEqual(['b:one', 'a:two']);
+    expect(index.dropParked()).toBe(0);
+  });
+
+  it('drops rows still parked at the end of a pass, with their subtree', () => {
+    const index = writer(
+      entry('old', 'x', { kind: 'folder' }),
+      entry('child', 'x/c', { parentRemoteId: 'old' }),
+    );
+    index.place(entry('new', 'x'));
+    expect(index.store.get('child')?.path).toBe('\u0000/old/c');
+    expect(index.dropParked()).toBe(2);
+    expect(paths(index)).toEqual(['new:x']);
+  });
+
+  it('moves a folder row with its children when it is placed at a new path', () => {
+    const index = writer(entry('f', 'a', { kind: 'folder' }), entry('c', 'a/c', { parentRemoteId: 'f' }));
+    index.place(entry('f', 'b', { kind: 'folder', eTag: 'new' }));
+    expect(paths(index)).toEqual(['f:b', 'c:b/c']);
+    expect(index.store.get('f')?.eTag).toBe('new');
+  });
+
+  it('keeps the eTag on a move unless one is given, and sets the new parent and name', () => {
+    const index = writer(entry('p', 'p', { kind: 'folder' }), entry('a', 'a'));
+    expect(index.move('a', 'p/b', 'p')).toBe(true);
+    expect(index.store.get('a')).toMatchObject({ path: 'p/b', name: 'b', parentRemoteId: 'p', eTag: '"a"' });
+    index.move('a', 'p/c', null, 'fresh');
+    expect(index.store.get('a')).toMatchObject({ path: 'p/c', parentRemoteId: 'p', eTag: 'fresh' });
+    expect(index.move('missing', 'z', null)).toBe(false);
+  });
+
+  it('removes an item with everything below it', () => {
+    const index = writer(
+      entry('f', 'f', { kind: 'folder' }),
+      entry('c', 'f/c', { parentRemoteId: 'f' }),
+      entry('g', 'g'),
+    );
+    index.removeTree('f');
+    expect(paths(index)).toEqual(['g:g']);
+  });
+});

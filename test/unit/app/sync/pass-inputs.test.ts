@@ -1,0 +1,145 @@
+// A round's inputs: what one side could not see is left alone on both sides, never read as deleted.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../../common/errors.ts';
+import type { IndexEntry, LocalEntry, RemoteEntry } from '../../../../app/sync/model.ts';
+import { passInputs } from '../../../../app/sync/pass-inputs.ts';
+import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
+import type { ScanResult } from '../../../../app/sync/scanner.ts';
+
+const ROOT = 'root-id';
+
+function local(path: string, kind: 'file' | 'folder' = 'file'): LocalEntry {
+  return { path, kind, inode: `i-${path}`, size: 1, mtimeNs: 1n };
+}
+
+function remote(id: string, path: string, kind: 'file' | 'folder' = 'file', parentId = ROOT): RemoteEntry {
+  return {
+    id,
+    parentId,
+    path,
+    name: path.slice(path.lastIndexOf('/') + 1),
+    kind,
+    eTag: 'e',
+    size: 1,
+    mTimeMs: 1,
+  };
+}
+
+function row(remoteId: string, path: string): IndexEntry {
+  return {
+    remoteId,
+    parentRemoteId: ROOT,
+    path,
+    name: path.slice(path.lastIndexOf('/') + 1),
+    kind: 'file',
+    eTag: 'e',
+    size: 1,
+    mTimeMs: 1,
+    inode: `i-${path}`,
+    localSize: 1,
+    localMtimeNs: 1n,
+    contentHash: null,
+  };
+}
+
+function scan(entries: LocalEntry[], skipped: ScanResult['skipped'] = []): ScanResult {
+  return { root: 'ok', entries, skipped, clashes: [], portability: [] };
+}
+
+function walk(entries: RemoteEntry[], extra: Partial<RemoteWalkResult> = {}): RemoteWalkResult {
+  return {
+    entries: new Map(entries.map((entry) => [entry.id, entry])),
+    rejected: [],
+    vanished: [],
+    unchanged: new Set(),
+    cache: { pageSize: undefined, folders: new Map() },
+    stats: { listed: 0, notModified: 0 },
+    ...extra,
+  };
+}
+
+describe('passInputs', () => {
+  it('leaves index rows and remote items under a skipped local path out, and reports the skip', () => {
+    const result = passInputs(
+      scan([local('keep.txt')], [{ path: 'locked', reason: 'retry-later', detail: 'EACCES' }]),
+      walk([
+        remote('f', 'locked', 'folder'),
+        remote('g', 'locked/in.txt', 'file', 'f'),
+        remote('k', 'keep.txt'),
+      ]),
+      [row('f', 'locked'), row('g', 'locked/in.txt'), row('k', 'keep.txt')],
+      ROOT,
+    );
+    expect([...result.input.index.keys()]).toEqual(['k']);
+    expect([...result.input.remote.keys()]).toEqual(['k']);
+    expect(result.issues).toEqual([
+      { kind: 'retry', path: 'locked', code: 'RETRY_LATER', message: 'EACCES' },
+    ]);
+  });
+
+  it('keeps a vanished remote folder itself but nothing known below it, on either side', () => {
+    const result = passInputs(
+      scan([local('gone', 'folder'), local('gone/a.txt')]),
+      walk([remote('f', 'gone', 'folder')], {
+        vanished: [{ id: 'f', path: 'gone', error: new ApiError('NOT_FOUND', 'Not found', 'gone') }],
+      }),
+      [row('f', 'gone'), row('a', 'gone/a.txt')],
+      ROOT,
+    );
+    expect([...result.input.local.keys()]).toEqual(['gone']);
+    expect([...result.input.index.keys()]).toEqual(['f']);
+  });
+
+  it('does not bring down system, temporary or state-folder names from the device', () => {
+    const result = passInputs(
+      scan([]),
+      walk([
+        remote('a', '.DS_Store'),
+        remote('b', '~$report.docx'),
+        remote('s', '.mch-sync', 'folder'),
+        remote('t', '.mch-sync/trash', 'folder', 's'),
+        remote('c', 'real.txt'),
+      ]),
+      [],
+      ROOT,
+    );
+    expect([...result.input.remote.keys()]).toEqual(['c']);
+    expect(result.issues.map((issue) => [issue.path, issue.code])).toEqual([
+      ['.DS_Store', 'NOT_SYNCED_NAME'],
+      ['~$report.docx', 'NOT_SYNCED_NAME'],
+      ['.mch-sync', 'NOT_SYNCED_NAME'],
+    ]);
+  });
+
+  it('leaves the index row of a remote item refused by name alone', () => {
+    const result = passInputs(
+      scan([]),
+      walk([], {
+        rejected: [
+          {
+            folderId: ROOT,
+            folderPath: '',
+            id: 'bad',
+            name: 'a/b',
+            error: new ApiError('INVALID_NAME', 'Bad', 'slash'),
+          },
+        ],
+      }),
+      [row('bad', 'old-name')],
+      ROOT,
+    );
+    expect(result.input.index.size).toBe(0);
+    expect(result.issues[0]).toMatchObject({ kind: 'skipped', path: 'a/b', code: 'REMOTE_ITEM_REFUSED' });
+  });
+
+  it('matches skipped paths in NFC, so an NFD spelling is covered too', () => {
+    const nfd = 'cafe\u0301';
+    const result = passInputs(
+      scan([], [{ path: nfd, reason: 'ignored', detail: '.mchignore' }]),
+      walk([remote('x', 'caf\u00e9/a.txt')]),
+      [],
+      ROOT,
+    );
+    expect(result.input.remote.size).toBe(0);
+  });
+});
