@@ -5,6 +5,7 @@ import { ApiError, MchError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './executor.ts';
+import type { EngineEvents } from './engine-events.ts';
 import type { ExecutionContext } from './execution-context.ts';
 import { IndexWriter } from './index-writes.ts';
 import { recoverIntents } from './intent-recovery.ts';
@@ -14,7 +15,7 @@ import { passInputs } from './pass-inputs.ts';
 import { plan, type DeleteGuard, type Plan } from './planner.ts';
 import { reconcile } from './reconcile.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
-import { walkRemote, type RemoteWalkCache } from './remote-walk.ts';
+import { RemoteWalkError, walkRemote, type RemoteWalkCache } from './remote-walk.ts';
 import { scanLocalFolder, type ScanResult } from './scanner.ts';
 
 export interface EngineLogLine {
@@ -41,14 +42,20 @@ export interface SyncEngineOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Treat names differing only in case as one (default: probed in the local folder). */
   caseInsensitive?: boolean;
-  /** Told before the engine changes a local path (for a watcher to ignore its own echo). */
-  onLocalWrite?: (path: string) => void;
+  events?: EngineEvents;
 }
 
 export interface SyncOptions {
   /** Go ahead with a pass the mass-delete guard would hold. */
   confirmDeletes?: boolean;
   signal?: AbortSignal;
+  /**
+   * `revalidate` (default): every folder listing is checked with the device (a 304 when unchanged).
+   * `trust-cache`: after a local change, folders this engine listed before and did not change since
+   * are taken from its cache without a request; remote changes come with the next revalidating pass,
+   * and If-Match refuses any write planned from a stale listing (that round then revalidates).
+   */
+  remote?: 'revalidate' | 'trust-cache';
 }
 
 /** Stable codes of the engine's own refusals. */
@@ -88,7 +95,10 @@ export class SyncEngine {
   readonly #options: SyncEngineOptions;
   readonly #writer: IndexWriter;
   #walkCache: RemoteWalkCache | undefined;
+  /** Folders whose listing this engine changed since its last walk: never trusted from the cache. */
+  #touched = new Set<string>();
   #caseInsensitive: boolean | undefined;
+  #remoteRootId: string | undefined;
 
   constructor(options: SyncEngineOptions) {
     this.#options = options;
@@ -112,7 +122,9 @@ export class SyncEngine {
       finishedAtMs: startedAtMs,
     };
     this.#writer.dropParked();
-    const remoteRootId = await this.#remoteRoot(options.signal);
+    // Looked up once per engine; a walk that finds it gone makes the next pass look again.
+    this.#remoteRootId ??= await this.#remoteRoot(options.signal);
+    const remoteRootId = this.#remoteRootId;
     await recoverIntents({ client, index: this.#writer, localRoot, remoteRootId, signal: options.signal });
 
     for (let round = 1; round <= MAX_ROUNDS; round++) {
@@ -122,11 +134,18 @@ export class SyncEngine {
         report.hold = rootHold(localRoot, scan);
         break;
       }
+      const trustCache = round === 1 && options.remote === 'trust-cache';
+      const touched = this.#touched;
       const walk = await walkRemote(client, remoteRootId, {
         ...(this.#walkCache === undefined ? {} : { cache: this.#walkCache }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(trustCache ? { trust: (folderId: string) => !touched.has(folderId) } : {}),
+      }).catch((error: unknown) => {
+        if (error instanceof RemoteWalkError) this.#remoteRootId = undefined;
+        throw error;
       });
       this.#walkCache = walk.cache;
+      this.#touched = new Set();
       const { input, issues } = passInputs(scan, walk, this.#options.index.entries(), remoteRootId);
       const planned = plan({
         items: reconcile(input),
@@ -145,6 +164,7 @@ export class SyncEngine {
       if (planned.operations.length === 0) break;
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
       const context = this.#context(input.remote, remoteRootId, report, options.signal);
+      context.touchedFolders = this.#touched;
       const { replan } = await executePlan(
         context,
         planned.operations,
@@ -204,6 +224,7 @@ export class SyncEngine {
     signal: AbortSignal | undefined,
   ): ExecutionContext {
     const issues: PassIssue[] = report.issues;
+    const events = this.#options.events;
     return {
       client: this.#options.client,
       index: this.#writer,
@@ -220,7 +241,10 @@ export class SyncEngine {
       env: this.#options.env ?? process.env,
       now: this.#options.now ?? (() => new Date()),
       log: this.#options.log ?? (() => {}),
-      onLocalWrite: this.#options.onLocalWrite ?? (() => {}),
+      onLocalWrite: events?.onLocalWrite ?? (() => {}),
+      onActivity: events?.onActivity ?? (() => {}),
+      onProgress: events?.onProgress ?? (() => {}),
+      touchedFolders: new Set(),
       signal,
     };
   }

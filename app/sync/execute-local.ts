@@ -50,7 +50,7 @@ async function localEntry(path: RelativePath, absolute: string): Promise<LocalEn
 
 export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-mkdir'>): Promise<void> {
   const absolute = localPath(context.localRoot, op.path);
-  context.onLocalWrite(op.path);
+  context.onLocalWrite({ kind: 'created', path: op.path });
   try {
     await mkdir(absolute);
   } catch (error) {
@@ -104,7 +104,7 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
   }
   const fetched = await fetchToTemporary(context, op.remote, absolute);
-  context.onLocalWrite(op.path);
+  context.onLocalWrite({ kind: 'created', path: op.path });
   try {
     // link() never replaces: a file created here meanwhile wins and the download is looked at again.
     await link(fetched.temporary, absolute);
@@ -140,7 +140,7 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
     await unlink(fetched.temporary);
     throw changed();
   }
-  context.onLocalWrite(op.path);
+  context.onLocalWrite({ kind: 'modified', path: op.path });
   await rename(fetched.temporary, absolute);
   const local = await localEntry(op.path, absolute);
   context.index.place(rowFor(op.path, op.remote, fetched.eTag, local, fetched.contentHash));
@@ -163,8 +163,7 @@ export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>)
   if (target && target.ino.toString() !== op.inode) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.toPath, 'Something new is at its place on this computer.');
   }
-  context.onLocalWrite(op.fromPath);
-  context.onLocalWrite(op.toPath);
+  context.onLocalWrite({ kind: 'moved', path: op.toPath, fromPath: op.fromPath });
   await rename(from, to);
   if (op.remoteId !== null) {
     const remote = context.remote.get(op.remoteId);
@@ -198,7 +197,7 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
   }
   if (now !== undefined) {
-    context.onLocalWrite(op.path);
+    context.onLocalWrite({ kind: 'deleted', path: op.path });
     try {
       const trashed = await moveToTrash(absolute, { syncRoot: context.localRoot, env: context.env });
       context.log({ level: 'info', message: `moved to the trash: ${trashed.location}`, path: op.path });

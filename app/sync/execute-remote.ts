@@ -23,6 +23,12 @@ function replanOn(error: unknown, path: RelativePath, codes: readonly string[]):
   throw error;
 }
 
+/** The item's folder listing changes with it: the next walk must not trust its cached copy. */
+function touchParentOf(context: ExecutionContext, remoteId: string): void {
+  const parent = context.remote.get(remoteId)?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
+  if (parent !== undefined) context.touchedFolders.add(parent);
+}
+
 /** What recovery after a crash needs to know of the local side of a create or an edit. */
 function localDetail(local: LocalEntry): Record<string, unknown> {
   return { size: local.size, inode: local.inode, localMtimeNs: local.mtimeNs.toString() };
@@ -59,6 +65,7 @@ export async function createRemoteFolder(
 ): Promise<void> {
   const folderId = parentId(context, op.parent, op.path);
   await unchangedLocal(context, op.path, op.local);
+  context.touchedFolders.add(folderId);
   const store = context.index.store;
   const intent = store.recordIntent({
     action: 'create-folder',
@@ -119,6 +126,7 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
   const contentHash = await hashFile(absolute, context.signal);
   const mTimeMs = msOfNs(op.local.mtimeNs);
   const store = context.index.store;
+  context.touchedFolders.add(folderId);
   const intent = store.recordIntent({
     action: 'upload',
     path: op.path,
@@ -200,6 +208,7 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
     return;
   }
   const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
+  touchParentOf(context, op.remoteId);
   const intent = store.recordIntent({
     action: 'edit',
     path: op.path,
@@ -240,6 +249,8 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
   const toParent = op.parent === null ? null : parentId(context, op.parent, op.toPath);
   const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
   const store = context.index.store;
+  touchParentOf(context, op.remoteId);
+  if (toParent !== null) context.touchedFolders.add(toParent);
   const intent = store.recordIntent({
     action: 'patch',
     path: op.toPath,
@@ -310,6 +321,8 @@ async function parkUntilNameIsFree(
 export async function deleteRemote(context: ExecutionContext, op: Op<'remote-delete'>): Promise<void> {
   const store = context.index.store;
   const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
+  touchParentOf(context, op.remoteId);
+  context.touchedFolders.add(op.remoteId);
   const intent = store.recordIntent({
     action: 'delete',
     path: op.path,

@@ -4,7 +4,9 @@ import { nameKey, type RelativePath, type RemoteEntry } from './model.ts';
 import type { Operation, RemoteParent } from './operations.ts';
 import type { IndexWriter } from './index-writes.ts';
 import type { PassCounts, PassIssue } from './pass-report.ts';
+import type { ActivityEntry } from '../../common/sync-status.ts';
 import type { EngineLogLine } from './engine.ts';
+import type { LocalWrite } from './engine-events.ts';
 
 /**
  * An operation could not be done now and must not be retried blindly: the state it was planned from
@@ -44,7 +46,11 @@ export interface ExecutionContext {
   now: () => Date;
   log: (line: EngineLogLine) => void;
   /** Told before the engine itself changes a local path, so a watcher can ignore the echo. */
-  onLocalWrite: (path: RelativePath) => void;
+  onLocalWrite: (write: LocalWrite) => void;
+  onActivity: (entry: ActivityEntry) => void;
+  onProgress: (progress: { itemsDone: number; itemsTotal: number }) => void;
+  /** Remote folders whose listing this pass changed (the next walk must ask for them again). */
+  touchedFolders: Set<string>;
   signal: AbortSignal | undefined;
 }
 

@@ -61,6 +61,32 @@ function issueFor(operation: Operation, error: unknown): { issue: PassIssue; rep
   throw error;
 }
 
+/** The activity line an operation makes, or null for index-only bookkeeping. */
+function activityOf(operation: Operation): string | null {
+  switch (operation.op) {
+    case 'upload':
+    case 'upload-content':
+      return 'uploaded';
+    case 'download':
+    case 'download-content':
+      return 'downloaded';
+    case 'remote-create-folder':
+    case 'local-mkdir':
+      return 'created-folder';
+    case 'remote-move':
+    case 'local-move':
+      return operation.reason === 'conflict' ? 'conflict' : 'moved';
+    case 'remote-delete':
+    case 'local-trash':
+      return 'deleted';
+    case 'index-update':
+    case 'index-remove':
+      return null;
+    default:
+      return assertNever(operation, 'operation');
+  }
+}
+
 async function run(context: ExecutionContext, operation: Operation): Promise<void> {
   switch (operation.op) {
     case 'remote-create-folder':
@@ -131,11 +157,19 @@ export async function executePlan(
   for (const operation of operations) {
     if (operation.op === 'remote-move') context.pendingRemoteMoves.add(operation.remoteId);
   }
+  const progress = {
+    itemsDone: 0,
+    itemsTotal: operations.filter((operation) => activityOf(operation) !== null).length,
+  };
+  context.onProgress({ ...progress });
   const attempt = async (operation: Operation): Promise<void> => {
     if (context.signal?.aborted) throw new AbortedError();
+    const action = activityOf(operation);
     try {
       await run(context, operation);
       context.operations[operation.op] = (context.operations[operation.op] ?? 0) + 1;
+      if (action !== null)
+        context.onActivity({ atMs: context.now().getTime(), action, path: pathOf(operation) });
     } catch (error) {
       if (isFatal(error)) throw error;
       const { issue, replan: again } = issueFor(operation, error);
@@ -146,6 +180,11 @@ export async function executePlan(
         path: issue.path,
       });
       if (again) replan = true;
+    } finally {
+      if (action !== null) {
+        progress.itemsDone += 1;
+        context.onProgress({ ...progress });
+      }
     }
   };
   const runDeferred = async (): Promise<void> => {

@@ -40,6 +40,11 @@ export interface RemoteWalkOptions {
   /** The previous walk's `cache`: unchanged folders then cost one 304 each. */
   cache?: RemoteWalkCache;
   signal?: AbortSignal;
+  /**
+   * Folders whose cached listing is used without asking the device (a pass after a local change: the
+   * poll finds remote changes, and If-Match guards every write made from a stale listing).
+   */
+  trust?: (folderId: string) => boolean;
 }
 
 /** An item the API layer left out of a listing (bad name, malformed), with the folder it is in. */
@@ -73,7 +78,7 @@ export interface RemoteWalkResult {
   /** For the next walk: every folder listed this time (a vanished one is dropped). */
   cache: RemoteWalkCache;
   /** Listing requests of this walk: full listings (each may take several pages) and 304 answers. */
-  stats: { listed: number; notModified: number };
+  stats: { listed: number; notModified: number; trusted: number };
 }
 
 interface PendingFolder {
@@ -120,17 +125,18 @@ export async function walkRemote(
     vanished: [],
     unchanged: new Set(),
     cache: { pageSize: options.pageSize, folders: new Map() },
-    stats: { listed: 0, notModified: 0 },
+    stats: { listed: 0, notModified: 0, trusted: 0 },
   };
   const nextCache = result.cache.folders as Map<string, CachedListing>;
   // One failure stops the other listings in flight; the caller's signal stops all of them.
   const stop = new AbortController();
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
 
-  const listFolder = async (folder: PendingFolder): Promise<PendingFolder[]> => {
-    if (signal.aborted) throw new AbortedError();
-    const cached = previous?.get(folder.id);
-    let listing: CachedListing;
+  /** The folder's listing from the device (a 304 reuses `cached`); undefined when it vanished. */
+  const fetchListing = async (
+    folder: PendingFolder,
+    cached: CachedListing | undefined,
+  ): Promise<CachedListing | undefined> => {
     try {
       const answer = await client.listAll(folder.id, {
         ...(options.pageSize === undefined ? {} : { limit: options.pageSize }),
@@ -138,14 +144,13 @@ export async function walkRemote(
         signal,
       });
       if (answer.notModified) {
-        // Only sent with a cached eTag, so `cached` is there.
-        listing = cached ?? { eTag: '', children: [], rejected: [] };
         result.unchanged.add(folder.id);
         result.stats.notModified += 1;
-      } else {
-        listing = { eTag: answer.eTag ?? '', children: answer.files, rejected: answer.rejected };
-        result.stats.listed += 1;
+        // Only sent with a cached eTag, so `cached` is there.
+        return cached ?? { eTag: '', children: [], rejected: [] };
       }
+      result.stats.listed += 1;
+      return { eTag: answer.eTag ?? '', children: answer.files, rejected: answer.rejected };
     } catch (error) {
       if (!isNotFound(error)) throw error;
       if (folder.path === '') {
@@ -155,7 +160,22 @@ export async function walkRemote(
       }
       // Gone mid-walk: its subtree is unknown, not empty.
       result.vanished.push({ id: folder.id, path: folder.path, error });
-      return [];
+      return undefined;
+    }
+  };
+
+  const listFolder = async (folder: PendingFolder): Promise<PendingFolder[]> => {
+    if (signal.aborted) throw new AbortedError();
+    const cached = previous?.get(folder.id);
+    let listing: CachedListing;
+    if (cached !== undefined && options.trust?.(folder.id) === true) {
+      listing = cached;
+      result.unchanged.add(folder.id);
+      result.stats.trusted += 1;
+    } else {
+      const fetched = await fetchListing(folder, cached);
+      if (fetched === undefined) return [];
+      listing = fetched;
     }
     // A listing without an ETag cannot be revalidated, so it is not kept.
     if (listing.eTag !== '') nextCache.set(folder.id, listing);

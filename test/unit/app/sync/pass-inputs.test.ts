@@ -53,7 +53,7 @@ function walk(entries: RemoteEntry[], extra: Partial<RemoteWalkResult> = {}): Re
     vanished: [],
     unchanged: new Set(),
     cache: { pageSize: undefined, folders: new Map() },
-    stats: { listed: 0, notModified: 0 },
+    stats: { listed: 0, notModified: 0, trusted: 0 },
     ...extra,
   };
 }

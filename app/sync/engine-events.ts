@@ -1,0 +1,20 @@
+// What the engine tells its owner while a pass runs: its own local writes, finished items, progress.
+import type { ActivityEntry } from '../../common/sync-status.ts';
+import type { RelativePath } from './model.ts';
+
+/** A change the engine is about to make on disk (the watcher swallows its echo). */
+export interface LocalWrite {
+  kind: 'created' | 'modified' | 'deleted' | 'moved';
+  path: RelativePath;
+  /** For a move: where the item is now. */
+  fromPath?: RelativePath;
+}
+
+export interface EngineEvents {
+  /** Called right before the engine changes a local path. */
+  onLocalWrite?: (write: LocalWrite) => void;
+  /** Called after an item's operation succeeded. */
+  onActivity?: (entry: ActivityEntry) => void;
+  /** Items of the running plan done, out of how many (index-only updates are not counted). */
+  onProgress?: (progress: { itemsDone: number; itemsTotal: number }) => void;
+}
