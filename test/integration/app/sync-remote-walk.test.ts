@@ -123,12 +123,12 @@ describe('walkRemote', () => {
     const { device: api, requests } = clientFor(device);
     const tree = await buildTree(api);
     const first = await walkRemote(api, tree.rootId, { pageSize: 3 });
-    expect(first.stats).toEqual({ listed: 5, notModified: 0 });
+    expect(first.stats).toEqual({ listed: 5, notModified: 0, trusted: 0 });
     const before = requests().length;
     const second = await walkRemote(api, tree.rootId, { pageSize: 3, cache: first.cache });
     // root, docs, docs/deep, photos, empty: one request each, photos' three pages became one 304.
     expect(requests().slice(before)).toEqual([LIST, LIST, LIST, LIST, LIST]);
-    expect(second.stats).toEqual({ listed: 0, notModified: 5 });
+    expect(second.stats).toEqual({ listed: 0, notModified: 5, trusted: 0 });
     expect(second.unchanged).toEqual(
       new Set([tree.rootId, tree.ids['docs'], tree.ids['docs/deep'], tree.ids['photos'], tree.ids['empty']]),
     );
@@ -140,7 +140,7 @@ describe('walkRemote', () => {
     const tree = await buildTree(api);
     const first = await walkRemote(api, tree.rootId, { pageSize: 3 });
     const second = await walkRemote(api, tree.rootId, { cache: first.cache });
-    expect(second.stats).toEqual({ listed: 5, notModified: 0 });
+    expect(second.stats).toEqual({ listed: 5, notModified: 0, trusted: 0 });
   });
 
   it('a changed folder is listed again; its unchanged subfolders still answer 304 with new paths', async () => {
@@ -152,8 +152,29 @@ describe('walkRemote', () => {
     expect(second.unchanged).toEqual(
       new Set([tree.ids['docs'], tree.ids['docs/deep'], tree.ids['photos'], tree.ids['empty']]),
     );
-    expect(second.stats).toEqual({ listed: 1, notModified: 4 });
+    expect(second.stats).toEqual({ listed: 1, notModified: 4, trusted: 0 });
     expect(second.entries.get(tree.ids['docs/deep/x.bin'] ?? '')?.path).toBe('papers/deep/x.bin');
+  });
+
+  it('trusted folders come from the cache with no request; the others are asked for', async () => {
+    const { device: api, requests } = clientFor(device);
+    const tree = await buildTree(api);
+    const first = await walkRemote(api, tree.rootId);
+    await api.patch(tree.ids['docs/deep/x.bin'] ?? '', { name: 'renamed.bin' });
+    const before = requests().length;
+    const docsId = tree.ids['docs/deep'] ?? '';
+    const second = await walkRemote(api, tree.rootId, {
+      cache: first.cache,
+      trust: (folderId) => folderId !== docsId,
+    });
+    expect(requests().slice(before)).toHaveLength(1);
+    expect(second.stats).toEqual({ listed: 1, notModified: 0, trusted: 4 });
+    expect(paths(second.entries)).toContain('docs/deep/renamed.bin');
+    // Without trust, unchanged folders cost a 304 each; docs's listing changed with deep's eTag (a
+    // direct child), which the trusted copy could not know, so docs is listed again.
+    const third = await walkRemote(api, tree.rootId, { cache: second.cache });
+    expect(third.stats).toEqual({ listed: 1, notModified: 4, trusted: 0 });
+    expect(third.unchanged.has(tree.ids['docs'] ?? '')).toBe(false);
   });
 
   it('a folder deleted between walks is gone with its subtree, and dropped from the cache', async () => {
