@@ -8,6 +8,7 @@ import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './executor.ts';
 import type { EngineEvents } from './engine-events.ts';
 import type { ExecutionContext } from './execution-context.ts';
 import { IndexWriter } from './index-writes.ts';
+import { tidyLeftovers } from './leftovers.ts';
 import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
 import { emptyCounts, type PassHold, type PassIssue, type PassReport } from './pass-report.ts';
@@ -129,7 +130,15 @@ export class SyncEngine {
 
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
-      const scan = this.#scan();
+      let scan = this.#scan();
+      // A crash may have left temporaries and parked items; a nested one needs another look.
+      for (
+        let tidy = 0;
+        round === 1 && tidy < 3 && (await tidyLeftovers(localRoot, scan, this.#options.index));
+        tidy++
+      ) {
+        scan = this.#scan();
+      }
       if (scan.root !== 'ok' && scan.root !== 'empty') {
         report.hold = rootHold(localRoot, scan);
         break;

@@ -5,6 +5,7 @@ import type { RemoteFile } from '../api/device-client.ts';
 import { hashFile } from './content-hash.ts';
 import { currentETag, parentId, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { entryFromStats, isUnchanged, localPath, msOfNs, statOrUndefined } from './local-paths.ts';
+import { MOVING_PREFIX } from './local-names.ts';
 import { nameKey, type LocalEntry, type RelativePath } from './model.ts';
 import type { Operation } from './operations.ts';
 
@@ -307,7 +308,7 @@ async function parkUntilNameIsFree(
   const parked = await context.client.patch(
     op.remoteId,
     {
-      name: `.mch-moving-${randomBytes(6).toString('hex')}`,
+      name: `${MOVING_PREFIX}${randomBytes(6).toString('hex')}`,
       ...(toParent === null ? {} : { parentId: toParent }),
     },
     { ifMatch, signal: context.signal },

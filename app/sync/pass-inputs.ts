@@ -1,5 +1,10 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
-import { localNameProblem, STATE_FOLDER_NAME, temporaryOrSystemReason } from './local-names.ts';
+import {
+  localNameProblem,
+  MOVING_PREFIX,
+  STATE_FOLDER_NAME,
+  temporaryOrSystemReason,
+} from './local-names.ts';
 import { nameKey, type IndexEntry, type LocalEntry, type RelativePath, type RemoteEntry } from './model.ts';
 import type { PassIssue } from './pass-report.ts';
 import type { ReconcileInput } from './reconcile.ts';
@@ -29,6 +34,33 @@ class Unknown {
       if (this.#self.has(ancestor) || this.#below.has(ancestor)) return true;
     }
     return false;
+  }
+}
+
+const REMOTE_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}[0-9a-f]{12}$`, 'u');
+
+/**
+ * A remote item a crashed pass left parked under `.mch-moving-<hex>` (a swap of names) is read as still
+ * where the index has it, so the local side's name wins and no one sees the temporary name; the
+ * paths of everything below it follow.
+ */
+class Unparker {
+  readonly #rows: ReadonlyMap<string, IndexEntry>;
+  readonly #moved: Array<{ from: string; to: string }> = [];
+
+  constructor(rows: ReadonlyMap<string, IndexEntry>) {
+    this.#rows = rows;
+  }
+
+  entry(found: RemoteEntry): RemoteEntry {
+    let path = found.path;
+    for (const { from, to } of this.#moved) {
+      if (path.startsWith(`${from}/`)) path = to + path.slice(from.length);
+    }
+    const row = REMOTE_PARKED.test(found.name) ? this.#rows.get(found.id) : undefined;
+    if (!row) return path === found.path ? found : { ...found, path };
+    this.#moved.push({ from: path, to: row.path });
+    return { ...found, name: row.name, parentId: row.parentRemoteId, path: row.path };
   }
 }
 
@@ -86,9 +118,13 @@ export function passInputs(
     });
   }
 
+  const rows = new Map<string, IndexEntry>();
+  for (const row of index) rows.set(row.remoteId, row);
   const remote = new Map<string, RemoteEntry>();
+  const unparked = new Unparker(rows);
   // Parents come before children in the walk, so a skipped folder is known before its content.
-  for (const entry of walk.entries.values()) {
+  for (const found of walk.entries.values()) {
+    const entry = unparked.entry(found);
     if (unknown.covers(entry.path)) continue;
     const reason = remoteSkipReason(entry.name);
     if (reason !== undefined) {
@@ -108,10 +144,8 @@ export function passInputs(
   for (const entry of scan.entries) {
     if (!unknown.covers(entry.path)) local.set(entry.path, entry);
   }
-  const rows = new Map<string, IndexEntry>();
-  for (const row of index) {
-    if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) continue;
-    rows.set(row.remoteId, row);
+  for (const row of rows.values()) {
+    if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
   }
   return { input: { local, remote, index: rows, remoteRootId }, issues };
 }

@@ -1,5 +1,6 @@
 // The order of local moves within a plan: where paths are after earlier moves, and moves that wait.
 import { BugError } from '../../common/errors.ts';
+import { MOVING_PREFIX } from './local-names.ts';
 import { nameKey, type RelativePath } from './model.ts';
 import type { Operation } from './operations.ts';
 import { parentPath } from './reconcile.ts';
@@ -56,7 +57,7 @@ export class LocalMoveQueue {
       if (round > this.unemitted.size + 1) throw new BugError('local moves cannot be ordered');
       const from = this.paths.current(first.localMove.source);
       const parent = parentPath(from);
-      const aside = `.mch-moving-${++this.temporaryNames}-${from.slice(parent.length === 0 ? 0 : parent.length + 1)}`;
+      const aside = `${MOVING_PREFIX}${++this.temporaryNames}-${from.slice(parent.length === 0 ? 0 : parent.length + 1)}`;
       const to = parent === '' ? aside : `${parent}/${aside}`;
       this.paths.moved(from, to);
       this.operations.push({

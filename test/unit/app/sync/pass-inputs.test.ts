@@ -132,6 +132,21 @@ describe('passInputs', () => {
     expect(result.issues[0]).toMatchObject({ kind: 'skipped', path: 'a/b', code: 'REMOTE_ITEM_REFUSED' });
   });
 
+  it('reads a remote item parked under .mch-moving-<hex> as still where the index has it, children too', () => {
+    const parked = { ...remote('f', '.mch-moving-0123456789ab', 'folder'), name: '.mch-moving-0123456789ab' };
+    const result = passInputs(
+      scan([]),
+      walk([parked, remote('c', '.mch-moving-0123456789ab/c.txt', 'file', 'f')]),
+      [
+        { ...row('f', 'photos'), kind: 'folder' },
+        { ...row('c', 'photos/c.txt'), parentRemoteId: 'f' },
+      ],
+      ROOT,
+    );
+    expect(result.input.remote.get('f')).toMatchObject({ name: 'photos', path: 'photos', parentId: ROOT });
+    expect(result.input.remote.get('c')?.path).toBe('photos/c.txt');
+  });
+
   it('matches skipped paths in NFC, so an NFD spelling is covered too', () => {
     const nfd = 'cafe\u0301';
     const result = passInputs(

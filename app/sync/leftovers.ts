@@ -1,0 +1,55 @@
+// What a crashed pass can leave on disk, tidied before the next one plans: download temporaries, parked items.
+import { rename, rm } from 'node:fs/promises';
+import type { IndexStore } from '../index/index-store.ts';
+import { localPath, statOrUndefined } from './local-paths.ts';
+import { DOWNLOAD_TEMP_PREFIX, MOVING_PREFIX } from './local-names.ts';
+import type { RelativePath } from './model.ts';
+import { baseName, parentPath } from './reconcile.ts';
+import type { ScanResult } from './scanner.ts';
+
+const LOCAL_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}\\d+-(.+)$`, 'su');
+
+function isDownloadTemporary(name: string): boolean {
+  // `.mch-dl-x` itself, and the downloader's partial file of it, `..mch-dl-x.mch-partial`.
+  return name.startsWith(DOWNLOAD_TEMP_PREFIX) || name.startsWith(`.${DOWNLOAD_TEMP_PREFIX}`);
+}
+
+/**
+ * Deletes download temporaries (only this client makes them, and the download can start again) and
+ * moves items parked under `.mch-moving-<n>-<name>` back where the index has them, or to `<name>`
+ * when that place is taken. Returns whether anything on disk changed (the caller scans again).
+ */
+export async function tidyLeftovers(
+  localRoot: string,
+  scan: ScanResult,
+  index: IndexStore,
+): Promise<boolean> {
+  let changed = false;
+  for (const skipped of scan.skipped) {
+    if (skipped.reason !== 'temporary-or-system' || !isDownloadTemporary(baseName(skipped.path))) continue;
+    const absolute = localPath(localRoot, skipped.path);
+    if ((await statOrUndefined(absolute))?.isFile() === true) {
+      await rm(absolute, { force: true });
+      changed = true;
+    }
+  }
+  for (const entry of scan.entries) {
+    const parked = LOCAL_PARKED.exec(baseName(entry.path));
+    if (!parked) continue;
+    const row = index.byInode(entry.inode).find((candidate) => candidate.kind === entry.kind);
+    const folder = parentPath(entry.path);
+    const original: RelativePath = folder === '' ? (parked[1] ?? '') : `${folder}/${parked[1] ?? ''}`;
+    for (const target of [row?.path, original]) {
+      if (target === undefined || target === '' || target.startsWith('\u0000')) continue;
+      const absolute = localPath(localRoot, target);
+      const parent = parentPath(target);
+      const parentIsThere =
+        parent === '' || (await statOrUndefined(localPath(localRoot, parent)))?.isDirectory() === true;
+      if (!parentIsThere || (await statOrUndefined(absolute)) !== undefined) continue;
+      await rename(localPath(localRoot, entry.path), absolute);
+      changed = true;
+      break;
+    }
+  }
+  return changed;
+}
