@@ -164,6 +164,11 @@ export class IndexStore {
     return this.#statements.deleteOne.run({ remoteId }).changes > 0;
   }
 
+  /** Gives every child of `fromParentId` the parent `toParentId` (a folder replaced by a new one); returns how many. */
+  reparent(fromParentId: string, toParentId: string): number {
+    return this.#statements.reparent.run({ fromParentId, toParentId }).changes;
+  }
+
   /** Deletes the item at `path` and everything below it, in one statement; returns how many rows went. */
   deleteSubtree(path: RelativePath): number {
     if (path === '') throw new BugError('deleteSubtree of the sync root');
@@ -267,6 +272,9 @@ function prepare(db: IndexDb) {
          local_mtime_ns = excluded.local_mtime_ns, content_hash = excluded.content_hash`,
     ),
     deleteOne: db.prepare(`DELETE FROM items WHERE remote_id = :remoteId`),
+    reparent: db.prepare(
+      `UPDATE items SET parent_remote_id = :toParentId WHERE parent_remote_id = :fromParentId`,
+    ),
     deleteSubtree: db.prepare(`DELETE FROM items WHERE ${IN_SUBTREE}`),
     // substr and length both count characters, so the prefix is cut exactly.
     movePaths: db.prepare(

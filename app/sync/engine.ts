@@ -100,6 +100,8 @@ export class SyncEngine {
   #touched = new Set<string>();
   #caseInsensitive: boolean | undefined;
   #remoteRootId: string | undefined;
+  /** A pass of this engine got past its first scan: partial downloads found later are resumable. */
+  #started = false;
 
   constructor(options: SyncEngineOptions) {
     this.#options = options;
@@ -134,11 +136,14 @@ export class SyncEngine {
       // A crash may have left temporaries and parked items; a nested one needs another look.
       for (
         let tidy = 0;
-        round === 1 && tidy < 3 && (await tidyLeftovers(localRoot, scan, this.#options.index));
+        round === 1 &&
+        tidy < 3 &&
+        (await tidyLeftovers(localRoot, scan, this.#options.index, { partials: !this.#started }));
         tidy++
       ) {
         scan = this.#scan();
       }
+      this.#started = true;
       if (scan.root !== 'ok' && scan.root !== 'empty') {
         report.hold = rootHold(localRoot, scan);
         break;

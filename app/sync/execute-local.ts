@@ -1,5 +1,5 @@
 // Operations that change the local folder: folders made, downloads, renames and moves, the trash.
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from './content-hash.ts';
@@ -76,8 +76,10 @@ async function fetchToTemporary(
   remote: RemoteEntry,
   absolute: string,
 ): Promise<{ temporary: string; eTag: string; contentHash: string }> {
-  const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
   const eTag = currentETag(context, remote.id, remote.eTag);
+  // Named after the version, so a download broken off (its partial file kept) resumes on the next try.
+  const version = createHash('sha256').update(`${remote.id}\n${eTag}`).digest('hex').slice(0, 12);
+  const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${version}`);
   try {
     const result = await context.client.download(remote.id, temporary, { eTag, signal: context.signal });
     const mtime = remote.mTimeMs / 1000;

@@ -6,7 +6,7 @@ import { hashFile } from './content-hash.ts';
 import { currentETag, parentId, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { entryFromStats, isUnchanged, localPath, msOfNs, statOrUndefined } from './local-paths.ts';
 import { MOVING_PREFIX } from './local-names.ts';
-import { nameKey, type LocalEntry, type RelativePath } from './model.ts';
+import { nameKey, type IndexEntry, type LocalEntry, type RelativePath } from './model.ts';
 import type { Operation } from './operations.ts';
 
 type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
@@ -22,6 +22,12 @@ function replanOn(error: unknown, path: RelativePath, codes: readonly string[]):
     throw new ReplanNeeded(code, path, (error as ApiError).message);
   }
   throw error;
+}
+
+/** The row of a created item, taking over the row it replaces (if any). */
+function placeCreated(context: ExecutionContext, replaces: string | null, entry: IndexEntry): void {
+  if (replaces === null) context.index.place(entry);
+  else context.index.replace(replaces, entry);
 }
 
 /** The item's folder listing changes with it: the next walk must not trust its cached copy. */
@@ -101,8 +107,7 @@ export async function createRemoteFolder(
     eTag = raced.eTag;
   }
   store.completeIntent(intent, () => {
-    if (op.replacesRemoteId !== null) context.index.removeTree(op.replacesRemoteId);
-    context.index.place({
+    placeCreated(context, op.replacesRemoteId, {
       remoteId: id,
       parentRemoteId: folderId,
       path: op.path,
@@ -166,8 +171,7 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
     eTag = ours.eTag;
   }
   store.completeIntent(intent, () => {
-    if (op.replacesRemoteId !== null) context.index.removeTree(op.replacesRemoteId);
-    context.index.place({
+    placeCreated(context, op.replacesRemoteId, {
       remoteId: id,
       parentRemoteId: folderId,
       path: op.path,

@@ -26,6 +26,20 @@ function isFatal(error: unknown): boolean {
   );
 }
 
+/**
+ * A transfer whose connection keeps breaking ends only that item's try when the device still answers a
+ * small request: one bad transfer must not stop the pass, a device that is gone must.
+ */
+async function onlyThisItem(context: ExecutionContext, error: unknown): Promise<boolean> {
+  if (!(error instanceof ApiError) || (error.code !== 'NETWORK' && error.code !== 'TIMEOUT')) return false;
+  try {
+    await context.client.getFile(context.remoteRootId, { signal: context.signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** File system errors that mean "busy or locked now", worth another try later. */
 const LOCAL_RETRY = new Set(['EBUSY', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY']);
 
@@ -48,6 +62,9 @@ function issueFor(operation: Operation, error: unknown): { issue: PassIssue; rep
   }
   if (error instanceof ApiError && error.code === 'INVALID_NAME') {
     return { issue: { kind: 'skipped', path, code: error.code, message: error.message }, replan: false };
+  }
+  if (error instanceof ApiError && (error.code === 'NETWORK' || error.code === 'TIMEOUT')) {
+    return { issue: { kind: 'retry', path, code: error.code, message: error.message }, replan: false };
   }
   if (error instanceof MchError) {
     return { issue: { kind: 'failed', path, code: error.code, message: error.message }, replan: false };
@@ -171,7 +188,7 @@ export async function executePlan(
       if (action !== null)
         context.onActivity({ atMs: context.now().getTime(), action, path: pathOf(operation) });
     } catch (error) {
-      if (isFatal(error)) throw error;
+      if (isFatal(error) && !(await onlyThisItem(context, error))) throw error;
       const { issue, replan: again } = issueFor(operation, error);
       context.issues.push(issue);
       context.log({

@@ -32,6 +32,18 @@ export class IndexWriter {
     });
   }
 
+  /**
+   * A new remote item takes over an old row (an item created again after a delete, or a type change):
+   * the old row goes, its children (still to be trashed, moved or kept) now belong to the new item.
+   */
+  replace(oldRemoteId: string, entry: IndexEntry): void {
+    this.store.transaction(() => {
+      this.store.delete(oldRemoteId);
+      this.store.reparent(oldRemoteId, entry.remoteId);
+      this.place(entry);
+    });
+  }
+
   /** A rename or move of an indexed item and everything below it; false when the item is not indexed. */
   move(remoteId: string, toPath: RelativePath, toParentRemoteId: string | null, eTag?: string): boolean {
     return this.store.transaction(() => {

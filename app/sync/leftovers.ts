@@ -9,13 +9,14 @@ import type { ScanResult } from './scanner.ts';
 
 const LOCAL_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}\\d+-(.+)$`, 'su');
 
-function isDownloadTemporary(name: string): boolean {
-  // `.mch-dl-x` itself, and the downloader's partial file of it, `..mch-dl-x.mch-partial`.
-  return name.startsWith(DOWNLOAD_TEMP_PREFIX) || name.startsWith(`.${DOWNLOAD_TEMP_PREFIX}`);
+/** `.mch-dl-x` itself, and with `partials` the downloader's resumable partial file of it, `..mch-dl-x.mch-partial`. */
+function isDownloadTemporary(name: string, partials: boolean): boolean {
+  return name.startsWith(DOWNLOAD_TEMP_PREFIX) || (partials && name.startsWith(`.${DOWNLOAD_TEMP_PREFIX}`));
 }
 
 /**
- * Deletes download temporaries (only this client makes them, and the download can start again) and
+ * Deletes download temporaries (only this client makes them, and the download can start again; the
+ * resumable partial files only with `partials`, when the engine starts: later ones resume) and
  * moves items parked under `.mch-moving-<n>-<name>` back where the index has them, or to `<name>`
  * when that place is taken. Returns whether anything on disk changed (the caller scans again).
  */
@@ -23,10 +24,15 @@ export async function tidyLeftovers(
   localRoot: string,
   scan: ScanResult,
   index: IndexStore,
+  options: { partials: boolean },
 ): Promise<boolean> {
   let changed = false;
   for (const skipped of scan.skipped) {
-    if (skipped.reason !== 'temporary-or-system' || !isDownloadTemporary(baseName(skipped.path))) continue;
+    if (
+      skipped.reason !== 'temporary-or-system' ||
+      !isDownloadTemporary(baseName(skipped.path), options.partials)
+    )
+      continue;
     const absolute = localPath(localRoot, skipped.path);
     if ((await statOrUndefined(absolute))?.isFile() === true) {
       await rm(absolute, { force: true });

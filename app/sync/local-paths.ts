@@ -5,6 +5,8 @@ import type { BigIntStats } from 'node:fs';
 import { MchError } from '../../common/errors.ts';
 import type { LocalEntry, RelativePath } from './model.ts';
 
+export { msOfNs } from './model.ts';
+
 /** A path from the plan (ultimately from a remote name) that would not stay inside the sync folder. */
 export class UnsafePathError extends MchError {
   declare readonly code: 'UNSAFE_PATH';
@@ -63,9 +65,4 @@ export function entryFromStats(path: RelativePath, stats: BigIntStats | undefine
 export function isUnchanged(expected: LocalEntry, now: LocalEntry | undefined): boolean {
   if (!now || now.kind !== expected.kind || now.inode !== expected.inode) return false;
   return now.kind === 'folder' || (now.size === expected.size && now.mtimeNs === expected.mtimeNs);
-}
-
-/** Milliseconds of a nanosecond mtime, rounded down as the device keeps it. */
-export function msOfNs(ns: bigint): number {
-  return Number(ns / 1_000_000n);
 }

@@ -56,6 +56,14 @@ export interface IndexEntry {
   contentHash: string | null;
 }
 
+/**
+ * Milliseconds of a nanosecond mtime, to the nearest: tools set times through doubles, so `.678 s`
+ * lands on disk as `.677999…`; truncating would shift half of all millisecond times by one.
+ */
+export function msOfNs(ns: bigint): number {
+  return Number((ns + 500_000n) / 1_000_000n);
+}
+
 /** The key two names are compared by: Unicode NFC (an NFC/NFD-only difference is no change). */
 export function nameKey(name: string): string {
   return name.normalize('NFC');

@@ -1,6 +1,6 @@
 // The planner's table: what to do with one reconciled item, given the change on each side.
 import { assertNever, BugError } from '../../common/errors.ts';
-import type { LocalEntry, RemoteEntry } from './model.ts';
+import { msOfNs, type LocalEntry, type RemoteEntry } from './model.ts';
 import type { OperationReason } from './operations.ts';
 import type { Change, ReconciledItem } from './reconcile.ts';
 
@@ -51,7 +51,7 @@ const CONFLICT = (): Decision =>
 export function sameContent(local: LocalEntry, remote: RemoteEntry): boolean {
   if (local.kind !== remote.kind) return false;
   if (local.kind === 'folder') return true;
-  return local.size === remote.size && local.mtimeNs / 1_000_000n === BigInt(remote.mTimeMs);
+  return local.size === remote.size && msOfNs(local.mtimeNs) === remote.mTimeMs;
 }
 
 /** `localLooksEmpty`: the local root holds nothing though the index does (never "all deleted"). */

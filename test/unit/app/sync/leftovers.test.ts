@@ -23,11 +23,11 @@ describe('tidyLeftovers', () => {
     writeFileSync(join(root, '..mch-dl-0a1b2c3d4e5f.mch-partial'), 'half');
     writeFileSync(join(root, '.DS_Store'), 'mac');
     writeFileSync(join(root, 'keep.txt'), 'mine');
-    expect(await tidyLeftovers(root, scanLocalFolder(root), index)).toBe(true);
+    expect(await tidyLeftovers(root, scanLocalFolder(root), index, { partials: true })).toBe(true);
     expect(existsSync(join(root, 'sub', '.mch-dl-0a1b2c3d4e5f'))).toBe(false);
     expect(existsSync(join(root, '..mch-dl-0a1b2c3d4e5f.mch-partial'))).toBe(false);
     expect(existsSync(join(root, '.DS_Store'))).toBe(true);
-    expect(await tidyLeftovers(root, scanLocalFolder(root), index)).toBe(false);
+    expect(await tidyLeftovers(root, scanLocalFolder(root), index, { partials: true })).toBe(false);
   });
 
   it('moves a parked item back to its index path, or to its own name when that is taken', async () => {
@@ -49,7 +49,7 @@ describe('tidyLeftovers', () => {
       contentHash: null,
     });
     writeFileSync(join(root, '.mch-moving-2-c.txt'), 'unknown');
-    expect(await tidyLeftovers(root, scanLocalFolder(root), index)).toBe(true);
+    expect(await tidyLeftovers(root, scanLocalFolder(root), index, { partials: true })).toBe(true);
     expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('was b');
     expect(readFileSync(join(root, 'c.txt'), 'utf8')).toBe('unknown');
   });
@@ -58,7 +58,7 @@ describe('tidyLeftovers', () => {
     const { root, index } = setUp();
     writeFileSync(join(root, '.mch-moving-1-a.txt'), 'parked');
     writeFileSync(join(root, 'a.txt'), 'other');
-    expect(await tidyLeftovers(root, scanLocalFolder(root), index)).toBe(false);
+    expect(await tidyLeftovers(root, scanLocalFolder(root), index, { partials: true })).toBe(false);
     expect(readFileSync(join(root, '.mch-moving-1-a.txt'), 'utf8')).toBe('parked');
   });
 });

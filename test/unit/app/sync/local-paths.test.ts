@@ -29,7 +29,8 @@ describe('isUnchanged', () => {
     expect(isUnchanged(folder, { ...folder, mtimeNs: 99n })).toBe(true);
   });
 
-  it('rounds nanoseconds down to the milliseconds the device keeps', () => {
-    expect(msOfNs(1_700_000_000_123_999_999n)).toBe(1_700_000_000_123);
+  it('rounds nanoseconds to the nearest millisecond the device keeps', () => {
+    expect(msOfNs(1_700_000_000_123_499_999n)).toBe(1_700_000_000_123);
+    expect(msOfNs(1_700_000_000_677_999_000n)).toBe(1_700_000_000_678);
   });
 });
