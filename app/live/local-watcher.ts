@@ -1,0 +1,217 @@
+// Watches the synced folder with chokidar and hands the live service debounced, cleaned batches of local changes.
+import { lstatSync, type BigIntStats } from 'node:fs';
+import { basename, join, resolve, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local-names.ts';
+import type { ItemKind, RelativePath } from '../sync/model.ts';
+import { scanLocalFolder } from '../sync/scanner.ts';
+import { systemClock, type Clock, type TimerHandle } from './clock.ts';
+import { Debouncer } from './debouncer.ts';
+import { ExpectedEchoes, type EchoKind } from './expected-echoes.ts';
+import { liveWatchError, rootChangedError, type LiveWatchError, type RescanReason } from './watch-errors.ts';
+import { EventCleaner, type KnownItem, type LocalChange, type RawEventType } from './watch-events.ts';
+
+/** One batch for the live service: run an incremental pass over `affectedPaths`. Never empty. */
+export interface LocalChangeBatch {
+  changes: LocalChange[];
+  affectedPaths: RelativePath[];
+}
+
+export interface LocalWatcherOptions {
+  /** The synced folder. */
+  root: string;
+  onBatch: (batch: LocalChangeBatch) => void;
+  /** Events cannot be trusted (an error, the root vanished): run a full rescan; show `message`. */
+  onRescanNeeded: (reason: RescanReason, message: string, error: LiveWatchError) => void;
+  /** Quiet time before a batch goes out (default 300 ms). */
+  debounceMs?: number;
+  /** A batch goes out at the latest this long after its first event (default 2000 ms). */
+  maxWaitMs?: number;
+  /** An unlink and an add of the same inode this close together are one move (default 1000 ms). */
+  moveWindowMs?: number;
+  /**
+   * The item last synced at a path (from the index). Without it, the watcher scans the folder once at
+   * start (and after each rescan request) to know the inodes of items it has not seen events for.
+   */
+  knownItem?: (path: RelativePath) => KnownItem | undefined;
+  /** Paths excluded by `.mchignore` rules, never reported. */
+  isIgnored?: (path: RelativePath, kind: ItemKind) => boolean;
+  clock?: Clock;
+}
+
+export interface ExpectEchoOptions {
+  /** For a move: where the item is now. */
+  fromPath?: RelativePath;
+  /** How long the echo is waited for (default 10 s); expect it right before the rename, not before a download. */
+  withinMs?: number;
+}
+
+export interface LocalWatcher {
+  /** Resolves once every folder is watched; changes made before may be missed (a full pass covers them). */
+  ready: Promise<void>;
+  /** Stops watching; pending events are dropped. */
+  close(): Promise<void>;
+  /**
+   * The executor is about to make this change itself: the matching event is swallowed once. Returns a
+   * function that withdraws the expectation (call it if the change failed).
+   */
+  expectEcho(path: RelativePath, kind: EchoKind, options?: ExpectEchoOptions): () => void;
+  /** Sends what is pending now instead of after the quiet time (tests, shutdown of a pass). */
+  flush(): void;
+}
+
+/** Names chokidar need not watch at all: the same names the cleaner drops, tested on the last component. */
+function isNeverWatched(root: string, path: string): boolean {
+  if (path === root) return false;
+  const name = basename(path);
+  return (
+    name === STATE_FOLDER_NAME || temporaryOrSystemReason(name) !== undefined || name.endsWith('.mch-partial')
+  );
+}
+
+function isRawEventType(event: string): event is RawEventType {
+  return (
+    event === 'add' || event === 'addDir' || event === 'change' || event === 'unlink' || event === 'unlinkDir'
+  );
+}
+
+function lstatQuietly(path: string): BigIntStats | undefined {
+  try {
+    return lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    // Unreadable now: the next scan reports it with its reason.
+    return undefined;
+  }
+}
+
+/**
+ * Starts watching `root`: chokidar 6 with one watch per folder, never following symlinks, ignoring the
+ * state folder and temporary names. Every add and change is lstat'ed at once (bigint inode, like the
+ * scanner) so that a later unlink of the same item can be paired with where it shows up.
+ */
+export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
+  const root = resolve(options.root);
+  const clock = options.clock ?? systemClock;
+  const echoes = new ExpectedEchoes();
+  const cleanerOptions: ConstructorParameters<typeof EventCleaner>[0] = { echoes };
+  if (options.moveWindowMs !== undefined) cleanerOptions.moveWindowMs = options.moveWindowMs;
+  if (options.knownItem !== undefined) cleanerOptions.knownItem = options.knownItem;
+  if (options.isIgnored !== undefined) cleanerOptions.isIgnored = options.isIgnored;
+  const cleaner = new EventCleaner(cleanerOptions);
+  let closed = false;
+  let rescan: LiveWatchError | undefined;
+  let holdTimer: TimerHandle | undefined;
+
+  const seed = (): void => {
+    if (options.knownItem === undefined) cleaner.seed(scanLocalFolder(root).entries);
+    else cleaner.seed([]);
+  };
+
+  const flush = (): void => {
+    if (closed) return;
+    if (rescan !== undefined) {
+      const error = rescan;
+      rescan = undefined;
+      // The rescan sees everything the pending events would say, and the events may be incomplete.
+      seed();
+      options.onRescanNeeded(error.reason, error.message, error);
+      return;
+    }
+    const batch = cleaner.drain(clock.now());
+    if (holdTimer !== undefined) clock.clearTimeout(holdTimer);
+    holdTimer = undefined;
+    if (batch.heldUntilMs !== undefined) {
+      holdTimer = clock.setTimeout(flush, batch.heldUntilMs - clock.now());
+    }
+    if (batch.changes.length > 0) {
+      options.onBatch({ changes: batch.changes, affectedPaths: batch.affectedPaths });
+    }
+  };
+
+  const debouncer = new Debouncer({
+    quietMs: options.debounceMs ?? 300,
+    maxWaitMs: options.maxWaitMs ?? 2000,
+    onFire: flush,
+    clock,
+  });
+
+  const requestRescan = (error: LiveWatchError): void => {
+    rescan ??= error;
+    debouncer.trigger();
+  };
+
+  const onEvent = (event: RawEventType, path: string): void => {
+    if (closed) return;
+    const relative = sep === '/' ? path : path.split(sep).join('/');
+    if (relative === '') {
+      if (event === 'unlinkDir') requestRescan(rootChangedError(root));
+      return;
+    }
+    const atMs = clock.now();
+    if (event === 'unlink' || event === 'unlinkDir') {
+      cleaner.push({ type: event, path: relative, atMs });
+      debouncer.trigger();
+      return;
+    }
+    const stats = lstatQuietly(join(root, path));
+    // Gone already: chokidar reports the unlink next.
+    if (stats === undefined) return;
+    const isFolder = stats.isDirectory();
+    if (!isFolder && !stats.isFile()) {
+      // A symlink or special file is never synced; if it replaced a synced item, that item is gone.
+      const known = cleaner.knownItemAt(relative);
+      if (known === undefined) return;
+      cleaner.push({ type: known.kind === 'folder' ? 'unlinkDir' : 'unlink', path: relative, atMs });
+    } else {
+      cleaner.push({
+        type: isFolder ? 'addDir' : event === 'change' ? 'change' : 'add',
+        path: relative,
+        inode: stats.ino.toString(),
+        size: isFolder ? 0 : Number(stats.size),
+        mtimeNs: stats.mtimeNs,
+        atMs,
+      });
+    }
+    debouncer.trigger();
+  };
+
+  seed();
+  const watcher: FSWatcher = watch(root, {
+    cwd: root,
+    ignoreInitial: true,
+    followSymlinks: false,
+    // The cleaner pairs unlink + add itself (by inode, not only by path), in one tested place.
+    atomic: false,
+    // Half-written files are the executor's concern (it checks size and mtime around an upload).
+    awaitWriteFinish: false,
+    // Unreadable folders are reported by the scanner, with a reason, on the next pass.
+    ignorePermissionErrors: true,
+    ignored: (path: string) => isNeverWatched(root, path),
+  });
+  watcher.on('all', (event, path) => {
+    if (isRawEventType(event)) onEvent(event, path);
+  });
+  watcher.on('error', (error: unknown) => {
+    if (!closed) requestRescan(liveWatchError(error));
+  });
+  const ready = new Promise<void>((resolveReady) => {
+    watcher.once('ready', () => resolveReady());
+  });
+
+  return {
+    ready,
+    close: async () => {
+      closed = true;
+      debouncer.cancel();
+      if (holdTimer !== undefined) clock.clearTimeout(holdTimer);
+      holdTimer = undefined;
+      await watcher.close();
+    },
+    expectEcho: (path, kind, expectOptions = {}) =>
+      echoes.expect(path, kind, clock.now() + (expectOptions.withinMs ?? 10_000), expectOptions.fromPath),
+    flush: () => {
+      debouncer.cancel();
+      flush();
+    },
+  };
+}

@@ -1,0 +1,234 @@
+// Turns raw file system events into clean local changes (moves paired by inode, safe-saves as one edit, own writes dropped); pure.
+import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local-names.ts';
+import type { ItemKind, LocalEntry, RelativePath } from '../sync/model.ts';
+import { collapseAffectedPaths, parentOf, type AffectedPathLimits } from './affected-paths.ts';
+import { classify, kindOf, pairMoves, replayEvents, withoutImplied, type Track } from './event-replay.ts';
+import type { ExpectedEchoes } from './expected-echoes.ts';
+
+/** chokidar's five events. */
+export type RawEventType = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
+
+/** One event as the watcher saw it; the item kind follows from `type`. */
+export interface RawEvent {
+  type: RawEventType;
+  path: RelativePath;
+  /** From an lstat right after an add, addDir or change (decimal, like the scanner's); none on unlink. */
+  inode?: string;
+  size?: number;
+  mtimeNs?: bigint;
+  /** When it was seen, in the watcher's monotonic milliseconds. */
+  atMs: number;
+}
+
+export type LocalChangeKind = 'created' | 'modified' | 'deleted' | 'moved';
+
+/**
+ * One cleaned change. `path` is where the item is after the batch, except for 'deleted' (where it
+ * was). A created, deleted or moved folder stands for its whole subtree: what happened below it is
+ * not listed again, except changes the folder's own change does not explain (a file created inside a
+ * folder that was moved, say).
+ */
+export interface LocalChange {
+  kind: LocalChangeKind;
+  path: RelativePath;
+  /** Where a moved item was before the batch. */
+  fromPath?: RelativePath;
+  itemKind: ItemKind;
+}
+
+/** What a batch tells the live service. */
+export interface CleanedBatch {
+  changes: LocalChange[];
+  /** Subtrees an incremental pass must read again (on disk and in the index); see affected-paths.ts. */
+  affectedPaths: RelativePath[];
+  /**
+   * Events held back (deletions that may still turn out to be one half of a move) become ready at
+   * this time; drain again then.
+   */
+  heldUntilMs?: number;
+}
+
+/** What is known of an item: its identity (inode) and, for files, what a rename keeps (size, mtime). */
+export interface KnownItem {
+  kind: ItemKind;
+  inode?: string;
+  size?: number;
+  mtimeNs?: bigint;
+}
+
+export interface EventCleanerOptions {
+  /** An unlink and an add of the same inode this close together are one move (default 1000 ms). */
+  moveWindowMs?: number;
+  /** The client's own writes, swallowed once each. */
+  echoes?: ExpectedEchoes;
+  /** The item last seen at a path the cleaner has not seen (the index), to pair a move away from it. */
+  knownItem?: (path: RelativePath) => KnownItem | undefined;
+  /** Paths excluded by `.mchignore` rules, dropped like temporary files. */
+  isIgnored?: (path: RelativePath, kind: ItemKind) => boolean;
+  affectedLimits?: AffectedPathLimits;
+}
+
+// Partial downloads end in `.mch-partial`; the scanner skips them only with a leading dot, but no user
+// file has this suffix and an executor rename of one must never come back as a change.
+const PARTIAL_SUFFIX = '.mch-partial';
+
+/** Why a path is never synced (a component is the state folder, or a temporary or system name), or undefined. */
+export function neverSyncedReason(path: RelativePath): string | undefined {
+  if (path === '') return undefined;
+  for (const name of path.split('/')) {
+    if (name === STATE_FOLDER_NAME) return "the client's own state folder";
+    const reason = temporaryOrSystemReason(name);
+    if (reason !== undefined) return reason;
+    if (name.endsWith(PARTIAL_SUFFIX)) return 'an unfinished download';
+  }
+  return undefined;
+}
+
+/**
+ * Collects raw events and, on `drain`, turns those pending into cleaned changes. Keeps what it knows
+ * of every item (seeded from a scan, then from events) to recognise an unlinked item when it shows up
+ * elsewhere. No I/O and no timers: time comes in with the events and with `drain(nowMs)`.
+ */
+export class EventCleaner {
+  readonly #windowMs: number;
+  readonly #options: EventCleanerOptions;
+  readonly #known = new Map<RelativePath, KnownItem>();
+  #pending: RawEvent[] = [];
+
+  constructor(options: EventCleanerOptions = {}) {
+    this.#windowMs = options.moveWindowMs ?? 1000;
+    this.#options = options;
+  }
+
+  /** Events waiting for `drain`. */
+  get pendingCount(): number {
+    return this.#pending.length;
+  }
+
+  /** Replaces what is known with a scan's entries and drops the pending events (after a full rescan). */
+  seed(entries: Iterable<LocalEntry>): void {
+    this.#known.clear();
+    this.#pending = [];
+    for (const entry of entries) {
+      this.#known.set(entry.path, {
+        kind: entry.kind,
+        inode: entry.inode,
+        size: entry.size,
+        mtimeNs: entry.mtimeNs,
+      });
+    }
+  }
+
+  /** The item known at `path`, if any (to tell whether a symlink replaced something synced). */
+  knownItemAt(path: RelativePath): KnownItem | undefined {
+    return this.#known.get(path) ?? this.#options.knownItem?.(path);
+  }
+
+  /** Records one event; events for paths that are never synced are dropped here. */
+  push(event: RawEvent): void {
+    if (event.path === '' || neverSyncedReason(event.path) !== undefined) return;
+    if (this.#options.isIgnored?.(event.path, kindOf(event.type))) return;
+    this.#pending.push(event);
+  }
+
+  /** Cleans the pending events into changes; deletions younger than the move window stay pending. */
+  drain(nowMs: number): CleanedBatch {
+    const tracks = replayEvents(
+      this.#pending,
+      (path) => this.#known.get(path),
+      (path) => this.knownItemAt(path),
+    );
+    const moves = pairMoves(tracks, this.#windowMs);
+    const sources = new Set([...moves.values()].map((track) => track.path));
+    const changes: LocalChange[] = [];
+    const deleted: Track[] = [];
+    for (const track of tracks.values()) {
+      const outcome = classify(track, moves.get(track.path), sources.has(track.path));
+      changes.push(...outcome);
+      if (outcome.length === 1 && outcome[0]?.kind === 'deleted' && track.after === undefined) {
+        deleted.push(track);
+      }
+    }
+    const held = this.#held(tracks, deleted, sources, nowMs);
+    const ready = changes.filter((change) => !(change.kind === 'deleted' && held.paths.has(change.path)));
+    this.#commit(tracks, moves, held.paths);
+    this.#pending = this.#pending.filter((event) => held.paths.has(event.path));
+
+    const cleaned = withoutImplied(ready);
+    const changesOut = this.#options.echoes ? this.#options.echoes.swallow(cleaned, nowMs) : cleaned;
+    const affected = changesOut.flatMap((change) =>
+      change.fromPath === undefined ? [change.path] : [change.fromPath, change.path],
+    );
+    const batch: CleanedBatch = {
+      changes: changesOut,
+      affectedPaths:
+        changesOut.length === 0 ? [] : collapseAffectedPaths(affected, this.#options.affectedLimits),
+    };
+    if (held.untilMs !== undefined) batch.heldUntilMs = held.untilMs;
+    return batch;
+  }
+
+  /** Deletions younger than the window (and what vanished under them) wait: their add may be late. */
+  #held(
+    tracks: Map<RelativePath, Track>,
+    deleted: Track[],
+    sources: Set<RelativePath>,
+    nowMs: number,
+  ): { paths: Set<RelativePath>; untilMs: number | undefined } {
+    const roots = new Set<RelativePath>();
+    let untilMs: number | undefined;
+    for (const track of deleted) {
+      const ripeAtMs = track.leftAtMs + this.#windowMs;
+      if (ripeAtMs <= nowMs) continue;
+      roots.add(track.path);
+      untilMs = untilMs === undefined ? ripeAtMs : Math.min(untilMs, ripeAtMs);
+    }
+    const paths = new Set<RelativePath>();
+    if (roots.size === 0) return { paths, untilMs };
+    for (const track of tracks.values()) {
+      if (track.after !== undefined || sources.has(track.path)) continue;
+      for (let path = track.path; ; path = parentOf(path)) {
+        if (roots.has(path)) {
+          paths.add(track.path);
+          break;
+        }
+        if (path === '') break;
+      }
+    }
+    return { paths, untilMs };
+  }
+
+  /** Makes the known items reflect the drained events. */
+  #commit(tracks: Map<RelativePath, Track>, moves: Map<RelativePath, Track>, held: Set<RelativePath>): void {
+    // Items below a folder that moved or vanished move or vanish with it, events or not.
+    const folderMoves = new Map<RelativePath, RelativePath>();
+    for (const [target, source] of moves) {
+      if (source.leftAs?.kind === 'folder') folderMoves.set(source.path, target);
+    }
+    const goneFolders = new Set<RelativePath>();
+    for (const track of tracks.values()) {
+      if (held.has(track.path) || track.leftAs?.kind !== 'folder') continue;
+      if (!folderMoves.has(track.path)) goneFolders.add(track.path);
+    }
+    if (folderMoves.size > 0 || goneFolders.size > 0) {
+      for (const [path, item] of [...this.#known]) {
+        if (tracks.has(path)) continue;
+        for (let ancestor = parentOf(path); ; ancestor = parentOf(ancestor)) {
+          const target = folderMoves.get(ancestor);
+          if (target !== undefined || goneFolders.has(ancestor)) {
+            this.#known.delete(path);
+            const moved = target === undefined ? undefined : target + path.slice(ancestor.length);
+            if (moved !== undefined && !tracks.has(moved)) this.#known.set(moved, item);
+            break;
+          }
+          if (ancestor === '') break;
+        }
+      }
+    }
+    for (const track of tracks.values()) {
+      if (held.has(track.path)) continue;
+      if (track.after === undefined) this.#known.delete(track.path);
+      else this.#known.set(track.path, track.after);
+    }
+  }
+}

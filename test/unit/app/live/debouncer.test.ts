@@ -1,0 +1,76 @@
+// The trailing debounce with a maximum wait, on a hand-driven clock.
+import { describe as group, expect, it } from 'vitest';
+import { Debouncer } from '../../../../app/live/debouncer.ts';
+import { ManualClock } from './manual-clock.ts';
+
+function setup(): { clock: ManualClock; debouncer: Debouncer; fired: number[] } {
+  const clock = new ManualClock();
+  const fired: number[] = [];
+  const debouncer = new Debouncer({
+    quietMs: 300,
+    maxWaitMs: 2000,
+    clock,
+    onFire: () => fired.push(clock.now()),
+  });
+  return { clock, debouncer, fired };
+}
+
+group('Debouncer', () => {
+  it('fires once, 300 ms after a single trigger', () => {
+    const { clock, debouncer, fired } = setup();
+    debouncer.trigger();
+    clock.advance(299);
+    expect(fired).toEqual([]);
+    clock.advance(1);
+    expect(fired).toEqual([300]);
+    clock.advance(5000);
+    expect(fired).toEqual([300]);
+  });
+
+  it('waits for 300 ms of quiet after the last trigger', () => {
+    const { clock, debouncer, fired } = setup();
+    debouncer.trigger();
+    clock.advance(200);
+    debouncer.trigger();
+    clock.advance(200);
+    debouncer.trigger();
+    clock.advance(299);
+    expect(fired).toEqual([]);
+    clock.advance(1);
+    expect(fired).toEqual([700]);
+  });
+
+  it('fires at the maximum wait during a storm that never goes quiet', () => {
+    const { clock, debouncer, fired } = setup();
+    for (let time = 0; time < 5000; time += 100) {
+      debouncer.trigger();
+      clock.advance(100);
+    }
+    expect(fired).toEqual([2000, 4000]);
+  });
+
+  it('a trigger after firing starts a new round', () => {
+    const { clock, debouncer, fired } = setup();
+    debouncer.trigger();
+    clock.advance(300);
+    clock.advance(1000);
+    debouncer.trigger();
+    clock.advance(300);
+    expect(fired).toEqual([300, 1600]);
+  });
+
+  it('flush fires at once, cancel drops the round, and neither leaves a timer', () => {
+    const { clock, debouncer, fired } = setup();
+    debouncer.trigger();
+    debouncer.flush();
+    expect(fired).toEqual([0]);
+    debouncer.trigger();
+    debouncer.cancel();
+    expect(debouncer.armed).toBe(false);
+    clock.advance(5000);
+    expect(fired).toEqual([0]);
+    expect(clock.pendingTimers).toBe(0);
+    debouncer.flush();
+    expect(fired).toEqual([0]);
+  });
+});

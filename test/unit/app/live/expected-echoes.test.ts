@@ -1,0 +1,106 @@
+// Own writes: what the executor announces is swallowed once, and only until it expires.
+import { describe as group, expect, it } from 'vitest';
+import { ExpectedEchoes } from '../../../../app/live/expected-echoes.ts';
+import { CleanerWorld, add, addDir, change, file, folder, unlink, unlinkDir } from './cleaner-world.ts';
+
+function world(echoes: ExpectedEchoes, seed = [file('a', 1)]): CleanerWorld {
+  return new CleanerWorld(seed, { echoes });
+}
+
+group('expected echoes', () => {
+  it("a download renamed into place is not reported, another file's creation is", () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('new.jpg', 'created', 60_000);
+    const steps = [
+      add('.new.jpg.7.mch-partial', 5),
+      unlink('.new.jpg.7.mch-partial'),
+      add('new.jpg', 5),
+      add('mine.txt', 6),
+    ];
+    expect(
+      world(echoes)
+        .push(...steps)
+        .drain(),
+    ).toEqual(['created mine.txt']);
+    expect(echoes.size).toBe(0);
+  });
+
+  it('an echo is swallowed once: the next edit of the same file is reported', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('a', 'modified', 60_000);
+    const w = world(echoes);
+    expect(w.push(change('a', 1, 9, 200n)).drain()).toEqual([]);
+    expect(w.push(change('a', 1, 10, 300n)).drain()).toEqual(['modified a']);
+  });
+
+  it('a write expected as created matches a modification (a download over an existing file)', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('a', 'created', 60_000);
+    expect(
+      world(echoes)
+        .push(unlink('a'), add('a', 7, 9, 9n))
+        .drain(),
+    ).toEqual([]);
+  });
+
+  it('a local move by the executor is not reported', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('dir2', 'moved', 60_000, 'dir');
+    const w = world(echoes, [folder('dir', 1), file('dir/x', 2)]);
+    expect(w.push(unlink('dir/x'), unlinkDir('dir'), addDir('dir2', 1), add('dir2/x', 2)).drain()).toEqual(
+      [],
+    );
+  });
+
+  it('a move seen as a deletion and a creation (inode never seen) is swallowed in both halves', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('b', 'moved', 60_000, 'a');
+    const w = new CleanerWorld([], { echoes, knownItem: () => undefined });
+    expect(w.push(unlink('a'), add('b', 1)).drain()).toEqual([]);
+    expect(echoes.size).toBe(0);
+  });
+
+  it('a move to the trash is not reported', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('a', 'deleted', 60_000);
+    expect(world(echoes).push(unlink('a'), add('.mch-sync/trash/1/a', 1)).drain()).toEqual([]);
+  });
+
+  it('an expectation of another kind does not swallow', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('a', 'deleted', 60_000);
+    expect(
+      world(echoes)
+        .push(change('a', 1, 9, 9n))
+        .drain(),
+    ).toEqual(['modified a']);
+  });
+
+  it('an expired expectation swallows nothing', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('a', 'modified', 100);
+    expect(
+      world(echoes)
+        .push(change('a', 1, 9, 9n))
+        .drain(),
+    ).toEqual(['modified a']);
+    expect(echoes.size).toBe(0);
+  });
+
+  it('a withdrawn expectation swallows nothing', () => {
+    const echoes = new ExpectedEchoes();
+    const withdraw = echoes.expect('a', 'modified', 60_000);
+    withdraw();
+    expect(
+      world(echoes)
+        .push(change('a', 1, 9, 9n))
+        .drain(),
+    ).toEqual(['modified a']);
+  });
+
+  it('names compare in NFC: an expectation in NFD matches the name on disk in NFC', () => {
+    const echoes = new ExpectedEchoes();
+    echoes.expect('cafe\u0301.txt', 'created', 60_000);
+    expect(world(echoes).push(add('caf\u00e9.txt', 4)).drain()).toEqual([]);
+  });
+});
