@@ -1,4 +1,4 @@
-// The `mch-sync` command: global options, the subcommand, and exit codes (0 done, 1 failed, 2 usage error).
+// The `mch-sync` command: global options, the subcommand, and exit codes (0 done, 1 failed, 2 usage error, 3 held).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MchError } from '../../common/errors.ts';
 import { systemBrowser } from '../auth/system-browser.ts';
@@ -7,7 +7,8 @@ import { commandContext, UsageError, type CliDependencies, type CommandContext }
 import { runDevices } from './devices-command.ts';
 import { runLogin } from './login-command.ts';
 import { runLogout } from './logout-command.ts';
-import { DEVICES_USAGE, LOGIN_USAGE, LOGOUT_USAGE, MAIN_USAGE, WHOAMI_USAGE } from './usage.ts';
+import { runRun } from './run-command.ts';
+import { DEVICES_USAGE, LOGIN_USAGE, LOGOUT_USAGE, MAIN_USAGE, RUN_USAGE, WHOAMI_USAGE } from './usage.ts';
 import { runWhoami } from './whoami-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -39,6 +40,19 @@ const COMMANDS: Record<string, Command> = {
     usage: DEVICES_USAGE,
     options: JSON_OPTION,
     run: (context, values) => runDevices(context, values),
+  },
+  // Exits 3 when the mass-delete guard held the pass (EXIT_HELD in run-command.ts).
+  run: {
+    usage: RUN_USAGE,
+    options: {
+      folder: { type: 'string' },
+      'remote-folder': { type: 'string' },
+      once: { type: 'boolean' },
+      'confirm-deletes': { type: 'boolean' },
+      json: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+    },
+    run: (context, values) => runRun(context, values),
   },
 };
 
@@ -92,7 +106,10 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
     }
     const command = COMMANDS[name];
     if (command === undefined) {
-      throw new UsageError(`Unknown command "${name}": use login, logout, whoami or devices.`, MAIN_USAGE);
+      throw new UsageError(
+        `Unknown command "${name}": use login, logout, whoami, devices or run.`,
+        MAIN_USAGE,
+      );
     }
     const { values, positionals } = parse(rest, command.options, command.usage);
     if (values['help'] === true || global['help'] === true) {

@@ -1,0 +1,30 @@
+// `mch-sync resume`: asks the paused live sync of a folder to sync again.
+import type { CommandContext } from './cli-context.ts';
+import { askFolderService, chooseFolder, ServiceCommandError } from './status-command.ts';
+
+export const RESUME_USAGE = `Usage: mch-sync [--profile DIR] resume [--folder DIR]
+
+Resumes the live sync of a folder after \`mch-sync pause\`; it first catches up with what changed
+meanwhile on both sides.
+
+Options:
+  --folder DIR   the synced folder (default: the only folder this profile syncs)
+  -h, --help     show this help
+
+Exit codes: 0 resumed, 1 live sync is not running for the folder (or did not answer), 2 usage error.`;
+
+export async function runResume(
+  context: CommandContext,
+  values: Record<string, string | boolean | undefined>,
+): Promise<number> {
+  const folder = chooseFolder(context, values, RESUME_USAGE);
+  const status = await askFolderService(context, folder, { op: 'resume' });
+  if (status === undefined) {
+    throw new ServiceCommandError(
+      'SERVICE_NOT_RUNNING',
+      `Live sync is not running for ${folder.localRoot}: start it with \`mch-sync run --folder ${folder.localRoot}\`.`,
+    );
+  }
+  context.print(`Resumed live sync of ${status.localRoot} (${status.state}).`);
+  return 0;
+}

@@ -1,0 +1,213 @@
+// `mch-sync run --once`: one sync pass of a local folder with a device folder, under a per-folder lock.
+import { statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { assertNever, MchError } from '../../common/errors.ts';
+import { DeviceClient } from '../api/device-client.ts';
+import { reachDevice } from '../auth/device-choice.ts';
+import { Session } from '../auth/session.ts';
+import { indexFilePath, openIndexDb } from '../index/index-db.ts';
+import { IndexStore } from '../index/index-store.ts';
+import { resolveProfileDir } from '../profile/profile-dir.ts';
+import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
+import type { PassReport } from '../sync/pass-report.ts';
+import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
+import { UsageError, type CommandContext } from './cli-context.ts';
+import { acquireFolderLock, folderLockPath } from './folder-lock.ts';
+import { formatRunSummary } from './run-summary.ts';
+import { RUN_USAGE } from './usage.ts';
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** Exit code of a pass the mass-delete guard held (0 done, 1 failed, 2 usage error). */
+export const EXIT_HELD = 3;
+
+export type RunErrorCode = 'LOCAL_FOLDER_MISSING' | 'LOCAL_FOLDER_NOT_A_FOLDER' | 'NO_DEVICE';
+
+export class RunError extends MchError {
+  declare readonly code: RunErrorCode;
+
+  constructor(code: RunErrorCode, message: string, options?: { cause?: unknown }) {
+    const titles: Record<RunErrorCode, string> = {
+      LOCAL_FOLDER_MISSING: 'Folder missing',
+      LOCAL_FOLDER_NOT_A_FOLDER: 'Not a folder',
+      NO_DEVICE: 'No device',
+    };
+    super(code, titles[code], message, options);
+  }
+}
+
+interface RunRequest {
+  localRoot: string;
+  remoteFolder: string;
+  confirmDeletes: boolean;
+  json: boolean;
+  verbose: boolean;
+}
+
+function readRequest(values: Values): RunRequest {
+  if (values['once'] !== true) {
+    throw new UsageError(
+      'run needs --once for now: it runs one pass and exits. Live sync (watching for changes) is not available yet; ' +
+        'to keep syncing, run it again (e.g. from cron or a systemd timer).',
+      RUN_USAGE,
+    );
+  }
+  const folder = values['folder'];
+  if (typeof folder !== 'string' || folder === '') {
+    throw new UsageError('--folder is needed: the local folder to sync.', RUN_USAGE);
+  }
+  const localRoot = resolve(folder);
+  const given = values['remote-folder'];
+  const remoteFolder = typeof given === 'string' ? given : `/${basename(localRoot)}`;
+  if (remoteFolder === '/' && given === undefined) {
+    throw new UsageError(
+      '--remote-folder is needed when --folder is the root of the file system.',
+      RUN_USAGE,
+    );
+  }
+  let segments: string[];
+  try {
+    segments = remoteFolderSegments(remoteFolder);
+  } catch (error) {
+    if (error instanceof RemoteFolderError)
+      throw new UsageError(`--remote-folder: ${error.message}`, RUN_USAGE);
+    throw error;
+  }
+  if (segments.some((segment) => segment === '.' || segment === '..')) {
+    throw new UsageError(
+      `--remote-folder must not contain "." or ".." (got ${JSON.stringify(remoteFolder)}).`,
+      RUN_USAGE,
+    );
+  }
+  return {
+    localRoot,
+    remoteFolder: `/${segments.join('/')}`,
+    confirmDeletes: values['confirm-deletes'] === true,
+    json: values['json'] === true,
+    verbose: values['verbose'] === true,
+  };
+}
+
+/** Refuses a missing folder before anything else happens: never sync an unmounted drive as "empty". */
+function checkLocalFolder(localRoot: string): void {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(localRoot).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new RunError(
+      'LOCAL_FOLDER_MISSING',
+      code === 'ENOENT'
+        ? `The folder ${localRoot} does not exist: create it (mkdir) or check the path (a drive that is not mounted?). Nothing was synced.`
+        : `The folder ${localRoot} cannot be read (${code ?? 'unknown error'}). Nothing was synced.`,
+      { cause: error },
+    );
+  }
+  if (!isFolder) {
+    throw new RunError(
+      'LOCAL_FOLDER_NOT_A_FOLDER',
+      `${localRoot} is a file, not a folder. Nothing was synced.`,
+    );
+  }
+}
+
+export async function runRun(context: CommandContext, values: Values): Promise<number> {
+  const request = readRequest(values);
+  checkLocalFolder(request.localRoot);
+  // The sign-in is checked first: a profile that is not signed in gets no lock or index folder.
+  const session = await Session.open(context.auth);
+  const lock = acquireFolderLock(folderLockPath(context.profileDir, request.localRoot), {
+    folder: request.localRoot,
+  });
+  try {
+    const deviceUrl = await deviceAddress(session, context.deps.signal);
+    const client = new DeviceClient({ deviceUrl, transport: session.transport });
+    const db = openIndexDb(indexFilePath(context.profileDir, request.localRoot));
+    let report: PassReport;
+    try {
+      const engine = new SyncEngine({
+        client,
+        index: new IndexStore(db),
+        localRoot: request.localRoot,
+        remoteFolder: request.remoteFolder,
+        env: context.deps.env,
+        ...(request.verbose ? { log: (line: EngineLogLine) => context.deps.stderr(logText(line)) } : {}),
+      });
+      report = await engine.syncOnce({
+        confirmDeletes: request.confirmDeletes,
+        ...(context.deps.signal === undefined ? {} : { signal: context.deps.signal }),
+      });
+    } finally {
+      db.close();
+    }
+    return printReport(context, request, report);
+  } finally {
+    lock.release();
+  }
+}
+
+function printReport(context: CommandContext, request: RunRequest, report: PassReport): number {
+  if (request.json) {
+    context.print(JSON.stringify(report, null, 2));
+  } else {
+    const lines = formatRunSummary(report, {
+      localRoot: request.localRoot,
+      remoteFolder: request.remoteFolder,
+      confirmCommand: confirmCommand(context, request),
+    });
+    for (const line of lines) context.print(line);
+  }
+  if (context.deps.signal?.aborted === true) {
+    context.deps.stderr('mch-sync: stopped (Ctrl+C); the next run continues from here.\n');
+    return 1;
+  }
+  switch (report.status) {
+    case 'synced':
+      return 0;
+    case 'errors':
+      return 1;
+    case 'held':
+      // Only the mass-delete guard is "held" for scripts: --confirm-deletes cannot bring a folder back.
+      return report.hold?.reason === 'mass-delete' ? EXIT_HELD : 1;
+    default:
+      return assertNever(report.status, 'pass status');
+  }
+}
+
+/** The saved address of the chosen device; probed again when none answered last time. */
+async function deviceAddress(session: Session, signal: AbortSignal | undefined): Promise<string> {
+  const chosen = session.settings.device;
+  if (chosen === undefined) {
+    throw new RunError('NO_DEVICE', 'This profile has no device yet: run `mch-sync devices` to choose one.');
+  }
+  if (chosen.url !== undefined) return chosen.url;
+  const lookup = await session.deviceLookup(signal);
+  const reached = await reachDevice(lookup, await lookup.getDevice(chosen.id, signal), signal);
+  await session.saveDevice(reached.device);
+  if (reached.device.url === undefined) {
+    throw new RunError(
+      'NO_DEVICE',
+      `${reached.unreachable ?? 'The device does not answer.'} Check that it is on and connected, then run again.`,
+    );
+  }
+  return reached.device.url;
+}
+
+/** The command line that goes ahead with the held pass, as the user would type it. */
+function confirmCommand(context: CommandContext, request: RunRequest): string {
+  const words = ['mch-sync'];
+  if (resolveProfileDir({ env: context.deps.env }) !== context.profileDir) {
+    words.push('--profile', context.profileDir);
+  }
+  words.push('run', '--folder', request.localRoot, '--remote-folder', request.remoteFolder, '--once');
+  words.push('--confirm-deletes');
+  return words.map(shellQuote).join(' ');
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+function logText(line: EngineLogLine): string {
+  return `mch-sync: ${line.level}: ${line.path === undefined ? '' : `${line.path}: `}${line.message}\n`;
+}

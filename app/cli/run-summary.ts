@@ -1,0 +1,141 @@
+// Formats a sync pass report for people: what moved each way, what was skipped and why, and what to do next.
+import { assertNever } from '../../common/errors.ts';
+import type { PassCounts, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
+import { table } from './output.ts';
+
+export interface SummaryContext {
+  /** The local folder, as shown to the user. */
+  localRoot: string;
+  /** The remote folder path (`/Documents`). */
+  remoteFolder: string;
+  /** The command that goes ahead with a held pass (`mch-sync run ... --confirm-deletes`). */
+  confirmCommand: string;
+  /** Issues of one kind listed before "... and N more" (default 20). */
+  maxIssuesPerKind?: number;
+}
+
+const ISSUE_HEADINGS: Record<PassIssue['kind'], string> = {
+  skipped: 'Not synced',
+  retry: 'Tried again next run',
+  failed: 'Failed',
+  warning: 'Synced, with a warning',
+};
+
+/** The summary as lines without newlines. */
+export function formatRunSummary(report: PassReport, context: SummaryContext): string[] {
+  const lines = [headline(report, context)];
+  if (report.hold !== null) lines.push(...describeHold(report.hold, context));
+  if (!nothingMoved(report.counts)) lines.push('', ...countLines(report.counts));
+  for (const kind of ['failed', 'retry', 'skipped', 'warning'] as const) {
+    const issues = report.issues.filter((issue) => issue.kind === kind);
+    if (issues.length > 0) lines.push('', ...issueLines(kind, issues, context.maxIssuesPerKind ?? 20));
+  }
+  return lines;
+}
+
+/** True when the pass transferred, renamed, moved, deleted and created nothing. */
+export function nothingMoved(counts: PassCounts): boolean {
+  return (
+    counts.uploaded +
+      counts.downloaded +
+      counts.renamed +
+      counts.moved +
+      counts.deleted +
+      counts.conflicts +
+      counts.foldersCreated ===
+    0
+  );
+}
+
+function headline(report: PassReport, context: SummaryContext): string {
+  const pair = `${context.localRoot} and ${context.remoteFolder} on the device`;
+  switch (report.status) {
+    case 'synced':
+      return nothingMoved(report.counts) ? `Nothing to do: ${pair} already match.` : `Synced: ${pair} match.`;
+    case 'errors': {
+      const failed = report.issues.filter(
+        (issue) => issue.kind === 'failed' || issue.kind === 'retry',
+      ).length;
+      return `Synced with problems: ${failed} ${failed === 1 ? 'item was' : 'items were'} not synced (listed below); the next run tries again.`;
+    }
+    case 'held':
+      return report.hold?.reason === 'local-root-missing'
+        ? `Stopped: ${context.localRoot} is missing, so nothing was synced or deleted.`
+        : 'Held: this run would delete many items, so nothing was deleted.';
+    default:
+      return assertNever(report.status, 'pass status');
+  }
+}
+
+function describeHold(hold: PassHold, context: SummaryContext): string[] {
+  switch (hold.reason) {
+    case 'local-root-missing':
+      return [
+        `Check that the folder exists (a drive that is not mounted?) and run again. ${hold.advice}`.trim(),
+      ];
+    case 'mass-delete': {
+      const { deletes } = hold;
+      const lines: string[] = [];
+      if (deletes.remote > 0) {
+        lines.push(
+          `  on the device: ${deletes.remote} of ${deletes.remoteTotal} ${items(deletes.remoteTotal)} (deleted or moved away in ${context.localRoot})`,
+        );
+      }
+      if (deletes.local > 0) {
+        lines.push(
+          `  in ${context.localRoot}: ${deletes.local} of ${deletes.localTotal} ${items(deletes.localTotal)}, to the trash (deleted on the device)`,
+        );
+      }
+      return [
+        'Deletes waiting:',
+        ...lines,
+        'If that is what you want, run:',
+        `  ${context.confirmCommand}`,
+        'If not, put the items back (the trash, or the device) and run again.',
+      ];
+    }
+    default:
+      return assertNever(hold.reason, 'hold reason');
+  }
+}
+
+function items(count: number): string {
+  return count === 1 ? 'item' : 'items';
+}
+
+function countLines(counts: PassCounts): string[] {
+  return table([
+    ['uploaded', `${counts.uploaded}${counts.bytesUp > 0 ? ` (${formatBytes(counts.bytesUp)})` : ''}`],
+    [
+      'downloaded',
+      `${counts.downloaded}${counts.bytesDown > 0 ? ` (${formatBytes(counts.bytesDown)})` : ''}`,
+    ],
+    ['renamed', String(counts.renamed)],
+    ['moved', String(counts.moved)],
+    ['deleted', String(counts.deleted)],
+    [
+      'conflicts',
+      `${counts.conflicts}${counts.conflicts > 0 ? ' (both versions kept: see "conflicted copy")' : ''}`,
+    ],
+    ['folders created', String(counts.foldersCreated)],
+  ]);
+}
+
+function issueLines(kind: PassIssue['kind'], issues: readonly PassIssue[], max: number): string[] {
+  const shown = issues.slice(0, max).map((issue) => `  ${issue.path}: ${issue.message} [${issue.code}]`);
+  const more = issues.length > max ? [`  ... and ${issues.length - max} more (--json lists all)`] : [];
+  return [`${ISSUE_HEADINGS[kind]} (${issues.length}):`, ...shown, ...more];
+}
+
+/** `812 B`, `1.5 kB`, `12.3 MB` (powers of 1000, as file managers show them). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}

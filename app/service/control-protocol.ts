@@ -1,0 +1,173 @@
+// The live service's control protocol: one request and one answer per connection, each a line of JSON.
+import { z } from 'zod';
+import { MchError } from '../../common/errors.ts';
+import type { SyncStatus } from '../../common/sync-status.ts';
+import { ControlError } from './control-errors.ts';
+
+export type ControlRequest = { op: 'status' } | { op: 'pause' } | { op: 'resume' } | { op: 'sync-now' };
+export type ControlOp = ControlRequest['op'];
+
+export interface ControlErrorBody {
+  code: string;
+  message: string;
+}
+
+/** Every answer carries the status after the request took effect, so a front end needs no second call. */
+export type ControlAnswer = { ok: true; status: SyncStatus } | { ok: false; error: ControlErrorBody };
+
+/** A request is a few dozen bytes; anything near this is not from our client. */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+/** A status holds at most a few hundred activity lines and issues: well under this. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+// Unknown fields are dropped, not refused, so an older service still understands a newer client's
+// request; the `op` itself must be one this side knows.
+const requestSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('status') }),
+  z.object({ op: z.literal('pause') }),
+  z.object({ op: z.literal('resume') }),
+  z.object({ op: z.literal('sync-now') }),
+]);
+
+const count = z.number().int().nonnegative();
+
+const statusSchema: z.ZodType<SyncStatus> = z.object({
+  state: z.enum(['idle', 'scanning', 'syncing', 'paused', 'offline', 'sign-in-needed', 'held', 'error']),
+  detail: z.string().nullable(),
+  localRoot: z.string(),
+  remoteFolder: z.string(),
+  progress: z
+    .object({
+      itemsDone: count,
+      itemsTotal: count,
+      bytesDone: count,
+      bytesTotal: count,
+      transfers: z.array(
+        z.object({
+          path: z.string(),
+          direction: z.enum(['up', 'down']),
+          bytesDone: count,
+          bytesTotal: count,
+        }),
+      ),
+    })
+    .nullable(),
+  lastSyncAtMs: z.number().nullable(),
+  activity: z.array(z.object({ atMs: z.number(), action: z.string(), path: z.string() })),
+  issues: z.array(
+    z.object({
+      kind: z.enum(['skipped', 'retry', 'failed', 'warning']),
+      path: z.string(),
+      code: z.string(),
+      message: z.string(),
+    }),
+  ),
+  pid: z.number().int().positive().nullable(),
+});
+
+const answerSchema = z.union([
+  z.object({ ok: z.literal(true), status: statusSchema }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+
+/** One message as it goes over the socket: JSON and a newline. */
+export function encodeMessage(message: ControlRequest | ControlAnswer): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+/** Reads a request line; throws `CONTROL_BAD_REQUEST` for anything that is not one. */
+export function parseRequest(line: string): ControlRequest {
+  const result = requestSchema.safeParse(parseJson(line, 'CONTROL_BAD_REQUEST', 'The request'));
+  if (!result.success) {
+    throw new ControlError(
+      'CONTROL_BAD_REQUEST',
+      'The request is not one of status, pause, resume or sync-now (expected {"op": "status"}).',
+    );
+  }
+  return result.data;
+}
+
+/** Reads an answer line; throws `CONTROL_BAD_ANSWER` for anything that is not one. */
+export function parseAnswer(line: string): ControlAnswer {
+  const result = answerSchema.safeParse(parseJson(line, 'CONTROL_BAD_ANSWER', 'The answer of the service'));
+  if (!result.success) {
+    throw new ControlError(
+      'CONTROL_BAD_ANSWER',
+      `The answer of the service has an unexpected shape (${firstIssue(result.error)}): is it another version of mch-sync?`,
+    );
+  }
+  return result.data;
+}
+
+/** The answer for a failure: the code and message of a project error, `CONTROL_HANDLER_FAILED` for anything else. */
+export function errorAnswer(error: unknown): ControlAnswer {
+  if (error instanceof MchError) return { ok: false, error: { code: error.code, message: error.message } };
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, error: { code: 'CONTROL_HANDLER_FAILED', message: `The service failed: ${message}` } };
+}
+
+function parseJson(line: string, code: 'CONTROL_BAD_REQUEST' | 'CONTROL_BAD_ANSWER', what: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    throw new ControlError(code, `${what} is not JSON.`);
+  }
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'no detail';
+  return `${issue.path.join('.') || '(top)'}: ${issue.message}`;
+}
+
+/**
+ * Collects the bytes of one line from a stream: `push` returns the line (without its newline) once it
+ * is complete and throws `tooLargeCode` as soon as more than `maxBytes` arrived without one, so a
+ * client can never make the other side buffer without limit. Bytes are decoded only once the line is
+ * complete, so a character split across chunks is read whole; bytes that are not UTF-8 are refused.
+ */
+export class LineCollector {
+  readonly #maxBytes: number;
+  readonly #tooLargeCode: 'CONTROL_REQUEST_TOO_LARGE' | 'CONTROL_BAD_ANSWER';
+  readonly #badTextCode: 'CONTROL_BAD_REQUEST' | 'CONTROL_BAD_ANSWER';
+  #chunks: Buffer[] = [];
+  #length = 0;
+
+  constructor(maxBytes: number, side: 'request' | 'answer') {
+    this.#maxBytes = maxBytes;
+    this.#tooLargeCode = side === 'request' ? 'CONTROL_REQUEST_TOO_LARGE' : 'CONTROL_BAD_ANSWER';
+    this.#badTextCode = side === 'request' ? 'CONTROL_BAD_REQUEST' : 'CONTROL_BAD_ANSWER';
+  }
+
+  /** The complete line, or undefined while its newline has not arrived. */
+  push(chunk: Buffer): string | undefined {
+    const newline = chunk.indexOf(0x0a);
+    const part = newline === -1 ? chunk : chunk.subarray(0, newline);
+    if (this.#length + part.length > this.#maxBytes) {
+      throw new ControlError(
+        this.#tooLargeCode,
+        `The ${this.#side()} is longer than ${this.#maxBytes} bytes; it was not read.`,
+      );
+    }
+    this.#chunks.push(part);
+    this.#length += part.length;
+    return newline === -1 ? undefined : this.#text();
+  }
+
+  /** The stream ended: what arrived counts as the line, if anything did (a client may half-close instead of sending a newline). */
+  end(): string | undefined {
+    return this.#length === 0 ? undefined : this.#text();
+  }
+
+  #text(): string {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(this.#chunks, this.#length));
+    } catch {
+      throw new ControlError(this.#badTextCode, `The ${this.#side()} is not UTF-8 text.`);
+    }
+  }
+
+  #side(): string {
+    return this.#badTextCode === 'CONTROL_BAD_REQUEST' ? 'request' : 'answer';
+  }
+}

@@ -1,0 +1,251 @@
+// `mch-sync run --once` as a user runs it, against the real device: summaries, exit codes, the guard, the lock.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { folderLockPath } from '../../../app/cli/folder-lock.ts';
+import { runCli } from '../../../app/cli/main.ts';
+import type { PassReport } from '../../../app/sync/pass-report.ts';
+import { walkRemote } from '../../../app/sync/remote-walk.ts';
+import { clientFor } from '../../helpers/api-client.ts';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { cliEnv, runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
+
+let device: TestDevice;
+let home: string;
+let profile: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  device = await startTestDevice();
+  home = mkdtempSync(join(tmpdir(), 'mch-sync-cli-run-'));
+  profile = join(home, 'profile');
+  mkdirSync(join(home, '.local', 'share'), { recursive: true });
+  // The trash of remote deletes goes under this HOME, never the real one.
+  env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
+  const login = await runMchSync(
+    [
+      '--profile',
+      profile,
+      'login',
+      '--config-url',
+      device.running.urls.config,
+      '--username',
+      'alice',
+      '--password-stdin',
+    ],
+    { input: 'alice-password\n', env },
+  );
+  expect(login.code).toBe(0);
+});
+
+afterAll(async () => {
+  await device?.stop();
+  if (home !== undefined) rmSync(home, { recursive: true, force: true });
+});
+
+let folderCount = 0;
+
+/** A new local folder `<home>/work-N/<name>` holding `texts`. */
+function localFolder(name: string, texts: Record<string, string> = {}): string {
+  folderCount += 1;
+  const folder = join(home, `work-${folderCount}`, name);
+  mkdirSync(folder, { recursive: true });
+  for (const [path, text] of Object.entries(texts)) {
+    mkdirSync(join(folder, path, '..'), { recursive: true });
+    writeFileSync(join(folder, path), text);
+  }
+  return folder;
+}
+
+function run(args: readonly string[]): Promise<CliRun> {
+  return runMchSync(['--profile', profile, 'run', ...args], { env, timeoutMs: 60_000 });
+}
+
+const api = (): ReturnType<typeof clientFor>['device'] => clientFor(device).device;
+
+/** path → text of the remote folder at `/name`, or undefined when there is no such folder. */
+async function remoteTexts(path: string): Promise<Record<string, string> | undefined> {
+  let id = 'root';
+  for (const name of path.split('/').filter((segment) => segment !== '')) {
+    const found = await api().findByName(id, name);
+    if (found === undefined) return undefined;
+    id = found.id;
+  }
+  const walk = await walkRemote(api(), id);
+  const texts: Record<string, string> = {};
+  for (const entry of walk.entries.values()) {
+    if (entry.kind !== 'file') continue;
+    texts[entry.path] = await (await device.fetchAs('alice', `/sdk/v2/files/${entry.id}/content`)).text();
+  }
+  return texts;
+}
+
+describe('mch-sync run --once', () => {
+  it('uploads a new folder, exits 0 with a summary, and then has nothing to do', async () => {
+    const folder = localFolder('Reports', { 'a.txt': 'alpha', 'b.txt': 'beta', 'sub/c.txt': 'gamma' });
+    const first = await run(['--folder', folder, '--once']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`Synced: ${folder} and /Reports on the device match.`);
+    expect(first.stdout).toMatch(/^uploaded: +3 \(/m);
+    expect(first.stdout).toMatch(/^folders created: +1$/m);
+    expect(await remoteTexts('/Reports')).toEqual({
+      'a.txt': 'alpha',
+      'b.txt': 'beta',
+      'sub/c.txt': 'gamma',
+    });
+
+    const second = await run(['--folder', folder, '--once']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(`Nothing to do: ${folder} and /Reports on the device already match.\n`);
+  });
+
+  it('brings a remote change down', async () => {
+    const folder = localFolder('Shared', { 'notes.txt': 'v1' });
+    expect((await run(['--folder', folder, '--once'])).code).toBe(0);
+    const notes = await api().findByName((await api().findByName('root', 'Shared'))?.id ?? '', 'notes.txt');
+    await api().putContent(notes?.id ?? '', Buffer.from('v2 from elsewhere'));
+    const down = await run(['--folder', folder, '--once']);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toMatch(/^downloaded: +1 \(/m);
+    expect(readFileSync(join(folder, 'notes.txt'), 'utf8')).toBe('v2 from elsewhere');
+  });
+
+  it('syncs with the --remote-folder given, creating each missing folder of the path', async () => {
+    const folder = localFolder('local-name', { 'x.txt': 'x' });
+    const result = await run(['--folder', folder, '--remote-folder', '/Backups/2026/laptop', '--once']);
+    expect(result.code).toBe(0);
+    expect(await remoteTexts('/Backups/2026/laptop')).toEqual({ 'x.txt': 'x' });
+    expect(await api().findByName('root', 'local-name')).toBeUndefined();
+  });
+
+  it('prints the pass report as JSON with --json', async () => {
+    const folder = localFolder('Json', { 'j.txt': 'json' });
+    const result = await run(['--folder', folder, '--once', '--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as PassReport;
+    expect(report.status).toBe('synced');
+    expect(report.counts.uploaded).toBe(1);
+    expect(report.hold).toBeNull();
+  });
+
+  it('lists what it skipped and why', async () => {
+    const folder = localFolder('Skips', { 'keep.txt': 'keep', '.DS_Store': 'junk', '~$draft.docx': 'lock' });
+    const result = await run(['--folder', folder, '--once']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Not synced \(2\):$/m);
+    expect(result.stdout).toMatch(/^ {2}\.DS_Store: .+$/m);
+    expect(result.stdout).toMatch(/^ {2}~\$draft\.docx: .+$/m);
+    expect(await remoteTexts('/Skips')).toEqual({ 'keep.txt': 'keep' });
+  });
+});
+
+describe('the mass-delete guard', () => {
+  it('holds a pass deleting 60 of 100 files with exit 3 and advice, then goes ahead with --confirm-deletes', async () => {
+    const texts: Record<string, string> = {};
+    for (let i = 0; i < 100; i += 1) texts[`f${String(i).padStart(3, '0')}.txt`] = `file ${i}`;
+    const folder = localFolder('Mass', texts);
+    expect((await run(['--folder', folder, '--once'])).code).toBe(0);
+    for (let i = 0; i < 60; i += 1) unlinkSync(join(folder, `f${String(i).padStart(3, '0')}.txt`));
+
+    const held = await run(['--folder', folder, '--once']);
+    expect(held.code).toBe(3);
+    expect(held.stdout).toContain('Held: this run would delete many items, so nothing was deleted.');
+    expect(held.stdout).toContain('on the device: 60 of 100 items');
+    expect(held.stdout).toContain(
+      `mch-sync --profile ${profile} run --folder ${folder} --remote-folder /Mass --once --confirm-deletes`,
+    );
+    expect(Object.keys((await remoteTexts('/Mass')) ?? {})).toHaveLength(100);
+
+    const confirmed = await run(['--folder', folder, '--once', '--confirm-deletes']);
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toMatch(/^deleted: +60$/m);
+    expect(Object.keys((await remoteTexts('/Mass')) ?? {})).toHaveLength(40);
+  }, 120_000);
+});
+
+describe('refusals', () => {
+  it('exits 1 for a missing local folder without touching the device', async () => {
+    const folder = join(home, 'not-there', 'Ghost');
+    const result = await run(['--folder', folder, '--once']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`mch-sync: The folder ${folder} does not exist`);
+    expect(await api().findByName('root', 'Ghost')).toBeUndefined();
+  });
+
+  it('refuses a second run on the same folder while the first holds the lock', async () => {
+    const folder = localFolder('Locked', { 'l.txt': 'l' });
+    const lock = folderLockPath(profile, folder);
+    mkdirSync(join(lock, '..'), { recursive: true });
+    // This test process plays the first run: its pid is alive for as long as the test runs.
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: process.pid, token: 't', folder, startedAt: '2026-11-23T10:00:00.000Z' }),
+    );
+    try {
+      const second = await run(['--folder', folder, '--once']);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`Another mch-sync run (process ${process.pid}`);
+      expect(await api().findByName('root', 'Locked')).toBeUndefined();
+    } finally {
+      unlinkSync(lock);
+    }
+  });
+
+  it('takes over the lock of a run that is gone', async () => {
+    const folder = localFolder('Stale', { 's.txt': 's' });
+    const lock = folderLockPath(profile, folder);
+    mkdirSync(join(lock, '..'), { recursive: true });
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: gone, token: 't', folder, startedAt: '2026-11-23T10:00:00.000Z' }),
+    );
+    const result = await run(['--folder', folder, '--once']);
+    expect(result.code).toBe(0);
+    expect(() => readFileSync(lock)).toThrow();
+  });
+
+  it('stops cleanly on Ctrl+C: exit 1, the lock released, and the next run syncs', async () => {
+    const folder = localFolder('Interrupted', { 'i.txt': 'i' });
+    const controller = new AbortController();
+    controller.abort();
+    let stderr = '';
+    const code = await runCli(['--profile', profile, 'run', '--folder', folder, '--once'], {
+      stdout: () => {},
+      stderr: (text) => (stderr += text),
+      stdin: Readable.from(['']),
+      env,
+      openBrowser: () => Promise.reject(new Error('no browser')),
+      signal: controller.signal,
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('stopped (Ctrl+C)');
+    expect(() => readFileSync(folderLockPath(profile, folder))).toThrow();
+    const again = await run(['--folder', folder, '--once']);
+    expect(again.code).toBe(0);
+    expect(await remoteTexts('/Interrupted')).toEqual({ 'i.txt': 'i' });
+  });
+
+  it.each([
+    [['--folder', '/tmp'], 'run needs --once for now'],
+    [['--once'], '--folder is needed'],
+    [
+      ['--folder', '/tmp', '--once', '--remote-folder', 'a//b'],
+      '--remote-folder: The remote folder "a//b" has an empty name.',
+    ],
+    [
+      ['--folder', '/tmp', '--once', '--remote-folder', '/a/../b'],
+      '--remote-folder must not contain "." or ".."',
+    ],
+    [['--folder', '/tmp', '--once', '--watch'], "Unknown option '--watch'"],
+  ])('exits 2 with the usage for %j', async (args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('Usage: mch-sync [--profile DIR] run --folder DIR');
+  });
+});

@@ -1,0 +1,130 @@
+// Renames and moves against the real device cost one request (or none), never a transfer; unchanged passes write nothing.
+import { statSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { files, isTransfer, SyncPair } from '../../helpers/sync-pair.ts';
+
+let device: TestDevice;
+const pairs: SyncPair[] = [];
+
+beforeAll(async () => {
+  device = await startTestDevice();
+});
+afterAll(async () => {
+  await device?.stop();
+});
+afterEach(() => {
+  for (const pair of pairs.splice(0)) pair.close();
+});
+
+function newPair(): SyncPair {
+  const pair = new SyncPair(device);
+  pairs.push(pair);
+  return pair;
+}
+
+async function syncedPair(texts: Record<string, string>): Promise<SyncPair> {
+  const pair = newPair();
+  for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
+  const first = await pair.sync();
+  expect(first.issues).toEqual([]);
+  expect(first.status).toBe('synced');
+  return pair;
+}
+
+describe('local renames and moves', () => {
+  it('costs exactly one PATCH and no upload, download or delete for a file rename', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+    const id = await pair.remoteId('a.txt');
+    pair.renameLocal('a.txt', 'renamed.txt');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(report.status).toBe('synced');
+    expect(report.counts).toMatchObject({ renamed: 1, uploaded: 0, downloaded: 0, deleted: 0 });
+    expect(await pair.remoteTree()).toEqual(files({ 'renamed.txt': 'alpha', 'docs/b.txt': 'beta' }));
+    expect(await pair.remoteId('renamed.txt')).toBe(id);
+  });
+
+  it('costs exactly one PATCH for a file moved into another folder', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+    const id = await pair.remoteId('a.txt');
+    pair.renameLocal('a.txt', 'docs/a.txt');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(report.counts.moved).toBe(1);
+    expect(await pair.remoteTree()).toEqual(files({ 'docs/a.txt': 'alpha', 'docs/b.txt': 'beta' }));
+  });
+
+  it('costs exactly one PATCH for a folder of 300 files moved into another folder', async () => {
+    const texts: Record<string, string> = { 'archive/readme.txt': 'archive' };
+    for (let i = 0; i < 300; i += 1) texts[`big/f${i}.txt`] = `file ${i}`;
+    const pair = await syncedPair(texts);
+    const id = await pair.remoteId('big');
+    pair.renameLocal('big', 'archive/big');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(report.status).toBe('synced');
+    const moved = Object.fromEntries(
+      Object.entries(texts).map(([path, text]) => [path.replace(/^big/, 'archive/big'), text]),
+    );
+    expect(await pair.remoteTree()).toEqual(files(moved));
+  });
+
+  it('costs exactly one PATCH for a case-only rename', async () => {
+    const pair = await syncedPair({ 'Readme.txt': 'read me' });
+    const id = await pair.remoteId('Readme.txt');
+    pair.renameLocal('Readme.txt', 'README.txt');
+    const { writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(await pair.remoteTree()).toEqual(files({ 'README.txt': 'read me' }));
+  });
+});
+
+describe('remote renames and moves', () => {
+  it('renames the local file in place: no download, same inode, no write to the device', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+    const inode = statSync(pair.local('a.txt')).ino;
+    await pair.moveRemote('a.txt', 'docs/renamed.txt');
+    const { report, requests, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(requests.filter(isTransfer)).toEqual([]);
+    expect(report.counts.moved + report.counts.renamed).toBe(1);
+    expect(pair.localTree()).toEqual(files({ 'docs/renamed.txt': 'alpha', 'docs/b.txt': 'beta' }));
+    expect(statSync(pair.local('docs/renamed.txt')).ino).toBe(inode);
+  });
+
+  it('renames a remote folder locally as one rename, keeping the inodes of what it holds', async () => {
+    const pair = await syncedPair({ 'docs/a.txt': 'alpha', 'docs/deep/b.txt': 'beta' });
+    const inode = statSync(pair.local('docs/deep/b.txt')).ino;
+    await pair.moveRemote('docs', 'papers');
+    const { requests, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(requests.filter(isTransfer)).toEqual([]);
+    expect(pair.localTree()).toEqual(files({ 'papers/a.txt': 'alpha', 'papers/deep/b.txt': 'beta' }));
+    expect(statSync(pair.local('papers/deep/b.txt')).ino).toBe(inode);
+  });
+});
+
+describe('passes with nothing to do', () => {
+  it('writes nothing and transfers no content when nothing changed', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta', 'docs/deep/c.txt': 'gamma' });
+    const { report, requests, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(requests.filter(isTransfer)).toEqual([]);
+    expect(report.status).toBe('synced');
+    expect(report.counts).toMatchObject({ uploaded: 0, downloaded: 0, renamed: 0, moved: 0, deleted: 0 });
+  });
+
+  it('reads a name that differs only in Unicode normalisation (NFC vs NFD) as no change', async () => {
+    const nfc = 'caf\u00e9.txt';
+    const nfd = 'cafe\u0301.txt';
+    const pair = await syncedPair({ [nfc]: 'coffee' });
+    // What macOS does to names: the same file now reads back decomposed.
+    pair.renameLocal(nfc, nfd);
+    const { writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(Object.keys(await pair.remoteTree())).toEqual([nfc]);
+    const again = await pair.syncCounting();
+    expect(again.writes).toEqual([]);
+  });
+});

@@ -1,0 +1,182 @@
+// The summary `mch-sync run` prints for each kind of pass: synced, nothing to do, problems, held.
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatRunSummary, nothingMoved } from '../../../../app/cli/run-summary.ts';
+import { emptyCounts, type PassIssue, type PassReport } from '../../../../app/sync/pass-report.ts';
+
+const CONTEXT = {
+  localRoot: '/home/ann/Docs',
+  remoteFolder: '/Docs',
+  confirmCommand: 'mch-sync run --folder /home/ann/Docs --remote-folder /Docs --once --confirm-deletes',
+};
+
+function report(overrides: Partial<PassReport> = {}): PassReport {
+  return {
+    status: 'synced',
+    counts: emptyCounts(),
+    issues: [],
+    hold: null,
+    rounds: 1,
+    operations: {},
+    startedAtMs: 0,
+    finishedAtMs: 1,
+    ...overrides,
+  };
+}
+
+function issue(kind: PassIssue['kind'], path: string, code = 'CODE'): PassIssue {
+  return { kind, path, code, message: `${path} is ${kind}` };
+}
+
+describe('formatRunSummary', () => {
+  it('says there was nothing to do, in one line, when nothing moved', () => {
+    expect(formatRunSummary(report(), CONTEXT)).toEqual([
+      'Nothing to do: /home/ann/Docs and /Docs on the device already match.',
+    ]);
+  });
+
+  it('lists every count in the order of the issue: uploaded, downloaded, renamed, moved, deleted, conflicts', () => {
+    const counts = {
+      ...emptyCounts(),
+      uploaded: 3,
+      bytesUp: 12_345,
+      downloaded: 1,
+      bytesDown: 999,
+      renamed: 2,
+      moved: 4,
+      deleted: 5,
+      conflicts: 1,
+      foldersCreated: 2,
+    };
+    expect(formatRunSummary(report({ counts }), CONTEXT)).toEqual([
+      'Synced: /home/ann/Docs and /Docs on the device match.',
+      '',
+      'uploaded:        3 (12 kB)',
+      'downloaded:      1 (999 B)',
+      'renamed:         2',
+      'moved:           4',
+      'deleted:         5',
+      'conflicts:       1 (both versions kept: see "conflicted copy")',
+      'folders created: 2',
+    ]);
+  });
+
+  it('lists what was skipped and why, even when nothing else happened', () => {
+    const lines = formatRunSummary(
+      report({ issues: [issue('skipped', 'link', 'SYMLINK'), issue('skipped', '.DS_Store', 'TEMPORARY')] }),
+      CONTEXT,
+    );
+    expect(lines).toEqual([
+      'Nothing to do: /home/ann/Docs and /Docs on the device already match.',
+      '',
+      'Not synced (2):',
+      '  link: link is skipped [SYMLINK]',
+      '  .DS_Store: .DS_Store is skipped [TEMPORARY]',
+    ]);
+  });
+
+  it('puts failures first and counts only what is tried again in the headline', () => {
+    const lines = formatRunSummary(
+      report({
+        status: 'errors',
+        issues: [issue('skipped', 's'), issue('retry', 'r'), issue('failed', 'f'), issue('warning', 'w')],
+      }),
+      CONTEXT,
+    );
+    expect(lines[0]).toBe(
+      'Synced with problems: 2 items were not synced (listed below); the next run tries again.',
+    );
+    const headings = lines.filter((line) => /^\S.*\(\d+\):$/.test(line));
+    expect(headings).toEqual([
+      'Failed (1):',
+      'Tried again next run (1):',
+      'Not synced (1):',
+      'Synced, with a warning (1):',
+    ]);
+  });
+
+  it('shortens a long list of issues of one kind', () => {
+    const issues = Array.from({ length: 25 }, (_, i) => issue('skipped', `f${i}`));
+    const lines = formatRunSummary(report({ issues }), { ...CONTEXT, maxIssuesPerKind: 3 });
+    expect(lines.slice(-5)).toEqual([
+      'Not synced (25):',
+      '  f0: f0 is skipped [CODE]',
+      '  f1: f1 is skipped [CODE]',
+      '  f2: f2 is skipped [CODE]',
+      '  ... and 22 more (--json lists all)',
+    ]);
+  });
+
+  it('explains a held pass: how many deletes on which side, and the command that goes ahead', () => {
+    const lines = formatRunSummary(
+      report({
+        status: 'held',
+        hold: {
+          reason: 'mass-delete',
+          deletes: { local: 2, localTotal: 100, remote: 60, remoteTotal: 100 },
+          advice: 'run again with --confirm-deletes',
+        },
+      }),
+      CONTEXT,
+    );
+    expect(lines).toEqual([
+      'Held: this run would delete many items, so nothing was deleted.',
+      'Deletes waiting:',
+      '  on the device: 60 of 100 items (deleted or moved away in /home/ann/Docs)',
+      '  in /home/ann/Docs: 2 of 100 items, to the trash (deleted on the device)',
+      'If that is what you want, run:',
+      `  ${CONTEXT.confirmCommand}`,
+      'If not, put the items back (the trash, or the device) and run again.',
+    ]);
+  });
+
+  it('leaves out the side of a held pass that deletes nothing', () => {
+    const lines = formatRunSummary(
+      report({
+        status: 'held',
+        hold: {
+          reason: 'mass-delete',
+          deletes: { local: 70, localTotal: 80, remote: 0, remoteTotal: 80 },
+          advice: '',
+        },
+      }),
+      CONTEXT,
+    );
+    expect(lines.filter((line) => line.startsWith('  on the device'))).toEqual([]);
+    expect(lines).toContain('  in /home/ann/Docs: 70 of 80 items, to the trash (deleted on the device)');
+  });
+
+  it('says a missing local folder stopped the pass', () => {
+    const lines = formatRunSummary(
+      report({
+        status: 'held',
+        hold: {
+          reason: 'local-root-missing',
+          deletes: { local: 0, localTotal: 0, remote: 0, remoteTotal: 3 },
+          advice: '',
+        },
+      }),
+      CONTEXT,
+    );
+    expect(lines[0]).toBe('Stopped: /home/ann/Docs is missing, so nothing was synced or deleted.');
+    expect(lines.join('\n')).not.toContain('--confirm-deletes');
+  });
+});
+
+describe('helpers', () => {
+  it('formats sizes in powers of 1000', () => {
+    expect([0, 999, 1000, 12_345, 1_500_000, 2e9, 3e15].map(formatBytes)).toEqual([
+      '0 B',
+      '999 B',
+      '1.0 kB',
+      '12 kB',
+      '1.5 MB',
+      '2.0 GB',
+      '3000 TB',
+    ]);
+  });
+
+  it('sees a pass with only byte counts or index updates as one where nothing moved', () => {
+    expect(nothingMoved({ ...emptyCounts(), bytesDown: 5 })).toBe(true);
+    expect(nothingMoved({ ...emptyCounts(), foldersCreated: 1 })).toBe(false);
+  });
+});
