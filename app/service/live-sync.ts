@@ -1,0 +1,278 @@
+// The live sync service: passes after local changes, on a poll and on request, with pause, backoff and status.
+import { ApiError, MchError } from '../../common/errors.ts';
+import type { ActivityEntry, EngineState, SyncProgress, SyncStatus } from '../../common/sync-status.ts';
+import { systemClock, type Clock, type TimerHandle } from '../live/clock.ts';
+import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '../live/local-watcher.ts';
+import { startSafetyRescans, type SafetyRescans } from '../live/safety-rescans.ts';
+import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
+import type { EngineEvents } from '../sync/engine-events.ts';
+import type { PassIssue, PassReport } from '../sync/pass-report.ts';
+
+export interface LiveSyncOptions {
+  /** Builds the folder pair's engine with the service's event handlers. */
+  engine: (events: EngineEvents) => SyncEngine;
+  localRoot: string;
+  remoteFolder: string;
+  /** How often the device is asked for changes when nothing happens here (default 30 s). */
+  pollMs?: number;
+  /** The poll comes this soon after a pass that carried local changes (default 5 s). */
+  activePollMs?: number;
+  /** Quiet time after the last local event before a pass (default 300 ms). */
+  debounceMs?: number;
+  /** Longest wait between retries while offline or failing (default 5 min). */
+  maxBackoffMs?: number;
+  clock?: Clock;
+  log?: (line: EngineLogLine) => void;
+  /** Called whenever the status changes. */
+  onStatus?: (status: SyncStatus) => void;
+  /** The watcher (a seam for tests that cannot watch); default chokidar. */
+  watch?: (options: LocalWatcherOptions) => LocalWatcher;
+}
+
+type PassMode = 'revalidate' | 'trust-cache';
+
+const MAX_ACTIVITY = 200;
+const FIRST_BACKOFF_MS = 2_000;
+
+const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT', 'DEVICE_UNREACHABLE', 'SERVER_ERROR', 'RATE_LIMITED']);
+const SIGN_IN_CODES = new Set(['AUTH_REQUIRED', 'AUTH_INVALID_CREDENTIALS', 'SIGN_IN_REQUIRED']);
+
+export class LiveSync {
+  readonly #options: LiveSyncOptions;
+  readonly #clock: Clock;
+  readonly #engine: SyncEngine;
+  #watcher: LocalWatcher | undefined;
+  #safety: SafetyRescans | undefined;
+  #state: EngineState = 'idle';
+  #detail: string | null = null;
+  #progress: SyncProgress | null = null;
+  #lastSyncAtMs: number | null = null;
+  #activity: ActivityEntry[] = [];
+  #issues: PassIssue[] = [];
+  #watchProblem: string | null = null;
+  /** The next pass asked for, merged: a revalidating request wins over a cached one. */
+  #queued: { mode: PassMode; confirmDeletes: boolean } | null = null;
+  #running: Promise<void> | null = null;
+  #abort: AbortController | null = null;
+  #paused = false;
+  #stopped = false;
+  #timer: TimerHandle | undefined;
+  #failures = 0;
+  #localActivity = false;
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(options: LiveSyncOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#engine = options.engine({
+      onLocalWrite: (write) => {
+        this.#watcher?.expectEcho(
+          write.path,
+          write.kind,
+          write.fromPath === undefined ? {} : { fromPath: write.fromPath },
+        );
+      },
+      onActivity: (entry) => {
+        this.#activity.unshift(entry);
+        if (this.#activity.length > MAX_ACTIVITY) this.#activity.length = MAX_ACTIVITY;
+      },
+      onProgress: ({ itemsDone, itemsTotal }) => {
+        this.#progress = { itemsDone, itemsTotal, bytesDone: 0, bytesTotal: 0, transfers: [] };
+        this.#setState(itemsTotal > 0 ? 'syncing' : this.#state);
+      },
+    });
+  }
+
+  /** Starts watching and runs the first (full) pass; resolves once the watcher is ready. */
+  async start(): Promise<void> {
+    const watch = this.#options.watch ?? startLocalWatcher;
+    this.#watcher = watch({
+      root: this.#options.localRoot,
+      ...(this.#options.debounceMs === undefined ? {} : { debounceMs: this.#options.debounceMs }),
+      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+      onBatch: () => {
+        this.#localActivity = true;
+        this.#request('trust-cache');
+      },
+      onRescanNeeded: (reason, message) => {
+        this.#watchProblem = message;
+        this.#log('warn', `full rescan (${reason}): ${message}`);
+        this.#request('revalidate');
+      },
+    });
+    this.#safety = startSafetyRescans({
+      onRescan: (reason) => {
+        this.#log('info', `full rescan (${reason})`);
+        this.#request('revalidate');
+      },
+      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+    });
+    await this.#watcher.ready;
+    this.#request('revalidate');
+  }
+
+  /** Stops passes, the watcher and the timers; a running pass is cancelled. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#clearTimer();
+    this.#abort?.abort();
+    this.#safety?.stop();
+    await this.#running?.catch(() => undefined);
+    await this.#watcher?.close();
+  }
+
+  pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    this.#clearTimer();
+    this.#abort?.abort();
+    this.#setState('paused', 'Paused: changes on either side wait until you resume.');
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#failures = 0;
+    this.#setState('idle', null);
+    this.#request('revalidate');
+  }
+
+  /** A full pass now (the tray's "sync now", `mch-sync resume` after an error). */
+  syncNow(): void {
+    this.#failures = 0;
+    this.#request('revalidate');
+  }
+
+  /** The user confirmed the deletes the guard held: one pass goes ahead with them. */
+  confirmDeletes(): void {
+    this.#request('revalidate', true);
+  }
+
+  status(): SyncStatus {
+    return {
+      state: this.#state,
+      detail: this.#detail ?? (this.#state === 'idle' ? this.#watchProblem : null),
+      localRoot: this.#options.localRoot,
+      remoteFolder: this.#options.remoteFolder,
+      progress: this.#progress,
+      lastSyncAtMs: this.#lastSyncAtMs,
+      activity: [...this.#activity],
+      issues: [...this.#issues],
+      pid: process.pid,
+    };
+  }
+
+  /** Resolves when no pass runs and none is queued (tests and benchmarks wait for this). */
+  whenIdle(): Promise<void> {
+    if (this.#running === null && this.#queued === null) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #request(mode: PassMode, confirmDeletes = false): void {
+    if (this.#stopped) return;
+    const queued = this.#queued;
+    this.#queued = {
+      mode: queued?.mode === 'revalidate' || mode === 'revalidate' ? 'revalidate' : 'trust-cache',
+      confirmDeletes: (queued?.confirmDeletes ?? false) || confirmDeletes,
+    };
+    if (this.#running === null && !this.#paused) this.#running = this.#loop();
+  }
+
+  async #loop(): Promise<void> {
+    try {
+      while (this.#queued !== null && !this.#paused && !this.#stopped) {
+        const { mode, confirmDeletes } = this.#queued;
+        this.#queued = null;
+        this.#clearTimer();
+        await this.#pass(mode, confirmDeletes);
+      }
+    } finally {
+      this.#running = null;
+      if (this.#queued === null || this.#paused || this.#stopped) {
+        for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      }
+    }
+  }
+
+  async #pass(mode: PassMode, confirmDeletes: boolean): Promise<void> {
+    const abort = new AbortController();
+    this.#abort = abort;
+    const hadLocalActivity = this.#localActivity;
+    this.#localActivity = false;
+    this.#progress = null;
+    this.#setState('scanning', null);
+    try {
+      const report = await this.#engine.syncOnce({ remote: mode, confirmDeletes, signal: abort.signal });
+      this.#failures = 0;
+      if (mode === 'revalidate') this.#safety?.noteFullRescan();
+      this.#afterReport(report);
+      this.#schedulePoll(
+        hadLocalActivity ? (this.#options.activePollMs ?? 5_000) : (this.#options.pollMs ?? 30_000),
+      );
+    } catch (error) {
+      if (this.#paused || this.#stopped) return;
+      this.#afterFailure(error);
+    } finally {
+      this.#abort = null;
+      this.#progress = null;
+    }
+  }
+
+  #afterReport(report: PassReport): void {
+    this.#issues = report.issues;
+    if (report.hold) {
+      this.#setState('held', report.hold.advice);
+      return;
+    }
+    if (report.status === 'synced') this.#lastSyncAtMs = report.finishedAtMs;
+    const failed = report.issues.filter((issue) => issue.kind === 'failed').length;
+    this.#setState('idle', failed > 0 ? `${failed} item(s) could not be synced; see the issues.` : null);
+  }
+
+  #afterFailure(error: unknown): void {
+    this.#failures += 1;
+    const code = error instanceof MchError ? error.code : 'UNEXPECTED';
+    const message = error instanceof Error ? error.message : String(error);
+    const backoff = Math.min(
+      this.#options.maxBackoffMs ?? 300_000,
+      FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16),
+    );
+    if (error instanceof ApiError && OFFLINE_CODES.has(code)) {
+      this.#setState(
+        'offline',
+        `The device cannot be reached (${message}); trying again in ${Math.round(backoff / 1000)} s.`,
+      );
+    } else if (SIGN_IN_CODES.has(code)) {
+      this.#setState('sign-in-needed', `${message} Sync waits until you sign in again (mch-sync login).`);
+    } else {
+      this.#setState('error', message);
+    }
+    this.#log('error', `${code}: ${message}`);
+    this.#schedulePoll(backoff);
+  }
+
+  #schedulePoll(delayMs: number): void {
+    this.#clearTimer();
+    if (this.#stopped || this.#paused) return;
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = undefined;
+      this.#request('revalidate');
+    }, delayMs);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #setState(state: EngineState, detail: string | null = this.#detail): void {
+    const changed = state !== this.#state || detail !== this.#detail;
+    this.#state = state;
+    this.#detail = detail;
+    if (changed) this.#options.onStatus?.(this.status());
+  }
+
+  #log(level: EngineLogLine['level'], message: string): void {
+    this.#options.log?.({ level, message });
+  }
+}
