@@ -17,6 +17,8 @@ export interface CliDependencies {
    */
   pastedAddresses?: Readable | undefined;
   keychain?: KeytarApi;
+  /** Standard output when it is a terminal (for a live display); undefined when it is a pipe or file. */
+  terminal?: NodeJS.WriteStream | undefined;
   /** Ends a waiting command (Ctrl+C). */
   signal?: AbortSignal;
   /** How long browser sign-in waits. */

@@ -10,6 +10,9 @@ import { runLogout } from './logout-command.ts';
 import { runRun } from './run-command.ts';
 import { DEVICES_USAGE, LOGIN_USAGE, LOGOUT_USAGE, MAIN_USAGE, RUN_USAGE, WHOAMI_USAGE } from './usage.ts';
 import { runWhoami } from './whoami-command.ts';
+import { PAUSE_USAGE, runPause } from './pause-command.ts';
+import { RESUME_USAGE, runResume } from './resume-command.ts';
+import { runStatus, STATUS_USAGE } from './status-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -21,6 +24,7 @@ interface Command {
 }
 
 const JSON_OPTION: Options = { json: { type: 'boolean' } };
+const FOLDER_OPTION: Options = { folder: { type: 'string' } };
 
 const COMMANDS: Record<string, Command> = {
   login: {
@@ -53,6 +57,17 @@ const COMMANDS: Record<string, Command> = {
       verbose: { type: 'boolean' },
     },
     run: (context, values) => runRun(context, values),
+  },
+  status: {
+    usage: STATUS_USAGE,
+    options: { ...FOLDER_OPTION, ...JSON_OPTION },
+    run: (context, values) => runStatus(context, values),
+  },
+  pause: { usage: PAUSE_USAGE, options: FOLDER_OPTION, run: (context, values) => runPause(context, values) },
+  resume: {
+    usage: RESUME_USAGE,
+    options: FOLDER_OPTION,
+    run: (context, values) => runResume(context, values),
   },
 };
 
@@ -107,7 +122,7 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
     const command = COMMANDS[name];
     if (command === undefined) {
       throw new UsageError(
-        `Unknown command "${name}": use login, logout, whoami, devices or run.`,
+        `Unknown command "${name}": use login, logout, whoami, devices, run, status, pause or resume.`,
         MAIN_USAGE,
       );
     }
@@ -158,7 +173,10 @@ export async function main(argv: string[]): Promise<number> {
     controller.abort();
     process.once('SIGINT', () => process.exit(130));
   };
+  // A service manager stops a live run with SIGTERM: the same clean stop.
+  const onTerminate = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onTerminate);
   try {
     return await runCli(argv, {
       stdout: (text) => process.stdout.write(text),
@@ -166,9 +184,11 @@ export async function main(argv: string[]): Promise<number> {
       stdin: process.stdin,
       env: process.env,
       openBrowser: systemBrowser(),
+      terminal: process.stdout.isTTY ? process.stdout : undefined,
       signal: controller.signal,
     });
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onTerminate);
   }
 }

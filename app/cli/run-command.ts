@@ -1,4 +1,4 @@
-// `mch-sync run --once`: one sync pass of a local folder with a device folder, under a per-folder lock.
+// `mch-sync run`: one sync pass of a folder pair (--once) or live sync until stopped, under a per-folder lock.
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { assertNever, MchError } from '../../common/errors.ts';
@@ -13,6 +13,7 @@ import type { PassReport } from '../sync/pass-report.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { acquireFolderLock, folderLockPath } from './folder-lock.ts';
+import { runLive } from './run-live.ts';
 import { formatRunSummary } from './run-summary.ts';
 import { RUN_USAGE } from './usage.ts';
 
@@ -37,6 +38,8 @@ export class RunError extends MchError {
 }
 
 interface RunRequest {
+  /** One pass and exit; otherwise live until stopped. */
+  once: boolean;
   localRoot: string;
   remoteFolder: string;
   confirmDeletes: boolean;
@@ -45,10 +48,10 @@ interface RunRequest {
 }
 
 function readRequest(values: Values): RunRequest {
-  if (values['once'] !== true) {
+  const once = values['once'] === true;
+  if (!once && (values['confirm-deletes'] === true || values['json'] === true)) {
     throw new UsageError(
-      'run needs --once for now: it runs one pass and exits. Live sync (watching for changes) is not available yet; ' +
-        'to keep syncing, run it again (e.g. from cron or a systemd timer).',
+      '--confirm-deletes and --json go with --once; a live run that is held says so in `mch-sync status`.',
       RUN_USAGE,
     );
   }
@@ -80,6 +83,7 @@ function readRequest(values: Values): RunRequest {
     );
   }
   return {
+    once,
     localRoot,
     remoteFolder: `/${segments.join('/')}`,
     confirmDeletes: values['confirm-deletes'] === true,
@@ -123,6 +127,13 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
     const deviceUrl = await deviceAddress(session, context.deps.signal);
     const client = new DeviceClient({ deviceUrl, transport: session.transport });
     const db = openIndexDb(indexFilePath(context.profileDir, request.localRoot));
+    if (!request.once) {
+      try {
+        return await runLive(context, { ...request, client, index: new IndexStore(db) });
+      } finally {
+        db.close();
+      }
+    }
     let report: PassReport;
     try {
       const engine = new SyncEngine({

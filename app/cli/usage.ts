@@ -7,7 +7,10 @@ Keeps a folder in sync with your personal cloud device. Commands:
   logout    sign out: revoke the sign-in and delete the stored tokens
   whoami    show who is signed in, the device and where the tokens are kept
   devices   list your devices and the address each answers on
-  run       sync a folder with the device: \`run --folder DIR --once\` runs one pass
+  run       sync a folder with the device, live until stopped (\`--once\`: one pass and exit)
+  status    what live sync of a folder is doing (or what its last pass left)
+  pause     pause live sync of a folder
+  resume    resume live sync of a folder
 
 Options:
   --profile DIR   profile folder (default: $MCH_PROFILE, else the platform's config folder)
@@ -57,24 +60,28 @@ address it answers on.
 Options:
   --json   machine-readable output`;
 
-export const RUN_USAGE = `Usage: mch-sync [--profile DIR] run --folder DIR [--remote-folder PATH] --once [options]
+export const RUN_USAGE = `Usage: mch-sync [--profile DIR] run --folder DIR [--remote-folder PATH] [--once] [options]
 
-Syncs a local folder with a folder on the device, both ways, in one pass, then exits. Renames and moves
-are carried over as renames; a file changed on both sides keeps both versions (the local one becomes
-"name (conflicted copy DATE TIME).ext"); files deleted on the device go to the trash here.
+Syncs a local folder with a folder on the device, both ways. Renames and moves are carried over as
+renames; a file changed on both sides keeps both versions (the local one becomes "name (conflicted copy
+DATE TIME).ext"); files deleted on the device go to the trash here.
+
+Without --once it keeps syncing until Ctrl+C (or SIGTERM): local changes go up about a second after
+they happen, the device is asked for changes every 30 s. \`mch-sync status\`, \`pause\` and \`resume\`
+talk to it; its log is <profile>/logs/live-<folder key>.log.
 
 Options:
   --folder DIR           the local folder (must exist)
   --remote-folder PATH   the device folder, a slash path from the device root (default: /<name of
                          the local folder>); created when missing
-  --once                 run one pass and exit (required for now: live sync is not available yet)
-  --confirm-deletes      go ahead with a pass held because it would delete many items
-  --json                 print the pass report as JSON instead of the summary
-  --verbose              print what the engine does on stderr
+  --once                 run one pass and exit
+  --confirm-deletes      (with --once) go ahead with a pass held because it would delete many items
+  --json                 (with --once) print the pass report as JSON instead of the summary
+  --verbose              print what the engine does
   -h, --help             show this help
 
 One run per folder at a time: a second one exits with 1 while the first is running.
 
-Exit codes: 0 both sides match, 1 some items failed (or the run could not start), 2 usage error,
-3 held: the pass would delete more than 50 items and more than 30% of one side; nothing was deleted,
-and the summary says what to run to go ahead.`;
+Exit codes: 0 both sides match (or a live run stopped cleanly), 1 some items failed (or the run could
+not start), 2 usage error, 3 held: the pass would delete more than 50 items and more than 30% of one
+side; nothing was deleted, and the summary says what to run to go ahead.`;

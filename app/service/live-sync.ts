@@ -23,8 +23,8 @@ export interface LiveSyncOptions {
   maxBackoffMs?: number;
   clock?: Clock;
   log?: (line: EngineLogLine) => void;
-  /** Called whenever the status changes. */
-  onStatus?: (status: SyncStatus) => void;
+  /** Called whenever the status changes (state, progress, activity); read it with `status()`. */
+  onChange?: () => void;
   /** The watcher (a seam for tests that cannot watch); default chokidar. */
   watch?: (options: LocalWatcherOptions) => LocalWatcher;
 }
@@ -75,10 +75,12 @@ export class LiveSync {
       onActivity: (entry) => {
         this.#activity.unshift(entry);
         if (this.#activity.length > MAX_ACTIVITY) this.#activity.length = MAX_ACTIVITY;
+        this.#options.onChange?.();
       },
       onProgress: ({ itemsDone, itemsTotal }) => {
         this.#progress = { itemsDone, itemsTotal, bytesDone: 0, bytesTotal: 0, transfers: [] };
         this.#setState(itemsTotal > 0 ? 'syncing' : this.#state);
+        this.#options.onChange?.();
       },
     });
   }
@@ -269,7 +271,7 @@ export class LiveSync {
     const changed = state !== this.#state || detail !== this.#detail;
     this.#state = state;
     this.#detail = detail;
-    if (changed) this.#options.onStatus?.(this.status());
+    if (changed) this.#options.onChange?.();
   }
 
   #log(level: EngineLogLine['level'], message: string): void {

@@ -231,7 +231,7 @@ describe('refusals', () => {
   });
 
   it.each([
-    [['--folder', '/tmp'], 'run needs --once for now'],
+    [['--folder', '/tmp', '--json'], '--confirm-deletes and --json go with --once'],
     [['--once'], '--folder is needed'],
     [
       ['--folder', '/tmp', '--once', '--remote-folder', 'a//b'],

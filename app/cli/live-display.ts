@@ -1,0 +1,107 @@
+// What `mch-sync run` shows while live: a redrawn status block on a terminal, plain log lines otherwise.
+import { createLogUpdate } from 'log-update';
+import type { SyncStatus } from '../../common/sync-status.ts';
+
+export interface LiveDisplay {
+  /** The status changed (state, progress or activity); the display reads it when it draws. */
+  changed(): void;
+  /** A line worth keeping (a warning, an error). */
+  note(line: string): void;
+  close(): void;
+}
+
+const STATE_TEXT: Record<SyncStatus['state'], string> = {
+  idle: 'Up to date, watching for changes',
+  scanning: 'Looking for changes',
+  syncing: 'Syncing',
+  paused: 'Paused',
+  offline: 'Offline',
+  'sign-in-needed': 'Sign-in needed',
+  held: 'Waiting for you',
+  error: 'Stopped by an error',
+};
+
+function clock(atMs: number): string {
+  return new Date(atMs).toLocaleTimeString();
+}
+
+/** The block a terminal shows: state, progress, the last few things done, issues. */
+export function statusLines(status: SyncStatus): string[] {
+  const lines = [`${STATE_TEXT[status.state]} — ${status.localRoot} ⇄ ${status.remoteFolder}`];
+  if (status.detail !== null) lines.push(`  ${status.detail}`);
+  const progress = status.progress;
+  if (progress !== null && progress.itemsTotal > 0) {
+    lines.push(`  ${progress.itemsDone} of ${progress.itemsTotal} changes`);
+  }
+  if (status.lastSyncAtMs !== null) lines.push(`  last in sync at ${clock(status.lastSyncAtMs)}`);
+  for (const entry of status.activity.slice(0, 5)) {
+    lines.push(`  ${clock(entry.atMs)}  ${entry.action.padEnd(14)} ${entry.path}`);
+  }
+  const problems = status.issues.filter((issue) => issue.kind === 'failed' || issue.kind === 'retry');
+  if (problems.length > 0) lines.push(`  ${problems.length} item(s) not synced yet: mch-sync status`);
+  lines.push('  Ctrl+C to stop');
+  return lines;
+}
+
+/** Redraws in place on a terminal (log-update), throttled to a few frames a second. */
+export function terminalDisplay(stream: NodeJS.WriteStream, status: () => SyncStatus): LiveDisplay {
+  const render = createLogUpdate(stream, { showCursor: true });
+  let timer: NodeJS.Timeout | undefined;
+  const draw = (): void => {
+    timer = undefined;
+    render(statusLines(status()).join('\n'));
+  };
+  return {
+    changed() {
+      timer ??= setTimeout(draw, 100);
+    },
+    note(line) {
+      render.clear();
+      stream.write(`${line}\n`);
+      draw();
+    },
+    close() {
+      if (timer !== undefined) clearTimeout(timer);
+      draw();
+      render.done();
+    },
+  };
+}
+
+/** One line per state change and per finished item, for logs and pipes. */
+export function plainDisplay(write: (line: string) => void, read: () => SyncStatus): LiveDisplay {
+  let state: string | null = null;
+  let detail: string | null = null;
+  let seenAtMs = 0;
+  const seen = new Set<string>();
+  return {
+    changed() {
+      const status = read();
+      if (status.state !== state || status.detail !== detail) {
+        state = status.state;
+        detail = status.detail;
+        write(
+          `${new Date().toISOString()} ${STATE_TEXT[status.state]}${detail === null ? '' : `: ${detail}`}`,
+        );
+      }
+      // Activity is newest first; print what is newer than what was printed, oldest first.
+      const fresh = status.activity.filter((entry) => {
+        const key = `${entry.atMs} ${entry.action} ${entry.path}`;
+        return entry.atMs >= seenAtMs && !seen.has(key);
+      });
+      for (const entry of fresh.reverse()) {
+        seen.add(`${entry.atMs} ${entry.action} ${entry.path}`);
+        write(`${new Date(entry.atMs).toISOString()} ${entry.action} ${entry.path}`);
+      }
+      if (fresh.length > 0) {
+        seenAtMs = Math.max(seenAtMs, ...fresh.map((entry) => entry.atMs));
+        // Older keys cannot come again once the time has moved past them.
+        for (const key of seen) if (Number(key.slice(0, key.indexOf(' '))) < seenAtMs) seen.delete(key);
+      }
+    },
+    note(line) {
+      write(line);
+    },
+    close() {},
+  };
+}
