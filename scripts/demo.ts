@@ -1,5 +1,9 @@
-// `npm run demo`: starts the local device with a demo user and a data folder in .demo/, and says how to use it.
+// `npm run demo`: starts the local device (user demo/demo, data in .demo/), signs in and syncs ./MyCloud live.
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { runCli } from '../app/cli/main.ts';
+import { systemBrowser } from '../app/auth/system-browser.ts';
 import { parseCliArgs, runDevice, UsageError } from '../device/cli.ts';
 
 async function demo(): Promise<number> {
@@ -32,28 +36,49 @@ async function demo(): Promise<number> {
     return 1;
   }
   const { base, config, identity } = device.urls;
-  console.log(`
-The local device is running. Sign in as demo / demo.
+  const profile = resolve('.demo/profile');
+  const folder = resolve('MyCloud');
+  mkdirSync(folder, { recursive: true });
+  // The demo keeps its tokens in a 0600 file of its own profile, never in the keychain of this machine.
+  const env = { ...process.env, MCH_SECRET_STORE: 'file' };
+  const stop = new AbortController();
+  const onStop = (): void => stop.abort();
+  process.once('SIGINT', onStop);
+  process.once('SIGTERM', onStop);
+  const cli = (args: string[], input = ''): Promise<number> =>
+    runCli(['--profile', profile, ...args], {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      stdin: Readable.from([input]),
+      env,
+      openBrowser: systemBrowser(),
+      terminal: process.stdout.isTTY ? process.stdout : undefined,
+      signal: stop.signal,
+    });
+  let code = await cli(['login', '--config-url', config, '--username', 'demo', '--password-stdin'], 'demo');
+  if (code === 0) {
+    console.log(`
+The local device is running at ${base} (user demo, password demo; data in ${options.dataDir}).
+${folder} is synced live with /MyCloud on it: add, edit, rename or delete files there.
 
-  Read the configuration:
-    curl ${config}
-  Get a token:
-    curl -s ${identity}/oauth/token -H 'content-type: application/json' \\
-      -d '{"grant_type":"password","client_id":"mch-desktop","username":"demo","password":"demo"}'
-  List your root folder (put the access_token in TOKEN):
-    curl -H "Authorization: Bearer $TOKEN" '${base}/sdk/v2/filesSearch/parents?ids=root&pretty=true'
-  Sign in with the client, in another terminal:
-    npm run sync -- login --config-url ${config}      (browser; or add --username demo --password-stdin)
-    npm run sync -- whoami
+  See it from another computer: in a second terminal, sync a second folder with the same device folder
+    npm run sync -- --profile .demo/second login --config-url ${config} --username demo --password-stdin <<< demo
+    mkdir -p .demo/second-computer
+    npm run sync -- --profile .demo/second run --folder .demo/second-computer --remote-folder /MyCloud
+  and change files on either side: they arrive on the other within about a second (from the device,
+  at the next poll: 30 s, or at once with \`npm run sync -- --profile .demo/profile resume --folder MyCloud\`).
+  Status from anywhere:  npm run sync -- --profile .demo/profile status --folder MyCloud
+  The device API by hand: curl ${config}, a token from ${identity}/oauth/token (see docs/device.md).
 
-Press Ctrl+C to stop; the data stays in ${options.dataDir}.`);
-  await new Promise<void>((done) => {
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+Press Ctrl+C to stop; the data stays in .demo/ and ${folder}.
+`);
+    code = await cli(['run', '--folder', folder, '--remote-folder', '/MyCloud']);
+  }
+  process.off('SIGINT', onStop);
+  process.off('SIGTERM', onStop);
   await device.close();
   console.log('demo: stopped');
-  return 0;
+  return code;
 }
 
 process.exitCode = await demo();

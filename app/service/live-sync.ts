@@ -131,8 +131,12 @@ export class LiveSync {
     this.#setState('paused', 'Paused: changes on either side wait until you resume.');
   }
 
+  /** Resumes after a pause; when not paused, a full pass now (so `resume` always means "go"). */
   resume(): void {
-    if (!this.#paused) return;
+    if (!this.#paused) {
+      this.syncNow();
+      return;
+    }
     this.#paused = false;
     this.#failures = 0;
     this.#setState('idle', null);
