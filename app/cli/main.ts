@@ -66,7 +66,7 @@ const COMMANDS: Record<string, Command> = {
   pause: { usage: PAUSE_USAGE, options: FOLDER_OPTION, run: (context, values) => runPause(context, values) },
   resume: {
     usage: RESUME_USAGE,
-    options: FOLDER_OPTION,
+    options: { ...FOLDER_OPTION, 'confirm-deletes': { type: 'boolean' } },
     run: (context, values) => runResume(context, values),
   },
 };

@@ -2,14 +2,15 @@
 import type { CommandContext } from './cli-context.ts';
 import { askFolderService, chooseFolder, ServiceCommandError } from './status-command.ts';
 
-export const RESUME_USAGE = `Usage: mch-sync [--profile DIR] resume [--folder DIR]
+export const RESUME_USAGE = `Usage: mch-sync [--profile DIR] resume [--folder DIR] [--confirm-deletes]
 
 Resumes the live sync of a folder after \`mch-sync pause\`; it first catches up with what changed
-meanwhile on both sides.
+meanwhile on both sides. When it is not paused, it syncs now.
 
 Options:
-  --folder DIR   the synced folder (default: the only folder this profile syncs)
-  -h, --help     show this help
+  --folder DIR        the synced folder (default: the only folder this profile syncs)
+  --confirm-deletes   go ahead with the deletes live sync is holding (\`mch-sync status\` says how many)
+  -h, --help          show this help
 
 Exit codes: 0 resumed, 1 live sync is not running for the folder (or did not answer), 2 usage error.`;
 
@@ -18,13 +19,18 @@ export async function runResume(
   values: Record<string, string | boolean | undefined>,
 ): Promise<number> {
   const folder = chooseFolder(context, values, RESUME_USAGE);
-  const status = await askFolderService(context, folder, { op: 'resume' });
+  const confirm = values['confirm-deletes'] === true;
+  const status = await askFolderService(context, folder, { op: confirm ? 'confirm-deletes' : 'resume' });
   if (status === undefined) {
     throw new ServiceCommandError(
       'SERVICE_NOT_RUNNING',
       `Live sync is not running for ${folder.localRoot}: start it with \`mch-sync run --folder ${folder.localRoot}\`.`,
     );
   }
-  context.print(`Resumed live sync of ${status.localRoot} (${status.state}).`);
+  context.print(
+    confirm
+      ? `Going ahead with the held deletes in ${status.localRoot}.`
+      : `Resumed live sync of ${status.localRoot} (${status.state}).`,
+  );
   return 0;
 }

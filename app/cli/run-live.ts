@@ -80,6 +80,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
       pause: () => live.pause(),
       resume: () => live.resume(),
       syncNow: () => live.syncNow(),
+      confirmDeletes: () => live.confirmDeletes(),
     },
     log: (line) => log.write(line),
   });

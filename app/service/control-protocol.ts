@@ -4,7 +4,13 @@ import { MchError } from '../../common/errors.ts';
 import type { SyncStatus } from '../../common/sync-status.ts';
 import { ControlError } from './control-errors.ts';
 
-export type ControlRequest = { op: 'status' } | { op: 'pause' } | { op: 'resume' } | { op: 'sync-now' };
+export type ControlRequest =
+  | { op: 'status' }
+  | { op: 'pause' }
+  | { op: 'resume' }
+  | { op: 'sync-now' }
+  /** The user confirmed the deletes the mass-delete guard held. */
+  | { op: 'confirm-deletes' };
 export type ControlOp = ControlRequest['op'];
 
 export interface ControlErrorBody {
@@ -27,6 +33,7 @@ const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('pause') }),
   z.object({ op: z.literal('resume') }),
   z.object({ op: z.literal('sync-now') }),
+  z.object({ op: z.literal('confirm-deletes') }),
 ]);
 
 const count = z.number().int().nonnegative();
@@ -81,7 +88,7 @@ export function parseRequest(line: string): ControlRequest {
   if (!result.success) {
     throw new ControlError(
       'CONTROL_BAD_REQUEST',
-      'The request is not one of status, pause, resume or sync-now (expected {"op": "status"}).',
+      'The request is not one of status, pause, resume, sync-now or confirm-deletes (expected {"op": "status"}).',
     );
   }
   return result.data;

@@ -1,4 +1,4 @@
-// The live service's end of the control socket: answers status, pause, resume and sync-now, one request per connection.
+// The live service's end of the control socket: answers status, pause, resume, sync-now and confirm-deletes, one per connection.
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { SyncStatus } from '../../common/sync-status.ts';
@@ -21,6 +21,7 @@ export interface ControlHandler {
   pause(): void | Promise<void>;
   resume(): void | Promise<void>;
   syncNow(): void | Promise<void>;
+  confirmDeletes(): void | Promise<void>;
 }
 
 export interface ControlLogLine {
@@ -260,6 +261,8 @@ async function carryOut(request: ControlRequest, handler: ControlHandler): Promi
       return handler.resume();
     case 'sync-now':
       return handler.syncNow();
+    case 'confirm-deletes':
+      return handler.confirmDeletes();
     default:
       return assertNever(request, 'control request');
   }

@@ -50,6 +50,11 @@ class FakeService implements ControlHandler {
     this.calls.push('sync-now');
     this.state = 'scanning';
   }
+
+  confirmDeletes(): void {
+    this.calls.push('confirm-deletes');
+    this.state = 'scanning';
+  }
 }
 
 let dir: string;

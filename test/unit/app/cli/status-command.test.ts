@@ -150,6 +150,10 @@ async function startService(): Promise<{ calls: string[] }> {
     syncNow: () => {
       calls.push('sync-now');
     },
+    confirmDeletes: () => {
+      calls.push('confirm-deletes');
+      state = 'scanning';
+    },
   };
   const server = await startControlServer({ socketPath: controlSocketPath(profile, folder), handler });
   cleanup.push(() => server.close());
@@ -305,6 +309,14 @@ describe.skipIf(process.platform === 'win32')('pause and resume', () => {
     expect(stdout).toBe(
       `Paused live sync of ${folder}; \`mch-sync resume\` continues it.\nResumed live sync of ${folder} (scanning).\n`,
     );
+  });
+
+  it('resume --confirm-deletes releases the deletes the service holds', async () => {
+    writeIndex(folder);
+    const service = await startService();
+    expect(await runResume(context, { 'confirm-deletes': true })).toBe(0);
+    expect(service.calls).toEqual(['confirm-deletes']);
+    expect(stdout).toBe(`Going ahead with the held deletes in ${folder}.\n`);
   });
 
   it('fail with SERVICE_NOT_RUNNING when no service runs', async () => {
