@@ -1,6 +1,7 @@
 // Carries out a plan: operations in order, transfers a few at a time, each failure kept to its item.
 import { AbortedError, ApiError, assertNever, BugError, MchError } from '../../common/errors.ts';
-import { createRemoteFolder, deleteRemote, moveRemote, upload, uploadContent } from './execute-remote.ts';
+import { createRemoteFolder, upload } from './execute-create.ts';
+import { deleteRemote, moveRemote, uploadContent } from './execute-remote.ts';
 import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
 import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { UnsafePathError } from './local-paths.ts';

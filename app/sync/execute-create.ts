@@ -1,0 +1,123 @@
+// Operations that create items on the device: folders and uploads, each settled by name when its answer is lost.
+import type { RemoteFile } from '../api/device-client.ts';
+import { hashFile } from './content-hash.ts';
+import { parentId, type ExecutionContext } from './execution-context.ts';
+import { codeOf, existingMatch, localDetail, replanOn, unchangedLocal, type Op } from './execute-shared.ts';
+import { msOfNs } from './local-paths.ts';
+import { nameKey, type IndexEntry } from './model.ts';
+
+type CreateOp = Op<'remote-create-folder'> | Op<'upload'>;
+
+/**
+ * Sends a create. A lost answer (OUTCOME_UNKNOWN), or for a folder a name taken meanwhile (CONFLICT),
+ * is settled by looking the name up: an item that `isOurs` is the one meant; anything else re-plans.
+ */
+async function createOnce(
+  context: ExecutionContext,
+  op: CreateOp,
+  folderId: string,
+  intent: number,
+  send: () => Promise<{ id: string; eTag: string | undefined }>,
+  isOurs: (file: RemoteFile) => boolean,
+): Promise<{ id: string; eTag: string }> {
+  try {
+    const created = await send();
+    return { id: created.id, eTag: created.eTag ?? '' };
+  } catch (error) {
+    const code = codeOf(error);
+    // A folder of that name made meanwhile (by another client) is the same folder; a file is not.
+    const settles = code === 'OUTCOME_UNKNOWN' || (code === 'CONFLICT' && op.op === 'remote-create-folder');
+    const found = settles ? await existingMatch(context, folderId, op.name, isOurs) : undefined;
+    if (!found) {
+      context.index.store.completeIntent(intent);
+      replanOn(error, op.path, ['CONFLICT', 'NOT_FOUND']);
+    }
+    return { id: found.id, eTag: found.eTag };
+  }
+}
+
+/** Records a created item (taking over the row it replaces) and drops its intent, in one transaction. */
+function recordCreated(
+  context: ExecutionContext,
+  op: CreateOp,
+  intent: number,
+  created: { id: string; eTag: string; parentId: string },
+  contentHash: string | null,
+): void {
+  const isFile = op.op === 'upload';
+  const entry: IndexEntry = {
+    remoteId: created.id,
+    parentRemoteId: created.parentId,
+    path: op.path,
+    name: op.name,
+    kind: isFile ? 'file' : 'folder',
+    eTag: created.eTag,
+    size: isFile ? op.local.size : 0,
+    mTimeMs: msOfNs(op.local.mtimeNs),
+    inode: op.local.inode,
+    localSize: isFile ? op.local.size : 0,
+    localMtimeNs: op.local.mtimeNs,
+    contentHash,
+  };
+  context.index.store.completeIntent(intent, () => {
+    if (op.replacesRemoteId === null) context.index.place(entry);
+    else context.index.replace(op.replacesRemoteId, entry);
+  });
+}
+
+export async function createRemoteFolder(
+  context: ExecutionContext,
+  op: Op<'remote-create-folder'>,
+): Promise<void> {
+  const folderId = parentId(context, op.parent, op.path);
+  await unchangedLocal(context, op.path, op.local);
+  context.touchedFolders.add(folderId);
+  const intent = context.index.store.recordIntent({
+    action: 'create-folder',
+    path: op.path,
+    remoteId: null,
+    parentRemoteId: folderId,
+    detail: { name: op.name, inode: op.local.inode, localMtimeNs: op.local.mtimeNs.toString() },
+  });
+  const send = (): Promise<{ id: string; eTag: string | undefined }> =>
+    context.client.createFolder({
+      parentId: folderId,
+      name: op.name,
+      mTimeMs: msOfNs(op.local.mtimeNs),
+      signal: context.signal,
+    });
+  const created = await createOnce(context, op, folderId, intent, send, (file) => file.isFolder);
+  recordCreated(context, op, intent, { ...created, parentId: folderId }, null);
+  context.createdFolders.set(nameKey(op.path), created.id);
+  context.counts.foldersCreated += 1;
+}
+
+export async function upload(context: ExecutionContext, op: Op<'upload'>): Promise<void> {
+  const folderId = parentId(context, op.parent, op.path);
+  const absolute = await unchangedLocal(context, op.path, op.local);
+  const contentHash = await hashFile(absolute, context.signal);
+  const mTimeMs = msOfNs(op.local.mtimeNs);
+  context.touchedFolders.add(folderId);
+  const intent = context.index.store.recordIntent({
+    action: 'upload',
+    path: op.path,
+    remoteId: null,
+    parentRemoteId: folderId,
+    detail: { name: op.name, ...localDetail(op.local), mTimeMs, contentHash },
+  });
+  const send = (): Promise<{ id: string; eTag: string | undefined }> =>
+    context.client.upload({
+      parentId: folderId,
+      name: op.name,
+      mTimeMs,
+      content: { path: absolute, size: op.local.size },
+      signal: context.signal,
+    });
+  // Only a lost answer may have created it: the same size and mTime say it is ours.
+  const isOurs = (file: RemoteFile): boolean =>
+    !file.isFolder && file.size === op.local.size && file.mTimeMs === mTimeMs;
+  const created = await createOnce(context, op, folderId, intent, send, isOurs);
+  recordCreated(context, op, intent, { ...created, parentId: folderId }, contentHash);
+  context.counts.uploaded += 1;
+  context.counts.bytesUp += op.local.size;
+}

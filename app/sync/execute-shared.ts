@@ -1,0 +1,58 @@
+// What the operations that change the device share: checks of the local side, errors that mean "look again".
+import { ApiError } from '../../common/errors.ts';
+import type { RemoteFile } from '../api/device-client.ts';
+import { ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
+import type { LocalEntry, RelativePath } from './model.ts';
+import type { Operation } from './operations.ts';
+
+export type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
+
+export function codeOf(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.code : undefined;
+}
+
+/** The device's answer means the plan is stale: another look decides what to do. */
+export function replanOn(error: unknown, path: RelativePath, codes: readonly string[]): never {
+  const code = codeOf(error);
+  if (code !== undefined && codes.includes(code)) {
+    throw new ReplanNeeded(code, path, (error as ApiError).message);
+  }
+  throw error;
+}
+
+/** The item's folder listing changes with it: the next walk must not trust its cached copy. */
+export function touchParentOf(context: ExecutionContext, remoteId: string): void {
+  const parent = context.remote.get(remoteId)?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
+  if (parent !== undefined) context.touchedFolders.add(parent);
+}
+
+/** What recovery after a crash needs to know of the local side of a create or an edit. */
+export function localDetail(local: LocalEntry): Record<string, unknown> {
+  return { size: local.size, inode: local.inode, localMtimeNs: local.mtimeNs.toString() };
+}
+
+/** Checks that the local item is still what the plan saw, returning its absolute path. */
+export async function unchangedLocal(
+  context: ExecutionContext,
+  path: RelativePath,
+  expected: LocalEntry,
+): Promise<string> {
+  const absolute = localPath(context.localRoot, path);
+  const now = entryFromStats(path, await statOrUndefined(absolute));
+  if (!isUnchanged(expected, now)) {
+    throw new ReplanNeeded('LOCAL_CHANGED', path, 'It changed on this computer during the pass.');
+  }
+  return absolute;
+}
+
+/** After a create whose answer was lost or refused: the item already there, if it is the one we meant. */
+export async function existingMatch(
+  context: ExecutionContext,
+  folderId: string,
+  name: string,
+  matches: (file: RemoteFile) => boolean,
+): Promise<RemoteFile | undefined> {
+  const found = await context.client.findByName(folderId, name, { signal: context.signal });
+  return found !== undefined && matches(found) ? found : undefined;
+}
