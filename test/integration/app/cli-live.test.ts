@@ -1,14 +1,14 @@
 // `mch-sync run` live, as a user runs it: changes on both sides arrive, status/pause/resume talk to it, SIGTERM stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusJson } from '../../../app/cli/status-command.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { cliEnv, MCH_SYNC_BIN, runMchSync } from '../../helpers/mch-sync.ts';
+import { signedInProfile } from '../../helpers/signed-in-profile.ts';
+import { MCH_SYNC_BIN, runMchSync } from '../../helpers/mch-sync.ts';
 
 let device: TestDevice;
 let home: string;
@@ -17,24 +17,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   device = await startTestDevice();
-  home = mkdtempSync(join(tmpdir(), 'mch-sync-cli-live-'));
-  profile = join(home, 'profile');
-  mkdirSync(join(home, '.local', 'share'), { recursive: true });
-  env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
-  const login = await runMchSync(
-    [
-      '--profile',
-      profile,
-      'login',
-      '--config-url',
-      device.running.urls.config,
-      '--username',
-      'alice',
-      '--password-stdin',
-    ],
-    { input: 'alice-password\n', env },
-  );
-  expect(login.code).toBe(0);
+  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-cli-live-'));
 });
 
 afterAll(async () => {

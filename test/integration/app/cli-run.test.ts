@@ -1,7 +1,6 @@
 // `mch-sync run --once` as a user runs it, against the real device: summaries, exit codes, the guard, the lock.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
@@ -11,7 +10,8 @@ import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { walkRemote } from '../../../app/sync/remote-walk.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { cliEnv, runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
+import { signedInProfile } from '../../helpers/signed-in-profile.ts';
+import { runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
 
 let device: TestDevice;
 let home: string;
@@ -20,25 +20,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   device = await startTestDevice();
-  home = mkdtempSync(join(tmpdir(), 'mch-sync-cli-run-'));
-  profile = join(home, 'profile');
-  mkdirSync(join(home, '.local', 'share'), { recursive: true });
-  // The trash of remote deletes goes under this HOME, never the real one.
-  env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
-  const login = await runMchSync(
-    [
-      '--profile',
-      profile,
-      'login',
-      '--config-url',
-      device.running.urls.config,
-      '--username',
-      'alice',
-      '--password-stdin',
-    ],
-    { input: 'alice-password\n', env },
-  );
-  expect(login.code).toBe(0);
+  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-cli-run-'));
 });
 
 afterAll(async () => {
