@@ -3,6 +3,7 @@ import { assertNever } from '../../common/errors.ts';
 import type { Operation } from './operations.ts';
 import { decide } from './planner-decide.ts';
 import { emitOperations } from './planner-emit.ts';
+import { itemsToPlan } from './planner-scope.ts';
 import { PlanTree } from './planner-tree.ts';
 import type { ReconciledItem } from './reconcile.ts';
 
@@ -54,7 +55,7 @@ export function plan(input: PlanInput): Plan {
   // An empty root with a non-empty index is an unmounted or wiped folder, never "delete everything".
   const localLooksEmpty =
     localTotal === 0 && items.some((item) => item.index !== null && item.index.inode !== null);
-  const decided = items.map((item) => ({ item, decision: decide(item, localLooksEmpty) }));
+  const decided = itemsToPlan(items).map((item) => ({ item, decision: decide(item, localLooksEmpty) }));
   const tree = new PlanTree(decided, input);
   const deletes: DeleteCounts = {
     local: tree.nodes.filter((node) => node.decision.action === 'local-trash').length,
