@@ -1,0 +1,64 @@
+// Prints a scenario as steps a person can follow, and a failing run as a reproduction.
+import { assertNever } from '../../../common/errors.ts';
+import { showPath, type Violation } from './invariants.ts';
+import type { Change } from './model.ts';
+import { DEFAULT_GENERATOR, type GeneratorOptions, type Scenario } from './scenario.ts';
+
+function showContent(content: string): string {
+  return JSON.stringify(content.length > 30 ? `${content.slice(0, 30)}...` : content);
+}
+
+export function describeChange(change: Change): string {
+  switch (change.op) {
+    case 'create-file':
+      return `create file ${showPath(change.path)} with ${showContent(change.content)}`;
+    case 'create-folder':
+      return `create folder ${showPath(change.path)}`;
+    case 'edit':
+      return `${change.atomic ? 'save (new file renamed over)' : 'edit'} ${showPath(change.path)} to ${showContent(change.content)}`;
+    case 'delete':
+      return `delete ${showPath(change.path)}`;
+    case 'move':
+      return `move ${showPath(change.from)} to ${showPath(change.to)}`;
+    case 'file-to-folder':
+      return `replace file ${showPath(change.path)} with an empty folder`;
+    case 'folder-to-file':
+      return `replace folder ${showPath(change.path)} with a file ${showContent(change.content)}`;
+    default:
+      return assertNever(change, 'change');
+  }
+}
+
+export function describeScenario(scenario: Scenario): string {
+  const lines = [
+    `seed ${scenario.seed}: local volume ${scenario.caseInsensitive ? 'case-insensitive' : 'case-sensitive'}, initial tree made ${scenario.initialSide === 'local' ? 'locally' : 'on the device'}`,
+    `1. make the initial tree ${scenario.initialSide === 'local' ? 'locally' : 'on the device'} and run a pass:`,
+    ...scenario.initial.map(
+      (item) =>
+        `     ${showPath(item.path)}${item.kind === 'folder' ? '/' : ` ${showContent(item.content ?? '')}`}`,
+    ),
+    `2. local changes:${scenario.local.length === 0 ? ' none' : ''}`,
+    ...scenario.local.map((change) => `     ${describeChange(change)}`),
+    `3. remote changes (another client):${scenario.remote.length === 0 ? ' none' : ''}`,
+    ...scenario.remote.map((change) => `     ${describeChange(change)}`),
+    '4. run one pass',
+  ];
+  return lines.join('\n');
+}
+
+export function describeViolations(violations: readonly Violation[]): string {
+  return violations.map((violation) => `  [${violation.code}] ${violation.message}`).join('\n');
+}
+
+/** The command that runs one seed again (with the same tree sizes) and shrinks it. */
+export function reproduceCommand(seed: number, options: GeneratorOptions = DEFAULT_GENERATOR): string {
+  const items =
+    options.maxInitialItems === DEFAULT_GENERATOR.maxInitialItems
+      ? ''
+      : ` --items ${options.maxInitialItems}`;
+  const changes =
+    options.maxChangesPerSide === DEFAULT_GENERATOR.maxChangesPerSide
+      ? ''
+      : ` --changes ${options.maxChangesPerSide}`;
+  return `npm run sync-random -- --seed ${seed}${items}${changes}`;
+}

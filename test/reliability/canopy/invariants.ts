@@ -1,0 +1,271 @@
+// The invariants after a pass: both sides identical, the index agrees with both, no content lost.
+import type { IndexEntry } from '../../../app/sync/model.ts';
+import type { PassReport } from '../../../app/sync/pass-report.ts';
+import { compare, isWithin, parentOf } from './model.ts';
+import { simulate } from './replay.ts';
+import type { Scenario } from './scenario.ts';
+
+/** One item of a side as read after a pass; `content` is the bytes as latin1, so no byte is lost. */
+export interface SnapshotItem {
+  path: string;
+  kind: 'file' | 'folder' | 'other';
+  content?: string;
+  /** Remote items: the device's id, eTag, size and mTime (ms). */
+  id?: string;
+  eTag?: string;
+  size?: number;
+  mTimeMs?: number;
+  /** Local items: the inode as a decimal string. */
+  inode?: string;
+}
+
+export type ViolationCode = 'pass-failed' | 'trees-differ' | 'index-mismatch' | 'content-lost' | 'not-stable';
+
+export interface Violation {
+  code: ViolationCode;
+  message: string;
+}
+
+/** A version that must still exist after the pass, and why. */
+export interface RequiredContent {
+  content: string;
+  why: string;
+}
+
+export interface PassState {
+  local: readonly SnapshotItem[];
+  remote: readonly SnapshotItem[];
+  index: readonly IndexEntry[];
+  /** Contents of every file in the trash folders the engine may have used. */
+  trashed: readonly string[];
+  /** The synced remote folder's id, the parent of top-level rows (unchecked when absent). */
+  remoteRootId?: string;
+  /** Paths the pass reported as skipped (a name it will not sync): they may be on one side only. */
+  skipped?: readonly string[];
+}
+
+const nfc = (path: string): string => path.normalize('NFC');
+
+/** A readable form of a path: non-ASCII as escapes, so NFC and NFD spellings look different. */
+export function showPath(path: string): string {
+  return JSON.stringify(path).replace(
+    /[^\x20-\x7e]/gu,
+    (char) => `\\u{${char.codePointAt(0)?.toString(16)}}`,
+  );
+}
+
+function describe(item: SnapshotItem): string {
+  if (item.kind !== 'file') return item.kind;
+  return `file ${JSON.stringify(shorten(item.content ?? ''))}`;
+}
+
+function shorten(text: string): string {
+  return text.length > 24 ? `${text.slice(0, 24)}...` : text;
+}
+
+function groupByPath(items: readonly SnapshotItem[]): Map<string, SnapshotItem[]> {
+  const groups = new Map<string, SnapshotItem[]>();
+  for (const item of items) {
+    const key = nfc(item.path);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return groups;
+}
+
+/** (1) Same paths (compared as NFC, the engine's name key), same kinds, same bytes. */
+export function checkTreesMatch(
+  local: readonly SnapshotItem[],
+  remote: readonly SnapshotItem[],
+  [hereName, thereName]: readonly [string, string] = ['local', 'the device'],
+): Violation[] {
+  const violations: Violation[] = [];
+  const localByPath = groupByPath(local);
+  const remoteByPath = groupByPath(remote);
+  const keys = [...new Set([...localByPath.keys(), ...remoteByPath.keys()])].sort(compare);
+  for (const key of keys) {
+    const here = localByPath.get(key) ?? [];
+    const there = remoteByPath.get(key) ?? [];
+    const fail = (message: string): void => {
+      violations.push({ code: 'trees-differ', message });
+    };
+    for (const item of [...here, ...there]) {
+      if (item.kind === 'other') fail(`${showPath(item.path)} is neither a file nor a folder`);
+    }
+    if (there.length === 0) {
+      fail(`only ${hereName} has ${showPath(key)} (${here.map(describe).join(', ')})`);
+    } else if (here.length === 0) {
+      fail(`only ${thereName} has ${showPath(key)} (${there.map(describe).join(', ')})`);
+    } else if (here.length !== there.length) {
+      fail(
+        `${showPath(key)}: ${here.length} item(s) in ${hereName}, ${there.length} in ${thereName} (NFC spellings)`,
+      );
+    } else {
+      const signature = (items: SnapshotItem[]): string => items.map(describe).sort(compare).join(' | ');
+      const sameBytes = (items: SnapshotItem[]): string =>
+        items
+          .map((item) => `${item.kind}:${item.content ?? ''}`)
+          .sort(compare)
+          .join('\0');
+      if (sameBytes(here) !== sameBytes(there)) {
+        fail(`${showPath(key)} differs: ${hereName} ${signature(here)}, ${thereName} ${signature(there)}`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** (2) One index row per item, at its path (NFC) with its kind; its remote id is that remote item. */
+export function checkIndex(
+  index: readonly IndexEntry[],
+  local: readonly SnapshotItem[],
+  remote: readonly SnapshotItem[],
+  rootId?: string,
+): Violation[] {
+  const violations: Violation[] = [];
+  const fail = (message: string): void => {
+    violations.push({ code: 'index-mismatch', message });
+  };
+  const localByPath = groupByPath(local);
+  const rowsByPath = new Map<string, IndexEntry[]>();
+  for (const row of index) rowsByPath.set(nfc(row.path), [...(rowsByPath.get(nfc(row.path)) ?? []), row]);
+  const remoteById = new Map(
+    remote.flatMap((item) => (item.id === undefined ? [] : [[item.id, item] as const])),
+  );
+  const remoteByPath = new Map(remote.map((item) => [item.path, item]));
+  for (const [key, items] of localByPath) {
+    const rows = rowsByPath.get(key) ?? [];
+    if (rows.length !== items.length) {
+      fail(`${showPath(key)}: ${items.length} local item(s) but ${rows.length} index row(s)`);
+    }
+  }
+  for (const row of index) {
+    const where = `index row ${showPath(row.path)} (${row.remoteId})`;
+    const locals = localByPath.get(nfc(row.path)) ?? [];
+    if (locals.length === 0) {
+      fail(`${where} has no local item`);
+    } else if (!locals.some((item) => item.kind === row.kind)) {
+      fail(`${where} says ${row.kind}, locally it is a ${locals.map((item) => item.kind).join(', ')}`);
+    } else if (
+      row.inode !== null &&
+      locals.every((item) => item.inode !== undefined && item.inode !== row.inode)
+    ) {
+      fail(`${where} has inode ${row.inode}, the local item ${locals.map((item) => item.inode).join(', ')}`);
+    }
+    const onDevice = remoteById.get(row.remoteId);
+    if (onDevice === undefined) {
+      fail(`${where}: no such item on the device`);
+      continue;
+    }
+    if (nfc(onDevice.path) !== nfc(row.path))
+      fail(`${where}: the device has it at ${showPath(onDevice.path)}`);
+    if (onDevice.kind !== row.kind) fail(`${where} says ${row.kind}, the device has a ${onDevice.kind}`);
+    // deriveRemoteChange reads a file as changed when its size or mTime differs from the row (an eTag
+    // alone also moves with renames), so those must be the device's; a folder's only change is its place.
+    if (row.kind === 'file' && onDevice.size !== undefined && onDevice.size !== row.size) {
+      fail(`${where} has size ${row.size}, the device ${onDevice.size}`);
+    }
+    if (row.kind === 'file' && onDevice.mTimeMs !== undefined && onDevice.mTimeMs !== row.mTimeMs) {
+      fail(`${where} has mTime ${row.mTimeMs}, the device ${onDevice.mTimeMs}`);
+    }
+    const parentId = parentOf(onDevice.path) === '' ? rootId : remoteByPath.get(parentOf(onDevice.path))?.id;
+    if (rootId !== undefined && parentId !== row.parentRemoteId) {
+      fail(`${where} has parent ${row.parentRemoteId}, the device ${parentId ?? 'none'}`);
+    }
+  }
+  return violations;
+}
+
+/**
+ * The versions that must survive the pass. A version a side still holds may vanish only when it is
+ * the first pass's version, that side did not write it, and the other side's user deleted or
+ * overwrote it: a delete or edit against an unchanged copy is on purpose. Even then a local copy
+ * that the device's delete (not edit) removes goes to the trash: the engine never unlinks. Everything
+ * else (an edit against a delete, both sides' edits, new files) must be somewhere: in the tree, a
+ * conflicted copy, or the trash.
+ */
+export function requiredContents(scenario: Scenario): RequiredContent[] {
+  const { base, local, remote } = simulate(scenario);
+  const baseContents = new Set(
+    [...base.values()].flatMap((item) => (item.content === undefined ? [] : [item.content])),
+  );
+  const required = new Map<string, string>();
+  for (const [side, mine, theirs] of [
+    ['local', local, remote],
+    ['remote', remote, local],
+  ] as const) {
+    for (const item of mine.tree.values()) {
+      const content = item.content;
+      if (content === undefined || required.has(content)) continue;
+      const where = `${side} ${showPath(item.path)}`;
+      if (baseContents.has(content) && !mine.written.has(content) && theirs.removed.has(content)) {
+        if (side === 'remote' || theirs.overwritten.has(content)) continue;
+        required.set(content, `${where}, unchanged here and deleted on the device: belongs in the trash`);
+        continue;
+      }
+      const how = mine.written.has(content) ? 'written by the user' : 'unchanged since the first pass';
+      required.set(content, `${where}, ${how}`);
+    }
+  }
+  return [...required].map(([content, why]) => ({ content, why }));
+}
+
+/** (3) Every required version is in the local tree, on the device, or in the trash. */
+export function checkNoContentLost(required: readonly RequiredContent[], state: PassState): Violation[] {
+  const present = new Set<string>();
+  for (const item of [...state.local, ...state.remote])
+    if (item.content !== undefined) present.add(item.content);
+  for (const content of state.trashed) present.add(content);
+  return required
+    .filter((version) => !present.has(version.content))
+    .map((version) => ({
+      code: 'content-lost' as const,
+      message: `lost ${JSON.stringify(shorten(version.content))} (${version.why})`,
+    }));
+}
+
+/** The pass itself: it ran to the end and synced everything (nothing held, retried or failed). */
+export function checkReport(report: PassReport | Error, phase: string): Violation[] {
+  if (report instanceof Error) {
+    // The first frames say where; the test runner's frames below them say nothing.
+    const where = (report.stack ?? report.message).split('\n').slice(0, 4).join('\n');
+    return [{ code: 'pass-failed', message: `${phase}: syncOnce threw ${where}` }];
+  }
+  const violations: Violation[] = [];
+  if (report.status !== 'synced')
+    violations.push({ code: 'pass-failed', message: `${phase}: status ${report.status}` });
+  for (const issue of report.issues) {
+    // Skips and warnings are about names or files the user must see to; they do not leave sides apart.
+    if (issue.kind === 'skipped' || issue.kind === 'warning') continue;
+    violations.push({
+      code: 'pass-failed',
+      message: `${phase}: ${issue.kind} ${showPath(issue.path)} ${issue.code}: ${issue.message}`,
+    });
+  }
+  return violations;
+}
+
+/** (4) A pass right after a complete one has nothing left to do. */
+export function checkStable(report: PassReport | Error): Violation[] {
+  if (report instanceof Error) return checkReport(report, 'second pass');
+  const done = Object.entries(report.operations).filter(([, count]) => count > 0);
+  if (done.length === 0) return checkReport(report, 'second pass');
+  const list = done.map(([name, count]) => `${name} ×${count}`).join(', ');
+  return [
+    { code: 'not-stable', message: `a second pass still did: ${list}` },
+    ...checkReport(report, 'second pass'),
+  ];
+}
+
+/** Every state invariant of one moment: trees, index and content. */
+export function checkState(state: PassState, required: readonly RequiredContent[]): Violation[] {
+  const skipped = state.skipped ?? [];
+  const synced = (item: SnapshotItem): boolean => !skipped.some((path) => isWithin(item.path, path));
+  const local = state.local.filter(synced);
+  const remote = state.remote.filter(synced);
+  return [
+    ...checkTreesMatch(local, remote),
+    ...checkIndex(state.index, local, remote, state.remoteRootId),
+    // Skipped or not, nothing may be lost.
+    ...checkNoContentLost(required, state),
+  ];
+}
