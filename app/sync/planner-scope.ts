@@ -34,7 +34,7 @@ export function itemsToPlan(items: readonly ReconciledItem[]): ReconciledItem[] 
   // Folder ids around changed items: their parents on every side, and those folders' own parents.
   const folders = new Set<string>();
   const climb = (folderId: string | undefined): void => {
-    for (let id = folderId; id !== undefined && !folders.has(id); ) {
+    for (let id = folderId; id !== undefined && !folders.has(id);) {
       folders.add(id);
       id = quietById.get(id)?.index?.parentRemoteId;
     }
