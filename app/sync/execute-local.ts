@@ -56,8 +56,12 @@ export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-m
   } catch (error) {
     const code = errnoOf(error);
     const there = code === 'EEXIST' ? await statOrUndefined(absolute) : undefined;
-    // A folder made here meanwhile is the same folder; anything else is looked at again.
-    if (!there?.isDirectory()) {
+    // A folder made here meanwhile is the same folder; one the index knows as another item (still
+    // to move away), or anything else, is looked at again.
+    const known = there && context.index.store.byInode(there.ino.toString());
+    const isAnotherItem =
+      known?.some((row) => row.kind === 'folder' && row.remoteId !== op.remote.id) ?? false;
+    if (!there?.isDirectory() || isAnotherItem) {
       if (code === 'EEXIST' || code === 'ENOENT' || code === 'ENOTDIR') {
         throw new ReplanNeeded('LOCAL_CHANGED', op.path, `Could not create the folder (${code}).`);
       }

@@ -5,6 +5,7 @@ import { deleteRemote, moveRemote, uploadContent } from './execute-remote.ts';
 import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
 import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { UnsafePathError } from './local-paths.ts';
+import type { IndexEntry } from './model.ts';
 import type { Operation } from './operations.ts';
 import type { PassIssue } from './pass-report.ts';
 import { baseName } from './reconcile.ts';
@@ -148,9 +149,9 @@ function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'in
     : remote.parentId === context.remoteRootId
       ? name
       : local.path;
-  const previous = store.get(remote.id);
+  const previous = store.get(op.replacesRemoteId ?? remote.id);
   const sameLocal = previous?.localSize === local.size && previous.localMtimeNs === local.mtimeNs;
-  context.index.place({
+  const entry: IndexEntry = {
     remoteId: remote.id,
     parentRemoteId: remote.parentId,
     path,
@@ -163,7 +164,9 @@ function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'in
     localSize: local.size,
     localMtimeNs: local.mtimeNs,
     contentHash: sameLocal && remote.kind === 'file' ? previous.contentHash : null,
-  });
+  };
+  if (op.replacesRemoteId === undefined) context.index.place(entry);
+  else context.index.replace(op.replacesRemoteId, entry);
 }
 
 export async function executePlan(

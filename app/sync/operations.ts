@@ -92,7 +92,14 @@ export type Operation =
       reason: OperationReason;
     }
   /** Both sides already agree: record them as the new common base. */
-  | { op: 'index-update'; remoteId: string; local: LocalEntry; remote: RemoteEntry }
+  | {
+      op: 'index-update';
+      remoteId: string;
+      local: LocalEntry;
+      remote: RemoteEntry;
+      /** The row of the same item under the id it had before the device re-created it. */
+      replacesRemoteId?: string;
+    }
   /** The item is gone on both sides. */
   | { op: 'index-remove'; remoteId: string; index: IndexEntry };
 

@@ -41,7 +41,7 @@ const PULL_CREATE = (reason: OperationReason = 'sync'): Decision =>
 const PUSH_CREATE = (reason: OperationReason = 'sync'): Decision =>
   decision({ action: 'sync', location: 'local', push: 'create', reason });
 /** Keep both: the local item moves aside to a conflicted name and is uploaded; the remote comes down. */
-const CONFLICT = (): Decision =>
+export const CONFLICT = (): Decision =>
   decision({ action: 'conflict', location: 'remote', pull: 'create', reason: 'conflict' });
 
 /**

@@ -29,7 +29,7 @@ export function emitOperations(tree: PlanTree, remoteRootId: string): Operation[
   moves.register(ordered.map(({ entry }) => entry).filter((entry) => entry.localMove));
   for (const { entry } of ordered) {
     if (entry.phase > 1) moves.flush();
-    if (entry.localMove) moves.add(entry);
+    if (entry.localMove || entry.placement) moves.add(entry);
     else emit(entry);
   }
   moves.flush();
@@ -175,12 +175,21 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
     at(1, depthOf(finalPath()), () => remoteMove(tree, node, remoteParent()));
   }
   if (decision.pull === 'create' && remote) {
-    const kind = remote.kind;
-    at(kind === 'folder' ? 1 : 2, depthOf(finalPath()), () =>
-      kind === 'folder'
-        ? { op: 'local-mkdir', path: finalPath(), remote, reason: decision.reason }
-        : { op: 'download', path: finalPath(), remote, reason: decision.reason },
-    );
+    if (remote.kind === 'folder') {
+      out.push({
+        phase: 1,
+        depth: depthOf(finalPath()),
+        build: () => ({ op: 'local-mkdir', path: finalPath(), remote, reason: decision.reason }),
+        placement: { target: finalPath },
+      });
+    } else {
+      at(2, depthOf(finalPath()), () => ({
+        op: 'download',
+        path: finalPath(),
+        remote,
+        reason: decision.reason,
+      }));
+    }
   }
   if (decision.pull === 'content' && local && remote) {
     at(2, depthOf(finalPath()), () => ({

@@ -16,6 +16,8 @@ export interface Pending {
   build: (paths: PathTracker) => Operation | null;
   /** Set for a local move, so that moves can wait for their target to be free. */
   localMove?: { source: RelativePath; target: () => RelativePath; inode: string };
+  /** Set for a local folder made in place of an item that still has to move away: it waits too. */
+  placement?: { target: () => RelativePath };
 }
 
 /**
@@ -87,7 +89,7 @@ export class LocalMoveQueue {
   }
 
   private isBlocked(entry: Pending): boolean {
-    const target = entry.localMove ? looseKey(entry.localMove.target()) : '';
+    const target = looseKey(entry.localMove?.target() ?? entry.placement?.target() ?? '');
     return [...this.unemitted].some(
       (other) =>
         other !== entry && other.localMove && looseKey(this.paths.current(other.localMove.source)) === target,

@@ -1,7 +1,7 @@
 // Where each item ends up: its final parent and name, folders kept for what is in them, name clashes.
 import { caseClashName, conflictedCopyName } from './conflict-names.ts';
 import { nameKey, type RelativePath } from './model.ts';
-import type { Decision } from './planner-decide.ts';
+import { CONFLICT, type Decision } from './planner-decide.ts';
 import { baseName, parentPath, type ReconciledItem } from './reconcile.ts';
 
 /** One item being planned; a conflict adds a second node for the local copy (`isCopy`). */
@@ -35,26 +35,56 @@ export class PlanTree {
   constructor(decided: readonly { item: ReconciledItem; decision: Decision }[], options: TreeOptions) {
     this.options = options;
     for (const { item, decision } of decided) {
-      const remoteId = item.index?.remoteId ?? item.remote?.id ?? null;
+      // The live id: an item the device re-created has a new one.
+      const remoteId = item.remote?.id ?? item.index?.remoteId ?? null;
       const node = this.add(item, decision, false, remoteId);
       if (remoteId !== null) this.byRemoteId.set(remoteId, node);
       if (item.remote) this.byRemoteId.set(item.remote.id, node);
       if (decision.action === 'conflict') {
-        const copy = this.add(
-          item,
-          { ...decision, location: 'local', push: 'create', pull: 'none' },
-          true,
-          null,
-        );
-        // The local children of a folder that moved aside belong to its copy.
-        if (item.local) this.byLocalPath.set(nameKey(item.local.path), copy);
+        this.addConflictCopy(node);
       } else if (item.local) {
         this.byLocalPath.set(nameKey(item.local.path), node);
       }
     }
     for (const node of this.nodes) node.parent = this.findParent(node);
     this.keepFoldersWithContent();
+    if (this.keepReplacedFoldersWithContent()) {
+      for (const node of this.nodes) node.parent = this.findParent(node);
+      this.keepFoldersWithContent();
+    }
     this.nameItems();
+  }
+
+  /**
+   * A folder replaced by a file on one side while the other side changed something inside it (a new
+   * file, an edit) is not cleared: both are kept, as in any conflict. The folder keeps the name and
+   * the file becomes a conflicted copy (or the other way round, when the file came from the device).
+   * Returns whether any decision changed (the parents are then worked out again).
+   */
+  private keepReplacedFoldersWithContent(): boolean {
+    const holdsKept = new Set<PlanNode>();
+    for (const node of this.nodes) if (node.parent && !isDeleted(node)) holdsKept.add(node.parent);
+    let changed = false;
+    for (const node of [...this.nodes]) {
+      const { decision } = node;
+      if (!(decision.clearRemote || decision.clearLocal) || !holdsKept.has(node)) continue;
+      node.decision = CONFLICT();
+      this.addConflictCopy(node);
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** The local item of a conflict moves aside under a conflicted name and goes up as a new item. */
+  private addConflictCopy(node: PlanNode): void {
+    const copy = this.add(
+      node.item,
+      { ...node.decision, location: 'local', push: 'create', pull: 'none' },
+      true,
+      null,
+    );
+    // The local children of a folder that moved aside belong to its copy.
+    if (node.item.local) this.byLocalPath.set(nameKey(node.item.local.path), copy);
   }
 
   /** The node's path relative to the sync root at the end of the pass. */

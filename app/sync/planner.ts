@@ -115,8 +115,15 @@ function withIndexUpdates(items: readonly ReconciledItem[], operations: Operatio
     if (!index || !local || !remote || touched.has(remote.id)) continue;
     // Unchanged, unless an atomic save gave the same content a new inode the index must learn.
     const unchanged = item.localChange === 'none' && item.remoteChange === 'none';
-    if (unchanged && local.inode === index.inode) continue;
-    updates.push({ op: 'index-update', remoteId: remote.id, local, remote });
+    const sameId = index.remoteId === remote.id;
+    if (unchanged && local.inode === index.inode && sameId) continue;
+    updates.push({
+      op: 'index-update',
+      remoteId: remote.id,
+      local,
+      remote,
+      ...(sameId ? {} : { replacesRemoteId: index.remoteId }),
+    });
   }
   return [...operations, ...updates];
 }

@@ -74,13 +74,14 @@ function pairItems(input: ReconcileInput): Pair[] {
     }
   }
 
-  // A remote type change is a delete and a create under a new id: pair the new item by path.
+  // An item the device re-created (a delete and a create, e.g. a type change, or a folder made again)
+  // has a new id at the same path: pair it by path with the row whose id is gone.
   const remoteByPath = new Map<string, RemoteEntry>();
   for (const remote of unpairedRemote.values()) remoteByPath.set(nameKey(remote.path), remote);
   for (const pair of withoutRemote) {
     const key = nameKey(pair.index?.path ?? '');
     const remote = remoteByPath.get(key);
-    if (remote && remote.kind !== pair.index?.kind) {
+    if (remote) {
       pair.remote = remote;
       remoteByPath.delete(key);
       unpairedRemote.delete(remote.id);
