@@ -247,6 +247,7 @@ export class SyncEngine {
       remote,
       createdFolders: new Map(),
       eTags: new Map(),
+      movedTo: new Map(),
       pendingRemoteMoves: new Set(),
       deferred: [],
       counts: report.counts,

@@ -20,6 +20,7 @@ function errnoOf(error: unknown): string | undefined {
 
 /** The index row of a remote item as it now is on both sides. */
 function rowFor(
+  context: ExecutionContext,
   path: RelativePath,
   remote: RemoteEntry,
   eTag: string,
@@ -28,7 +29,8 @@ function rowFor(
 ): IndexEntry {
   return {
     remoteId: remote.id,
-    parentRemoteId: remote.parentId,
+    // This pass may have moved it on the device itself (a local move carried up before a download).
+    parentRemoteId: context.movedTo.get(remote.id) ?? remote.parentId,
     path,
     name: baseName(path),
     kind: remote.kind,
@@ -70,7 +72,7 @@ export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-m
   }
   const local = await localEntry(op.path, absolute);
   const eTag = currentETag(context, op.remote.id, op.remote.eTag);
-  context.index.place(rowFor(op.path, op.remote, eTag, local, null));
+  context.index.place(rowFor(context, op.path, op.remote, eTag, local, null));
   context.counts.foldersCreated += 1;
 }
 
@@ -129,7 +131,7 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
   }
   await rm(fetched.temporary, { force: true });
   const local = await localEntry(op.path, absolute);
-  context.index.place(rowFor(op.path, op.remote, fetched.eTag, local, fetched.contentHash));
+  context.index.place(rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash));
   context.counts.downloaded += 1;
 }
 
@@ -149,7 +151,7 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
   context.onLocalWrite({ kind: 'modified', path: op.path });
   await rename(fetched.temporary, absolute);
   const local = await localEntry(op.path, absolute);
-  context.index.place(rowFor(op.path, op.remote, fetched.eTag, local, fetched.contentHash));
+  context.index.place(rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash));
   context.counts.downloaded += 1;
 }
 

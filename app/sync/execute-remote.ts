@@ -96,6 +96,7 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
     replanOn(error, op.toPath, ['PRECONDITION_FAILED', 'NOT_FOUND', 'CONFLICT']);
   }
   context.pendingRemoteMoves.delete(op.remoteId);
+  if (toParent !== null) context.movedTo.set(op.remoteId, toParent);
   store.completeIntent(intent, () => {
     // The new eTag stands for the content the index knows only if the move was based on that version.
     const row = store.get(op.remoteId);

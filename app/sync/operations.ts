@@ -104,3 +104,9 @@ export type Operation =
   | { op: 'index-remove'; remoteId: string; index: IndexEntry };
 
 export type OperationName = Operation['op'];
+
+/** Records local and remote as the new common base; the row under an id the device replaced goes. */
+export function indexUpdate(index: IndexEntry | null, local: LocalEntry, remote: RemoteEntry): Operation {
+  const replaces = index !== null && index.remoteId !== remote.id ? { replacesRemoteId: index.remoteId } : {};
+  return { op: 'index-update', remoteId: remote.id, local, remote, ...replaces };
+}

@@ -64,6 +64,54 @@ class Unparker {
   }
 }
 
+function normalisationClash(path: RelativePath, where: string): PassIssue {
+  return {
+    kind: 'skipped',
+    path,
+    code: 'NAME_CLASH',
+    message:
+      `${where}: another item in its folder has the same name in another Unicode normal form, and ` +
+      `most systems treat them as one. Rename one of them to sync it.`,
+  };
+}
+
+/**
+ * Local names the scanner found equal under NFC in one folder (Linux keeps both): one is synced (the
+ * one the index knows, else the NFC spelling), the others are left out with an issue.
+ */
+function shadowedLocalPaths(
+  scan: ScanResult,
+  rows: ReadonlyMap<string, IndexEntry>,
+  issues: PassIssue[],
+): Set<RelativePath> {
+  const shadowed = new Set<RelativePath>();
+  const clashes = scan.clashes.filter((clash) => clash.kind === 'unicode');
+  if (clashes.length === 0) return shadowed;
+  const syncedInodes = new Set<string>();
+  for (const row of rows.values()) if (row.inode !== null) syncedInodes.add(row.inode);
+  const inodeOf = new Map(scan.entries.map((entry) => [entry.path, entry.inode]));
+  for (const clash of clashes) {
+    const keep =
+      clash.paths.find((path) => syncedInodes.has(inodeOf.get(path) ?? '')) ??
+      clash.paths.find((path) => path === path.normalize('NFC')) ??
+      clash.paths[0];
+    for (const path of clash.paths) {
+      if (path === keep) continue;
+      shadowed.add(path);
+      issues.push(normalisationClash(path, 'On this computer'));
+    }
+  }
+  return shadowed;
+}
+
+function isShadowed(path: RelativePath, shadowed: ReadonlySet<RelativePath>): boolean {
+  if (shadowed.size === 0) return false;
+  for (let end = path.length; end > 0; end = path.lastIndexOf('/', end - 1)) {
+    if (shadowed.has(path.slice(0, end))) return true;
+  }
+  return false;
+}
+
 function codeOfSkip(reason: string): string {
   return reason.toUpperCase().replaceAll('-', '_');
 }
@@ -120,12 +168,23 @@ export function passInputs(
 
   const rows = new Map<string, IndexEntry>();
   for (const row of index) rows.set(row.remoteId, row);
+  const shadowed = shadowedLocalPaths(scan, rows, issues);
   const remote = new Map<string, RemoteEntry>();
   const unparked = new Unparker(rows);
+  const namesSeen = new Set<string>();
+  const shadowedRemote = new Set<string>();
   // Parents come before children in the walk, so a skipped folder is known before its content.
   for (const found of walk.entries.values()) {
     const entry = unparked.entry(found);
     if (unknown.covers(entry.path)) continue;
+    // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
+    const nameInFolder = `${entry.parentId}/${nameKey(entry.name)}`;
+    if (shadowedRemote.has(entry.parentId) || namesSeen.has(nameInFolder)) {
+      shadowedRemote.add(entry.id);
+      if (!shadowedRemote.has(entry.parentId)) issues.push(normalisationClash(entry.path, 'On the device'));
+      continue;
+    }
+    namesSeen.add(nameInFolder);
     const reason = remoteSkipReason(entry.name);
     if (reason !== undefined) {
       unknown.add(entry.path, true);
@@ -142,7 +201,7 @@ export function passInputs(
 
   const local = new Map<RelativePath, LocalEntry>();
   for (const entry of scan.entries) {
-    if (!unknown.covers(entry.path)) local.set(entry.path, entry);
+    if (!unknown.covers(entry.path) && !isShadowed(entry.path, shadowed)) local.set(entry.path, entry);
   }
   for (const row of rows.values()) {
     if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);

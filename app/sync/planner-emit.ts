@@ -1,6 +1,6 @@
 // Turns planned nodes into operations, in an order the executor can follow one after another.
 import { nameKey, type LocalEntry, type RelativePath } from './model.ts';
-import type { Operation, OperationReason, RemoteParent } from './operations.ts';
+import { indexUpdate, type Operation, type OperationReason, type RemoteParent } from './operations.ts';
 import { LocalMoveQueue, PathTracker, type Pending } from './planner-moves.ts';
 import { isDeleted, type PlanNode, type PlanTree } from './planner-tree.ts';
 import { parentPath } from './reconcile.ts';
@@ -79,7 +79,7 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
     return out;
   }
   if (decision.action === 'index-update') {
-    if (local && remote) at(4, 0, () => ({ op: 'index-update', remoteId: remote.id, local, remote }));
+    if (local && remote) at(4, 0, () => indexUpdate(index, local, remote));
     return out;
   }
 

@@ -62,12 +62,21 @@ export class PlanTree {
    * Returns whether any decision changed (the parents are then worked out again).
    */
   private keepReplacedFoldersWithContent(): boolean {
-    const holdsKept = new Set<PlanNode>();
-    for (const node of this.nodes) if (node.parent && !isDeleted(node)) holdsKept.add(node.parent);
+    // Folders (by remote id, and by local path) that hold an item this pass keeps, on that side.
+    const remoteHolders = new Set<string>();
+    const localHolders = new Set<string>();
+    for (const node of this.nodes) {
+      if (isDeleted(node)) continue;
+      if (node.item.remote) remoteHolders.add(node.item.remote.parentId);
+      if (node.item.local) localHolders.add(nameKey(parentPath(node.item.local.path)));
+    }
     let changed = false;
     for (const node of [...this.nodes]) {
-      const { decision } = node;
-      if (!(decision.clearRemote || decision.clearLocal) || !holdsKept.has(node)) continue;
+      const { decision, item } = node;
+      const clearsContent =
+        (decision.clearRemote && item.remote !== null && remoteHolders.has(item.remote.id)) ||
+        (decision.clearLocal && item.local !== null && localHolders.has(nameKey(item.local.path)));
+      if (!clearsContent) continue;
       node.decision = CONFLICT();
       this.addConflictCopy(node);
       changed = true;

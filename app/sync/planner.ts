@@ -1,6 +1,6 @@
 // The planner: a pure function from the reconciled state of a pass to the operations that sync it.
 import { assertNever } from '../../common/errors.ts';
-import type { Operation } from './operations.ts';
+import { indexUpdate, type Operation } from './operations.ts';
 import { decide } from './planner-decide.ts';
 import { emitOperations } from './planner-emit.ts';
 import { itemsToPlan } from './planner-scope.ts';
@@ -115,15 +115,8 @@ function withIndexUpdates(items: readonly ReconciledItem[], operations: Operatio
     if (!index || !local || !remote || touched.has(remote.id)) continue;
     // Unchanged, unless an atomic save gave the same content a new inode the index must learn.
     const unchanged = item.localChange === 'none' && item.remoteChange === 'none';
-    const sameId = index.remoteId === remote.id;
-    if (unchanged && local.inode === index.inode && sameId) continue;
-    updates.push({
-      op: 'index-update',
-      remoteId: remote.id,
-      local,
-      remote,
-      ...(sameId ? {} : { replacesRemoteId: index.remoteId }),
-    });
+    if (unchanged && local.inode === index.inode && index.remoteId === remote.id) continue;
+    updates.push(indexUpdate(index, local, remote));
   }
   return [...operations, ...updates];
 }
