@@ -161,6 +161,10 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
       replanOn(error, op.path, ['PRECONDITION_FAILED', 'CONFLICT']);
     }
   }
-  store.completeIntent(intent, () => context.index.removeTree(op.remoteId));
+  store.completeIntent(intent, () => {
+    // A folder the device re-created is still indexed under its old id, at the same path.
+    const row = store.get(op.remoteId) ?? store.byPath(op.path);
+    if (row) context.index.removeTree(row.remoteId);
+  });
   if (op.reason !== 'type-change') context.counts.deleted += 1;
 }

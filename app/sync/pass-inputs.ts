@@ -64,6 +64,27 @@ class Unparker {
   }
 }
 
+/**
+ * For each name (NFC) in each remote folder, the item synced under it: the one the index knows, else
+ * the NFC spelling, else the first listed.
+ */
+function chosenRemoteNames(
+  walk: RemoteWalkResult,
+  rows: ReadonlyMap<string, IndexEntry>,
+): Map<string, string> {
+  const chosen = new Map<string, string>();
+  const rank = (entry: RemoteEntry): number =>
+    rows.has(entry.id) ? 0 : entry.name === entry.name.normalize('NFC') ? 1 : 2;
+  const byId = walk.entries;
+  for (const entry of byId.values()) {
+    const key = `${entry.parentId}/${nameKey(entry.name)}`;
+    const current = chosen.get(key);
+    const holder = current === undefined ? undefined : byId.get(current);
+    if (holder === undefined || rank(entry) < rank(holder)) chosen.set(key, entry.id);
+  }
+  return chosen;
+}
+
 function normalisationClash(path: RelativePath, where: string): PassIssue {
   return {
     kind: 'skipped',
@@ -171,20 +192,19 @@ export function passInputs(
   const shadowed = shadowedLocalPaths(scan, rows, issues);
   const remote = new Map<string, RemoteEntry>();
   const unparked = new Unparker(rows);
-  const namesSeen = new Set<string>();
+  const chosen = chosenRemoteNames(walk, rows);
   const shadowedRemote = new Set<string>();
   // Parents come before children in the walk, so a skipped folder is known before its content.
   for (const found of walk.entries.values()) {
     const entry = unparked.entry(found);
     if (unknown.covers(entry.path)) continue;
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
-    const nameInFolder = `${entry.parentId}/${nameKey(entry.name)}`;
-    if (shadowedRemote.has(entry.parentId) || namesSeen.has(nameInFolder)) {
-      shadowedRemote.add(entry.id);
-      if (!shadowedRemote.has(entry.parentId)) issues.push(normalisationClash(entry.path, 'On the device'));
+    const clashesWithChosen = chosen.get(`${found.parentId}/${nameKey(found.name)}`) !== found.id;
+    if (shadowedRemote.has(found.parentId) || clashesWithChosen) {
+      if (!shadowedRemote.has(found.parentId)) issues.push(normalisationClash(entry.path, 'On the device'));
+      shadowedRemote.add(found.id);
       continue;
     }
-    namesSeen.add(nameInFolder);
     const reason = remoteSkipReason(entry.name);
     if (reason !== undefined) {
       unknown.add(entry.path, true);

@@ -82,19 +82,25 @@ export function plan(input: PlanInput): Plan {
  */
 function withIndexUpdates(items: readonly ReconciledItem[], operations: Operation[]): Operation[] {
   const touched = new Set<string>();
+  // Operations that write the item's whole row; a move only changes its place.
+  const written = new Set<string>();
   for (const operation of operations) {
     switch (operation.op) {
       case 'upload-content':
-      case 'remote-move':
       case 'remote-delete':
       case 'index-update':
       case 'index-remove':
+        touched.add(operation.remoteId);
+        written.add(operation.remoteId);
+        break;
+      case 'remote-move':
         touched.add(operation.remoteId);
         break;
       case 'download':
       case 'download-content':
       case 'local-mkdir':
         touched.add(operation.remote.id);
+        written.add(operation.remote.id);
         break;
       case 'local-move':
         if (operation.remoteId !== null) touched.add(operation.remoteId);
@@ -112,7 +118,10 @@ function withIndexUpdates(items: readonly ReconciledItem[], operations: Operatio
   const updates: Operation[] = [];
   for (const item of items) {
     const { index, local, remote } = item;
-    if (!index || !local || !remote || touched.has(remote.id)) continue;
+    if (!index || !local || !remote || written.has(remote.id)) continue;
+    // A folder the device re-created is indexed under its old id: after a move too, the row takes the new one.
+    const reCreated = index.remoteId !== remote.id;
+    if (touched.has(remote.id) && !reCreated) continue;
     // Unchanged, unless an atomic save gave the same content a new inode the index must learn.
     const unchanged = item.localChange === 'none' && item.remoteChange === 'none';
     if (unchanged && local.inode === index.inode && index.remoteId === remote.id) continue;

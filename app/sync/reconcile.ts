@@ -74,14 +74,15 @@ function pairItems(input: ReconcileInput): Pair[] {
     }
   }
 
-  // An item the device re-created (a delete and a create, e.g. a type change, or a folder made again)
-  // has a new id at the same path: pair it by path with the row whose id is gone.
+  // An item the device re-created (a type change, or a folder made again) has a new id at the same
+  // path: pair it by path with the row whose id is gone.
   const remoteByPath = new Map<string, RemoteEntry>();
   for (const remote of unpairedRemote.values()) remoteByPath.set(nameKey(remote.path), remote);
   for (const pair of withoutRemote) {
     const key = nameKey(pair.index?.path ?? '');
     const remote = remoteByPath.get(key);
-    if (remote) {
+    // A file made again is a new file (the old one goes to the trash); a folder is the same folder.
+    if (remote && (remote.kind === 'folder' || remote.kind !== pair.index?.kind)) {
       pair.remote = remote;
       remoteByPath.delete(key);
       unpairedRemote.delete(remote.id);
