@@ -160,7 +160,12 @@ export class SyncEngine {
       });
       this.#walkCache = walk.cache;
       this.#touched = new Set();
-      const { input, issues } = passInputs(scan, walk, this.#options.index.entries(), remoteRootId);
+      const { input, issues, nameClashes } = passInputs(
+        scan,
+        walk,
+        this.#options.index.entries(),
+        remoteRootId,
+      );
       const planned = plan({
         items: reconcile(input),
         remoteRootId,
@@ -184,7 +189,8 @@ export class SyncEngine {
         planned.operations,
         this.#options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY,
       ).finally(() => this.#writer.dropParked());
-      if (!replan) break;
+      // A name left out for a clash may be free now (its twin moved away): look once more.
+      if (!replan && nameClashes === 0) break;
     }
     report.status = report.hold
       ? 'held'

@@ -15,6 +15,8 @@ export interface PassInputs {
   input: ReconcileInput;
   /** Skipped items and warnings of both sides, for the report. */
   issues: PassIssue[];
+  /** Items left out because their name equals another's under NFC: a move this round may free it. */
+  nameClashes: number;
 }
 
 /** Paths (NFC) below which nothing is known this round; `self` also covers the path itself. */
@@ -108,12 +110,13 @@ function shadowedLocalPaths(
   const shadowed = new Set<RelativePath>();
   const clashes = scan.clashes.filter((clash) => clash.kind === 'unicode');
   if (clashes.length === 0) return shadowed;
-  const syncedInodes = new Set<string>();
-  for (const row of rows.values()) if (row.inode !== null) syncedInodes.add(row.inode);
+  // The synced one is at the index's path with the index's inode (an inode alone may be reused).
+  const synced = new Set<string>();
+  for (const row of rows.values()) if (row.inode !== null) synced.add(`${nameKey(row.path)}\n${row.inode}`);
   const inodeOf = new Map(scan.entries.map((entry) => [entry.path, entry.inode]));
   for (const clash of clashes) {
     const keep =
-      clash.paths.find((path) => syncedInodes.has(inodeOf.get(path) ?? '')) ??
+      clash.paths.find((path) => synced.has(`${nameKey(path)}\n${inodeOf.get(path) ?? ''}`)) ??
       clash.paths.find((path) => path === path.normalize('NFC')) ??
       clash.paths[0];
     for (const path of clash.paths) {
@@ -226,5 +229,6 @@ export function passInputs(
   for (const row of rows.values()) {
     if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
   }
-  return { input: { local, remote, index: rows, remoteRootId }, issues };
+  const nameClashes = issues.filter((issue) => issue.code === 'NAME_CLASH').length;
+  return { input: { local, remote, index: rows, remoteRootId }, issues, nameClashes };
 }
