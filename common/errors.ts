@@ -47,6 +47,7 @@ export const API_ERROR_CODES = [
   'UNEXPECTED_STATUS',
   'BAD_RESPONSE',
   'INVALID_NAME',
+  'SOURCE_CHANGED',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
@@ -194,6 +195,13 @@ export class DeviceError extends ApiError {
 export class BadResponseError extends ApiError {
   constructor(message: string, details: ApiErrorDetails = {}) {
     super('BAD_RESPONSE', 'Unexpected answer', message, details);
+  }
+}
+
+/** The local file being sent changed size while it was read: the request was given up, not sent short. */
+export class SourceChangedError extends ApiError {
+  constructor(message: string, details: ApiErrorDetails = {}) {
+    super('SOURCE_CHANGED', 'File changed while sent', message, details);
   }
 }
 

@@ -1,6 +1,8 @@
 // The one place that reads HTTP status numbers and got's error codes and turns them into typed errors (style.md §4).
 import {
   AbortedError,
+  type ApiError,
+  type ApiErrorDetails,
   AuthError,
   BadResponseError,
   ConflictError,
@@ -10,8 +12,7 @@ import {
   NotFoundError,
   OutcomeUnknownError,
   PreconditionFailedError,
-  type ApiError,
-  type ApiErrorDetails,
+  SourceChangedError,
 } from '../../common/errors.ts';
 
 /**
@@ -204,6 +205,10 @@ export function errorFromFailure(
   const event = typeof record['event'] === 'string' ? record['event'] : undefined;
   const details: ApiErrorDetails = { ...context.details, cause: error };
   if (error instanceof AbortedError) return { error, notSent: false };
+  // The body's own failure (a file that shrank while read) says more than the broken request does.
+  const cause = record['cause'];
+  if (error instanceof SourceChangedError) return { error, notSent: false };
+  if (cause instanceof SourceChangedError) return { error: cause, notSent: false };
   if (name === 'AbortError' || code === 'ERR_ABORTED' || code === 'ABORT_ERR') {
     return { error: new AbortedError(details), notSent: false };
   }

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { SourceChangedError } from '../../common/errors.ts';
 import type { FileMetadataInput } from '../../common/wire/device-api.ts';
 
 /** Content to send: bytes in memory, or a byte range of a local file read when sent. */
@@ -20,7 +21,24 @@ export function sourceStream(
   if (source instanceof Uint8Array)
     return Readable.from([Buffer.from(source.subarray(start, start + length))]);
   if (length === 0) return Readable.from([]);
-  return createReadStream(source.path, { start, end: start + length - 1 });
+  return Readable.from(exactly(source.path, start, length));
+}
+
+/**
+ * The bytes `[start, start + length)` of a file, failing if it ends before: a file that shrank while
+ * it was being sent would leave the device waiting for bytes that never come.
+ */
+async function* exactly(path: string, start: number, length: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  for await (const chunk of createReadStream(path, { start, end: start + length - 1 })) {
+    seen += (chunk as Buffer).length;
+    yield chunk as Buffer;
+  }
+  if (seen < length) {
+    throw new SourceChangedError(
+      `${path} is shorter than when its upload started (${start + seen} of ${start + length} bytes).`,
+    );
+  }
 }
 
 export interface MultipartBody {

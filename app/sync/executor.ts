@@ -65,6 +65,9 @@ function issueFor(operation: Operation, error: unknown): { issue: PassIssue; rep
   if (error instanceof ApiError && error.code === 'INVALID_NAME') {
     return { issue: { kind: 'skipped', path, code: error.code, message: error.message }, replan: false };
   }
+  if (error instanceof ApiError && error.code === 'SOURCE_CHANGED') {
+    return { issue: { kind: 'retry', path, code: 'LOCAL_CHANGED', message: error.message }, replan: true };
+  }
   if (error instanceof ApiError && (error.code === 'NETWORK' || error.code === 'TIMEOUT')) {
     return { issue: { kind: 'retry', path, code: error.code, message: error.message }, replan: false };
   }
