@@ -50,8 +50,11 @@ export class LiveSync {
   #activity: ActivityEntry[] = [];
   #issues: PassIssue[] = [];
   #watchProblem: string | null = null;
-  /** The next pass asked for, merged: a revalidating request wins over a cached one. */
-  #queued: { mode: PassMode; confirmDeletes: boolean } | null = null;
+  /**
+   * The next pass asked for, merged: a revalidating request wins over a cached one, and a full local
+   * scan (`scope` null) over the changed paths of watched events.
+   */
+  #queued: { mode: PassMode; confirmDeletes: boolean; scope: Set<string> | null } | null = null;
   #running: Promise<void> | null = null;
   #abort: AbortController | null = null;
   #paused = false;
@@ -92,9 +95,9 @@ export class LiveSync {
       root: this.#options.localRoot,
       ...(this.#options.debounceMs === undefined ? {} : { debounceMs: this.#options.debounceMs }),
       ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
-      onBatch: () => {
+      onBatch: (batch) => {
         this.#localActivity = true;
-        this.#request('trust-cache');
+        this.#request('trust-cache', false, batch.affectedPaths);
       },
       onRescanNeeded: (reason, message) => {
         this.#watchProblem = message;
@@ -174,12 +177,18 @@ export class LiveSync {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  #request(mode: PassMode, confirmDeletes = false): void {
+  #request(mode: PassMode, confirmDeletes = false, paths?: readonly string[]): void {
     if (this.#stopped) return;
     const queued = this.#queued;
+    // A revalidating pass looks at everything; watched changes only at what they touched.
+    const scope =
+      mode === 'revalidate' || paths === undefined || (queued !== null && queued.scope === null)
+        ? null
+        : new Set([...(queued?.scope ?? []), ...paths]);
     this.#queued = {
       mode: queued?.mode === 'revalidate' || mode === 'revalidate' ? 'revalidate' : 'trust-cache',
       confirmDeletes: (queued?.confirmDeletes ?? false) || confirmDeletes,
+      scope,
     };
     if (this.#running === null && !this.#paused) this.#running = this.#loop();
   }
@@ -187,10 +196,10 @@ export class LiveSync {
   async #loop(): Promise<void> {
     try {
       while (this.#queued !== null && !this.#paused && !this.#stopped) {
-        const { mode, confirmDeletes } = this.#queued;
+        const { mode, confirmDeletes, scope } = this.#queued;
         this.#queued = null;
         this.#clearTimer();
-        await this.#pass(mode, confirmDeletes);
+        await this.#pass(mode, confirmDeletes, scope === null ? undefined : [...scope]);
       }
     } finally {
       this.#running = null;
@@ -200,7 +209,7 @@ export class LiveSync {
     }
   }
 
-  async #pass(mode: PassMode, confirmDeletes: boolean): Promise<void> {
+  async #pass(mode: PassMode, confirmDeletes: boolean, scope: string[] | undefined): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
     const hadLocalActivity = this.#localActivity;
@@ -208,7 +217,12 @@ export class LiveSync {
     this.#progress = null;
     this.#setState('scanning', null);
     try {
-      const report = await this.#engine.syncOnce({ remote: mode, confirmDeletes, signal: abort.signal });
+      const report = await this.#engine.syncOnce({
+        remote: mode,
+        confirmDeletes,
+        signal: abort.signal,
+        ...(scope === undefined ? {} : { scope }),
+      });
       this.#failures = 0;
       if (mode === 'revalidate') this.#safety?.noteFullRescan();
       this.#afterReport(report);

@@ -13,6 +13,7 @@ import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
 import { emptyCounts, type PassHold, type PassIssue, type PassReport } from './pass-report.ts';
 import { passInputs } from './pass-inputs.ts';
+import { PassScope, scopeInputs } from './pass-scope.ts';
 import { plan, type DeleteGuard, type Plan } from './planner.ts';
 import { reconcile } from './reconcile.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
@@ -57,6 +58,11 @@ export interface SyncOptions {
    * and If-Match refuses any write planned from a stale listing (that round then revalidates).
    */
   remote?: 'revalidate' | 'trust-cache';
+  /**
+   * Local paths that changed (from the watcher): the first round scans only these subtrees and plans
+   * only around them; the index stands for the rest of the disk. `''` or none: everything.
+   */
+  scope?: readonly string[];
 }
 
 /** Stable codes of the engine's own refusals. */
@@ -132,7 +138,12 @@ export class SyncEngine {
 
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
-      let scan = this.#scan();
+      // Only the first round may be incremental; a re-planning round looks at everything.
+      const scope =
+        round === 1 && options.scope !== undefined && !options.scope.includes('')
+          ? new PassScope(options.scope)
+          : undefined;
+      let scan = this.#scan(scope);
       // A crash may have left temporaries and parked items; a nested one needs another look.
       for (
         let tidy = 0;
@@ -141,7 +152,7 @@ export class SyncEngine {
         (await tidyLeftovers(localRoot, scan, this.#options.index, { partials: !this.#started }));
         tidy++
       ) {
-        scan = this.#scan();
+        scan = this.#scan(scope);
       }
       this.#started = true;
       if (scan.root !== 'ok' && scan.root !== 'empty') {
@@ -160,14 +171,14 @@ export class SyncEngine {
       });
       this.#walkCache = walk.cache;
       this.#touched = new Set();
-      const { input, issues, nameClashes } = passInputs(
-        scan,
-        walk,
-        this.#options.index.entries(),
-        remoteRootId,
-      );
+      const inputs = passInputs(scan, walk, this.#options.index.entries(), remoteRootId);
+      const { issues, nameClashes } = inputs;
+      const input = scope === undefined ? inputs.input : scopeInputs(inputs.input, scope);
       const planned = plan({
         items: reconcile(input),
+        ...(scope === undefined
+          ? {}
+          : { partOf: { localTotal: this.#options.index.count(), remoteTotal: walk.entries.size } }),
         remoteRootId,
         now: (this.#options.now ?? (() => new Date()))(),
         localRootMissing: false,
@@ -217,9 +228,9 @@ export class SyncEngine {
     if (report.status === 'synced') index.setMeta(META_LAST_SYNC, String(report.finishedAtMs));
   }
 
-  #scan(): ScanResult {
+  #scan(scope: PassScope | undefined): ScanResult {
     const { localRoot, index } = this.#options;
-    let scan = scanLocalFolder(localRoot);
+    let scan = scanLocalFolder(localRoot, scope === undefined ? {} : { within: scope.roots });
     // A first pass may create the folder; once something was synced, a missing folder is never "all deleted".
     if (scan.root === 'missing' && index.count() === 0) {
       mkdirSync(localRoot, { recursive: true });

@@ -29,6 +29,11 @@ export interface PlanInput {
   deleteGuard?: DeleteGuard;
   /** The user confirmed a pass the guard held (`--confirm-deletes`). */
   confirmDeletes?: boolean;
+  /**
+   * The items are the part of the tree around some changed paths (an incremental pass): the guard
+   * compares deletes with these totals of the whole tree, and nothing is read as an empty root.
+   */
+  partOf?: { localTotal: number; remoteTotal: number };
 }
 
 /** How many items a plan deletes on each side (local = moved to the trash), out of how many. */
@@ -50,11 +55,13 @@ export type Plan =
 
 export function plan(input: PlanInput): Plan {
   const items = input.items;
-  const localTotal = items.filter((item) => item.local).length;
-  const remoteTotal = items.filter((item) => item.remote).length;
+  const localTotal = input.partOf?.localTotal ?? items.filter((item) => item.local).length;
+  const remoteTotal = input.partOf?.remoteTotal ?? items.filter((item) => item.remote).length;
   // An empty root with a non-empty index is an unmounted or wiped folder, never "delete everything".
   const localLooksEmpty =
-    localTotal === 0 && items.some((item) => item.index !== null && item.index.inode !== null);
+    input.partOf === undefined &&
+    localTotal === 0 &&
+    items.some((item) => item.index !== null && item.index.inode !== null);
   const decided = itemsToPlan(items).map((item) => ({ item, decision: decide(item, localLooksEmpty) }));
   const tree = new PlanTree(decided, input);
   const deletes: DeleteCounts = {

@@ -85,12 +85,43 @@ export interface ScanOptions {
   ignoreCase?: boolean;
   /** Report names Windows cannot hold (default true: another computer of the user may be one). */
   portabilityWarnings?: boolean;
+  /**
+   * Only these subtrees (paths as on disk) and the folders on the way to them: the incremental scan
+   * after watched changes. The `.mchignore` files on the way still apply.
+   */
+  within?: readonly RelativePath[];
+}
+
+/** Which paths a scoped scan reads: inside a scoped subtree, or a folder on the way to one. */
+class ScanScope {
+  readonly #roots: readonly RelativePath[];
+  readonly #onTheWay = new Set<RelativePath>();
+
+  constructor(roots: readonly RelativePath[]) {
+    this.#roots = roots;
+    for (const path of roots) {
+      for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+        this.#onTheWay.add(path.slice(0, slash));
+      }
+    }
+  }
+
+  /** Everything below a scoped subtree is read; above it, only the way down. */
+  covers(path: RelativePath): boolean {
+    return this.#roots.some((root) => path === root || path.startsWith(`${root}/`));
+  }
+
+  isOnTheWay(path: RelativePath): boolean {
+    return this.#onTheWay.has(path);
+  }
 }
 
 interface Folder {
   absolute: string;
   relative: RelativePath;
   rules: IgnoreRules;
+  /** Every entry of this folder is read (false for a folder on the way to a scoped subtree). */
+  whole: boolean;
   /** This folder's position in `entries` (-1 for the root), to withdraw it if it cannot be read. */
   entryIndex: number;
 }
@@ -121,9 +152,13 @@ export function scanLocalFolder(root: string, options: ScanOptions = {}): ScanRe
   if (rootStats === undefined) return { ...result, root: 'missing', rootDetail: 'ENOENT' };
   if (!rootStats.isDirectory()) return { ...result, root: 'not-a-folder' };
 
-  const walk = new Walk(fs, result, options.portabilityWarnings ?? true);
+  const scope =
+    options.within === undefined || options.within.includes('') ? undefined : new ScanScope(options.within);
+  const walk = new Walk(fs, result, options.portabilityWarnings ?? true, scope);
   const rules = IgnoreRules.empty(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase });
-  const stack: Folder[] = [{ absolute: root, relative: '', rules, entryIndex: -1 }];
+  const stack: Folder[] = [
+    { absolute: root, relative: '', rules, whole: scope === undefined, entryIndex: -1 },
+  ];
   const withdrawn = new Set<number>();
   for (let folder = stack.pop(); folder !== undefined; folder = stack.pop()) {
     const problem = walk.readFolder(folder, stack);
@@ -147,7 +182,8 @@ export function scanLocalFolder(root: string, options: ScanOptions = {}): ScanRe
     withdrawn.add(folder.entryIndex);
   }
   if (withdrawn.size > 0) result.entries = result.entries.filter((_, index) => !withdrawn.has(index));
-  if (result.entries.length === 0) result.root = 'empty';
+  // A scoped scan sees only part of the tree: finding nothing there says nothing about the rest.
+  if (result.entries.length === 0 && scope === undefined) result.root = 'empty';
   return result;
 }
 
@@ -156,11 +192,13 @@ class Walk {
   readonly #fs: ScanFs;
   readonly #result: ScanResult;
   readonly #portability: boolean;
+  readonly #scope: ScanScope | undefined;
 
-  constructor(fs: ScanFs, result: ScanResult, portability: boolean) {
+  constructor(fs: ScanFs, result: ScanResult, portability: boolean, scope: ScanScope | undefined) {
     this.#fs = fs;
     this.#result = result;
     this.#portability = portability;
+    this.#scope = scope;
   }
 
   /** Lists one folder into the result and pushes its subfolders; returns an errno code if it cannot. */
@@ -184,6 +222,8 @@ class Walk {
     for (const dirent of dirents) {
       const name = dirent.name;
       const path = prefix + name;
+      const whole = folder.whole || this.#scope?.covers(path) === true;
+      if (!whole && !(dirent.isDirectory() && this.#scope?.isOnTheWay(path) === true)) continue;
       if (name === STATE_FOLDER_NAME) {
         skipped.push(item(path, 'state-folder', "the client's own state folder"));
         continue;
@@ -239,7 +279,7 @@ class Walk {
         size: isFolder ? 0 : Number(stats.size),
         mtimeNs: stats.mtimeNs,
       });
-      if (isFolder) stack.push({ absolute, relative: path, rules, entryIndex: entries.length - 1 });
+      if (isFolder) stack.push({ absolute, relative: path, rules, whole, entryIndex: entries.length - 1 });
     }
     this.#findClashes(folder.relative, prefix, synced);
     return undefined;

@@ -1,0 +1,67 @@
+// An incremental round: only the changed subtrees and what surrounds them; elsewhere the index stands for the disk.
+import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import { nameKey } from './model.ts';
+import { parentPath, type ReconcileInput } from './reconcile.ts';
+
+/**
+ * Paths (NFC) an incremental round looks at: inside a changed subtree, a folder on the way to one (a
+ * parent of what changed), or an item beside one (a name a new item must not take).
+ */
+export class PassScope {
+  readonly roots: readonly RelativePath[];
+  readonly #keys: readonly string[];
+  readonly #ancestors = new Set<string>(['']);
+  readonly #parents = new Set<string>();
+
+  constructor(roots: readonly RelativePath[]) {
+    this.roots = roots;
+    this.#keys = roots.map(nameKey);
+    for (const key of this.#keys) {
+      this.#parents.add(parentPath(key));
+      for (let slash = key.indexOf('/'); slash > 0; slash = key.indexOf('/', slash + 1)) {
+        this.#ancestors.add(key.slice(0, slash));
+      }
+    }
+  }
+
+  /** Inside a changed subtree: what the disk holds there was scanned. */
+  covers(path: RelativePath): boolean {
+    const key = nameKey(path);
+    return this.#keys.some((root) => key === root || key.startsWith(`${root}/`));
+  }
+
+  isAround(path: RelativePath): boolean {
+    const key = nameKey(path);
+    return this.covers(key) || this.#ancestors.has(key) || this.#parents.has(parentPath(key));
+  }
+}
+
+/** The local side of an index row, as it was when last synced (outside the scanned subtrees). */
+function asOnDisk(row: IndexEntry): LocalEntry | undefined {
+  if (row.inode === null || row.localSize === null || row.localMtimeNs === null) return undefined;
+  return { path: row.path, kind: row.kind, inode: row.inode, size: row.localSize, mtimeNs: row.localMtimeNs };
+}
+
+/**
+ * Narrows a round's inputs (from a scan limited to the scope) to the items around the scope. Index
+ * rows outside the scanned subtrees stand for their local items: they were not watched to change.
+ */
+export function scopeInputs(input: ReconcileInput, scope: PassScope): ReconcileInput {
+  const local = new Map<RelativePath, LocalEntry>();
+  const scanned = new Set<string>();
+  for (const entry of input.local.values()) {
+    if (!scope.isAround(entry.path)) continue;
+    local.set(entry.path, entry);
+    scanned.add(nameKey(entry.path));
+  }
+  const index = new Map<string, IndexEntry>();
+  for (const row of input.index.values()) {
+    if (!scope.isAround(row.path)) continue;
+    index.set(row.remoteId, row);
+    const onDisk = scope.covers(row.path) || scanned.has(nameKey(row.path)) ? undefined : asOnDisk(row);
+    if (onDisk) local.set(onDisk.path, onDisk);
+  }
+  const remote = new Map<string, RemoteEntry>();
+  for (const entry of input.remote.values()) if (scope.isAround(entry.path)) remote.set(entry.id, entry);
+  return { local, remote, index, remoteRootId: input.remoteRootId };
+}

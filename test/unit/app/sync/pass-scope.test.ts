@@ -1,0 +1,92 @@
+// Incremental rounds: the scan reads only the changed subtrees, the index stands for the rest of the disk.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { IndexEntry, RemoteEntry } from '../../../../app/sync/model.ts';
+import { PassScope, scopeInputs } from '../../../../app/sync/pass-scope.ts';
+import { scanLocalFolder } from '../../../../app/sync/scanner.ts';
+
+function row(remoteId: string, path: string, parentRemoteId = 'root'): IndexEntry {
+  return {
+    remoteId,
+    parentRemoteId,
+    path,
+    name: path.slice(path.lastIndexOf('/') + 1),
+    kind: 'file',
+    eTag: 'e',
+    size: 1,
+    mTimeMs: 1,
+    inode: `i-${remoteId}`,
+    localSize: 1,
+    localMtimeNs: 1n,
+    contentHash: null,
+  };
+}
+
+function remote(id: string, path: string): RemoteEntry {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return { id, parentId: 'root', path, name, kind: 'file', eTag: 'e', size: 1, mTimeMs: 1 };
+}
+
+describe('scanLocalFolder within', () => {
+  it('reads the scoped subtrees and the folders on the way, with the .mchignore files on the way', () => {
+    const root = mkdtempSync(join(tmpdir(), 'mch-scope-'));
+    mkdirSync(join(root, 'a', 'b', 'c'), { recursive: true });
+    mkdirSync(join(root, 'other'));
+    writeFileSync(join(root, '.mchignore'), '*.log\n');
+    writeFileSync(join(root, 'a', 'b', 'c', 'x.txt'), 'x');
+    writeFileSync(join(root, 'a', 'b', 'c', 'x.log'), 'x');
+    writeFileSync(join(root, 'a', 'sibling.txt'), 's');
+    writeFileSync(join(root, 'other', 'y.txt'), 'y');
+    const scan = scanLocalFolder(root, { within: ['a/b'] });
+    expect(scan.entries.map((entry) => entry.path)).toEqual(['a', 'a/b', 'a/b/c', 'a/b/c/x.txt']);
+    expect(scan.skipped.map((item) => [item.path, item.reason])).toEqual([['a/b/c/x.log', 'ignored']]);
+    expect(scan.root).toBe('ok');
+  });
+});
+
+describe('scopeInputs', () => {
+  it('keeps what is in, above and beside the scope; the index stands for unscanned items beside it', () => {
+    const scope = new PassScope(['docs/new.txt']);
+    const folder = { ...row('d', 'docs'), kind: 'folder' as const, localSize: 0 };
+    const input = scopeInputs(
+      {
+        local: new Map([
+          ['docs', { path: 'docs', kind: 'folder', inode: 'i-d', size: 0, mtimeNs: 1n }],
+          ['docs/new.txt', { path: 'docs/new.txt', kind: 'file', inode: 'n', size: 2, mtimeNs: 2n }],
+        ]),
+        remote: new Map([
+          ['d', remote('d', 'docs')],
+          ['s', remote('s', 'docs/beside.txt')],
+          ['f', remote('f', 'far/away.txt')],
+        ]),
+        index: new Map([
+          ['d', folder],
+          ['s', row('s', 'docs/beside.txt', 'd')],
+          ['f', row('f', 'far/away.txt')],
+        ]),
+        remoteRootId: 'root',
+      },
+      scope,
+    );
+    expect([...input.local.keys()].sort()).toEqual(['docs', 'docs/beside.txt', 'docs/new.txt']);
+    expect([...input.index.keys()].sort()).toEqual(['d', 's']);
+    expect([...input.remote.keys()].sort()).toEqual(['d', 's']);
+  });
+
+  it('reads an item of the index inside the scope but gone from the disk as deleted', () => {
+    const scope = new PassScope(['gone.txt']);
+    const input = scopeInputs(
+      {
+        local: new Map(),
+        remote: new Map([['g', remote('g', 'gone.txt')]]),
+        index: new Map([['g', row('g', 'gone.txt')]]),
+        remoteRootId: 'root',
+      },
+      scope,
+    );
+    expect(input.local.size).toBe(0);
+    expect(input.index.has('g')).toBe(true);
+  });
+});
