@@ -16,7 +16,7 @@ import {
   META_LOCAL_ROOT,
   META_REMOTE_FOLDER,
   type StoredPassSummary,
-} from '../sync/engine.ts';
+} from '../sync/pass-record.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { table } from './output.ts';
 import { formatBytes } from './run-summary.ts';

@@ -11,10 +11,18 @@ import { IndexWriter } from './index-writes.ts';
 import { tidyLeftovers } from './leftovers.ts';
 import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
-import { emptyCounts, type PassHold, type PassIssue, type PassReport } from './pass-report.ts';
+import {
+  massDeleteHold,
+  META_LOCAL_ROOT,
+  META_REMOTE_FOLDER,
+  META_REMOTE_ROOT,
+  rememberPass,
+  rootHold,
+} from './pass-record.ts';
+import { emptyCounts, type PassIssue, type PassReport } from './pass-report.ts';
 import { passInputs } from './pass-inputs.ts';
 import { PassScope, scopeInputs } from './pass-scope.ts';
-import { plan, type DeleteGuard, type Plan } from './planner.ts';
+import { plan, type DeleteGuard } from './planner.ts';
 import { reconcile } from './reconcile.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
 import { RemoteWalkError, walkRemote, type RemoteWalkCache } from './remote-walk.ts';
@@ -78,26 +86,6 @@ export class EngineError extends MchError {
 
 /** Re-planning rounds in one pass after operations met a changed state (412, a local edit). */
 const MAX_ROUNDS = 4;
-/** Keys of the index's meta table the engine writes (`mch-sync status` reads them). */
-export const META_REMOTE_ROOT = 'remoteRootId';
-export const META_REMOTE_FOLDER = 'remoteFolder';
-export const META_LOCAL_ROOT = 'localRoot';
-/** A `StoredPassSummary` as JSON. */
-export const META_LAST_PASS = 'lastPass';
-/** When a pass last ended with both sides matching, ms since the epoch. */
-export const META_LAST_SYNC = 'lastSyncAtMs';
-const MAX_STORED_ISSUES = 200;
-
-export interface StoredPassSummary {
-  status: PassReport['status'];
-  finishedAtMs: number;
-  counts: PassReport['counts'];
-  hold: PassReport['hold'];
-  /** The first issues of the pass; `issueCount` says how many there were. */
-  issues: PassIssue[];
-  issueCount: number;
-}
-
 export class SyncEngine {
   readonly #options: SyncEngineOptions;
   readonly #writer: IndexWriter;
@@ -209,23 +197,8 @@ export class SyncEngine {
         ? 'errors'
         : 'synced';
     report.finishedAtMs = Date.now();
-    this.#remember(report);
+    rememberPass(this.#options.index, report);
     return report;
-  }
-
-  /** What `mch-sync status` shows when no service runs: the last pass, read back from the index. */
-  #remember(report: PassReport): void {
-    const { index } = this.#options;
-    const summary: StoredPassSummary = {
-      status: report.status,
-      finishedAtMs: report.finishedAtMs,
-      counts: report.counts,
-      hold: report.hold,
-      issues: report.issues.slice(0, MAX_STORED_ISSUES),
-      issueCount: report.issues.length,
-    };
-    index.setMeta(META_LAST_PASS, JSON.stringify(summary));
-    if (report.status === 'synced') index.setMeta(META_LAST_SYNC, String(report.finishedAtMs));
   }
 
   #scan(scope: PassScope | undefined): ScanResult {
@@ -317,30 +290,4 @@ export class SyncEngine {
     index.setMeta(META_LOCAL_ROOT, resolve(this.#options.localRoot));
     return ensured.id;
   }
-}
-
-function rootHold(localRoot: string, scan: ScanResult): PassHold {
-  const why =
-    scan.root === 'missing'
-      ? 'is missing'
-      : scan.root === 'not-a-folder'
-        ? 'is not a folder'
-        : `cannot be read (${scan.rootDetail ?? 'unknown error'})`;
-  return {
-    reason: 'local-root-missing',
-    deletes: { local: 0, localTotal: 0, remote: 0, remoteTotal: 0 },
-    advice: `The folder ${localRoot} ${why}. Nothing was changed: if it is on a drive that is not mounted, mount it and run again.`,
-  };
-}
-
-function massDeleteHold(planned: Extract<Plan, { status: 'held' }>): PassHold {
-  const { deletes } = planned;
-  return {
-    reason: planned.reason,
-    deletes,
-    advice:
-      `This pass would delete ${deletes.remote} of ${deletes.remoteTotal} items on the device and move ` +
-      `${deletes.local} of ${deletes.localTotal} items on this computer to the trash. Nothing was deleted. ` +
-      `If that is what you want, run again with --confirm-deletes.`,
-  };
 }

@@ -23,7 +23,7 @@ import {
   META_LOCAL_ROOT,
   META_REMOTE_FOLDER,
   type StoredPassSummary,
-} from '../../../../app/sync/engine.ts';
+} from '../../../../app/sync/pass-record.ts';
 import { emptyCounts } from '../../../../app/sync/pass-report.ts';
 
 const FINISHED = Date.parse('2025-06-01T12:00:00.000Z');
