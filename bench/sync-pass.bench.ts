@@ -1,0 +1,382 @@
+// A sync pass over 100,000 files in 1,000 folders with nothing changed, against `find` on the same tree.
+//
+// The tree is written to a temporary folder and mirrored to a device (a child process) by a first
+// pass of the engine itself. Then, alternating with `find DIR -printf ...`, each run starts a fresh
+// process that opens the index and runs two passes with one engine: the first is what `mch-sync run
+// --once` does (no listing cache: every folder is listed in full), the second shows what the engine's
+// walk cache saves. That process reports its peak RSS and every request it sent; a pass that writes
+// anything fails the bench. A third process times the parts (local scan, remote walk without and with
+// the cache) so the report can say where a pass spends its time. The medians count.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openIndexDb } from '../app/index/index-db.ts';
+import { IndexStore } from '../app/index/index-store.ts';
+import { SyncEngine } from '../app/sync/engine.ts';
+import { STATE_FOLDER_NAME } from '../app/sync/local-names.ts';
+import type { PassReport } from '../app/sync/pass-report.ts';
+import { ensureRemoteFolder } from '../app/sync/remote-folder.ts';
+import { walkRemote } from '../app/sync/remote-walk.ts';
+import { scanLocalFolder } from '../app/sync/scanner.ts';
+import { countedClient, describeTally, writeRequests } from './lib/bench-client.ts';
+import { cpuSeconds, findPid } from './lib/process-usage.ts';
+import { startBenchDevice } from './lib/device.ts';
+import { writeTree } from './lib/file-tree.ts';
+import { printComparison, type Measurement } from './lib/report.ts';
+import { median, ownCpuSeconds, secondsSince } from './lib/timing.ts';
+
+const FILES = Number(process.env['BENCH_SYNC_PASS_FILES'] ?? 100_000);
+const FOLDERS = Number(process.env['BENCH_SYNC_PASS_FOLDERS'] ?? Math.max(1, Math.round(FILES / 100)));
+const RUNS = Number(process.env['BENCH_SYNC_PASS_RUNS'] ?? 5);
+/** A folder for `node --cpu-prof` profiles of the measured pass processes. */
+const PROFILE_DIR = process.env['BENCH_SYNC_PASS_PROFILE'];
+const REMOTE_FOLDER = '/sync-pass';
+
+/** What a child process needs to reach the tree, the index and the device. */
+interface Setup {
+  base: string;
+  token: string;
+  localRoot: string;
+  indexPath: string;
+  /** The device process, for its CPU time (undefined where /proc cannot tell). */
+  devicePid: number | undefined;
+}
+
+interface PassFigures {
+  seconds: number;
+  /** From the start of the process (node's time origin) to the end of the pass. */
+  sinceStart: number;
+  /** CPU seconds of the pass process and of the device during the pass. */
+  clientCpu: number;
+  deviceCpu: number;
+  /** Peak RSS of the process so far, in MB. */
+  peakMb: number;
+  requests: string;
+  writes: number;
+  changes: number;
+}
+
+interface PassChildAnswer {
+  first: PassFigures;
+  second: PassFigures;
+}
+
+interface Part {
+  seconds: number;
+  clientCpu: number;
+  deviceCpu: number;
+  /** Heap still held by the part's result after a full GC, in MB. */
+  heldMb: number;
+  requests?: string;
+}
+
+interface PartsChildAnswer {
+  scan: Part;
+  entries: number;
+  walk: Part;
+  cachedWalk: Part;
+  indexRead: Part;
+}
+
+/** Everything a pass changed, as one number: 0 for a pass with nothing to do. */
+function changesOf(report: PassReport): number {
+  // A spread is a plain object type, so Object.values sees numbers (an interface would give any[]).
+  const counted: Record<string, number> = { ...report.counts };
+  const counts = Object.values(counted).reduce((sum, count) => sum + count, 0);
+  const operations = Object.values(report.operations).reduce((sum, count) => sum + count, 0);
+  return counts + operations + report.issues.length;
+}
+
+function engineFor(setup: Setup): { engine: SyncEngine; tally: Map<string, number>; close: () => void } {
+  const db = openIndexDb(setup.indexPath);
+  const { client, tally } = countedClient(setup.base, setup.token);
+  const engine = new SyncEngine({
+    client,
+    index: new IndexStore(db),
+    localRoot: setup.localRoot,
+    remoteFolder: REMOTE_FOLDER,
+  });
+  return { engine, tally, close: () => db.close() };
+}
+
+async function timedPass(
+  engine: SyncEngine,
+  tally: Map<string, number>,
+  devicePid: number | undefined,
+): Promise<PassFigures> {
+  tally.clear();
+  const started = process.hrtime.bigint();
+  const clientStart = ownCpuSeconds();
+  const deviceStart = deviceCpuSeconds(devicePid);
+  const report = await engine.syncOnce();
+  const seconds = secondsSince(started);
+  const clientCpu = ownCpuSeconds() - clientStart;
+  const deviceCpu = deviceCpuSeconds(devicePid) - deviceStart;
+  if (report.status !== 'synced')
+    throw new Error(`pass ended ${report.status}: ${JSON.stringify(report.issues)}`);
+  return {
+    seconds,
+    sinceStart: performance.now() / 1000,
+    clientCpu,
+    deviceCpu,
+    peakMb: process.resourceUsage().maxRSS / 1024,
+    requests: describeTally(tally),
+    writes: writeRequests(tally),
+    changes: changesOf(report),
+  };
+}
+
+/** Child mode: the first pass of a fresh process, then a second pass with the same engine. */
+async function passChild(setup: Setup): Promise<void> {
+  const { engine, tally, close } = engineFor(setup);
+  try {
+    const first = await timedPass(engine, tally, setup.devicePid);
+    const second = await timedPass(engine, tally, setup.devicePid);
+    console.log(JSON.stringify({ first, second } satisfies PassChildAnswer));
+  } finally {
+    close();
+  }
+}
+
+/** Child mode (with --expose-gc): the parts of a pass on their own, in a fresh process like the pass. */
+async function partsChild(setup: Setup): Promise<void> {
+  const gc = globalThis.gc as () => void;
+  const { client, tally } = countedClient(setup.base, setup.token);
+  const { id } = await ensureRemoteFolder(client, REMOTE_FOLDER);
+  const db = openIndexDb(setup.indexPath);
+  const index = new IndexStore(db);
+  // Each part's result stays referenced, as in a pass, so the heap it holds can be read after a GC.
+  const measure = async <T>(work: () => T | Promise<T>): Promise<{ result: T; part: Part }> => {
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    tally.clear();
+    const started = process.hrtime.bigint();
+    const clientStart = ownCpuSeconds();
+    const deviceStart = deviceCpuSeconds(setup.devicePid);
+    const result = await work();
+    const seconds = secondsSince(started);
+    const clientCpu = ownCpuSeconds() - clientStart;
+    const deviceCpu = deviceCpuSeconds(setup.devicePid) - deviceStart;
+    gc();
+    const heldMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+    return { result, part: { seconds, clientCpu, deviceCpu, heldMb, requests: describeTally(tally) } };
+  };
+  try {
+    const scan = await measure(() => scanLocalFolder(setup.localRoot));
+    const walk = await measure(() => walkRemote(client, id));
+    const cachedWalk = await measure(() => walkRemote(client, id, { cache: walk.result.cache }));
+    const indexRead = await measure(() => [...index.entries()]);
+    const answer: PartsChildAnswer = {
+      scan: scan.part,
+      entries: scan.result.entries.length,
+      walk: walk.part,
+      cachedWalk: cachedWalk.part,
+      indexRead: indexRead.part,
+    };
+    console.log(JSON.stringify(answer));
+  } finally {
+    db.close();
+  }
+}
+
+function runChild<T>(mode: '--pass' | '--parts', setup: Setup): T {
+  const flags =
+    mode === '--parts' ? ['--expose-gc'] : PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawnSync(process.execPath, [...flags, import.meta.filename, mode, JSON.stringify(setup)], {
+    encoding: 'utf8',
+  });
+  if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as T;
+}
+
+/** The user + system seconds in the second line of the shell's `times` (its children: find). */
+function childCpuSeconds(timesOutput: string): number {
+  const line = timesOutput.trim().split('\n').at(-1) ?? '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)];
+  return parts.reduce((sum, part) => sum + Number(part[1]) * 60 + Number(part[2]), 0);
+}
+
+function runFind(root: string): { seconds: number; cpu: number; output: string } {
+  const started = process.hrtime.bigint();
+  const result = spawnSync('sh', [
+    '-c',
+    `find "$1" -printf '%i %s %T@ %p\\n' > /dev/null; times`,
+    'find',
+    root,
+  ]);
+  const seconds = secondsSince(started);
+  if (result.status !== 0) throw new Error(`find failed: ${result.stderr.toString()}`);
+  // The listing itself (not timed) shows whether any pass touched the local tree. The engine's own
+  // state folder is left out: each new engine probes the file system's name rules in it.
+  const listing = spawnSync(
+    'find',
+    [root, '-path', `${root}/${STATE_FOLDER_NAME}`, '-prune', '-o', '-printf', '%i %s %T@ %p\\n'],
+    { maxBuffer: 1 << 30 },
+  );
+  return { seconds, cpu: childCpuSeconds(result.stdout.toString()), output: listing.stdout.toString() };
+}
+
+async function initialSync(setup: Setup): Promise<void> {
+  const { engine, tally, close } = engineFor(setup);
+  try {
+    const started = process.hrtime.bigint();
+    const report = await engine.syncOnce();
+    const seconds = secondsSince(started);
+    if (report.status !== 'synced' || report.counts.uploaded !== FILES) {
+      throw new Error(`initial pass: ${report.status}, ${report.counts.uploaded} of ${FILES} files uploaded`);
+    }
+    console.log(
+      `initial sync: ${FILES} files and ${report.counts.foldersCreated} folders in ${seconds.toFixed(1)} s (${(FILES / seconds).toFixed(0)} files/s; ${describeTally(tally)})`,
+    );
+  } finally {
+    close();
+  }
+}
+
+/**
+ * Median CPU time of the client process and of the device, e.g. `CPU: client 3.10 s, device 1.20 s`;
+ * with find's CPU time, also their sum as a multiple of it (a busy machine stretches wall times, and
+ * CPU times much less).
+ */
+function cpuText(figures: ReadonlyArray<{ clientCpu: number; deviceCpu: number }>, findCpu?: number): string {
+  const client = median(figures.map((figure) => figure.clientCpu));
+  const device = median(figures.map((figure) => figure.deviceCpu));
+  const text = `CPU: client ${client.toFixed(2)} s, device ${device.toFixed(2)} s`;
+  return findCpu === undefined
+    ? text
+    : `${text} (together ${((client + device) / findCpu).toFixed(1)}× find's CPU)`;
+}
+
+/** CPU seconds the device process used so far; NaN where /proc cannot tell. */
+function deviceCpuSeconds(pid: number | undefined): number {
+  return pid === undefined ? Number.NaN : cpuSeconds(pid);
+}
+
+function seconds3(value: number): string {
+  return `${value.toFixed(3)} s`;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'mch-sync-pass-bench-'));
+  try {
+    const localRoot = join(work, 'local');
+    const started = process.hrtime.bigint();
+    writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: (index) => index % 64 });
+    console.log(`created ${FILES} files in ${FOLDERS} folders in ${secondsSince(started).toFixed(1)} s`);
+    const device = await startBenchDevice(join(work, 'device'));
+    try {
+      const setup: Setup = {
+        base: device.base,
+        token: device.token,
+        localRoot,
+        indexPath: join(work, 'index.db'),
+        devicePid: findPid(join(work, 'device')),
+      };
+      await initialSync(setup);
+      const before = runFind(localRoot).output;
+      const find: number[] = [];
+      const findCpu: number[] = [];
+      const passes: PassChildAnswer[] = [];
+      const parts: PartsChildAnswer[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        const findRun = runFind(localRoot);
+        find.push(findRun.seconds);
+        findCpu.push(findRun.cpu);
+        const pass = runChild<PassChildAnswer>('--pass', setup);
+        for (const figures of [pass.first, pass.second]) {
+          if (figures.writes > 0 || figures.changes > 0) {
+            throw new Error(`a pass with nothing to do changed something: ${figures.requests}`);
+          }
+        }
+        passes.push(pass);
+        parts.push(runChild<PartsChildAnswer>('--parts', setup));
+        const { first, second } = pass;
+        console.log(
+          `run ${run + 1}: find ${seconds3(findRun.seconds)} (CPU ${findRun.cpu.toFixed(2)} s); first pass ${seconds3(first.seconds)} (${seconds3(first.sinceStart)} from process start; ${cpuText([first])}), second pass ${seconds3(second.seconds)} (${cpuText([second])}); peak RSS ${first.peakMb.toFixed(0)} / ${second.peakMb.toFixed(0)} MB`,
+        );
+      }
+      if (runFind(localRoot).output !== before) throw new Error('the passes changed the local tree');
+      const findMedian = median(find);
+      const findCpuMedian = median(findCpu);
+      const firstMedian = median(passes.map((pass) => pass.first.seconds));
+      const secondMedian = median(passes.map((pass) => pass.second.seconds));
+      const wallMedian = median(passes.map((pass) => pass.first.sinceStart));
+      const peakFirst = Math.max(...passes.map((pass) => pass.first.peakMb));
+      const peakSecond = Math.max(...passes.map((pass) => pass.second.peakMb));
+      const lastPass = passes.at(-1) as PassChildAnswer;
+      const times = (value: number): string => `${(value / findMedian).toFixed(2)}× find's time`;
+      const partRow = (name: string, pick: (answer: PartsChildAnswer) => Part): Measurement => {
+        const seconds = median(parts.map((answer) => pick(answer).seconds));
+        const held = median(parts.map((answer) => pick(answer).heldMb));
+        const requests = pick(parts.at(-1) as PartsChildAnswer).requests;
+        const cpu = cpuText(parts.map(pick));
+        return {
+          name: `part: ${name}`,
+          rate: FILES / seconds,
+          unit: 'files/s',
+          detail: `${seconds3(seconds)}, ${times(seconds)}; ${cpu}; holds ${held.toFixed(0)} MB of heap; ${requests}`,
+        };
+      };
+      // Wall times of parts measured apart do not add up on a busy machine; CPU times do.
+      const partsCpu = (answer: PartsChildAnswer): number =>
+        answer.scan.clientCpu + answer.walk.clientCpu + answer.indexRead.clientCpu;
+      const restCpu =
+        median(passes.map((pass) => pass.first.clientCpu)) - median(parts.map((answer) => partsCpu(answer)));
+      printComparison(
+        `Sync pass, ${FILES} files in ${FOLDERS} folders, nothing changed (median of ${RUNS} runs)`,
+        {
+          name: 'find -printf',
+          rate: FILES / findMedian,
+          unit: 'files/s',
+          detail: `${seconds3(findMedian)}; CPU ${findCpuMedian.toFixed(2)} s`,
+        },
+        [
+          {
+            name: 'first pass of a fresh process (run --once)',
+            rate: FILES / firstMedian,
+            unit: 'files/s',
+            detail: `${seconds3(firstMedian)}, ${times(firstMedian)}; ${cpuText(
+              passes.map((pass) => pass.first),
+              findCpuMedian,
+            )}; ${lastPass.first.requests}; peak RSS ${peakFirst.toFixed(0)} MB (goal: ≤ 3× find, < 300 MB)`,
+          },
+          {
+            name: 'the same, from process start',
+            rate: FILES / wallMedian,
+            unit: 'files/s',
+            detail: `${seconds3(wallMedian)}, ${times(wallMedian)}`,
+          },
+          {
+            name: 'second pass, same engine',
+            rate: FILES / secondMedian,
+            unit: 'files/s',
+            detail: `${seconds3(secondMedian)}, ${times(secondMedian)}; ${cpuText(
+              passes.map((pass) => pass.second),
+              findCpuMedian,
+            )}; ${lastPass.second.requests}; peak RSS ${peakSecond.toFixed(0)} MB`,
+          },
+          partRow('local scan', (answer) => answer.scan),
+          partRow('remote walk, no cache', (answer) => answer.walk),
+          partRow('remote walk, with the cache', (answer) => answer.cachedWalk),
+          partRow('index read (every row)', (answer) => answer.indexRead),
+          {
+            name: 'rest of the first pass (reconcile, plan...)',
+            rate: FILES / restCpu,
+            unit: 'files/s of CPU',
+            detail: `CPU: client ${restCpu.toFixed(2)} s: the first pass's CPU − scan − walk − index read`,
+          },
+        ],
+      );
+    } finally {
+      await device.stop();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const [mode, setup] = process.argv.slice(2);
+if (mode === '--pass') await passChild(JSON.parse(setup as string) as Setup);
+else if (mode === '--parts') await partsChild(JSON.parse(setup as string) as Setup);
+else await main();
