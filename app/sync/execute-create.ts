@@ -1,8 +1,15 @@
 // Operations that create items on the device: folders and uploads, each settled by name when its answer is lost.
 import type { RemoteFile } from '../api/device-client.ts';
-import { hashFile } from './content-hash.ts';
 import { parentId, type ExecutionContext } from './execution-context.ts';
-import { codeOf, existingMatch, localDetail, replanOn, unchangedLocal, type Op } from './execute-shared.ts';
+import {
+  codeOf,
+  existingMatch,
+  localDetail,
+  readToSend,
+  replanOn,
+  unchangedLocal,
+  type Op,
+} from './execute-shared.ts';
 import { msOfNs } from './local-paths.ts';
 import { nameKey, type IndexEntry } from './model.ts';
 
@@ -95,7 +102,7 @@ export async function createRemoteFolder(
 export async function upload(context: ExecutionContext, op: Op<'upload'>): Promise<void> {
   const folderId = parentId(context, op.parent, op.path);
   const absolute = await unchangedLocal(context, op.path, op.local);
-  const contentHash = await hashFile(absolute, context.signal);
+  const { content, contentHash } = await readToSend(context, op.path, absolute, op.local.size);
   const mTimeMs = msOfNs(op.local.mtimeNs);
   context.touchedFolders.add(folderId);
   const intent = context.index.store.recordIntent({
@@ -110,7 +117,7 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
       parentId: folderId,
       name: op.name,
       mTimeMs,
-      content: { path: absolute, size: op.local.size },
+      content,
       signal: context.signal,
     });
   // Only a lost answer may have created it: the same size and mTime say it is ours.

@@ -1,8 +1,15 @@
 // Operations that change existing items on the device: content edits, renames and moves, deletes.
 import { randomBytes } from 'node:crypto';
-import { hashFile } from './content-hash.ts';
 import { currentETag, parentId, type ExecutionContext } from './execution-context.ts';
-import { codeOf, localDetail, replanOn, touchParentOf, unchangedLocal, type Op } from './execute-shared.ts';
+import {
+  codeOf,
+  localDetail,
+  readToSend,
+  replanOn,
+  touchParentOf,
+  unchangedLocal,
+  type Op,
+} from './execute-shared.ts';
 import { msOfNs } from './local-paths.ts';
 import { MOVING_PREFIX } from './local-names.ts';
 
@@ -10,7 +17,7 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
   const absolute = await unchangedLocal(context, op.path, op.local);
   const store = context.index.store;
   const row = store.get(op.remoteId);
-  const contentHash = await hashFile(absolute, context.signal);
+  const { content, contentHash } = await readToSend(context, op.path, absolute, op.local.size);
   const mTimeMs = msOfNs(op.local.mtimeNs);
   const recordLocal = (eTag: string | null): void => {
     if (!row) return;
@@ -39,11 +46,7 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
   });
   let eTag: string;
   try {
-    const put = await context.client.putContent(
-      op.remoteId,
-      { path: absolute, size: op.local.size },
-      { ifMatch, signal: context.signal },
-    );
+    const put = await context.client.putContent(op.remoteId, content, { ifMatch, signal: context.signal });
     eTag = put.eTag ?? '';
   } catch (error) {
     store.completeIntent(intent);

@@ -1,6 +1,7 @@
 // What the operations that change the device share: checks of the local side, errors that mean "look again".
 import { ApiError } from '../../common/errors.ts';
-import type { RemoteFile } from '../api/device-client.ts';
+import type { ContentSource, RemoteFile } from '../api/device-client.ts';
+import { contentToSend } from './content-hash.ts';
 import { ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
 import type { LocalEntry, RelativePath } from './model.ts';
@@ -55,4 +56,17 @@ export async function existingMatch(
 ): Promise<RemoteFile | undefined> {
   const found = await context.client.findByName(folderId, name, { signal: context.signal });
   return found !== undefined && matches(found) ? found : undefined;
+}
+
+/** The content of a local file to send and its hash, read right after the file was checked. */
+export async function readToSend(
+  context: ExecutionContext,
+  path: RelativePath,
+  absolute: string,
+  size: number,
+): Promise<{ content: ContentSource; contentHash: string }> {
+  const read = await contentToSend(absolute, size, context.signal);
+  if (read === undefined)
+    throw new ReplanNeeded('LOCAL_CHANGED', path, 'It changed on this computer during the pass.');
+  return read;
 }

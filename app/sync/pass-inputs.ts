@@ -29,6 +29,7 @@ class Unknown {
   }
 
   covers(path: RelativePath): boolean {
+    if (this.#self.size === 0 && this.#below.size === 0) return false;
     const key = nameKey(path);
     if (this.#self.has(key)) return true;
     for (let slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
