@@ -1,14 +1,14 @@
 // `mch-sync run` killed with SIGKILL at seeded moments of a big batch and started again: it converges, nothing lost or doubled.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../device/faults.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { waitFor } from '../../helpers/live-pair.ts';
-import { cliEnv, MCH_SYNC_BIN, runMchSync } from '../../helpers/mch-sync.ts';
+import { MCH_SYNC_BIN } from '../../helpers/mch-sync.ts';
+import { signedInProfile } from '../../helpers/signed-in-profile.ts';
 import { files, readTree, SyncPair, type Tree } from '../../helpers/sync-pair.ts';
 
 const FILES = 300;
@@ -22,24 +22,7 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   device = await startTestDevice();
-  home = mkdtempSync(join(tmpdir(), 'mch-sync-live-kill-'));
-  profile = join(home, 'profile');
-  mkdirSync(join(home, '.local', 'share'), { recursive: true });
-  env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
-  const login = await runMchSync(
-    [
-      '--profile',
-      profile,
-      'login',
-      '--config-url',
-      device.running.urls.config,
-      '--username',
-      'alice',
-      '--password-stdin',
-    ],
-    { input: 'alice-password\n', env },
-  );
-  expect(login.code, login.stderr).toBe(0);
+  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-live-kill-'));
 });
 
 afterAll(async () => {
