@@ -21,6 +21,10 @@ const STATE_TEXT: Record<SyncStatus['state'], string> = {
   error: 'Stopped by an error',
 };
 
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
 function clock(atMs: number): string {
   return new Date(atMs).toLocaleTimeString();
 }
@@ -31,7 +35,16 @@ export function statusLines(status: SyncStatus): string[] {
   if (status.detail !== null) lines.push(`  ${status.detail}`);
   const progress = status.progress;
   if (progress !== null && progress.itemsTotal > 0) {
-    lines.push(`  ${progress.itemsDone} of ${progress.itemsTotal} changes`);
+    const bytes =
+      progress.bytesTotal > 0 ? `, ${mib(progress.bytesDone)} of ${mib(progress.bytesTotal)}` : '';
+    lines.push(`  ${progress.itemsDone} of ${progress.itemsTotal} changes${bytes}`);
+    for (const transfer of progress.transfers.slice(0, 4)) {
+      const share =
+        transfer.bytesTotal > 0 ? Math.floor((100 * transfer.bytesDone) / transfer.bytesTotal) : 100;
+      lines.push(
+        `  ${transfer.direction === 'up' ? '↑' : '↓'} ${String(share).padStart(3)}%  ${transfer.path}`,
+      );
+    }
   }
   if (status.lastSyncAtMs !== null) lines.push(`  last in sync at ${clock(status.lastSyncAtMs)}`);
   for (const entry of status.activity.slice(0, 5)) {

@@ -80,9 +80,9 @@ export class LiveSync {
         if (this.#activity.length > MAX_ACTIVITY) this.#activity.length = MAX_ACTIVITY;
         this.#options.onChange?.();
       },
-      onProgress: ({ itemsDone, itemsTotal }) => {
-        this.#progress = { itemsDone, itemsTotal, bytesDone: 0, bytesTotal: 0, transfers: [] };
-        this.#setState(itemsTotal > 0 ? 'syncing' : this.#state);
+      onProgress: (progress) => {
+        this.#progress = progress;
+        this.#setState(progress.itemsTotal > 0 ? 'syncing' : this.#state);
         this.#options.onChange?.();
       },
     });

@@ -1,5 +1,5 @@
 // What the engine tells its owner while a pass runs: its own local writes, finished items, progress.
-import type { ActivityEntry } from '../../common/sync-status.ts';
+import type { ActivityEntry, SyncProgress } from '../../common/sync-status.ts';
 import type { RelativePath } from './model.ts';
 
 /** A change the engine is about to make on disk (the watcher swallows its echo). */
@@ -15,6 +15,6 @@ export interface EngineEvents {
   onLocalWrite?: (write: LocalWrite) => void;
   /** Called after an item's operation succeeded. */
   onActivity?: (entry: ActivityEntry) => void;
-  /** Items of the running plan done, out of how many (index-only updates are not counted). */
-  onProgress?: (progress: { itemsDone: number; itemsTotal: number }) => void;
+  /** Items and bytes of the running plan done, out of how many, and the transfers running now. */
+  onProgress?: (progress: SyncProgress) => void;
 }

@@ -249,6 +249,7 @@ export class SyncEngine {
       onLocalWrite: events?.onLocalWrite ?? (() => {}),
       onActivity: events?.onActivity ?? (() => {}),
       onProgress: events?.onProgress ?? (() => {}),
+      transferStarted: () => () => {},
       touchedFolders: new Set(),
       signal,
     };

@@ -7,6 +7,7 @@ import {
   localDetail,
   readToSend,
   replanOn,
+  transferProgress,
   unchangedLocal,
   type Op,
 } from './execute-shared.ts';
@@ -119,6 +120,7 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
       mTimeMs,
       content,
       signal: context.signal,
+      onProgress: transferProgress(context, op.path, 'up', op.local.size),
     });
   // Only a lost answer may have created it: the same size and mTime say it is ours.
   const isOurs = (file: RemoteFile): boolean =>

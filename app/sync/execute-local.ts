@@ -4,6 +4,7 @@ import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from './content-hash.ts';
 import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import { transferProgress } from './execute-shared.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
 import { DOWNLOAD_TEMP_PREFIX } from './local-names.ts';
 import { moveToTrash, TrashError } from './local-trash.ts';
@@ -87,7 +88,11 @@ async function fetchToTemporary(
   const version = createHash('sha256').update(`${remote.id}\n${eTag}`).digest('hex').slice(0, 12);
   const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${version}`);
   try {
-    const result = await context.client.download(remote.id, temporary, { eTag, signal: context.signal });
+    const result = await context.client.download(remote.id, temporary, {
+      eTag,
+      signal: context.signal,
+      onProgress: transferProgress(context, remote.path, 'down', remote.size),
+    });
     const mtime = remote.mTimeMs / 1000;
     await utimes(temporary, mtime, mtime);
     const contentHash = await hashFile(temporary, context.signal);

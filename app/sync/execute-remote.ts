@@ -7,6 +7,7 @@ import {
   readToSend,
   replanOn,
   touchParentOf,
+  transferProgress,
   unchangedLocal,
   type Op,
 } from './execute-shared.ts';
@@ -46,7 +47,11 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
   });
   let eTag: string;
   try {
-    const put = await context.client.putContent(op.remoteId, content, { ifMatch, signal: context.signal });
+    const put = await context.client.putContent(op.remoteId, content, {
+      ifMatch,
+      signal: context.signal,
+      onProgress: transferProgress(context, op.path, 'up', op.local.size),
+    });
     eTag = put.eTag ?? '';
   } catch (error) {
     store.completeIntent(intent);

@@ -70,3 +70,14 @@ export async function readToSend(
     throw new ReplanNeeded('LOCAL_CHANGED', path, 'It changed on this computer during the pass.');
   return read;
 }
+
+/** Reports a transfer's bytes to the plan's progress (for the status: bytes done, transfers running). */
+export function transferProgress(
+  context: ExecutionContext,
+  path: RelativePath,
+  direction: 'up' | 'down',
+  bytes: number,
+): (progress: { bytesDone: number }) => void {
+  const report = context.transferStarted(path, direction, bytes);
+  return (progress) => report(progress.bytesDone);
+}

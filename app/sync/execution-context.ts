@@ -4,7 +4,7 @@ import { nameKey, type RelativePath, type RemoteEntry } from './model.ts';
 import type { Operation, RemoteParent } from './operations.ts';
 import type { IndexWriter } from './index-writes.ts';
 import type { PassCounts, PassIssue } from './pass-report.ts';
-import type { ActivityEntry } from '../../common/sync-status.ts';
+import type { ActivityEntry, SyncProgress } from '../../common/sync-status.ts';
 import type { EngineLogLine } from './engine.ts';
 import type { LocalWrite } from './engine-events.ts';
 
@@ -50,7 +50,13 @@ export interface ExecutionContext {
   /** Told before the engine itself changes a local path, so a watcher can ignore the echo. */
   onLocalWrite: (write: LocalWrite) => void;
   onActivity: (entry: ActivityEntry) => void;
-  onProgress: (progress: { itemsDone: number; itemsTotal: number }) => void;
+  onProgress: (progress: SyncProgress) => void;
+  /** A transfer of `path` starts; the returned function takes its bytes done. */
+  transferStarted: (
+    path: RelativePath,
+    direction: 'up' | 'down',
+    bytes: number,
+  ) => (bytesDone: number) => void;
   /** Remote folders whose listing this pass changed (the next walk must ask for them again). */
   touchedFolders: Set<string>;
   signal: AbortSignal | undefined;

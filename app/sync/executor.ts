@@ -8,6 +8,7 @@ import { UnsafePathError } from './local-paths.ts';
 import type { IndexEntry } from './model.ts';
 import type { Operation } from './operations.ts';
 import type { PassIssue } from './pass-report.ts';
+import { PlanProgress } from './plan-progress.ts';
 import { baseName } from './reconcile.ts';
 
 export const DEFAULT_TRANSFER_CONCURRENCY = 4;
@@ -181,11 +182,9 @@ export async function executePlan(
   for (const operation of operations) {
     if (operation.op === 'remote-move') context.pendingRemoteMoves.add(operation.remoteId);
   }
-  const progress = {
-    itemsDone: 0,
-    itemsTotal: operations.filter((operation) => activityOf(operation) !== null).length,
-  };
-  context.onProgress({ ...progress });
+  const itemsTotal = operations.filter((operation) => activityOf(operation) !== null).length;
+  const progress = new PlanProgress(itemsTotal, operations, context.onProgress);
+  context.transferStarted = (path, direction, bytes) => progress.started(path, direction, bytes);
   const attempt = async (operation: Operation): Promise<void> => {
     if (context.signal?.aborted) throw new AbortedError();
     const action = activityOf(operation);
@@ -205,10 +204,7 @@ export async function executePlan(
       });
       if (again) replan = true;
     } finally {
-      if (action !== null) {
-        progress.itemsDone += 1;
-        context.onProgress({ ...progress });
-      }
+      progress.itemEnded(pathOf(operation), action !== null);
     }
   };
   const runDeferred = async (): Promise<void> => {
