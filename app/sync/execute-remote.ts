@@ -11,6 +11,7 @@ import {
   unchangedLocal,
   type Op,
 } from './execute-shared.ts';
+import { MAX_EDIT_CHECK_BYTES, remoteHash } from './intent-recovery.ts';
 import { msOfNs } from './local-paths.ts';
 import { MOVING_PREFIX } from './local-names.ts';
 
@@ -54,8 +55,15 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
     });
     eTag = put.eTag ?? '';
   } catch (error) {
-    store.completeIntent(intent);
-    replanOn(error, op.path, ['PRECONDITION_FAILED', 'NOT_FOUND']);
+    // A PUT whose answer was lost (or a retry of it, meeting its own new version) may have taken
+    // effect: recognise the device's version by its content, or look at the item again.
+    const unsure = codeOf(error) === 'PRECONDITION_FAILED' || codeOf(error) === 'OUTCOME_UNKNOWN';
+    const own = unsure ? await ownVersion(context, op, contentHash) : undefined;
+    if (own === undefined) {
+      store.completeIntent(intent);
+      replanOn(error, op.path, ['PRECONDITION_FAILED', 'NOT_FOUND', 'OUTCOME_UNKNOWN']);
+    }
+    eTag = own;
   }
   // A PUT stamps the device's clock; the file's own time goes back on so the edit does not echo.
   try {
@@ -72,6 +80,18 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
   context.eTags.set(op.remoteId, eTag);
   context.counts.uploaded += 1;
   context.counts.bytesUp += op.local.size;
+}
+
+/** The eTag of the device's version when its content is exactly `contentHash` (small files only). */
+async function ownVersion(
+  context: ExecutionContext,
+  op: Op<'upload-content'>,
+  contentHash: string,
+): Promise<string | undefined> {
+  if (op.local.size > MAX_EDIT_CHECK_BYTES) return undefined;
+  const file = await context.client.getFile(op.remoteId, { signal: context.signal });
+  if (file.isFolder || file.size !== op.local.size) return undefined;
+  return (await remoteHash(context, file)) === contentHash ? file.eTag : undefined;
 }
 
 export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'>): Promise<void> {

@@ -18,7 +18,7 @@ export interface RecoveryContext {
 }
 
 /** An edit is confirmed by downloading the device's version and comparing hashes, up to this size. */
-const MAX_EDIT_CHECK_BYTES = 16 * 1024 * 1024;
+export const MAX_EDIT_CHECK_BYTES = 16 * 1024 * 1024;
 
 function text(detail: Record<string, unknown>, key: string): string | undefined {
   const value = detail[key];
@@ -121,7 +121,11 @@ async function adoptEdit(context: RecoveryContext, intent: Intent): Promise<void
   });
 }
 
-async function remoteHash(context: RecoveryContext, file: RemoteFile): Promise<string> {
+/** SHA-256 of the device's content of `file` (downloaded to the state folder, then removed). */
+export async function remoteHash(
+  context: Pick<RecoveryContext, 'client' | 'localRoot' | 'signal'>,
+  file: RemoteFile,
+): Promise<string> {
   const folder = join(context.localRoot, STATE_FOLDER_NAME, 'recovery');
   await mkdir(folder, { recursive: true });
   const temporary = join(folder, randomBytes(8).toString('hex'));
