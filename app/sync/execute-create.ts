@@ -11,8 +11,7 @@ import {
   unchangedLocal,
   type Op,
 } from './execute-shared.ts';
-import { msOfNs } from './local-paths.ts';
-import { nameKey, type IndexEntry } from './model.ts';
+import { msOfNs, nameKey, type IndexEntry } from './model.ts';
 
 type CreateOp = Op<'remote-create-folder'> | Op<'upload'>;
 

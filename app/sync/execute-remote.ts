@@ -12,7 +12,7 @@ import {
   type Op,
 } from './execute-shared.ts';
 import { MAX_EDIT_CHECK_BYTES, remoteHash } from './intent-recovery.ts';
-import { msOfNs } from './local-paths.ts';
+import { msOfNs } from './model.ts';
 import { MOVING_PREFIX } from './local-names.ts';
 
 export async function uploadContent(context: ExecutionContext, op: Op<'upload-content'>): Promise<void> {

@@ -5,8 +5,6 @@ import type { BigIntStats } from 'node:fs';
 import { MchError } from '../../common/errors.ts';
 import type { LocalEntry, RelativePath } from './model.ts';
 
-export { msOfNs } from './model.ts';
-
 /** A path from the plan (ultimately from a remote name) that would not stay inside the sync folder. */
 export class UnsafePathError extends MchError {
   declare readonly code: 'UNSAFE_PATH';

@@ -1,6 +1,7 @@
 // Local paths from plan paths: anything that could leave the sync folder is refused.
 import { describe, expect, it } from 'vitest';
-import { isUnchanged, localPath, msOfNs, UnsafePathError } from '../../../../app/sync/local-paths.ts';
+import { isUnchanged, localPath, UnsafePathError } from '../../../../app/sync/local-paths.ts';
+import { msOfNs } from '../../../../app/sync/model.ts';
 import type { LocalEntry } from '../../../../app/sync/model.ts';
 
 describe('localPath', () => {
