@@ -1,10 +1,11 @@
-// Carries out a plan: operations in order, transfers a few at a time, each failure kept to its item.
+// Runs a plan in order, transfers and independent renames a few at a time, each failure kept to its item.
 import { AbortedError, ApiError, assertNever, BugError, MchError } from '../../common/errors.ts';
 import { createRemoteFolder, upload } from './execute-create.ts';
 import { deleteRemote, moveRemote, uploadContent } from './execute-remote.ts';
 import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
 import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { UnsafePathError } from './local-paths.ts';
+import { independentMoveRun } from './move-batches.ts';
 import type { IndexEntry } from './model.ts';
 import type { Operation } from './operations.ts';
 import type { PassIssue } from './pass-report.ts';
@@ -216,8 +217,11 @@ export async function executePlan(
   for (let position = 0; position < operations.length;) {
     const operation = operations[position] as Operation;
     if (!TRANSFERS.has(operation.op)) {
-      await attempt(operation);
-      position += 1;
+      // Renames that cannot meet each other are one PATCH each: a burst of them goes a few at a time.
+      const end = operation.op === 'remote-move' ? independentMoveRun(operations, position) : position + 1;
+      if (end - position > 1) await pool(operations.slice(position, end), concurrency, attempt);
+      else await attempt(operation);
+      position = end;
       continue;
     }
     await runDeferred();
