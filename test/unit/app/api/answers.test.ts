@@ -44,6 +44,42 @@ describe('File objects', () => {
     expect('rejected' in checkItem({ ...file, name: '' }, 'x')).toBe(true);
   });
 
+  it('reads every item exactly as the schema does, whether or not it takes the hand-checked path', () => {
+    const variants: unknown[] = [
+      file,
+      { ...file, unknownField: 1 },
+      { ...file, size: undefined, mTime: undefined },
+      {
+        ...file,
+        cTime: '2026-11-22T01:02:03.456789+02:00',
+        hidden: 'mac',
+        trashed: false,
+        extension: '.txt',
+      },
+      { ...file, hidden: 'sideways' },
+      { ...file, trashed: 'yes' },
+      { ...file, extension: 42 },
+      { ...file, image: { width: 3, height: 'tall' } },
+      { ...file, size: -1 },
+      { ...file, size: 1.5 },
+      { ...file, size: '12' },
+      { ...file, mTime: 'yesterday' },
+      { ...file, eTag: '' },
+      { ...file, mimeType: '' },
+      { ...file, id: '..' },
+      { ...file, parentID: '' },
+      { ...file, name: 7 },
+      null,
+      'a string',
+    ];
+    for (const raw of variants) {
+      const parsed = fileSchema.safeParse(raw);
+      const checked = checkItem(raw, 'x');
+      if (parsed.success) expect(checked).toEqual({ file: toRemoteFile(parsed.data) });
+      else expect('rejected' in checked).toBe(true);
+    }
+  });
+
   it('drops a malformed image block but keeps the file', () => {
     const checked = checkItem({ ...file, image: 'not an object' }, 'x');
     expect('file' in checked && checked.file.image).toBeUndefined();
