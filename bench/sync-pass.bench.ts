@@ -8,7 +8,7 @@
 // anything fails the bench. A third process times the parts (local scan, remote walk without and with
 // the cache) so the report can say where a pass spends its time. The medians count.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openIndexDb } from '../app/index/index-db.ts';
@@ -32,6 +32,11 @@ const RUNS = Number(process.env['BENCH_SYNC_PASS_RUNS'] ?? 5);
 /** A folder for `node --cpu-prof` profiles of the measured pass processes. */
 const PROFILE_DIR = process.env['BENCH_SYNC_PASS_PROFILE'];
 const REMOTE_FOLDER = '/sync-pass';
+/**
+ * A folder that keeps the tree, the device's data and the index between runs: mirroring 100,000 files
+ * takes minutes, and a kept setup is reused when it was made with the same sizes.
+ */
+const KEEP_DIR = process.env['BENCH_SYNC_PASS_KEEP'];
 
 /** What a child process needs to reach the tree, the index and the device. */
 interface Setup {
@@ -258,12 +263,21 @@ function seconds3(value: number): string {
 }
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'mch-sync-pass-bench-'));
+  const work = KEEP_DIR ?? mkdtempSync(join(tmpdir(), 'mch-sync-pass-bench-'));
+  const readyMark = join(work, 'ready');
+  const sizes = `${FILES} files in ${FOLDERS} folders`;
+  const kept = KEEP_DIR !== undefined && existsSync(readyMark) && readFileSync(readyMark, 'utf8') === sizes;
   try {
     const localRoot = join(work, 'local');
-    const started = process.hrtime.bigint();
-    writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: (index) => index % 64 });
-    console.log(`created ${FILES} files in ${FOLDERS} folders in ${secondsSince(started).toFixed(1)} s`);
+    if (kept) {
+      console.log(`reusing the setup in ${work} (${sizes})`);
+    } else {
+      rmSync(work, { recursive: true, force: true });
+      mkdirSync(work, { recursive: true });
+      const started = process.hrtime.bigint();
+      writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: (index) => index % 64 });
+      console.log(`created ${sizes} in ${secondsSince(started).toFixed(1)} s`);
+    }
     const device = await startBenchDevice(join(work, 'device'));
     try {
       const setup: Setup = {
@@ -273,7 +287,10 @@ async function main(): Promise<void> {
         indexPath: join(work, 'index.db'),
         devicePid: findPid(join(work, 'device')),
       };
-      await initialSync(setup);
+      if (!kept) {
+        await initialSync(setup);
+        if (KEEP_DIR !== undefined) writeFileSync(readyMark, sizes);
+      }
       const before = runFind(localRoot).output;
       const find: number[] = [];
       const findCpu: number[] = [];
@@ -372,7 +389,7 @@ async function main(): Promise<void> {
       await device.stop();
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (KEEP_DIR === undefined) rmSync(work, { recursive: true, force: true });
   }
 }
 

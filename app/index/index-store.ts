@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { BugError } from '../../common/errors.ts';
 import type { IndexEntry, ItemKind, RelativePath } from '../sync/model.ts';
 import type { IndexDb } from './index-db.ts';
+import { ListingStore } from './listing-store.ts';
 
 /** What kind of remote change an intent announces. */
 export type IntentAction = 'create-folder' | 'upload' | 'edit' | 'patch' | 'delete';
@@ -106,10 +107,13 @@ function toIntent(row: IntentRow): Intent {
 export class IndexStore {
   readonly #db: IndexDb;
   readonly #statements: ReturnType<typeof prepare>;
+  /** The remote walk's listings, kept in the same database. */
+  readonly listings: ListingStore;
 
   constructor(db: IndexDb) {
     this.#db = db;
     this.#statements = prepare(db);
+    this.listings = new ListingStore(db);
   }
 
   /** Runs `work` in one IMMEDIATE transaction (nested calls join it): all of it is written, or none. */

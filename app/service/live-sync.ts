@@ -29,7 +29,14 @@ export interface LiveSyncOptions {
   watch?: (options: LocalWatcherOptions) => LocalWatcher;
 }
 
-type PassMode = 'revalidate' | 'trust-cache';
+/**
+ * `revalidate`: everything, both sides (start, rescans, sync now). `poll`: every remote listing is
+ * asked for; the disk only where the watcher or the device saw changes. `trust-cache`: watched local
+ * changes only, cached listings trusted.
+ */
+type PassMode = 'revalidate' | 'poll' | 'trust-cache';
+
+const MODE_RANK: Record<PassMode, number> = { 'trust-cache': 0, poll: 1, revalidate: 2 };
 
 const MAX_ACTIVITY = 200;
 const FIRST_BACKOFF_MS = 2_000;
@@ -186,7 +193,7 @@ export class LiveSync {
         ? null
         : new Set([...(queued?.scope ?? []), ...paths]);
     this.#queued = {
-      mode: queued?.mode === 'revalidate' || mode === 'revalidate' ? 'revalidate' : 'trust-cache',
+      mode: queued !== null && MODE_RANK[queued.mode] > MODE_RANK[mode] ? queued.mode : mode,
       confirmDeletes: (queued?.confirmDeletes ?? false) || confirmDeletes,
       scope,
     };
@@ -218,10 +225,11 @@ export class LiveSync {
     this.#setState('scanning', null);
     try {
       const report = await this.#engine.syncOnce({
-        remote: mode,
+        remote: mode === 'trust-cache' ? 'trust-cache' : 'revalidate',
         confirmDeletes,
         signal: abort.signal,
         ...(scope === undefined ? {} : { scope }),
+        ...(mode === 'poll' ? { scopeRemoteChanges: true } : {}),
       });
       this.#failures = 0;
       if (mode === 'revalidate') this.#safety?.noteFullRescan();
@@ -268,15 +276,16 @@ export class LiveSync {
       this.#setState('error', message);
     }
     this.#log('error', `${code}: ${message}`);
-    this.#schedulePoll(backoff);
+    // The failed pass may have left its watched changes half done: the retry looks at everything.
+    this.#schedulePoll(backoff, 'revalidate');
   }
 
-  #schedulePoll(delayMs: number): void {
+  #schedulePoll(delayMs: number, mode: PassMode = 'poll'): void {
     this.#clearTimer();
     if (this.#stopped || this.#paused) return;
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
-      this.#request('revalidate');
+      this.#request(mode, false, mode === 'revalidate' ? undefined : []);
     }, delayMs);
   }
 

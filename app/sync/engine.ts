@@ -9,6 +9,7 @@ import type { EngineEvents } from './engine-events.ts';
 import type { ExecutionContext } from './execution-context.ts';
 import { IndexWriter } from './index-writes.ts';
 import { tidyLeftovers } from './leftovers.ts';
+import { ListingCacheKeeper } from './listing-cache.ts';
 import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
 import {
@@ -21,11 +22,11 @@ import {
 } from './pass-record.ts';
 import { emptyCounts, type PassIssue, type PassReport } from './pass-report.ts';
 import { passInputs } from './pass-inputs.ts';
-import { PassScope, scopeInputs } from './pass-scope.ts';
+import { PassScope, remoteChangedRoots, scopeInputs } from './pass-scope.ts';
 import { plan, type DeleteGuard } from './planner.ts';
 import { reconcile } from './reconcile.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
-import { RemoteWalkError, walkRemote, type RemoteWalkCache } from './remote-walk.ts';
+import { RemoteWalkError, walkRemote, type RemoteWalkCache, type RemoteWalkResult } from './remote-walk.ts';
 import { scanLocalFolder, type ScanResult } from './scanner.ts';
 
 export interface EngineLogLine {
@@ -71,6 +72,12 @@ export interface SyncOptions {
    * only around them; the index stands for the rest of the disk. `''` or none: everything.
    */
   scope?: readonly string[];
+  /**
+   * With `scope` (a poll of a watched folder): the walk comes first, and the folders whose listing
+   * changed on the device join the scope. When neither side has a change, the pass ends after the walk
+   * without reading the disk.
+   */
+  scopeRemoteChanges?: boolean;
 }
 
 /** Stable codes of the engine's own refusals. */
@@ -90,16 +97,26 @@ export class SyncEngine {
   readonly #options: SyncEngineOptions;
   readonly #writer: IndexWriter;
   #walkCache: RemoteWalkCache | undefined;
-  /** Folders whose listing this engine changed since its last walk: never trusted from the cache. */
+  readonly #listings: ListingCacheKeeper;
+  /**
+   * Folders whose cached listing must be asked for again: changed by this engine since its last walk,
+   * or loaded from the index (an earlier process may have changed them after storing them).
+   */
   #touched = new Set<string>();
   #caseInsensitive: boolean | undefined;
   #remoteRootId: string | undefined;
+  /**
+   * After a pass that left nothing to retry, what it reported as skipped: a poll that finds no change
+   * reports it again. Undefined before the first such pass, and after a pass with failures or a hold.
+   */
+  #standingIssues: readonly PassIssue[] | undefined;
   /** A pass of this engine got past its first scan: partial downloads found later are resumable. */
   #started = false;
 
   constructor(options: SyncEngineOptions) {
     this.#options = options;
     this.#writer = new IndexWriter(options.index);
+    this.#listings = new ListingCacheKeeper(options.index.listings);
     this.#caseInsensitive = options.caseInsensitive;
   }
 
@@ -119,6 +136,9 @@ export class SyncEngine {
       finishedAtMs: startedAtMs,
     };
     this.#writer.dropParked();
+    // A pass that throws may leave anything half done: the next poll must look at everything.
+    const standingIssues = this.#standingIssues;
+    this.#standingIssues = undefined;
     // Looked up once per engine; a walk that finds it gone makes the next pass look again.
     this.#remoteRootId ??= await this.#remoteRoot(options.signal);
     const remoteRootId = this.#remoteRootId;
@@ -127,10 +147,23 @@ export class SyncEngine {
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
       // Only the first round may be incremental; a re-planning round looks at everything.
-      const scope =
-        round === 1 && options.scope !== undefined && !options.scope.includes('')
-          ? new PassScope(options.scope)
-          : undefined;
+      let roots = round === 1 ? options.scope : undefined;
+      let walk: RemoteWalkResult | undefined;
+      if (roots !== undefined && options.scopeRemoteChanges === true) {
+        if (standingIssues === undefined) {
+          // Something is left to retry (or this engine has not finished a pass yet): look at everything.
+          roots = undefined;
+        } else {
+          walk = await this.#walk(remoteRootId, false, options.signal);
+          roots = [...roots, ...remoteChangedRoots(walk, this.#options.index, remoteRootId)];
+          // Nothing changed on either side: the disk is not read, and what was skipped still is.
+          if (roots.length === 0) {
+            report.issues = [...standingIssues];
+            break;
+          }
+        }
+      }
+      const scope = roots === undefined || roots.includes('') ? undefined : new PassScope(roots);
       let scan = this.#scan(scope);
       // A crash may have left temporaries and parked items; a nested one needs another look.
       for (
@@ -147,18 +180,11 @@ export class SyncEngine {
         report.hold = rootHold(localRoot, scan);
         break;
       }
-      const trustCache = round === 1 && options.remote === 'trust-cache';
-      const touched = this.#touched;
-      const walk = await walkRemote(client, remoteRootId, {
-        ...(this.#walkCache === undefined ? {} : { cache: this.#walkCache }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(trustCache ? { trust: (folderId: string) => !touched.has(folderId) } : {}),
-      }).catch((error: unknown) => {
-        if (error instanceof RemoteWalkError) this.#remoteRootId = undefined;
-        throw error;
-      });
-      this.#walkCache = walk.cache;
-      this.#touched = new Set();
+      walk ??= await this.#walk(
+        remoteRootId,
+        round === 1 && options.remote === 'trust-cache',
+        options.signal,
+      );
       const inputs = passInputs(scan, walk, this.#options.index.entries(), remoteRootId);
       const { issues, nameClashes } = inputs;
       const input = scope === undefined ? inputs.input : scopeInputs(inputs.input, scope);
@@ -197,8 +223,36 @@ export class SyncEngine {
         ? 'errors'
         : 'synced';
     report.finishedAtMs = Date.now();
+    const settled =
+      report.status === 'synced' && report.issues.every((i) => i.kind === 'skipped' || i.kind === 'warning');
+    this.#standingIssues = settled ? report.issues : undefined;
     rememberPass(this.#options.index, report);
     return report;
+  }
+
+  /** The remote walk of a round; `trustCache` takes folders this engine did not change from its cache. */
+  async #walk(
+    remoteRootId: string,
+    trustCache: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<RemoteWalkResult> {
+    if (this.#walkCache === undefined) {
+      this.#walkCache = this.#listings.load();
+      for (const folderId of this.#walkCache.folders.keys()) this.#touched.add(folderId);
+    }
+    const touched = this.#touched;
+    const walk = await walkRemote(this.#options.client, remoteRootId, {
+      cache: this.#walkCache,
+      ...(signal === undefined ? {} : { signal }),
+      ...(trustCache ? { trust: (folderId: string) => !touched.has(folderId) } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof RemoteWalkError) this.#remoteRootId = undefined;
+      throw error;
+    });
+    this.#walkCache = walk.cache;
+    this.#listings.save(walk.cache);
+    this.#touched = new Set();
+    return walk;
   }
 
   #scan(scope: PassScope | undefined): ScanResult {

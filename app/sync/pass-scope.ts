@@ -2,6 +2,7 @@
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
 import { nameKey } from './model.ts';
 import { parentPath, type ReconcileInput } from './reconcile.ts';
+import type { RemoteWalkResult } from './remote-walk.ts';
 
 /**
  * Paths (NFC) an incremental round looks at: inside a changed subtree, a folder on the way to one (a
@@ -64,4 +65,30 @@ export function scopeInputs(input: ReconcileInput, scope: PassScope): ReconcileI
   const remote = new Map<string, RemoteEntry>();
   for (const entry of input.remote.values()) if (scope.isAround(entry.path)) remote.set(entry.id, entry);
   return { local, remote, index, remoteRootId: input.remoteRootId };
+}
+
+/**
+ * Local paths of the folders whose listing changed on the device in `walk` (listed in full, or gone
+ * mid-walk): where each is now and where the index last had it. `''` when the synced folder itself
+ * changed. Their subtrees hold every remote add, delete, rename and move of the walk.
+ */
+export function remoteChangedRoots(
+  walk: RemoteWalkResult,
+  index: { get(remoteId: string): IndexEntry | undefined },
+  remoteRootId: string,
+): RelativePath[] {
+  const roots = new Set<RelativePath>();
+  const add = (folderId: string): void => {
+    if (folderId === remoteRootId) {
+      roots.add('');
+      return;
+    }
+    const now = walk.entries.get(folderId)?.path;
+    const before = index.get(folderId)?.path;
+    if (now !== undefined) roots.add(now);
+    if (before !== undefined) roots.add(before);
+  };
+  for (const folderId of walk.listed) add(folderId);
+  for (const vanished of walk.vanished) add(vanished.id);
+  return [...roots];
 }

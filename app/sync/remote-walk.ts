@@ -16,10 +16,22 @@ export class RemoteWalkError extends MchError {
   }
 }
 
+/** What the walk keeps of a listed item: only what a pass uses, so 100,000 of them stay small. */
+export interface ListedItem {
+  id: string;
+  parentId: string | undefined;
+  name: string;
+  isFolder: boolean;
+  eTag: string;
+  size: number;
+  /** The device always sends mTime; an answer without one reads as cTime, else the epoch. */
+  mTimeMs: number;
+}
+
 /** One folder's last full listing: its listing ETag (first page) and what it held. */
 export interface CachedListing {
   eTag: string;
-  children: readonly RemoteFile[];
+  children: readonly ListedItem[];
   rejected: readonly RejectedItem[];
 }
 
@@ -75,6 +87,8 @@ export interface RemoteWalkResult {
   vanished: RemoteWalkVanished[];
   /** Folders whose listing answered 304 (their children came from the cache). */
   unchanged: Set<string>;
+  /** Folders listed in full (new, changed, or without a usable cached listing). */
+  listed: Set<string>;
   /** For the next walk: every folder listed this time (a vanished one is dropped). */
   cache: RemoteWalkCache;
   /** Listing requests of this walk: full listings (each may take several pages) and 304 answers. */
@@ -90,17 +104,28 @@ function childPath(parent: RelativePath, name: string): RelativePath {
   return parent === '' ? name : `${parent}/${name}`;
 }
 
-function toEntry(file: RemoteFile, folderId: string, path: RelativePath): RemoteEntry {
+export function listedItem(file: RemoteFile): ListedItem {
   return {
     id: file.id,
-    parentId: file.parentID ?? folderId,
-    path,
+    parentId: file.parentID,
     name: file.name,
-    kind: file.isFolder ? 'folder' : 'file',
+    isFolder: file.isFolder,
     eTag: file.eTag,
     size: file.isFolder ? 0 : file.size,
-    // The device always sends mTime; an answer without one reads as the epoch rather than failing.
     mTimeMs: file.mTimeMs ?? file.cTimeMs ?? 0,
+  };
+}
+
+function toEntry(item: ListedItem, folderId: string, path: RelativePath): RemoteEntry {
+  return {
+    id: item.id,
+    parentId: item.parentId ?? folderId,
+    path,
+    name: item.name,
+    kind: item.isFolder ? 'folder' : 'file',
+    eTag: item.eTag,
+    size: item.size,
+    mTimeMs: item.mTimeMs,
   };
 }
 
@@ -124,6 +149,7 @@ export async function walkRemote(
     rejected: [],
     vanished: [],
     unchanged: new Set(),
+    listed: new Set(),
     cache: { pageSize: options.pageSize, folders: new Map() },
     stats: { listed: 0, notModified: 0, trusted: 0 },
   };
@@ -150,7 +176,8 @@ export async function walkRemote(
         return cached ?? { eTag: '', children: [], rejected: [] };
       }
       result.stats.listed += 1;
-      return { eTag: answer.eTag ?? '', children: answer.files, rejected: answer.rejected };
+      result.listed.add(folder.id);
+      return { eTag: answer.eTag ?? '', children: answer.files.map(listedItem), rejected: answer.rejected };
     } catch (error) {
       if (!isNotFound(error)) throw error;
       if (folder.path === '') {

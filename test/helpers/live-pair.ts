@@ -4,7 +4,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { LiveSync } from '../../app/service/live-sync.ts';
+import { LiveSync, type LiveSyncOptions } from '../../app/service/live-sync.ts';
 import { SyncEngine, type SyncOptions } from '../../app/sync/engine.ts';
 import type { PassReport } from '../../app/sync/pass-report.ts';
 import { walkRemote } from '../../app/sync/remote-walk.ts';
@@ -21,6 +21,8 @@ export interface LivePairOptions {
   maxBackoffMs?: number;
   /** The engine talks to this base instead (a proxy in front of the device). */
   deviceUrl?: string;
+  /** Another watcher than chokidar's (a test that decides what the service is told). */
+  watch?: LiveSyncOptions['watch'];
 }
 
 /** Waits until `probe` gives a value; generous by default, because the machine may be slow and shared. */
@@ -82,6 +84,7 @@ export class LivePair {
       pollMs: options.pollMs ?? 500,
       activePollMs: options.pollMs ?? 500,
       maxBackoffMs: options.maxBackoffMs ?? 1_000,
+      ...(options.watch === undefined ? {} : { watch: options.watch }),
       log: (line) => pair.logLines.push(line),
       engine: (events) =>
         new RecordingEngine(passes, {

@@ -115,6 +115,42 @@ describe('passes with nothing to do', () => {
     expect(report.counts).toMatchObject({ uploaded: 0, downloaded: 0, renamed: 0, moved: 0, deleted: 0 });
   });
 
+  it('after a restart, asks for every folder with its stored listing ETag: one 304 each', async () => {
+    const pair = new SyncPair(device, { indexFile: true });
+    pairs.push(pair);
+    pair.writeLocal('a.txt', 'alpha');
+    pair.writeLocal('docs/b.txt', 'beta');
+    pair.writeLocal('docs/deep/c.txt', 'gamma');
+    expect((await pair.sync()).status).toBe('synced');
+    // The first pass changed the folders it uploaded into: the pass after it lists them afresh.
+    expect((await pair.sync()).status).toBe('synced');
+    pair.restart();
+    const listings = (): number[] =>
+      pair.client.log
+        .filter((entry) => entry.message === 'answer' && entry.request.includes('/filesSearch/parents'))
+        .map((entry) => entry.status ?? 0);
+    const before = listings().length;
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(report.status).toBe('synced');
+    // The remote root, docs and docs/deep.
+    expect(listings().slice(before)).toEqual([304, 304, 304]);
+  });
+
+  it('after a restart, a folder changed on the device is listed in full and its change synced', async () => {
+    const pair = new SyncPair(device, { indexFile: true });
+    pairs.push(pair);
+    pair.writeLocal('docs/b.txt', 'beta');
+    expect((await pair.sync()).status).toBe('synced');
+    expect((await pair.sync()).status).toBe('synced');
+    pair.restart();
+    await pair.moveRemote('docs/b.txt', 'docs/renamed.txt');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(report.counts.renamed).toBe(1);
+    expect(pair.localTree()).toEqual(files({ 'docs/renamed.txt': 'beta' }));
+  });
+
   it('reads a name that differs only in Unicode normalisation (NFC vs NFD) as no change', async () => {
     const nfc = 'caf\u00e9.txt';
     const nfd = 'cafe\u0301.txt';

@@ -52,6 +52,7 @@ function walk(entries: RemoteEntry[], extra: Partial<RemoteWalkResult> = {}): Re
     rejected: [],
     vanished: [],
     unchanged: new Set(),
+    listed: new Set(),
     cache: { pageSize: undefined, folders: new Map() },
     stats: { listed: 0, notModified: 0, trusted: 0 },
     ...extra,

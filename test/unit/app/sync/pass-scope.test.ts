@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexEntry, RemoteEntry } from '../../../../app/sync/model.ts';
-import { PassScope, scopeInputs } from '../../../../app/sync/pass-scope.ts';
+import { PassScope, remoteChangedRoots, scopeInputs } from '../../../../app/sync/pass-scope.ts';
+import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
 import { scanLocalFolder } from '../../../../app/sync/scanner.ts';
 
 function row(remoteId: string, path: string, parentRemoteId = 'root'): IndexEntry {
@@ -88,5 +89,42 @@ describe('scopeInputs', () => {
     );
     expect(input.local.size).toBe(0);
     expect(input.index.has('g')).toBe(true);
+  });
+});
+
+describe('remoteChangedRoots', () => {
+  function walkOf(entries: RemoteEntry[], listed: string[], vanished: string[] = []): RemoteWalkResult {
+    return {
+      entries: new Map(entries.map((entry) => [entry.id, entry])),
+      rejected: [],
+      vanished: vanished.map((id) => ({ id, path: `gone-${id}`, error: undefined as never })),
+      unchanged: new Set(),
+      listed: new Set(listed),
+      cache: { pageSize: undefined, folders: new Map() },
+      stats: { listed: listed.length, notModified: 0, trusted: 0 },
+    };
+  }
+  const rows = new Map([
+    ['f1', row('f1', 'docs/old-name')],
+    ['f2', row('f2', 'photos')],
+  ]);
+  const index = { get: (id: string) => rows.get(id) };
+
+  it('is empty when every listing was unchanged', () => {
+    expect(remoteChangedRoots(walkOf([remote('f1', 'docs/old-name')], []), index, 'root')).toEqual([]);
+  });
+
+  it('gives a changed folder where it is now and where the index had it', () => {
+    const walk = walkOf([remote('f1', 'docs/new-name'), remote('f3', 'fresh')], ['f1', 'f3']);
+    expect(remoteChangedRoots(walk, index, 'root').sort()).toEqual([
+      'docs/new-name',
+      'docs/old-name',
+      'fresh',
+    ]);
+  });
+
+  it('gives everything when the synced folder itself changed, and the index path of a vanished folder', () => {
+    expect(remoteChangedRoots(walkOf([], ['root']), index, 'root')).toEqual(['']);
+    expect(remoteChangedRoots(walkOf([], [], ['f2']), index, 'root')).toEqual(['photos']);
   });
 });

@@ -1,0 +1,57 @@
+// Keeps each remote folder's last listing (ETag and children) in the index, for the next process's walk.
+import type { IndexDb } from './index-db.ts';
+
+/** One folder's listing as stored: the children are text the sync engine encodes and decodes. */
+export interface StoredListing {
+  folderId: string;
+  eTag: string;
+  /** The page size the listing was read with; 0 for the device's default. */
+  pageSize: number;
+  children: string;
+}
+
+export class ListingStore {
+  readonly #db: IndexDb;
+  readonly #statements: ReturnType<typeof prepare>;
+
+  constructor(db: IndexDb) {
+    this.#db = db;
+    this.#statements = prepare(db);
+  }
+
+  /** Every stored listing made with `pageSize`, one at a time. */
+  *all(pageSize: number): Generator<StoredListing> {
+    yield* this.#statements.all.iterate({ pageSize }) as IterableIterator<StoredListing>;
+  }
+
+  /** Writes new listings and forgets others, all in one transaction. */
+  save(listings: Iterable<StoredListing>, forget: Iterable<string>): void {
+    const write = (): void => {
+      for (const folderId of forget) this.#statements.remove.run({ folderId });
+      for (const listing of listings) this.#statements.upsert.run(listing);
+    };
+    if (this.#db.inTransaction) write();
+    else this.#db.transaction(write).immediate();
+  }
+
+  clear(): void {
+    this.#statements.clear.run();
+  }
+}
+
+function prepare(db: IndexDb) {
+  return {
+    all: db.prepare(
+      `SELECT folder_id AS folderId, etag AS eTag, page_size AS pageSize, children
+       FROM listings WHERE page_size = :pageSize`,
+    ),
+    upsert: db.prepare(
+      `INSERT INTO listings (folder_id, etag, page_size, children)
+       VALUES (:folderId, :eTag, :pageSize, :children)
+       ON CONFLICT (folder_id) DO UPDATE SET
+         etag = excluded.etag, page_size = excluded.page_size, children = excluded.children`,
+    ),
+    remove: db.prepare(`DELETE FROM listings WHERE folder_id = :folderId`),
+    clear: db.prepare(`DELETE FROM listings`),
+  };
+}
