@@ -33,6 +33,11 @@ export interface RemoteEntry {
   size: number;
   /** Milliseconds since the epoch (the device keeps milliseconds). */
   mTimeMs: number;
+  /**
+   * Set on a folder that holds, at any depth, items the round leaves out (a name clash, a refused
+   * name): a DELETE of it would delete them unseen, so the planner keeps it.
+   */
+  holdsLeftOut?: true;
 }
 
 /**

@@ -151,6 +151,27 @@ function remoteSkipReason(name: string): string | undefined {
 }
 
 /**
+ * Flags every synced folder above a remote item the round leaves out (`holdsLeftOut`): the planner
+ * sees only what is synced, and a folder that looks empty to it may hold a new file whose name
+ * clashes with one the user just deleted.
+ */
+function markHoldersOfLeftOut(
+  remote: Map<string, RemoteEntry>,
+  walked: ReadonlyMap<string, RemoteEntry>,
+  parents: ReadonlySet<string>,
+): void {
+  const marked = new Set<string>();
+  for (const parentId of parents) {
+    for (let id: string | undefined = parentId; id !== undefined && !marked.has(id);) {
+      marked.add(id);
+      const entry = remote.get(id);
+      if (entry !== undefined) remote.set(id, { ...entry, holdsLeftOut: true });
+      id = walked.get(id)?.parentId;
+    }
+  }
+}
+
+/**
  * An item the scan skipped (ignored, unreadable, a symlink...), a folder that vanished from the walk,
  * or a remote item refused by name is unknown, never deleted: its index rows are left out of the round
  * (and so untouched), and so are the other side's items there.
@@ -198,20 +219,27 @@ export function passInputs(
   const unparked = new Unparker(rows);
   const chosen = chosenRemoteNames(walk, rows);
   const shadowedRemote = new Set<string>();
+  // Folders that hold a remote item left out of the round (refused items were never in the walk).
+  const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
   // Parents come before children in the walk, so a skipped folder is known before its content.
   for (const found of walk.entries.values()) {
     const entry = unparked.entry(found);
-    if (unknown.covers(entry.path)) continue;
+    if (unknown.covers(entry.path)) {
+      leftOutParents.add(found.parentId);
+      continue;
+    }
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
     const clashesWithChosen = chosen.get(`${found.parentId}/${nameKey(found.name)}`) !== found.id;
     if (shadowedRemote.has(found.parentId) || clashesWithChosen) {
       if (!shadowedRemote.has(found.parentId)) issues.push(normalisationClash(entry.path, 'On the device'));
       shadowedRemote.add(found.id);
+      leftOutParents.add(found.parentId);
       continue;
     }
     const reason = remoteSkipReason(entry.name);
     if (reason !== undefined) {
       unknown.add(entry.path, true);
+      leftOutParents.add(found.parentId);
       issues.push({
         kind: 'skipped',
         path: entry.path,
@@ -222,6 +250,7 @@ export function passInputs(
     }
     remote.set(entry.id, entry);
   }
+  markHoldersOfLeftOut(remote, walk.entries, leftOutParents);
 
   const local = new Map<RelativePath, LocalEntry>();
   for (const entry of scan.entries) {

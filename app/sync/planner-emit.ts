@@ -1,13 +1,16 @@
 // Turns planned nodes into operations, in an order the executor can follow one after another.
+import { BugError } from '../../common/errors.ts';
 import { nameKey, type LocalEntry, type RelativePath } from './model.ts';
 import { indexUpdate, type Operation, type OperationReason, type RemoteParent } from './operations.ts';
-import { LocalMoveQueue, PathTracker, type Pending } from './planner-moves.ts';
+import { LocalMoveQueue, LocalPlaces, PathTracker, type Pending } from './planner-moves.ts';
 import { isDeleted, type PlanNode, type PlanTree } from './planner-tree.ts';
 import { parentPath } from './reconcile.ts';
 
 export function emitOperations(tree: PlanTree, remoteRootId: string): Operation[] {
+  const paths = new PathTracker();
+  const places = new LocalPlaces(paths);
   const pending: Pending[] = [];
-  for (const node of tree.nodes) pending.push(...emitNode(tree, node, remoteRootId));
+  for (const node of tree.nodes) pending.push(...emitNode(tree, places, node, remoteRootId));
   // Stable sort: within a phase and depth, the reconciler's order is kept.
   const ordered = pending
     .map((entry, position) => ({ entry, position }))
@@ -19,7 +22,6 @@ export function emitOperations(tree: PlanTree, remoteRootId: string): Operation[
           : a.entry.depth - b.entry.depth) ||
         a.position - b.position,
     );
-  const paths = new PathTracker();
   const operations: Operation[] = [];
   const emit = (entry: Pending): void => {
     const operation = entry.build(paths);
@@ -40,7 +42,7 @@ function depthOf(path: RelativePath): number {
   return path === '' ? 0 : path.split('/').length;
 }
 
-function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending[] {
+function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRootId: string): Pending[] {
   const { item, decision } = node;
   const { local, remote, index } = item;
   const out: Pending[] = [];
@@ -176,11 +178,16 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
   }
   if (decision.pull === 'create' && remote) {
     if (remote.kind === 'folder') {
+      const target = (): RelativePath | undefined => places.target(node);
       out.push({
         phase: 1,
         depth: depthOf(finalPath()),
-        build: () => ({ op: 'local-mkdir', path: finalPath(), remote, reason: decision.reason }),
-        placement: { target: finalPath },
+        build: () => {
+          const path = placedTarget(places, node);
+          places.madeAt(node, path);
+          return { op: 'local-mkdir', path, remote, reason: decision.reason };
+        },
+        placement: { target },
       });
     } else {
       at(2, depthOf(finalPath()), () => ({
@@ -206,7 +213,7 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
       depthOf(finalPath()),
       (paths) => {
         const from = paths.current(local.path);
-        const to = finalPath();
+        const to = placedTarget(places, node);
         if (from === to) return null;
         paths.moved(from, to);
         return {
@@ -218,10 +225,17 @@ function emitNode(tree: PlanTree, node: PlanNode, remoteRootId: string): Pending
           reason: decision.reason,
         };
       },
-      { source: local.path, target: finalPath, inode: local.inode },
+      { source: local.path, target: () => places.target(node), inode: local.inode },
     );
   }
   return out;
+}
+
+/** The local move queue emits a placement only once its parent is on disk, so there is a target. */
+function placedTarget(places: LocalPlaces, node: PlanNode): RelativePath {
+  const target = places.target(node);
+  if (target === undefined) throw new BugError('a local item was placed before its parent');
+  return target;
 }
 
 /** One PATCH: only the name and/or the parent that differ from what the device has. */

@@ -3,6 +3,7 @@ import { BugError } from '../../common/errors.ts';
 import { MOVING_PREFIX } from './local-names.ts';
 import { nameKey, type RelativePath } from './model.ts';
 import type { Operation } from './operations.ts';
+import type { PlanNode } from './planner-tree.ts';
 import { parentPath } from './reconcile.ts';
 
 /**
@@ -14,10 +15,51 @@ export interface Pending {
   phase: 0 | 1 | 2 | 3 | 4;
   depth: number;
   build: (paths: PathTracker) => Operation | null;
-  /** Set for a local move, so that moves can wait for their target to be free. */
-  localMove?: { source: RelativePath; target: () => RelativePath; inode: string };
+  /**
+   * Set for a local move, so that moves can wait for their target to be free. The target is where
+   * the item goes now: its name in its parent where that parent is at this point of the plan
+   * (undefined while the parent is not on disk yet).
+   */
+  localMove?: { source: RelativePath; target: () => RelativePath | undefined; inode: string };
   /** Set for a local folder made in place of an item that still has to move away: it waits too. */
-  placement?: { target: () => RelativePath };
+  placement?: { target: () => RelativePath | undefined };
+}
+
+/**
+ * Where planned items are on disk at each point of the plan. A move's target is built from where its
+ * new parent is now, not from the parent's final path: the parent's own move may have to wait (a
+ * chain `notes → d/Notes`, `d → notes` moves `notes` into `d` first, and `d` carries it along).
+ */
+export class LocalPlaces {
+  private readonly made = new Map<PlanNode, RelativePath>();
+  private readonly paths: PathTracker;
+
+  constructor(paths: PathTracker) {
+    this.paths = paths;
+  }
+
+  /** A folder the plan made at `path` (a later move of a folder above it carries it along). */
+  madeAt(node: PlanNode, path: RelativePath): void {
+    this.made.set(node, path);
+  }
+
+  /** Where the node is now, or undefined when it is not on disk yet (made later in the plan). */
+  current(node: PlanNode | null): RelativePath | undefined {
+    if (node === null) return '';
+    const made = this.made.get(node);
+    if (made !== undefined) return this.paths.current(made);
+    const local = node.item.local;
+    // A pulled item replaces what is at its local path (that goes aside or away); a copy is that.
+    if (local === null || (!node.isCopy && node.decision.pull === 'create')) return undefined;
+    return this.paths.current(local.path);
+  }
+
+  /** Where the node goes now: its final name in its parent as the parent is now. */
+  target(node: PlanNode): RelativePath | undefined {
+    const parent = this.current(node.parent);
+    if (parent === undefined) return undefined;
+    return parent === '' ? node.name : `${parent}/${node.name}`;
+  }
 }
 
 /**
@@ -53,8 +95,8 @@ export class LocalMoveQueue {
   flush(): void {
     this.drain();
     for (let round = 0; this.pending.length > 0; round++) {
-      const [first] = this.pending;
-      if (!first?.localMove) break;
+      const first = this.toPark();
+      if (!first?.localMove) throw new BugError('local folders cannot be placed');
       // Each round frees one source path, so more rounds than moves means the queue is broken.
       if (round > this.unemitted.size + 1) throw new BugError('local moves cannot be ordered');
       const from = this.paths.current(first.localMove.source);
@@ -89,10 +131,39 @@ export class LocalMoveQueue {
   }
 
   private isBlocked(entry: Pending): boolean {
-    const target = looseKey(entry.localMove?.target() ?? entry.placement?.target() ?? '');
+    const target = this.targetOf(entry);
+    // Its new parent is not on disk yet: it is made (or moved out of the way) first.
+    if (target === undefined) return true;
+    const key = looseKey(target);
+    // A folder cannot go inside itself: something inside it has to move out first.
+    if (entry.localMove && key.startsWith(`${looseKey(this.paths.current(entry.localMove.source))}/`)) {
+      return true;
+    }
     return [...this.unemitted].some(
       (other) =>
-        other !== entry && other.localMove && looseKey(this.paths.current(other.localMove.source)) === target,
+        other !== entry && other.localMove && looseKey(this.paths.current(other.localMove.source)) === key,
+    );
+  }
+
+  private targetOf(entry: Pending): RelativePath | undefined {
+    return entry.localMove ? entry.localMove.target() : entry.placement?.target();
+  }
+
+  /**
+   * The move to park when nothing can go: one whose item holds the target another entry waits for
+   * (moving it aside frees that target), else the first.
+   */
+  private toPark(): Pending | undefined {
+    const wanted = new Set<string>();
+    for (const entry of this.pending) {
+      const target = this.targetOf(entry);
+      if (target !== undefined) wanted.add(looseKey(target));
+    }
+    const moves = this.pending.filter((entry) => entry.localMove);
+    return (
+      moves.find(
+        (entry) => entry.localMove && wanted.has(looseKey(this.paths.current(entry.localMove.source))),
+      ) ?? moves[0]
     );
   }
 }

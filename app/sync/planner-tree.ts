@@ -57,8 +57,9 @@ export class PlanTree {
 
   /**
    * A folder replaced by a file on one side while the other side changed something inside it (a new
-   * file, an edit) is not cleared: both are kept, as in any conflict. The folder keeps the name and
-   * the file becomes a conflicted copy (or the other way round, when the file came from the device).
+   * file, an edit) or holds something the round left out is not cleared: both are kept, as in any
+   * conflict. The folder keeps the name and the file becomes a conflicted copy (or the other way
+   * round, when the file came from the device).
    * Returns whether any decision changed (the parents are then worked out again).
    */
   private keepReplacedFoldersWithContent(): boolean {
@@ -66,6 +67,7 @@ export class PlanTree {
     const remoteHolders = new Set<string>();
     const localHolders = new Set<string>();
     for (const node of this.nodes) {
+      if (node.item.remote?.holdsLeftOut) remoteHolders.add(node.item.remote.id);
       if (isDeleted(node)) continue;
       if (node.item.remote) remoteHolders.add(node.item.remote.parentId);
       if (node.item.local) localHolders.add(nameKey(parentPath(node.item.local.path)));
@@ -138,14 +140,18 @@ export class PlanTree {
   }
 
   /**
-   * A folder deleted on one side that still holds something kept (a file never synced, an edit) is
-   * not deleted: it is created again on the side that deleted it. Deepest folders first, so a kept
-   * folder keeps its own parent.
+   * A folder deleted on one side that still holds something kept (a file never synced, an edit, an
+   * item the round left out) is not deleted: it is created again on the side that deleted it.
+   * Deepest folders first, so a kept folder keeps its own parent.
    */
   private keepFoldersWithContent(): void {
     const keptChildren = new Map<PlanNode, boolean>();
     for (const node of this.nodes) {
       if (node.parent && !isDeleted(node)) keptChildren.set(node.parent, true);
+      // What the round left out of a remote folder is content too, only not seen.
+      if (node.decision.action === 'remote-delete' && node.item.remote?.holdsLeftOut) {
+        keptChildren.set(node, true);
+      }
     }
     const deletedFolders = this.nodes
       .filter((node) => isDeleted(node) && kindOf(node) === 'folder')

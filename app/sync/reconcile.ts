@@ -48,6 +48,25 @@ function pairItems(input: ReconcileInput): Pair[] {
   for (const entry of input.local.values()) unpairedLocal.set(nameKey(entry.path), entry);
   const unpairedRemote = new Map(input.remote);
 
+  // Built on first need: only a folder whose inode turned up under another name asks.
+  let childRows: Map<string, IndexEntry[]> | undefined;
+  const childrenOf = (remoteId: string): IndexEntry[] => {
+    if (childRows === undefined) {
+      childRows = new Map();
+      for (const row of input.index.values()) {
+        const siblings = childRows.get(row.parentRemoteId);
+        if (siblings) siblings.push(row);
+        else childRows.set(row.parentRemoteId, [row]);
+      }
+    }
+    return childRows.get(remoteId) ?? [];
+  };
+  const keepsAChild = (index: IndexEntry, folder: LocalEntry): boolean =>
+    childrenOf(index.remoteId).some((child) => {
+      const found = child.inode === null ? undefined : localByInode.get(child.inode);
+      return found !== undefined && nameKey(parentPath(found.path)) === nameKey(folder.path);
+    });
+
   const pairs: Pair[] = [];
   const withoutLocal: Pair[] = [];
   const withoutRemote: Pair[] = [];
@@ -55,7 +74,7 @@ function pairItems(input: ReconcileInput): Pair[] {
     const remote = unpairedRemote.get(index.remoteId) ?? null;
     if (remote) unpairedRemote.delete(index.remoteId);
     const byInode = index.inode === null ? undefined : localByInode.get(index.inode);
-    const local = byInode && isSameLocalItem(index, byInode) ? byInode : null;
+    const local = byInode && isSameLocalItem(index, byInode, keepsAChild) ? byInode : null;
     if (local) unpairedLocal.delete(nameKey(local.path));
     const pair: Pair = { index, local, remote };
     pairs.push(pair);
@@ -103,13 +122,21 @@ function pairItems(input: ReconcileInput): Pair[] {
 /**
  * Whether the entry with the index row's inode is that item, not a new one that reused the inode: the
  * kind must match, and a file must keep either its size and mtime (a move) or its name (an edit, maybe
- * inside a moved folder). A folder's mtime changes with its children, so it is no check for folders.
+ * inside a moved folder). A folder's mtime changes with its children, so it is no check for folders:
+ * a folder must keep its name or hold one of its synced children still. A folder deleted and another
+ * made at once often get the same inode, and reading that as a rename moves the old one's remote
+ * item (and what the other side put in it) to the new name.
  */
-function isSameLocalItem(index: IndexEntry, local: LocalEntry): boolean {
+function isSameLocalItem(
+  index: IndexEntry,
+  local: LocalEntry,
+  keepsAChild: (index: IndexEntry, folder: LocalEntry) => boolean,
+): boolean {
   if (local.kind !== index.kind) return false;
-  if (local.kind === 'folder') return true;
+  const sameName = nameKey(baseName(local.path)) === nameKey(index.name);
+  if (local.kind === 'folder') return sameName || keepsAChild(index, local);
   const sameContent = local.size === index.localSize && local.mtimeNs === index.localMtimeNs;
-  return sameContent || nameKey(baseName(local.path)) === nameKey(index.name);
+  return sameContent || sameName;
 }
 
 /** For each local path (as NFC key), the remote id of the item there, or null for a new one. */

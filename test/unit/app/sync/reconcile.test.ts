@@ -69,4 +69,26 @@ describe('reconcile', () => {
   it('pairs items new on both sides at the same path into one', () => {
     expect(changes(new World().newLocal('n.txt').newRemote('n.txt'))).toEqual(['n.txt: created/created']);
   });
+
+  // Seeds 5151 and 5028 (--items 14 --changes 6), when the file system reused the inode.
+  it("does not read a new folder that reused a deleted folder's inode as that folder renamed", () => {
+    const world = new World().synced('keep.txt').synced('d/').synced('d/a.txt').deleteLocal('d');
+    world.newLocal('r\u00e9sum\u00e9/');
+    const reused = world.local.get('r\u00e9sum\u00e9');
+    if (reused) reused.inode = 'i:d';
+    expect(changes(world)).toEqual([
+      'keep.txt: none/none',
+      'd: deleted/none',
+      'd/a.txt: deleted/none',
+      'r\u00e9sum\u00e9: created/none',
+    ]);
+  });
+  it('still pairs a renamed folder by inode when it holds one of its synced children', () => {
+    const world = new World().synced('d/').synced('d/a.txt').moveLocal('d', 'e');
+    expect(changes(world)).toEqual(['d: moved/none', 'd/a.txt: none/none']);
+  });
+  it('still pairs a folder moved elsewhere under its own name by inode, empty or not', () => {
+    const world = new World().synced('p/').synced('d/').moveLocal('d', 'p/d');
+    expect(changes(world)).toEqual(['p: none/none', 'd: moved/none']);
+  });
 });
