@@ -67,14 +67,16 @@ const ITEM_COLUMNS = `remote_id, parent_remote_id, path, name, kind, etag, size,
 const IN_SUBTREE = `(path = :path OR (path >= :path || '/' AND path < :path || '0'))`;
 
 function toKind(kind: string): ItemKind {
-  if (kind === 'file' || kind === 'folder') return kind;
+  // The literals, not the row's own copies: 100,000 rows need not hold 100,000 strings "file".
+  if (kind === 'file') return 'file';
+  if (kind === 'folder') return 'folder';
   throw new BugError(`Index row with kind ${JSON.stringify(kind)}`);
 }
 
-function toEntry(row: ItemRow): IndexEntry {
+function toEntry(row: ItemRow, parentRemoteId = row.parent_remote_id): IndexEntry {
   return {
     remoteId: row.remote_id,
-    parentRemoteId: row.parent_remote_id,
+    parentRemoteId,
     path: row.path,
     name: row.name,
     kind: toKind(row.kind),
@@ -134,11 +136,11 @@ export class IndexStore {
 
   /** Usually one entry; hard links share an inode, so the caller checks kind, size and mtime. */
   byInode(inode: string): IndexEntry[] {
-    return (this.#statements.byInode.all({ inode }) as ItemRow[]).map(toEntry);
+    return (this.#statements.byInode.all({ inode }) as ItemRow[]).map((row) => toEntry(row));
   }
 
   children(parentRemoteId: string): IndexEntry[] {
-    return (this.#statements.children.all({ parentRemoteId }) as ItemRow[]).map(toEntry);
+    return (this.#statements.children.all({ parentRemoteId }) as ItemRow[]).map((row) => toEntry(row));
   }
 
   /**
@@ -146,7 +148,16 @@ export class IndexStore {
    * connection is busy until the loop ends: write after it, not inside it.
    */
   *entries(): Generator<IndexEntry> {
-    for (const row of this.#statements.all.iterate() as IterableIterator<ItemRow>) yield toEntry(row);
+    // Siblings share their parent's id string (a read makes a new string per row).
+    const parents = new Map<string, string>();
+    for (const row of this.#statements.all.iterate() as IterableIterator<ItemRow>) {
+      let parent = parents.get(row.parent_remote_id);
+      if (parent === undefined) {
+        parent = row.parent_remote_id;
+        parents.set(parent, parent);
+      }
+      yield toEntry(row, parent);
+    }
   }
 
   count(): number {

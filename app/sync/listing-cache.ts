@@ -1,19 +1,21 @@
 // The remote walk's listing cache kept in the index, so a new process revalidates folders instead of listing them.
 import type { ListingStore, StoredListing } from '../index/listing-store.ts';
-import type { CachedListing, ListedItem, RemoteWalkCache } from './remote-walk.ts';
+import type { RelativePath, RemoteEntry } from './model.ts';
+import type { RemoteWalkCache } from './remote-walk.ts';
+import { childPath, WalkedListing, type CachedListing } from './walk-listing.ts';
 
-/** One child as stored: `[id, parentId or null, name, 1 for a folder else 0, eTag, size, mTimeMs]`. */
-type StoredChild = [string, string | null, string, 0 | 1, string, number, number];
+/** One child as stored: `[id, parentId, name, 1 for a folder else 0, eTag, size, mTimeMs]`. */
+type StoredChild = [string, string, string, 0 | 1, string, number, number];
 
-function encodeChildren(children: readonly ListedItem[]): string {
-  const rows: StoredChild[] = children.map((item) => [
-    item.id,
-    item.parentId ?? null,
-    item.name,
-    item.isFolder ? 1 : 0,
-    item.eTag,
-    item.size,
-    item.mTimeMs,
+function encodeChildren(entries: readonly RemoteEntry[]): string {
+  const rows: StoredChild[] = entries.map((entry) => [
+    entry.id,
+    entry.parentId,
+    entry.name,
+    entry.kind === 'folder' ? 1 : 0,
+    entry.eTag,
+    entry.size,
+    entry.mTimeMs,
   ]);
   return JSON.stringify(rows);
 }
@@ -23,7 +25,7 @@ function isStoredChild(row: unknown): row is StoredChild {
   const [id, parentId, name, folder, eTag, size, mTimeMs] = row as unknown[];
   return (
     typeof id === 'string' &&
-    (parentId === null || typeof parentId === 'string') &&
+    typeof parentId === 'string' &&
     typeof name === 'string' &&
     (folder === 0 || folder === 1) &&
     typeof eTag === 'string' &&
@@ -33,24 +35,54 @@ function isStoredChild(row: unknown): row is StoredChild {
 }
 
 /**
- * The children of a stored listing; undefined when the text is not what `encodeChildren` writes (a
- * damaged row only costs that folder a full listing).
+ * A listing read from the index, decoded when the walk reaches its folder (and its path is known):
+ * loading 1,000 listings is then one query, and decoding overlaps the walk's requests.
  */
-function decodeChildren(text: string): ListedItem[] | undefined {
-  let rows: unknown;
-  try {
-    rows = JSON.parse(text);
-  } catch {
-    return undefined;
+class StoredCachedListing implements CachedListing {
+  readonly eTag: string;
+  readonly rejected = [];
+  /** Set when the text could not be read: the folder's fresh listing is then written over it. */
+  damaged = false;
+  readonly #children: string;
+
+  constructor(eTag: string, children: string) {
+    this.eTag = eTag;
+    this.#children = children;
   }
-  if (!Array.isArray(rows)) return undefined;
-  const children: ListedItem[] = [];
-  for (const row of rows) {
-    if (!isStoredChild(row)) return undefined;
-    const [id, parentId, name, folder, eTag, size, mTimeMs] = row;
-    children.push({ id, parentId: parentId ?? undefined, name, isFolder: folder === 1, eTag, size, mTimeMs });
+
+  /** Undefined when the text is not what `encodeChildren` writes: a damaged row costs a full listing. */
+  at(folderId: string, folderPath: RelativePath): WalkedListing | undefined {
+    const entries = this.#decode(folderId, folderPath);
+    this.damaged = entries === undefined;
+    return entries && new WalkedListing(this.eTag, [], folderPath, entries);
   }
-  return children;
+
+  #decode(folderId: string, folderPath: RelativePath): RemoteEntry[] | undefined {
+    let rows: unknown;
+    try {
+      rows = JSON.parse(this.#children);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(rows)) return undefined;
+    const entries: RemoteEntry[] = [];
+    for (const row of rows) {
+      if (!isStoredChild(row)) return undefined;
+      const [id, parentId, name, folder, eTag, size, mTimeMs] = row;
+      entries.push({
+        id,
+        // One string for all the siblings, not one each.
+        parentId: parentId === folderId ? folderId : parentId,
+        path: childPath(folderPath, name),
+        name,
+        kind: folder === 1 ? 'folder' : 'file',
+        eTag,
+        size,
+        mTimeMs,
+      });
+    }
+    return entries;
+  }
 }
 
 /**
@@ -60,7 +92,7 @@ function decodeChildren(text: string): ListedItem[] | undefined {
 export class ListingCacheKeeper {
   readonly #store: ListingStore;
   readonly #pageSize: number | undefined;
-  /** The listings as last read or written, by folder id: a walk's unchanged folders keep these objects. */
+  /** The listings as last read or written, by folder id. */
   #saved = new Map<string, CachedListing>();
 
   constructor(store: ListingStore, pageSize?: number) {
@@ -71,26 +103,32 @@ export class ListingCacheKeeper {
   load(): RemoteWalkCache {
     const folders = new Map<string, CachedListing>();
     for (const row of this.#store.all(this.#pageSize ?? 0)) {
-      const children = decodeChildren(row.children);
-      if (children !== undefined) folders.set(row.folderId, { eTag: row.eTag, children, rejected: [] });
+      folders.set(row.folderId, new StoredCachedListing(row.eTag, row.children));
     }
     this.#saved = new Map(folders);
     return { pageSize: this.#pageSize, folders };
   }
 
-  /** Stores the listings that differ from the saved ones and forgets folders the walk no longer has. */
+  /**
+   * Stores the listings whose ETag differs from the saved ones (a listing with the same ETag holds
+   * the same children, maybe at a new path) and forgets folders the walk no longer has.
+   */
   save(cache: RemoteWalkCache): void {
     const written: StoredListing[] = [];
     const next = new Map<string, CachedListing>();
     for (const [folderId, listing] of cache.folders) {
       if (listing.rejected.length > 0) continue;
       next.set(folderId, listing);
-      if (this.#saved.get(folderId) === listing) continue;
+      const saved = this.#saved.get(folderId);
+      const damaged = saved instanceof StoredCachedListing && saved.damaged;
+      if (saved?.eTag === listing.eTag && !damaged) continue;
+      // Only a listing the walk read can differ from the saved one.
+      if (!(listing instanceof WalkedListing)) continue;
       written.push({
         folderId,
         eTag: listing.eTag,
         pageSize: this.#pageSize ?? 0,
-        children: encodeChildren(listing.children),
+        children: encodeChildren(listing.entries),
       });
     }
     const forgotten = [...this.#saved.keys()].filter((folderId) => !next.has(folderId));

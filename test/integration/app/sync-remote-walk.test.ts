@@ -133,6 +133,8 @@ describe('walkRemote', () => {
       new Set([tree.rootId, tree.ids['docs'], tree.ids['docs/deep'], tree.ids['photos'], tree.ids['empty']]),
     );
     expect(second.entries).toEqual(first.entries);
+    // Unchanged folders give the cached entries themselves: no copy of 100,000 unchanged items.
+    for (const [id, entry] of second.entries) expect(entry).toBe(first.entries.get(id));
   });
 
   it('a cache made with another page size is not used', async () => {
@@ -154,6 +156,11 @@ describe('walkRemote', () => {
     );
     expect(second.stats).toEqual({ listed: 1, notModified: 4, trusted: 0 });
     expect(second.entries.get(tree.ids['docs/deep/x.bin'] ?? '')?.path).toBe('papers/deep/x.bin');
+    // The first walk's entries are its own: the new paths are new entries.
+    expect(first.entries.get(tree.ids['docs/deep/x.bin'] ?? '')?.path).toBe('docs/deep/x.bin');
+    const third = await walkRemote(api, tree.rootId, { cache: second.cache });
+    expect(third.stats).toEqual({ listed: 0, notModified: 5, trusted: 0 });
+    expect(third.entries.get(tree.ids['docs/deep/x.bin'] ?? '')?.path).toBe('papers/deep/x.bin');
   });
 
   it('trusted folders come from the cache with no request; the others are asked for', async () => {

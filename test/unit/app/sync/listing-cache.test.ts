@@ -4,7 +4,9 @@ import { BadResponseError } from '../../../../common/errors.ts';
 import { openIndexDb, type IndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
 import { ListingCacheKeeper } from '../../../../app/sync/listing-cache.ts';
-import type { CachedListing, ListedItem, RemoteWalkCache } from '../../../../app/sync/remote-walk.ts';
+import type { RemoteEntry } from '../../../../app/sync/model.ts';
+import type { CachedListing, RemoteWalkCache } from '../../../../app/sync/remote-walk.ts';
+import { WalkedListing } from '../../../../app/sync/walk-listing.ts';
 
 const open: IndexDb[] = [];
 afterEach(() => {
@@ -17,17 +19,27 @@ function newIndex(): { db: IndexDb; index: IndexStore } {
   return { db, index: new IndexStore(db) };
 }
 
-function item(id: string, overrides: Partial<ListedItem> = {}): ListedItem {
+function entry(id: string, overrides: Partial<RemoteEntry> = {}): RemoteEntry {
+  const name = overrides.name ?? `${id}.txt`;
   return {
     id,
     parentId: 'p',
-    name: `${id}.txt`,
-    isFolder: false,
+    path: `docs/${name}`,
+    name,
+    kind: 'file',
     eTag: `"${id}"`,
     size: 3,
     mTimeMs: 1_700_000_000_123,
     ...overrides,
   };
+}
+
+function listing(
+  eTag: string,
+  entries: RemoteEntry[],
+  rejected: CachedListing['rejected'] = [],
+): WalkedListing {
+  return new WalkedListing(eTag, rejected, 'docs', entries);
 }
 
 function cacheOf(folders: Record<string, CachedListing>): RemoteWalkCache {
@@ -39,24 +51,27 @@ function rowCount(db: IndexDb): number {
 }
 
 describe('ListingCacheKeeper', () => {
-  it('gives back what was saved, in a keeper of a later process', () => {
+  it('gives back what was saved, in a keeper of a later process, at the folder path asked for', () => {
     const { index } = newIndex();
-    const listing: CachedListing = {
-      eTag: '"l1"',
-      children: [item('a'), item('d', { isFolder: true, size: 0, parentId: undefined, name: 'ü dir' })],
-      rejected: [],
-    };
-    new ListingCacheKeeper(index.listings).save(cacheOf({ p: listing }));
+    const entries = [entry('a'), entry('d', { kind: 'folder', size: 0, name: 'ü dir', path: 'docs/ü dir' })];
+    new ListingCacheKeeper(index.listings).save(cacheOf({ p: listing('"l1"', entries) }));
     const loaded = new ListingCacheKeeper(index.listings).load();
     expect(loaded.pageSize).toBeUndefined();
-    expect(loaded.folders.get('p')).toEqual(listing);
+    const stored = loaded.folders.get('p');
+    expect(stored?.eTag).toBe('"l1"');
+    expect(stored?.at('p', 'docs')?.entries).toEqual(entries);
+    // The folder moved since: the same children, at the new place.
+    expect(stored?.at('p', 'old/docs')?.entries.map((child) => child.path)).toEqual([
+      'old/docs/a.txt',
+      'old/docs/ü dir',
+    ]);
   });
 
-  it('writes only listings that changed, and forgets folders the walk no longer has', () => {
+  it('writes only listings whose ETag changed, and forgets folders the walk no longer has', () => {
     const { db, index } = newIndex();
     const keeper = new ListingCacheKeeper(index.listings);
-    const a: CachedListing = { eTag: '"a"', children: [item('x')], rejected: [] };
-    const b: CachedListing = { eTag: '"b"', children: [], rejected: [] };
+    const a = listing('"a"', [entry('x')]);
+    const b = listing('"b"', []);
     keeper.save(cacheOf({ a, b }));
     expect(rowCount(db)).toBe(2);
     const writes: string[] = [];
@@ -65,9 +80,9 @@ describe('ListingCacheKeeper', () => {
       return null;
     });
     db.exec(`CREATE TEMP TRIGGER noted AFTER UPDATE ON listings BEGIN SELECT note_write(new.folder_id); END`);
-    // b unchanged (the same object, as after a 304), a listed again, c new, nothing of the old b gone.
-    const a2: CachedListing = { eTag: '"a2"', children: [item('y')], rejected: [] };
-    keeper.save(cacheOf({ a: a2, b }));
+    // b unchanged (at a new path after a move: the same ETag), a listed again, nothing of the old b gone.
+    const a2 = listing('"a2"', [entry('y')]);
+    keeper.save(cacheOf({ a: a2, b: b.at('b', 'moved') }));
     expect(writes).toEqual(['a']);
     keeper.save(cacheOf({ a: a2 }));
     expect(rowCount(db)).toBe(1);
@@ -77,23 +92,30 @@ describe('ListingCacheKeeper', () => {
   it('does not keep a listing with rejected items, which is then listed in full again', () => {
     const { db, index } = newIndex();
     const rejected = [{ id: 'bad', name: 'a\\b', error: new BadResponseError('bad name') }];
-    new ListingCacheKeeper(index.listings).save(
-      cacheOf({ p: { eTag: '"p"', children: [item('a')], rejected } }),
-    );
+    new ListingCacheKeeper(index.listings).save(cacheOf({ p: listing('"p"', [entry('a')], rejected) }));
     expect(rowCount(db)).toBe(0);
   });
 
-  it('skips a damaged row and a cache made with another page size', () => {
+  it('reads a damaged row as no cache and writes the next listing over it, even with the same ETag', () => {
     const { db, index } = newIndex();
     const insert = db.prepare(
       'INSERT INTO listings (folder_id, etag, page_size, children) VALUES (?, ?, ?, ?)',
     );
-    insert.run('broken', '"e"', 0, '[["a", null, "n", 2, "e", 1, 2]]');
+    insert.run('broken', '"e"', 0, '[["a", "p", "n", 2, "e", 1, 2]]');
     insert.run('notjson', '"e"', 0, '{');
     insert.run('paged', '"e"', 50, '[]');
     insert.run('good', '"e"', 0, '[]');
-    const loaded = new ListingCacheKeeper(index.listings).load();
-    expect([...loaded.folders.keys()]).toEqual(['good']);
+    const keeper = new ListingCacheKeeper(index.listings);
+    const loaded = keeper.load();
+    expect([...loaded.folders.keys()].sort()).toEqual(['broken', 'good', 'notjson']);
+    expect(loaded.folders.get('broken')?.at('broken', 'b')).toBeUndefined();
+    expect(loaded.folders.get('notjson')?.at('notjson', 'n')).toBeUndefined();
+    expect(loaded.folders.get('good')?.at('good', 'g')?.entries).toEqual([]);
     expect([...new ListingCacheKeeper(index.listings, 50).load().folders.keys()]).toEqual(['paged']);
+    // The walk listed the damaged folder in full; the device's ETag is the one stored.
+    const fresh = new WalkedListing('"e"', [], 'b', [entry('a', { parentId: 'broken', path: 'b/a.txt' })]);
+    keeper.save(cacheOf({ broken: fresh, good: loaded.folders.get('good') as CachedListing }));
+    const again = new ListingCacheKeeper(index.listings).load().folders.get('broken');
+    expect(again?.at('broken', 'b')?.entries).toEqual(fresh.entries);
   });
 });
