@@ -88,7 +88,8 @@ function chosenRemoteNames(
   return chosen;
 }
 
-function normalisationClash(path: RelativePath, where: string): PassIssue {
+function normalisationClash(path: RelativePath, side: 'local' | 'remote'): PassIssue {
+  const where = side === 'local' ? 'On this computer' : 'On the device';
   return {
     kind: 'skipped',
     path,
@@ -96,6 +97,9 @@ function normalisationClash(path: RelativePath, where: string): PassIssue {
     message:
       `${where}: another item in its folder has the same name in another Unicode normal form, and ` +
       `most systems treat them as one. Rename one of them to sync it.`,
+    // Only this side's item is left out: the other side's item with this spelling may be synced with
+    // the one kept here (an NFC/NFD-only difference is no change).
+    side,
   };
 }
 
@@ -123,7 +127,7 @@ function shadowedLocalPaths(
     for (const path of clash.paths) {
       if (path === keep) continue;
       shadowed.add(path);
-      issues.push(normalisationClash(path, 'On this computer'));
+      issues.push(normalisationClash(path, 'local'));
     }
   }
   return shadowed;
@@ -231,7 +235,7 @@ export function passInputs(
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
     const clashesWithChosen = chosen.get(`${found.parentId}/${nameKey(found.name)}`) !== found.id;
     if (shadowedRemote.has(found.parentId) || clashesWithChosen) {
-      if (!shadowedRemote.has(found.parentId)) issues.push(normalisationClash(entry.path, 'On the device'));
+      if (!shadowedRemote.has(found.parentId)) issues.push(normalisationClash(entry.path, 'remote'));
       shadowedRemote.add(found.id);
       leftOutParents.add(found.parentId);
       continue;

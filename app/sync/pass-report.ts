@@ -35,6 +35,11 @@ export interface PassIssue {
   code: string;
   /** One line for people. */
   message: string;
+  /**
+   * The one side whose item this is about, when the other side's item at the same path is synced: a
+   * name clash leaves out one of two spellings on one side only. Absent: the path, on both sides.
+   */
+  side?: 'local' | 'remote';
 }
 
 export interface PassHold {

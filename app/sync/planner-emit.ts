@@ -86,8 +86,11 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
   }
 
   if (node.isCopy && local) {
-    // The aside move happened in phase 0 (emitted by the original node); now upload the copy.
-    pushCreate(local, null, 'conflict');
+    // The aside move happened in phase 0 (emitted by the original node); now upload the copy. When the
+    // device's side is another item (its type changed there), the row's remote item is gone and the
+    // row's local item is this copy: the copy takes the row over, else it stays behind (seed 5533).
+    const orphanedRow = index !== null && remote !== null && index.remoteId !== remote.id;
+    pushCreate(local, orphanedRow ? index.remoteId : null, 'conflict');
     return out;
   }
 
@@ -197,6 +200,19 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
         reason: decision.reason,
       }));
     }
+  }
+  // The device's item replaced the row's (a type change there, paired by path): no operation on it
+  // writes the old row, which would stay wherever the new item lands under another name (a case
+  // clash, seeds 2360 and 6431). A conflict's copy takes the row over; a cleared local item takes it away.
+  if (
+    decision.pull === 'create' &&
+    remote &&
+    index &&
+    index.remoteId !== remote.id &&
+    decision.action !== 'conflict' &&
+    !decision.clearLocal
+  ) {
+    at(4, 0, () => ({ op: 'index-remove', remoteId: index.remoteId, index }));
   }
   if (decision.pull === 'content' && local && remote) {
     at(2, depthOf(finalPath()), () => ({

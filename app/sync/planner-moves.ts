@@ -31,7 +31,8 @@ export interface Pending {
  * chain `notes → d/Notes`, `d → notes` moves `notes` into `d` first, and `d` carries it along).
  */
 export class LocalPlaces {
-  private readonly made = new Map<PlanNode, RelativePath>();
+  /** The path a folder was made at, and the moves before it (they do not move it: seed 321). */
+  private readonly made = new Map<PlanNode, { path: RelativePath; since: number }>();
   private readonly paths: PathTracker;
 
   constructor(paths: PathTracker) {
@@ -40,14 +41,14 @@ export class LocalPlaces {
 
   /** A folder the plan made at `path` (a later move of a folder above it carries it along). */
   madeAt(node: PlanNode, path: RelativePath): void {
-    this.made.set(node, path);
+    this.made.set(node, { path, since: this.paths.movesSoFar() });
   }
 
   /** Where the node is now, or undefined when it is not on disk yet (made later in the plan). */
   current(node: PlanNode | null): RelativePath | undefined {
     if (node === null) return '';
     const made = this.made.get(node);
-    if (made !== undefined) return this.paths.current(made);
+    if (made !== undefined) return this.paths.current(made.path, made.since);
     const local = node.item.local;
     // A pulled item replaces what is at its local path (that goes aside or away); a copy is that.
     if (local === null || (!node.isCopy && node.decision.pull === 'create')) return undefined;
@@ -177,13 +178,19 @@ function looseKey(path: RelativePath): string {
 export class PathTracker {
   private readonly moves: { from: RelativePath; to: RelativePath }[] = [];
 
-  current(path: RelativePath): RelativePath {
+  /** Where `path` is now; `since` (a `movesSoFar()`) applies only the moves after that point. */
+  current(path: RelativePath, since = 0): RelativePath {
     let result = path;
-    for (const { from, to } of this.moves) {
+    for (let at = since; at < this.moves.length; at++) {
+      const { from, to } = this.moves[at] as { from: RelativePath; to: RelativePath };
       if (result === from) result = to;
       else if (result.startsWith(`${from}/`)) result = to + result.slice(from.length);
     }
     return result;
+  }
+
+  movesSoFar(): number {
+    return this.moves.length;
   }
 
   moved(from: RelativePath, to: RelativePath): void {

@@ -67,6 +67,17 @@ function pairItems(input: ReconcileInput): Pair[] {
       return found !== undefined && nameKey(parentPath(found.path)) === nameKey(folder.path);
     });
 
+  // Two rows can hold one inode: the file system may give a folder this engine makes the inode of one
+  // deleted meanwhile (seed 321). The entry is one item, so one row gets it: the row at its path first.
+  const rowOfLocal = new Map<LocalEntry, IndexEntry>();
+  for (const index of input.index.values()) {
+    const byInode = index.inode === null ? undefined : localByInode.get(index.inode);
+    if (!byInode || !isSameLocalItem(index, byInode, keepsAChild)) continue;
+    const claimed = rowOfLocal.get(byInode);
+    const atItsPath = (row: IndexEntry): boolean => nameKey(row.path) === nameKey(byInode.path);
+    if (!claimed || (atItsPath(index) && !atItsPath(claimed))) rowOfLocal.set(byInode, index);
+  }
+
   const pairs: Pair[] = [];
   const withoutLocal: Pair[] = [];
   const withoutRemote: Pair[] = [];
@@ -74,7 +85,7 @@ function pairItems(input: ReconcileInput): Pair[] {
     const remote = unpairedRemote.get(index.remoteId) ?? null;
     if (remote) unpairedRemote.delete(index.remoteId);
     const byInode = index.inode === null ? undefined : localByInode.get(index.inode);
-    const local = byInode && isSameLocalItem(index, byInode, keepsAChild) ? byInode : null;
+    const local = byInode && rowOfLocal.get(byInode) === index ? byInode : null;
     if (local) unpairedLocal.delete(nameKey(local.path));
     const pair: Pair = { index, local, remote };
     pairs.push(pair);

@@ -42,6 +42,12 @@ export interface PassState {
   remoteRootId?: string;
   /** Paths the pass reported as skipped (a name it will not sync): they may be on one side only. */
   skipped?: readonly string[];
+  /**
+   * Paths skipped on one side only (one of two NFC-equal spellings there): only that side's items are
+   * left out of the checks, since the other side's item with the same spelling is synced.
+   */
+  skippedLocal?: readonly string[];
+  skippedRemote?: readonly string[];
 }
 
 const nfc = (path: string): string => path.normalize('NFC');
@@ -258,10 +264,12 @@ export function checkStable(report: PassReport | Error): Violation[] {
 
 /** Every state invariant of one moment: trees, index and content. */
 export function checkState(state: PassState, required: readonly RequiredContent[]): Violation[] {
-  const skipped = state.skipped ?? [];
-  const synced = (item: SnapshotItem): boolean => !skipped.some((path) => isWithin(item.path, path));
-  const local = state.local.filter(synced);
-  const remote = state.remote.filter(synced);
+  const syncedBeside = (oneSide: readonly string[] = []): ((item: SnapshotItem) => boolean) => {
+    const hidden = [...(state.skipped ?? []), ...oneSide];
+    return (item) => !hidden.some((path) => isWithin(item.path, path));
+  };
+  const local = state.local.filter(syncedBeside(state.skippedLocal));
+  const remote = state.remote.filter(syncedBeside(state.skippedRemote));
   return [
     ...checkTreesMatch(local, remote),
     ...checkIndex(state.index, local, remote, state.remoteRootId),

@@ -54,4 +54,139 @@ export const REGRESSIONS: readonly Regression[] = [
       ],
     },
   },
+  {
+    why:
+      'trees differ (--seed 1360): a local file replaced by its NFD spelling went up onto the synced ' +
+      'NFC item while the device kept a new NFD item left out as a NAME_CLASH; the check then hid the ' +
+      'local file too, though only the device has the clash',
+    scenario: {
+      seed: 1360,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [{ path: 'caf\u00e9.txt', kind: 'file', content: '1360:i1 abcdefghijkl\n' }],
+      local: [
+        { op: 'create-file', path: 'cafe\u0301.txt', content: '1360:l4 abcdefghijklmnopqrstuv\n' },
+        { op: 'delete', path: 'caf\u00e9.txt' },
+      ],
+      remote: [
+        {
+          op: 'create-file',
+          path: 'cafe\u0301.txt',
+          content: '1360:r3 abcdefghijklmnopqrstuvwxyzabcdefghijk\n',
+        },
+      ],
+    },
+  },
+  {
+    why:
+      'trees differ (--seed 1409): a local NFD to NFC respelling (no change) beside a new NFC folder on ' +
+      'the device (a NAME_CLASH there): the check hid the local folder with the device one',
+    scenario: {
+      seed: 1409,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [{ path: 're\u0301sume\u0301', kind: 'folder' }],
+      local: [{ op: 'move', from: 're\u0301sume\u0301', to: 'r\u00e9sum\u00e9' }],
+      remote: [{ op: 'create-folder', path: 'r\u00e9sum\u00e9' }],
+    },
+  },
+  {
+    why:
+      'trees differ (--seed 5162 --items 14 --changes 6): a deleted NFC file made again locally in NFD ' +
+      'while the device got the same NFD file (a NAME_CLASH there): the check hid the local file too',
+    scenario: {
+      seed: 5162,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'a.txt', kind: 'folder' },
+        { path: 'caf\u00e9.txt', kind: 'file', content: '5162:i1 abcdefgh\n' },
+      ],
+      local: [
+        { op: 'move', from: 'caf\u00e9.txt', to: 'a.txt/caf\u00e9.txt' },
+        { op: 'delete', path: 'a.txt/caf\u00e9.txt' },
+        { op: 'create-file', path: 'cafe\u0301.txt', content: '5162:r2 abcdefgh\n' },
+      ],
+      remote: [{ op: 'create-file', path: 'cafe\u0301.txt', content: '5162:r2 abcdefgh\n' }],
+    },
+  },
+  {
+    why:
+      'CONFLICT (--seed 321): a folder replaced by a local file, a remote file new inside its subfolder: ' +
+      'the plan made the subfolder inside the conflicted copy (ENOTDIR), and the next round paired the ' +
+      "remade folder (the subfolder's reused inode) with both rows and moved the subfolder up",
+    scenario: {
+      seed: 321,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'Docs', kind: 'folder' },
+        { path: 'Docs/Docs', kind: 'folder' },
+      ],
+      local: [{ op: 'folder-to-file', path: 'Docs', content: '321:l4 abcde\n' }],
+      remote: [{ op: 'create-file', path: 'Docs/Docs/notes', content: '321:r6 abcdefghijklmnopqrstuvwxy\n' }],
+    },
+  },
+  {
+    why:
+      'index row left behind (--seed 5533 --items 14 --changes 6): a file moved locally and replaced by a ' +
+      'folder on the device became a conflicted copy, uploaded as a new item; the row of the gone remote ' +
+      'file stayed (the folder came down under another name), and the next pass removed it',
+    scenario: {
+      seed: 5533,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'cafe\u0301.txt', kind: 'file', content: '5533:i4 abcdefghijklmnopqrstuvwx\n' },
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        {
+          path: 're\u0301sume\u0301/a.txt',
+          kind: 'file',
+          content: '5533:i6 abcdefghijklmnopqrstuvwxyzabcdefgh\n',
+        },
+      ],
+      local: [
+        { op: 'create-file', path: 'caf\u00e9.txt', content: '5533:l18 abcdefghijklmnopqrstuvwxyzabcde\n' },
+        { op: 'file-to-folder', path: 're\u0301sume\u0301/a.txt' },
+        { op: 'create-folder', path: 're\u0301sume\u0301/a.txt/Notes' },
+        { op: 'create-folder', path: 're\u0301sume\u0301/a.txt/Notes/sub' },
+        { op: 'move', from: 'cafe\u0301.txt', to: 're\u0301sume\u0301/a.txt/Notes/sub/cafe\u0301.txt' },
+      ],
+      remote: [{ op: 'file-to-folder', path: 'cafe\u0301.txt' }],
+    },
+  },
+  {
+    why:
+      'index row left behind (--seed 2360): an empty folder renamed in case only (read as deleted and ' +
+      'made again) while the device replaced it with a file, which came down as a case clash; the row ' +
+      'of the gone folder stayed',
+    scenario: {
+      seed: 2360,
+      caseInsensitive: true,
+      initialSide: 'local',
+      initial: [
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/notes', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 'r\u00e9sum\u00e9/notes', to: 'r\u00e9sum\u00e9/Notes' }],
+      remote: [{ op: 'folder-to-file', path: 'r\u00e9sum\u00e9/notes', content: '2360:r4 abcde\n' }],
+    },
+  },
+  {
+    why:
+      'index row left behind (--seed 6431 --items 14 --changes 6): a file renamed in case and edited ' +
+      '(read as deleted and made again) while the device replaced it with a folder, which came down as ' +
+      'a case clash; the row of the gone file stayed',
+    scenario: {
+      seed: 6431,
+      caseInsensitive: true,
+      initialSide: 'remote',
+      initial: [{ path: 'cafe\u0301.txt', kind: 'file', content: '6431:i1 abcdefghijklmnopqrstuvw\n' }],
+      local: [
+        { op: 'move', from: 'cafe\u0301.txt', to: 'Cafe\u0301.txt' },
+        { op: 'edit', path: 'Cafe\u0301.txt', content: '6431:l4 abcdefghijklmnopqr\n' },
+      ],
+      remote: [{ op: 'file-to-folder', path: 'cafe\u0301.txt' }],
+    },
+  },
 ];

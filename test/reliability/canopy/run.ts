@@ -99,17 +99,24 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
     folderId: (await ensureRemoteFolder(other, remoteFolder)).id,
   };
   const trashFolders = [join(dataHome, 'Trash', 'files'), join(local.root, '.mch-sync', 'trash')];
-  const state = async (report: PassReport | Error): Promise<PassState> => ({
-    local: readLocalTree(local.root),
-    remote: readDeviceTree(remote.device, remote.folderId),
-    index: [...index.entries()],
-    trashed: readTrashedContents(trashFolders),
-    remoteRootId: remote.folderId,
-    skipped:
+  const state = async (report: PassReport | Error): Promise<PassState> => {
+    const skippedOn = (side: PassIssue['side']): string[] =>
       report instanceof Error
         ? []
-        : report.issues.filter((issue) => issue.kind === 'skipped').map((issue) => issue.path),
-  });
+        : report.issues
+            .filter((issue) => issue.kind === 'skipped' && issue.side === side)
+            .map((issue) => issue.path);
+    return {
+      local: readLocalTree(local.root),
+      remote: readDeviceTree(remote.device, remote.folderId),
+      index: [...index.entries()],
+      trashed: readTrashedContents(trashFolders),
+      remoteRootId: remote.folderId,
+      skipped: skippedOn(undefined),
+      skippedLocal: skippedOn('local'),
+      skippedRemote: skippedOn('remote'),
+    };
+  };
   const finish = (violations: Violation[], phase: RunResult['phase']): RunResult => ({
     violations,
     phase: violations.length === 0 ? null : phase,

@@ -198,6 +198,38 @@ describe('checkState', () => {
     expect(checkState(state, required).map((violation) => violation.code)).toEqual(['content-lost']);
   });
 
+  it("hides a skip of one side only on that side: the other side's item of that spelling must match", () => {
+    const state = goodState();
+    const nfc = 'caf\u00e9.txt';
+    const nfd = 'cafe\u0301.txt';
+    // The device's new NFD item clashes with its synced NFC one; this computer's NFD file is synced.
+    state.local.push({ path: nfd, kind: 'file', content: 'mine', inode: '16' });
+    const synced: SnapshotItem = {
+      path: nfc,
+      kind: 'file',
+      content: 'mine',
+      id: 'r-nfc',
+      eTag: '"5"',
+      size: 4,
+      mTimeMs: 3000,
+    };
+    state.remote.push(synced, {
+      path: nfd,
+      kind: 'file',
+      content: 'theirs',
+      id: 'r-nfd',
+      eTag: '"6"',
+      size: 6,
+      mTimeMs: 4000,
+    });
+    state.index.push(row(synced, '16'));
+    state.skippedRemote = [nfd];
+    const required = [...REQUIRED, { content: 'theirs', why: 'test' }];
+    expect(checkState(state, required)).toEqual([]);
+    // Hidden on both sides, the synced pair would look one-sided.
+    expect(codes({ ...state, skippedRemote: [], skipped: [nfd] })).toContain('trees-differ');
+  });
+
   it('counts a version in the trash as kept', () => {
     const state = goodState();
     state.local = state.local.filter((item) => item.path !== 'b.txt');

@@ -158,4 +158,38 @@ describe('passInputs', () => {
     );
     expect(result.input.remote.size).toBe(0);
   });
+
+  it("names the side of a normalisation clash, and keeps the other side's item of that spelling", () => {
+    const nfc = 'caf\u00e9.txt';
+    const nfd = 'cafe\u0301.txt';
+    // The device holds the synced NFC item and a new NFD one; this computer only the NFD spelling.
+    const onDevice = passInputs(
+      scan([local(nfd)]),
+      walk([remote('synced', nfc), remote('new', nfd)]),
+      [row('synced', nfc)],
+      ROOT,
+    );
+    expect([...onDevice.input.remote.keys()]).toEqual(['synced']);
+    expect([...onDevice.input.local.keys()]).toEqual([nfd]);
+    expect(onDevice.issues).toEqual([
+      expect.objectContaining({ kind: 'skipped', path: nfd, code: 'NAME_CLASH', side: 'remote' }),
+    ]);
+    expect(onDevice.nameClashes).toBe(1);
+
+    // This computer holds both spellings (Linux keeps both); the device only the NFD one.
+    const here = passInputs(
+      {
+        ...scan([local(nfc), local(nfd)]),
+        clashes: [{ folder: '', paths: [nfc, nfd], kind: 'unicode' }],
+      },
+      walk([remote('synced', nfd)]),
+      [row('synced', nfd)],
+      ROOT,
+    );
+    expect([...here.input.local.keys()]).toEqual([nfd]);
+    expect([...here.input.remote.keys()]).toEqual(['synced']);
+    expect(here.issues).toEqual([
+      expect.objectContaining({ kind: 'skipped', path: nfc, code: 'NAME_CLASH', side: 'local' }),
+    ]);
+  });
 });

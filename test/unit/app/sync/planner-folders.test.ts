@@ -79,6 +79,18 @@ describe('folder deletes', () => {
       'remote-delete r:d if-match "e0"',
     ]);
   });
+  // Seed 321: the folder made again under the name the file left must not follow the file aside.
+  it('a folder replaced by a local file while a remote file arrived inside: the folder comes back whole', () => {
+    const world = new World().synced('Docs/').synced('Docs/Docs/').typeChangeLocal('Docs');
+    world.newRemote('Docs/Docs/notes');
+    expect(world.ops()).toEqual([
+      'local-move Docs -> Docs (conflicted copy 2026-11-22 030405)',
+      'local-mkdir Docs from r:Docs',
+      'local-mkdir Docs/Docs from r:Docs/Docs',
+      'upload Docs (conflicted copy 2026-11-22 030405) in root-id',
+      'download Docs/Docs/notes from r:new:Docs/Docs/notes',
+    ]);
+  });
   it('children are deleted before their parents when they are separate operations', () => {
     const world = new World().synced('d/').synced('d/s/').synced('d/s/a.txt').newLocal('d/keep.txt');
     world.deleteRemote('d');
@@ -219,6 +231,17 @@ describe('more trees', () => {
       'remote-move r:new:NOTES.txt name=NOTES (case clash).txt parent=- if-match "e0"',
       'download Notes.txt from r:new:Notes.txt',
       'download NOTES (case clash).txt from r:new:NOTES.txt',
+    ]);
+  });
+  // Seed 2360: an empty folder renamed in case only reads as deleted and made again (reconcile.ts).
+  it('an item the device replaced, pulled under a case-clash name: the row of the gone one goes', () => {
+    const world = new World().synced('r/').synced('r/notes/').moveLocal('r/notes', 'r/Notes');
+    world.typeChangeRemote('r/notes');
+    expect(world.ops({ caseInsensitive: true })).toEqual([
+      'remote-move r:new:r/notes name=notes (case clash) parent=- if-match "e0"',
+      'remote-create-folder r/Notes in r:r',
+      'download r/notes (case clash) from r:new:r/notes',
+      'index-remove r:r/notes',
     ]);
   });
   it('a remote delete of nested folders keeps every folder above a file never synced', () => {

@@ -72,7 +72,7 @@ group('local modified', () => {
     expect(base().editLocal('d/a.txt').typeChangeRemote('d/a.txt').ops()).toEqual([
       'local-move d/a.txt -> d/a (conflicted copy 2026-11-22 030405).txt',
       'local-mkdir d/a.txt from r:new:d/a.txt',
-      'upload d/a (conflicted copy 2026-11-22 030405).txt in r:d',
+      'upload d/a (conflicted copy 2026-11-22 030405).txt in r:d replaces r:d/a.txt',
     ]);
   });
 });
@@ -109,6 +109,14 @@ group('local renamed or moved', () => {
       'local-move e/a.txt -> d/z.txt',
     ]);
   });
+  // Seed 5533: the copy takes the row over; else the row of the file the device no longer has stays.
+  it('remote type change: the moved file becomes a conflicted copy that takes the row over', () => {
+    expect(base().moveLocal('d/a.txt', 'e/a.txt').typeChangeRemote('d/a.txt').ops()).toEqual([
+      'local-move e/a.txt -> e/a (conflicted copy 2026-11-22 030405).txt',
+      'local-mkdir d/a.txt from r:new:d/a.txt',
+      'upload e/a (conflicted copy 2026-11-22 030405).txt in r:e replaces r:d/a.txt',
+    ]);
+  });
   it('remote deleted: the move beats the delete, uploaded again where it is now', () => {
     expect(base().moveLocal('d/a.txt', 'e/a.txt').deleteRemote('d/a.txt').ops()).toEqual([
       'upload e/a.txt in r:e replaces r:d/a.txt',
@@ -133,9 +141,10 @@ group('local deleted', () => {
   it('remote deleted: only the index row goes', () => {
     expect(base().deleteLocal('d/a.txt').deleteRemote('d/a.txt').ops()).toEqual(['index-remove r:d/a.txt']);
   });
-  it('remote type change: the new folder comes down', () => {
+  it('remote type change: the new folder comes down, the row of the gone file goes', () => {
     expect(base().deleteLocal('d/a.txt').typeChangeRemote('d/a.txt').ops()).toEqual([
       'local-mkdir d/a.txt from r:new:d/a.txt',
+      'index-remove r:d/a.txt',
     ]);
   });
 });

@@ -91,4 +91,14 @@ describe('reconcile', () => {
     const world = new World().synced('p/').synced('d/').moveLocal('d', 'p/d');
     expect(changes(world)).toEqual(['p: none/none', 'd: moved/none']);
   });
+
+  // Seed 321: the engine made `Docs` again, and the file system gave it the inode `Docs/Docs` had.
+  it('pairs a local item with one row only: the row at its path when two rows hold its inode', () => {
+    const world = new World().synced('Docs/').synced('Docs/Docs/').deleteLocal('Docs/Docs');
+    const remade = world.local.get('Docs');
+    const row = world.index.get('r:Docs');
+    if (remade) remade.inode = 'i:Docs/Docs';
+    if (row) row.inode = 'i:Docs/Docs';
+    expect(changes(world)).toEqual(['Docs: none/none', 'Docs/Docs: deleted/none']);
+  });
 });
