@@ -14,7 +14,10 @@ export function nameProblem(name: string): string | undefined {
   if (name.includes('\\')) return 'contains "\\"';
   if (name.includes('\0')) return 'contains a NUL character';
   if (!name.isWellFormed()) return 'is not valid Unicode';
-  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) return `is longer than ${MAX_NAME_BYTES} bytes`;
+  // A UTF-16 unit is at most 3 bytes of UTF-8: short names need no count.
+  if (name.length * 3 > MAX_NAME_BYTES && Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) {
+    return `is longer than ${MAX_NAME_BYTES} bytes`;
+  }
   return undefined;
 }
 

@@ -38,8 +38,11 @@ const SYSTEM_NAMES = new Set([
  * files, Office lock files and unfinished browser downloads change under the user's hands and mean
  * nothing on another computer.
  */
+// Most names have none of these lengths: they need no lower-case copy (a pass checks every name).
+const SYSTEM_NAME_LENGTHS = new Set([...SYSTEM_NAMES].map((name) => name.length));
+
 export function temporaryOrSystemReason(name: string): string | undefined {
-  if (SYSTEM_NAMES.has(name.toLowerCase())) return 'a system file';
+  if (SYSTEM_NAME_LENGTHS.has(name.length) && SYSTEM_NAMES.has(name.toLowerCase())) return 'a system file';
   const first = name.charCodeAt(0);
   const last = name.charCodeAt(name.length - 1);
   if (last === 0x7e /* ~ */) return 'an editor backup file';

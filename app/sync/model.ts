@@ -72,8 +72,24 @@ export function msOfNs(ns: bigint): number {
 // eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
 const ASCII = /^[\u0000-\u007f]*$/;
 
+export function isAscii(text: string): boolean {
+  return ASCII.test(text);
+}
+
 /** The key two names are compared by: Unicode NFC (an NFC/NFD-only difference is no change). */
 export function nameKey(name: string): string {
   // ASCII is its own NFC, and most paths are ASCII: a pass compares hundreds of thousands of them.
   return ASCII.test(name) ? name : name.normalize('NFC');
+}
+
+/** Whether two names are one under NFC; equal spellings need no normalising. */
+export function sameName(a: string, b: string): boolean {
+  return a === b || nameKey(a) === nameKey(b);
+}
+
+/** Whether the last segment of `path` is `name` under NFC, without cutting the path when it is spelled so. */
+export function hasName(path: RelativePath, name: string): boolean {
+  const start = path.length - name.length;
+  if (path.endsWith(name) && (start === 0 || path.charCodeAt(start - 1) === 0x2f) /* / */) return true;
+  return nameKey(path.slice(path.lastIndexOf('/') + 1)) === nameKey(name);
 }

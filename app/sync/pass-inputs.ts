@@ -5,7 +5,14 @@ import {
   STATE_FOLDER_NAME,
   temporaryOrSystemReason,
 } from './local-names.ts';
-import { nameKey, type IndexEntry, type LocalEntry, type RelativePath, type RemoteEntry } from './model.ts';
+import {
+  isAscii,
+  nameKey,
+  type IndexEntry,
+  type LocalEntry,
+  type RelativePath,
+  type RemoteEntry,
+} from './model.ts';
 import type { PassIssue } from './pass-report.ts';
 import type { ReconcileInput } from './reconcile.ts';
 import type { RemoteWalkResult } from './remote-walk.ts';
@@ -23,14 +30,25 @@ export interface PassInputs {
 class Unknown {
   readonly #self = new Set<string>();
   readonly #below = new Set<string>();
+  /** The same paths as prefixes (`path/`), for the usual few: one pass asks for every item. */
+  readonly #prefixes: Array<{ key: string; prefix: string; self: boolean }> = [];
 
   add(path: RelativePath, self: boolean): void {
-    (self ? this.#self : this.#below).add(nameKey(path));
+    const key = nameKey(path);
+    (self ? this.#self : this.#below).add(key);
+    this.#prefixes.push({ key, prefix: `${key}/`, self });
   }
 
   covers(path: RelativePath): boolean {
-    if (this.#self.size === 0 && this.#below.size === 0) return false;
+    const count = this.#prefixes.length;
+    if (count === 0) return false;
     const key = nameKey(path);
+    if (count <= 16) {
+      for (const { key: unknown, prefix, self } of this.#prefixes) {
+        if (key.startsWith(prefix) || (self && key === unknown)) return true;
+      }
+      return false;
+    }
     if (this.#self.has(key)) return true;
     for (let slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
       const ancestor = key.slice(0, slash);
@@ -68,24 +86,30 @@ class Unparker {
 }
 
 /**
- * For each name (NFC) in each remote folder, the item synced under it: the one the index knows, else
- * the NFC spelling, else the first listed.
+ * For each name (NFC) in each remote folder that can hold two spellings of one name, the item synced
+ * under it: the one the index knows, else the NFC spelling, else the first listed. Two different names
+ * are one under NFC only when one of them is not ASCII, so only folders holding such a name are in
+ * `folders` (usually none: a pass over 100,000 ASCII names makes no key).
  */
 function chosenRemoteNames(
   walk: RemoteWalkResult,
   rows: ReadonlyMap<string, IndexEntry>,
-): Map<string, string> {
+): { folders: Set<string>; chosen: Map<string, string> } {
+  const folders = new Set<string>();
+  for (const entry of walk.entries.values()) if (!isAscii(entry.name)) folders.add(entry.parentId);
   const chosen = new Map<string, string>();
+  if (folders.size === 0) return { folders, chosen };
   const rank = (entry: RemoteEntry): number =>
     rows.has(entry.id) ? 0 : entry.name === entry.name.normalize('NFC') ? 1 : 2;
   const byId = walk.entries;
   for (const entry of byId.values()) {
+    if (!folders.has(entry.parentId)) continue;
     const key = `${entry.parentId}/${nameKey(entry.name)}`;
     const current = chosen.get(key);
     const holder = current === undefined ? undefined : byId.get(current);
     if (holder === undefined || rank(entry) < rank(holder)) chosen.set(key, entry.id);
   }
-  return chosen;
+  return { folders, chosen };
 }
 
 function normalisationClash(path: RelativePath, side: 'local' | 'remote'): PassIssue {
@@ -221,7 +245,7 @@ export function passInputs(
   const shadowed = shadowedLocalPaths(scan, rows, issues);
   const remote = new Map<string, RemoteEntry>();
   const unparked = new Unparker(rows);
-  const chosen = chosenRemoteNames(walk, rows);
+  const names = chosenRemoteNames(walk, rows);
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
@@ -233,7 +257,9 @@ export function passInputs(
       continue;
     }
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
-    const clashesWithChosen = chosen.get(`${found.parentId}/${nameKey(found.name)}`) !== found.id;
+    const clashesWithChosen =
+      names.folders.has(found.parentId) &&
+      names.chosen.get(`${found.parentId}/${nameKey(found.name)}`) !== found.id;
     if (shadowedRemote.has(found.parentId) || clashesWithChosen) {
       if (!shadowedRemote.has(found.parentId)) issues.push(normalisationClash(entry.path, 'remote'));
       shadowedRemote.add(found.id);

@@ -1,6 +1,6 @@
 // What changed on one side of an item since the index's common base.
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
-import { nameKey } from './model.ts';
+import { hasName, sameName } from './model.ts';
 
 /**
  * One side's change since the index. `moved` covers renames and moves (the item's own name or parent
@@ -18,9 +18,7 @@ export function deriveLocalChange(
   // A row whose download never finished has no local half: nothing was deleted locally.
   if (!local) return index.inode === null ? 'none' : 'deleted';
   if (local.kind !== index.kind) return 'type-changed';
-  const moved =
-    nameKey(baseName(local.path)) !== nameKey(index.name) ||
-    parentIdOfLocalPath(local.path) !== index.parentRemoteId;
+  const moved = !hasName(local.path, index.name) || parentIdOfLocalPath(local.path) !== index.parentRemoteId;
   // A folder's mtime moves whenever its children change: only files have content.
   const modified =
     local.kind === 'file' && (local.size !== index.localSize || local.mtimeNs !== index.localMtimeNs);
@@ -31,7 +29,7 @@ export function deriveRemoteChange(index: IndexEntry | null, remote: RemoteEntry
   if (!index) return remote ? 'created' : 'none';
   if (!remote) return 'deleted';
   if (remote.kind !== index.kind) return 'type-changed';
-  const moved = remote.parentId !== index.parentRemoteId || nameKey(remote.name) !== nameKey(index.name);
+  const moved = remote.parentId !== index.parentRemoteId || !sameName(remote.name, index.name);
   // device-api.md §3: a folder's eTag changes when a direct child changes, so it says nothing about
   // the folder itself; a file's eTag also changes on metadata edits, so size or mTime must differ too.
   const modified =
@@ -44,8 +42,4 @@ export function deriveRemoteChange(index: IndexEntry | null, remote: RemoteEntry
 function combine(moved: boolean, modified: boolean): Change {
   if (moved) return modified ? 'moved-modified' : 'moved';
   return modified ? 'modified' : 'none';
-}
-
-function baseName(path: RelativePath): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }

@@ -1,6 +1,6 @@
 // The reconciler: pairs what the local scan, the remote walk and the index say into items with changes.
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
-import { nameKey } from './model.ts';
+import { hasName, nameKey } from './model.ts';
 import { deriveLocalChange, deriveRemoteChange, type Change } from './reconcile-changes.ts';
 
 export type { Change } from './reconcile-changes.ts';
@@ -26,27 +26,36 @@ export interface ReconciledItem {
 }
 
 export function reconcile(input: ReconcileInput): ReconciledItem[] {
-  const pairs = pairItems(input);
-  const parentIdOfLocalPath = localParentIds(pairs, input.remoteRootId);
-  return pairs.map((pair) => ({
-    ...pair,
-    localChange: deriveLocalChange(pair.index, pair.local, parentIdOfLocalPath),
-    remoteChange: deriveRemoteChange(pair.index, pair.remote),
-  }));
+  const items = pairItems(input);
+  const parentIdOfLocalPath = localParentIds(items, input.remoteRootId);
+  for (const item of items) {
+    item.localChange = deriveLocalChange(item.index, item.local, parentIdOfLocalPath);
+    item.remoteChange = deriveRemoteChange(item.index, item.remote);
+  }
+  return items;
 }
 
-interface Pair {
-  index: IndexEntry | null;
-  local: LocalEntry | null;
-  remote: RemoteEntry | null;
+function pair(
+  index: IndexEntry | null,
+  local: LocalEntry | null,
+  remote: RemoteEntry | null,
+): ReconciledItem {
+  return { index, local, remote, localChange: 'none', remoteChange: 'none' };
 }
 
-function pairItems(input: ReconcileInput): Pair[] {
-  const localByInode = new Map<string, LocalEntry>();
-  for (const entry of input.local.values()) localByInode.set(entry.inode, entry);
-  const unpairedLocal = new Map<string, LocalEntry>();
-  for (const entry of input.local.values()) unpairedLocal.set(nameKey(entry.path), entry);
-  const unpairedRemote = new Map(input.remote);
+/**
+ * Pairs by identity first (remote id; local inode), then by path. A pass over 100,000 unchanged items
+ * pairs them all by identity: the by-path maps hold only what is left, and positions in arrays stand
+ * for the maps a pairing per item would otherwise fill and empty again.
+ */
+function pairItems(input: ReconcileInput): ReconciledItem[] {
+  const locals = [...input.local.values()];
+  const positionByInode = new Map<string, number>();
+  for (let at = 0; at < locals.length; at++) positionByInode.set((locals[at] as LocalEntry).inode, at);
+  const localByInode = (inode: string | null): LocalEntry | undefined => {
+    const at = inode === null ? undefined : positionByInode.get(inode);
+    return at === undefined ? undefined : locals[at];
+  };
 
   // Built on first need: only a folder whose inode turned up under another name asks.
   let childRows: Map<string, IndexEntry[]> | undefined;
@@ -63,43 +72,58 @@ function pairItems(input: ReconcileInput): Pair[] {
   };
   const keepsAChild = (index: IndexEntry, folder: LocalEntry): boolean =>
     childrenOf(index.remoteId).some((child) => {
-      const found = child.inode === null ? undefined : localByInode.get(child.inode);
+      const found = localByInode(child.inode);
       return found !== undefined && nameKey(parentPath(found.path)) === nameKey(folder.path);
     });
 
   // Two rows can hold one inode: the file system may give a folder this engine makes the inode of one
   // deleted meanwhile (seed 321). The entry is one item, so one row gets it: the row at its path first.
-  const rowOfLocal = new Map<LocalEntry, IndexEntry>();
-  for (const index of input.index.values()) {
-    const byInode = index.inode === null ? undefined : localByInode.get(index.inode);
-    if (!byInode || !isSameLocalItem(index, byInode, keepsAChild)) continue;
-    const claimed = rowOfLocal.get(byInode);
+  const rows = [...input.index.values()];
+  const rowOfLocal: (IndexEntry | undefined)[] = new Array<IndexEntry | undefined>(locals.length);
+  const localOfRow = new Int32Array(rows.length).fill(-1);
+  for (let r = 0; r < rows.length; r++) {
+    const index = rows[r] as IndexEntry;
+    const at = index.inode === null ? undefined : positionByInode.get(index.inode);
+    if (at === undefined) continue;
+    const byInode = locals[at] as LocalEntry;
+    if (!isSameLocalItem(index, byInode, keepsAChild)) continue;
+    localOfRow[r] = at;
+    const claimed = rowOfLocal[at];
     const atItsPath = (row: IndexEntry): boolean => nameKey(row.path) === nameKey(byInode.path);
-    if (!claimed || (atItsPath(index) && !atItsPath(claimed))) rowOfLocal.set(byInode, index);
+    if (!claimed || (atItsPath(index) && !atItsPath(claimed))) rowOfLocal[at] = index;
   }
 
-  const pairs: Pair[] = [];
-  const withoutLocal: Pair[] = [];
-  const withoutRemote: Pair[] = [];
-  for (const index of input.index.values()) {
-    const remote = unpairedRemote.get(index.remoteId) ?? null;
-    if (remote) unpairedRemote.delete(index.remoteId);
-    const byInode = index.inode === null ? undefined : localByInode.get(index.inode);
-    const local = byInode && rowOfLocal.get(byInode) === index ? byInode : null;
-    if (local) unpairedLocal.delete(nameKey(local.path));
-    const pair: Pair = { index, local, remote };
-    pairs.push(pair);
-    if (!local) withoutLocal.push(pair);
-    if (!remote) withoutRemote.push(pair);
+  const items: ReconciledItem[] = [];
+  const withoutLocal: ReconciledItem[] = [];
+  const withoutRemote: ReconciledItem[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    const index = rows[r] as IndexEntry;
+    const remote = input.remote.get(index.remoteId) ?? null;
+    const at = localOfRow[r] as number;
+    const local = at >= 0 && rowOfLocal[at] === index ? (locals[at] as LocalEntry) : null;
+    const item = pair(index, local, remote);
+    items.push(item);
+    if (!local) withoutLocal.push(item);
+    if (!remote) withoutRemote.push(item);
+  }
+  // What identity did not pair, by path (NFC).
+  const unpairedLocal = new Map<string, LocalEntry>();
+  for (let at = 0; at < locals.length; at++) {
+    const local = locals[at] as LocalEntry;
+    if (rowOfLocal[at] === undefined) unpairedLocal.set(nameKey(local.path), local);
+  }
+  const unpairedRemote = new Map<string, RemoteEntry>();
+  for (const remote of input.remote.values()) {
+    if (!input.index.has(remote.id)) unpairedRemote.set(remote.id, remote);
   }
 
   // An editor's atomic save gives the file a new inode at the same path; a type change (file ↔
   // folder) does too. Either way the entry at the index's path is that item's local side.
-  for (const pair of withoutLocal) {
-    const key = nameKey(pair.index?.path ?? '');
+  for (const item of withoutLocal) {
+    const key = nameKey(item.index?.path ?? '');
     const local = unpairedLocal.get(key);
     if (local) {
-      pair.local = local;
+      item.local = local;
       unpairedLocal.delete(key);
     }
   }
@@ -108,12 +132,12 @@ function pairItems(input: ReconcileInput): Pair[] {
   // path: pair it by path with the row whose id is gone.
   const remoteByPath = new Map<string, RemoteEntry>();
   for (const remote of unpairedRemote.values()) remoteByPath.set(nameKey(remote.path), remote);
-  for (const pair of withoutRemote) {
-    const key = nameKey(pair.index?.path ?? '');
+  for (const item of withoutRemote) {
+    const key = nameKey(item.index?.path ?? '');
     const remote = remoteByPath.get(key);
     // A file made again is a new file (the old one goes to the trash); a folder is the same folder.
-    if (remote && (remote.kind === 'folder' || remote.kind !== pair.index?.kind)) {
-      pair.remote = remote;
+    if (remote && (remote.kind === 'folder' || remote.kind !== item.index?.kind)) {
+      item.remote = remote;
       remoteByPath.delete(key);
       unpairedRemote.delete(remote.id);
     }
@@ -124,10 +148,10 @@ function pairItems(input: ReconcileInput): Pair[] {
     const key = nameKey(remote.path);
     const local = unpairedLocal.get(key) ?? null;
     if (local) unpairedLocal.delete(key);
-    pairs.push({ index: null, local, remote });
+    items.push(pair(null, local, remote));
   }
-  for (const local of unpairedLocal.values()) pairs.push({ index: null, local, remote: null });
-  return pairs;
+  for (const local of unpairedLocal.values()) items.push(pair(null, local, null));
+  return items;
 }
 
 /**
@@ -144,18 +168,23 @@ function isSameLocalItem(
   keepsAChild: (index: IndexEntry, folder: LocalEntry) => boolean,
 ): boolean {
   if (local.kind !== index.kind) return false;
-  const sameName = nameKey(baseName(local.path)) === nameKey(index.name);
-  if (local.kind === 'folder') return sameName || keepsAChild(index, local);
-  const sameContent = local.size === index.localSize && local.mtimeNs === index.localMtimeNs;
-  return sameContent || sameName;
+  if (local.kind === 'file' && local.size === index.localSize && local.mtimeNs === index.localMtimeNs) {
+    return true;
+  }
+  if (hasName(local.path, index.name)) return true;
+  return local.kind === 'folder' && keepsAChild(index, local);
 }
 
-/** For each local path (as NFC key), the remote id of the item there, or null for a new one. */
-function localParentIds(pairs: Pair[], remoteRootId: string): (path: RelativePath) => string | null {
+/** For each local folder path (as NFC key), the remote id of the folder there, or null for a new one. */
+function localParentIds(
+  items: readonly ReconciledItem[],
+  remoteRootId: string,
+): (path: RelativePath) => string | null {
+  // Only folders hold items: files need not be in the map.
   const idByPath = new Map<string, string | null>();
-  for (const pair of pairs) {
-    if (!pair.local) continue;
-    idByPath.set(nameKey(pair.local.path), pair.index?.remoteId ?? pair.remote?.id ?? null);
+  for (const item of items) {
+    if (item.local?.kind !== 'folder') continue;
+    idByPath.set(nameKey(item.local.path), item.index?.remoteId ?? item.remote?.id ?? null);
   }
   return (path) => {
     const parent = parentPath(path);

@@ -60,6 +60,28 @@ function walk(entries: RemoteEntry[], extra: Partial<RemoteWalkResult> = {}): Re
 }
 
 describe('passInputs', () => {
+  it.for([1, 40])(
+    'with %i skipped folders, leaves out exactly what is in or below one (NFC), not a longer name',
+    (count) => {
+      const skipped: ScanResult['skipped'] = [{ path: 'caf\u00e9', reason: 'ignored', detail: 'x' }];
+      for (let i = 1; i < count; i++) skipped.push({ path: `other-${i}`, reason: 'ignored', detail: 'x' });
+      const paths = ['caf\u00e9', 'cafe\u0301/in.txt', 'caf\u00e9s.txt', 'caf\u00e9x/x.txt', 'keep.txt'];
+      const result = passInputs(
+        scan(
+          paths.map((path) => local(path)),
+          skipped,
+        ),
+        walk(paths.map((path, i) => remote(`r${i}`, path))),
+        paths.map((path, i) => row(`r${i}`, path)),
+        ROOT,
+      );
+      const kept = ['caf\u00e9s.txt', 'caf\u00e9x/x.txt', 'keep.txt'];
+      expect([...result.input.local.keys()]).toEqual(kept);
+      expect([...result.input.remote.values()].map((entry) => entry.path)).toEqual(kept);
+      expect([...result.input.index.values()].map((entry) => entry.path)).toEqual(kept);
+    },
+  );
+
   it('leaves index rows and remote items under a skipped local path out, and reports the skip', () => {
     const result = passInputs(
       scan([local('keep.txt')], [{ path: 'locked', reason: 'retry-later', detail: 'EACCES' }]),
