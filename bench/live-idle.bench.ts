@@ -5,7 +5,8 @@
 // from outside through /proc for the same window once it is ready: plain chokidar 6 (`watch(root,
 // {ignoreInitial: true, followSymlinks: false})`, after its `ready`), and LiveSync with its defaults
 // (after `start()` and its first pass, i.e. what a restart at login does). LiveSync polls the device
-// every 30 s when nothing happens here, and each poll is a full revalidating pass; that is part of its
+// every 30 s when nothing happens here: each poll walks the device folder with one conditional GET per
+// folder (a 304 when unchanged) and reads the disk only around what changed. That is part of its
 // cost, so the window is long enough to hold one or two. The device's own CPU in the same window is
 // shown beside it (it answers the poll).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,7 +72,10 @@ async function liveChild(setup: Setup): Promise<void> {
   console.log(`ready ${msBetween(started, process.hrtime.bigint()).toFixed(0)} ${firstPass}`);
   process.once('SIGTERM', () => {
     const passes = harness.passes
-      .map((pass) => `${pass.mode} ${msBetween(pass.startNs, pass.endNs).toFixed(0)} ms`)
+      .map(
+        (pass) =>
+          `${pass.mode} ${msBetween(pass.startNs, pass.endNs).toFixed(0)} ms (CPU ${pass.cpuMs.toFixed(0)} ms)`,
+      )
       .join(', ');
     const report: ChildReport = { requests: describeTally(harness.tally), passes: passes || 'no pass' };
     void harness.stop().then(() => {

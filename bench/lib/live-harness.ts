@@ -25,7 +25,8 @@ export interface DeviceAnswer {
 }
 
 export interface PassRecord {
-  mode: 'revalidate' | 'trust-cache';
+  /** As LiveSync asked: a poll walks the device and reads the disk only around remote changes. */
+  mode: 'revalidate' | 'poll' | 'trust-cache';
   startNs: bigint;
   endNs: bigint;
   /** CPU time of this process (all threads) during the pass, ms: the rest of the pass was waiting. */
@@ -125,7 +126,12 @@ export function startLiveHarness(options: LiveHarnessOptions): LiveHarness {
         const report = await syncOnce(syncOptions);
         const cpu = process.cpuUsage(cpuBefore);
         passes.push({
-          mode: syncOptions.remote ?? 'revalidate',
+          mode:
+            syncOptions.remote === 'trust-cache'
+              ? 'trust-cache'
+              : syncOptions.scopeRemoteChanges === true
+                ? 'poll'
+                : 'revalidate',
           startNs,
           endNs: process.hrtime.bigint(),
           cpuMs: (cpu.user + cpu.system) / 1000,
