@@ -293,6 +293,7 @@ export class SyncEngine {
       eTags: new Map(),
       movedTo: new Map(),
       pendingRemoteMoves: new Set(),
+      parkedNames: new Map(),
       deferred: [],
       counts: report.counts,
       issues,

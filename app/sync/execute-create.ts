@@ -11,6 +11,7 @@ import {
   unchangedLocal,
   type Op,
 } from './execute-shared.ts';
+import { parkHolderOfName } from './execute-remote.ts';
 import { msOfNs, nameKey, type IndexEntry } from './model.ts';
 
 type CreateOp = Op<'remote-create-folder'> | Op<'upload'>;
@@ -32,6 +33,12 @@ async function createOnce(
     return { id: created.id, eTag: created.eTag ?? '' };
   } catch (error) {
     const code = codeOf(error);
+    // The name is held by an item this plan moves away later (maybe into this very folder): that item
+    // waits under a temporary name and the create goes again, once.
+    if (code === 'CONFLICT' && (await parkHolderOfName(context, folderId, op.name))) {
+      const created = await sendAgain(context, op, intent, send);
+      return { id: created.id, eTag: created.eTag ?? '' };
+    }
     // A folder of that name made meanwhile (by another client) is the same folder; a file is not.
     const settles = code === 'OUTCOME_UNKNOWN' || (code === 'CONFLICT' && op.op === 'remote-create-folder');
     const found = settles ? await existingMatch(context, folderId, op.name, isOurs) : undefined;
@@ -40,6 +47,21 @@ async function createOnce(
       replanOn(error, op.path, ['CONFLICT', 'NOT_FOUND']);
     }
     return { id: found.id, eTag: found.eTag };
+  }
+}
+
+/** The second try of a create after its name was freed; any error now means "look again". */
+async function sendAgain(
+  context: ExecutionContext,
+  op: CreateOp,
+  intent: number,
+  send: () => Promise<{ id: string; eTag: string | undefined }>,
+): Promise<{ id: string; eTag: string | undefined }> {
+  try {
+    return await send();
+  } catch (error) {
+    context.index.store.completeIntent(intent);
+    replanOn(error, op.path, ['CONFLICT', 'NOT_FOUND', 'OUTCOME_UNKNOWN']);
   }
 }
 

@@ -66,6 +66,9 @@ export function decide(item: ReconciledItem, localLooksEmpty: boolean): Decision
   if (L === 'type-changed' || R === 'type-changed') return decideTypeChange(L, R);
   switch (L) {
     case 'none':
+      // Another item took the deleted one's place on disk (a folder renamed onto its name, seed
+      // 6683): that is the user's new item, not the one the device deleted, so it goes up.
+      if (R === 'deleted' && replacedOnDisk(item)) return PUSH_CREATE('edit-beats-delete');
       return decideRemoteOnly(R);
     case 'modified':
     case 'moved':
@@ -81,6 +84,15 @@ export function decide(item: ReconciledItem, localLooksEmpty: boolean): Decision
     default:
       return assertNever(L, 'local change');
   }
+}
+
+/**
+ * The local entry paired by path is not the item the index knows there: its inode differs. (A row
+ * whose download never finished has no inode to compare.)
+ */
+function replacedOnDisk(item: ReconciledItem): boolean {
+  const { index, local } = item;
+  return index !== null && local !== null && index.inode !== null && local.inode !== index.inode;
 }
 
 /** No index row: new on one side, or new on both at the same path. */

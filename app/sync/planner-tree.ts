@@ -52,6 +52,9 @@ export class PlanTree {
       for (const node of this.nodes) node.parent = this.findParent(node);
       this.keepFoldersWithContent();
     }
+    if (this.mergeFoldersOfOneName()) {
+      for (const node of this.nodes) node.parent = this.findParent(node);
+    }
     this.nameItems();
   }
 
@@ -84,6 +87,43 @@ export class PlanTree {
       changed = true;
     }
     return changed;
+  }
+
+  /**
+   * A local folder going up as a new item (restored after a delete, seed 6722) and a new remote folder
+   * coming down under the very same name in the same folder are one folder, as when both sides made
+   * it: the local one takes the device's folder over (its row with it) and what each holds lands in
+   * it, instead of the device's folder being renamed aside as a clash. Returns whether any merged.
+   */
+  private mergeFoldersOfOneName(): boolean {
+    // New remote folders coming down, by their parent node and name (NFC).
+    const pulled = new Map<PlanNode | null, Map<string, PlanNode>>();
+    for (const node of this.nodes) {
+      const { item, decision } = node;
+      if (node.isCopy || item.local || item.index || item.remote?.kind !== 'folder') continue;
+      if (decision.pull !== 'create') continue;
+      const siblings = pulled.get(node.parent) ?? new Map<string, PlanNode>();
+      siblings.set(nameKey(item.remote.name), node);
+      pulled.set(node.parent, siblings);
+    }
+    if (pulled.size === 0) return false;
+    let merged = false;
+    for (const node of [...this.nodes]) {
+      const { item, decision } = node;
+      if (node.isCopy || item.remote || item.local?.kind !== 'folder' || decision.push !== 'create') continue;
+      const siblings = pulled.get(node.parent);
+      const name = nameKey(baseName(item.local.path));
+      const twin = siblings?.get(name);
+      if (twin === undefined || twin.item.remote === null) continue;
+      siblings?.delete(name);
+      node.item = { ...item, remote: twin.item.remote };
+      node.decision = { ...decision, action: 'index-update', location: 'remote', push: 'none' };
+      node.remoteId = twin.item.remote.id;
+      this.byRemoteId.set(twin.item.remote.id, node);
+      this.nodes.splice(this.nodes.indexOf(twin), 1);
+      merged = true;
+    }
+    return merged;
   }
 
   /** The local item of a conflict moves aside under a conflicted name and goes up as a new item. */

@@ -73,7 +73,13 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
   const keepsAChild = (index: IndexEntry, folder: LocalEntry): boolean =>
     childrenOf(index.remoteId).some((child) => {
       const found = localByInode(child.inode);
-      return found !== undefined && nameKey(parentPath(found.path)) === nameKey(folder.path);
+      // The entry must be that child, not a new one that reused its inode (seed 6722: a file made in
+      // a new folder got the inode of a deleted folder's subfolder). Rows lead down the tree: it ends.
+      return (
+        found !== undefined &&
+        nameKey(parentPath(found.path)) === nameKey(folder.path) &&
+        isSameLocalItem(child, found, keepsAChild)
+      );
     });
 
   // Two rows can hold one inode: the file system may give a folder this engine makes the inode of one

@@ -189,4 +189,68 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [{ op: 'file-to-folder', path: 'cafe\u0301.txt' }],
     },
   },
+  {
+    why:
+      'create refused forever (--seed 2070): a new folder `notes` took the name of the file `notes`, ' +
+      'which moved into that very folder, so on the device neither the create nor the move could go first',
+    scenario: {
+      seed: 2070,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'notes', kind: 'file', content: '2070:i6 abcdefghijklmnopqrs\n' },
+        { path: 'sub', kind: 'folder' },
+      ],
+      local: [
+        { op: 'create-folder', path: 'sub/notes' },
+        { op: 'move', from: 'notes', to: 'sub/notes/notes' },
+        { op: 'move', from: 'sub/notes', to: 'notes' },
+      ],
+      remote: [],
+    },
+  },
+  {
+    why:
+      'index row left behind (--seed 6683 --items 14 --changes 6): an empty folder renamed onto the ' +
+      'name (NFD) of a folder deleted on both sides was read as that deleted folder and trashed; its ' +
+      'row stayed',
+    scenario: {
+      seed: 6683,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'docs', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+      ],
+      local: [
+        { op: 'delete', path: 'r\u00e9sum\u00e9' },
+        { op: 'move', from: 'docs', to: 're\u0301sume\u0301' },
+      ],
+      remote: [{ op: 'delete', path: 'r\u00e9sum\u00e9' }],
+    },
+  },
+  {
+    why:
+      'case clash on a case-sensitive volume (--seed 6722 --items 14 --changes 6): a new local folder ' +
+      '`Docs` (read as the deleted `A.txt` moved, its new file having reused the inode of `A.txt/notes`) ' +
+      'went up again beside the new remote `Docs`, which the plan renamed aside while its create adopted it',
+    scenario: {
+      seed: 6722,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'A.txt', kind: 'folder' },
+        { path: 'A.txt/notes', kind: 'folder' },
+      ],
+      local: [
+        { op: 'delete', path: 'A.txt' },
+        { op: 'create-folder', path: 'Docs' },
+        { op: 'create-file', path: 'Docs/x.bin', content: '6722:l3 abcdefghijklm\n' },
+      ],
+      remote: [
+        { op: 'delete', path: 'A.txt' },
+        { op: 'create-folder', path: 'Docs' },
+      ],
+    },
+  },
 ];
