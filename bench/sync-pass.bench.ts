@@ -3,14 +3,16 @@
 // The tree is written to a temporary folder and mirrored to a device (a child process) by a first
 // pass of the engine itself. Then, alternating with `find DIR -printf ...`, each run starts a fresh
 // process that opens the index and runs two passes with one engine: the first is what `mch-sync run
-// --once` does (no listing cache: every folder is listed in full), the second shows what the engine's
-// walk cache saves. That process reports its peak RSS and every request it sent; a pass that writes
+// --once` does (the listings kept in the index cost a 304 per folder), the second what a running
+// service does next. That process reports its peak RSS and every request it sent; a pass that writes
 // anything fails the bench. A third process times the parts (local scan, remote walk without and with
-// the cache) so the report can say where a pass spends its time. The medians count.
+// the cache, index read) so the report can say where a pass spends its time, and a fourth runs the
+// first pass from the compiled build, as a packaged app would. The medians count.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
 import { SyncEngine } from '../app/sync/engine.ts';
@@ -37,6 +39,12 @@ const REMOTE_FOLDER = '/sync-pass';
  * takes minutes, and a kept setup is reused when it was made with the same sizes.
  */
 const KEEP_DIR = process.env['BENCH_SYNC_PASS_KEEP'];
+/**
+ * The pass also runs from the compiled build (`npm run build`, run first): what a packaged app runs,
+ * without Node's TypeScript loader in the process. `BENCH_SYNC_PASS_BUILT=0` skips it.
+ */
+const BUILT = process.env['BENCH_SYNC_PASS_BUILT'] !== '0';
+const BUILT_SCRIPT = fileURLToPath(new URL('../dist/bench/sync-pass.bench.js', import.meta.url));
 
 /** What a child process needs to reach the tree, the index and the device. */
 interface Setup {
@@ -185,10 +193,10 @@ async function partsChild(setup: Setup): Promise<void> {
   }
 }
 
-function runChild<T>(mode: '--pass' | '--parts', setup: Setup): T {
+function runChild<T>(mode: '--pass' | '--parts', setup: Setup, script = import.meta.filename): T {
   const flags =
     mode === '--parts' ? ['--expose-gc'] : PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const child = spawnSync(process.execPath, [...flags, import.meta.filename, mode, JSON.stringify(setup)], {
+  const child = spawnSync(process.execPath, [...flags, script, mode, JSON.stringify(setup)], {
     encoding: 'utf8',
   });
   if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
@@ -262,6 +270,27 @@ function seconds3(value: number): string {
   return `${value.toFixed(3)} s`;
 }
 
+/** The first pass run from the compiled build, as a report row (none when it was skipped). */
+function builtRows(
+  built: readonly PassChildAnswer[],
+  times: (seconds: number) => string,
+  findCpu: number,
+): Measurement[] {
+  if (built.length === 0) return [];
+  const seconds = median(built.map((pass) => pass.first.seconds));
+  const sinceStart = median(built.map((pass) => pass.first.sinceStart));
+  const peak = Math.max(...built.map((pass) => pass.first.peakMb));
+  const firsts = built.map((pass) => pass.first);
+  return [
+    {
+      name: 'the same from the compiled build (no TypeScript loader)',
+      rate: FILES / seconds,
+      unit: 'files/s',
+      detail: `${seconds3(seconds)}, ${times(seconds)} (${seconds3(sinceStart)} from process start); ${cpuText(firsts, findCpu)}; peak RSS ${peak.toFixed(0)} MB`,
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const work = KEEP_DIR ?? mkdtempSync(join(tmpdir(), 'mch-sync-pass-bench-'));
   const readyMark = join(work, 'ready');
@@ -295,6 +324,11 @@ async function main(): Promise<void> {
       const find: number[] = [];
       const findCpu: number[] = [];
       const passes: PassChildAnswer[] = [];
+      const builtPasses: PassChildAnswer[] = [];
+      if (BUILT) {
+        const build = spawnSync('npm', ['run', 'build'], { encoding: 'utf8' });
+        if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`);
+      }
       const parts: PartsChildAnswer[] = [];
       for (let run = 0; run < RUNS; run += 1) {
         const findRun = runFind(localRoot);
@@ -308,9 +342,14 @@ async function main(): Promise<void> {
         }
         passes.push(pass);
         parts.push(runChild<PartsChildAnswer>('--parts', setup));
+        const built = BUILT ? runChild<PassChildAnswer>('--pass', setup, BUILT_SCRIPT) : undefined;
+        if (built) builtPasses.push(built);
         const { first, second } = pass;
+        const builtText = built
+          ? `; built: first pass ${seconds3(built.first.seconds)}, peak RSS ${built.first.peakMb.toFixed(0)} MB`
+          : '';
         console.log(
-          `run ${run + 1}: find ${seconds3(findRun.seconds)} (CPU ${findRun.cpu.toFixed(2)} s); first pass ${seconds3(first.seconds)} (${seconds3(first.sinceStart)} from process start; ${cpuText([first])}), second pass ${seconds3(second.seconds)} (${cpuText([second])}); peak RSS ${first.peakMb.toFixed(0)} / ${second.peakMb.toFixed(0)} MB`,
+          `run ${run + 1}: find ${seconds3(findRun.seconds)} (CPU ${findRun.cpu.toFixed(2)} s); first pass ${seconds3(first.seconds)} (${seconds3(first.sinceStart)} from process start; ${cpuText([first])}), second pass ${seconds3(second.seconds)} (${cpuText([second])}); peak RSS ${first.peakMb.toFixed(0)} / ${second.peakMb.toFixed(0)} MB${builtText}`,
         );
       }
       if (runFind(localRoot).output !== before) throw new Error('the passes changed the local tree');
@@ -364,6 +403,7 @@ async function main(): Promise<void> {
             unit: 'files/s',
             detail: `${seconds3(wallMedian)}, ${times(wallMedian)}`,
           },
+          ...builtRows(builtPasses, times, findCpuMedian),
           {
             name: 'second pass, same engine',
             rate: FILES / secondMedian,

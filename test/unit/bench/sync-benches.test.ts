@@ -89,6 +89,7 @@ describe('sync benches at a tiny size', () => {
     // The bench itself fails on any write request, counted change or change to the local tree.
     expect(answer.stdout).toContain('| first pass of a fresh process (run --once) |');
     expect(answer.stdout).toMatch(/second pass, same engine .*GET 304/);
+    expect(answer.stdout).toContain('| the same from the compiled build (no TypeScript loader) |');
   }, 100_000);
 
   it('first-upload checks that both copies hold every file', async () => {
