@@ -1,7 +1,7 @@
 // The typed repository over the sync index: items by remote id, inode or path, subtree moves, and intents.
 import type Database from 'better-sqlite3';
 import { BugError } from '../../common/errors.ts';
-import type { IndexEntry, ItemKind, RelativePath } from '../sync/model.ts';
+import type { IndexEntry, IndexRow, ItemKind, RelativePath } from '../sync/model.ts';
 import type { IndexDb } from './index-db.ts';
 import { ListingStore } from './listing-store.ts';
 
@@ -60,8 +60,9 @@ interface IntentRow {
   created_at_ms: bigint;
 }
 
-const ITEM_COLUMNS = `remote_id, parent_remote_id, path, name, kind, etag, size, m_time_ms, inode, local_size,
-  local_mtime_ns, content_hash`;
+const ROW_COLUMNS = `remote_id, parent_remote_id, path, name, kind, etag, size, m_time_ms, inode, local_size,
+  local_mtime_ns`;
+const ITEM_COLUMNS = `${ROW_COLUMNS}, content_hash`;
 // '0' is the character after '/', so [p + '/', p + '0') is exactly "below p", and it uses the path index
 // (LIKE would need escaping of '%' and '_' in names and could not).
 const IN_SUBTREE = `(path = :path OR (path >= :path || '/' AND path < :path || '0'))`;
@@ -73,7 +74,11 @@ function toKind(kind: string): ItemKind {
   throw new BugError(`Index row with kind ${JSON.stringify(kind)}`);
 }
 
-function toEntry(row: ItemRow, parentRemoteId = row.parent_remote_id): IndexEntry {
+function toEntry(row: ItemRow): IndexEntry {
+  return { ...toRow(row, row.parent_remote_id), contentHash: row.content_hash };
+}
+
+function toRow(row: Omit<ItemRow, 'content_hash'>, parentRemoteId: string): IndexRow {
   return {
     remoteId: row.remote_id,
     parentRemoteId,
@@ -86,7 +91,6 @@ function toEntry(row: ItemRow, parentRemoteId = row.parent_remote_id): IndexEntr
     inode: row.inode,
     localSize: row.local_size === null ? null : Number(row.local_size),
     localMtimeNs: row.local_mtime_ns,
-    contentHash: row.content_hash,
   };
 }
 
@@ -144,19 +148,20 @@ export class IndexStore {
   }
 
   /**
-   * Every row, ordered by path, one at a time (100,000 rows need not be in memory at once). The
-   * connection is busy until the loop ends: write after it, not inside it.
+   * Every row without its content hash (what a pass reads of every item), ordered by path, one at a
+   * time (100,000 rows need not be in memory at once). The connection is busy until the loop ends:
+   * write after it, not inside it.
    */
-  *entries(): Generator<IndexEntry> {
+  *entries(): Generator<IndexRow> {
     // Siblings share their parent's id string (a read makes a new string per row).
     const parents = new Map<string, string>();
-    for (const row of this.#statements.all.iterate() as IterableIterator<ItemRow>) {
+    for (const row of this.#statements.all.iterate() as IterableIterator<Omit<ItemRow, 'content_hash'>>) {
       let parent = parents.get(row.parent_remote_id);
       if (parent === undefined) {
         parent = row.parent_remote_id;
         parents.set(parent, parent);
       }
-      yield toEntry(row, parent);
+      yield toRow(row, parent);
     }
   }
 
@@ -275,7 +280,7 @@ function prepare(db: IndexDb) {
     children: read(
       `SELECT ${ITEM_COLUMNS} FROM items WHERE parent_remote_id = :parentRemoteId ORDER BY path`,
     ),
-    all: read(`SELECT ${ITEM_COLUMNS} FROM items ORDER BY path`),
+    all: read(`SELECT ${ROW_COLUMNS} FROM items ORDER BY path`),
     count: read(`SELECT count(*) FROM items`),
     upsert: db.prepare(
       `INSERT INTO items (${ITEM_COLUMNS})

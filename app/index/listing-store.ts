@@ -19,9 +19,17 @@ export class ListingStore {
     this.#statements = prepare(db);
   }
 
-  /** Every stored listing made with `pageSize`, one at a time. */
-  *all(pageSize: number): Generator<StoredListing> {
-    yield* this.#statements.all.iterate({ pageSize }) as IterableIterator<StoredListing>;
+  /** The folder and ETag of every stored listing made with `pageSize`, without the children. */
+  *eTags(pageSize: number): Generator<{ folderId: string; eTag: string }> {
+    yield* this.#statements.eTags.iterate({ pageSize }) as IterableIterator<{
+      folderId: string;
+      eTag: string;
+    }>;
+  }
+
+  /** One folder's stored children, or undefined when none are stored for that page size. */
+  children(folderId: string, pageSize: number): string | undefined {
+    return this.#statements.children.pluck().get({ folderId, pageSize }) as string | undefined;
   }
 
   /** Writes new listings and forgets others, all in one transaction. */
@@ -41,9 +49,9 @@ export class ListingStore {
 
 function prepare(db: IndexDb) {
   return {
-    all: db.prepare(
-      `SELECT folder_id AS folderId, etag AS eTag, page_size AS pageSize, children
-       FROM listings WHERE page_size = :pageSize`,
+    eTags: db.prepare(`SELECT folder_id AS folderId, etag AS eTag FROM listings WHERE page_size = :pageSize`),
+    children: db.prepare(
+      `SELECT children FROM listings WHERE folder_id = :folderId AND page_size = :pageSize`,
     ),
     upsert: db.prepare(
       `INSERT INTO listings (folder_id, etag, page_size, children)

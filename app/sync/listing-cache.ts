@@ -35,19 +35,19 @@ function isStoredChild(row: unknown): row is StoredChild {
 }
 
 /**
- * A listing read from the index, decoded when the walk reaches its folder (and its path is known):
- * loading 1,000 listings is then one query, and decoding overlaps the walk's requests.
+ * A listing kept in the index, read and decoded when the walk reaches its folder (and its path is
+ * known): loading is one query for the ETags, and no folder's text stays in memory beside its entries.
  */
 class StoredCachedListing implements CachedListing {
   readonly eTag: string;
   readonly rejected = [];
   /** Set when the text could not be read: the folder's fresh listing is then written over it. */
   damaged = false;
-  readonly #children: string;
+  readonly #read: () => string | undefined;
 
-  constructor(eTag: string, children: string) {
+  constructor(eTag: string, read: () => string | undefined) {
     this.eTag = eTag;
-    this.#children = children;
+    this.#read = read;
   }
 
   /** Undefined when the text is not what `encodeChildren` writes: a damaged row costs a full listing. */
@@ -58,9 +58,11 @@ class StoredCachedListing implements CachedListing {
   }
 
   #decode(folderId: string, folderPath: RelativePath): RemoteEntry[] | undefined {
+    const text = this.#read();
+    if (text === undefined) return undefined;
     let rows: unknown;
     try {
-      rows = JSON.parse(this.#children);
+      rows = JSON.parse(text);
     } catch {
       return undefined;
     }
@@ -102,8 +104,9 @@ export class ListingCacheKeeper {
 
   load(): RemoteWalkCache {
     const folders = new Map<string, CachedListing>();
-    for (const row of this.#store.all(this.#pageSize ?? 0)) {
-      folders.set(row.folderId, new StoredCachedListing(row.eTag, row.children));
+    const pageSize = this.#pageSize ?? 0;
+    for (const { folderId, eTag } of this.#store.eTags(pageSize)) {
+      folders.set(folderId, new StoredCachedListing(eTag, () => this.#store.children(folderId, pageSize)));
     }
     this.#saved = new Map(folders);
     return { pageSize: this.#pageSize, folders };

@@ -1,5 +1,5 @@
 // The operations a sync plan is made of: what the executor does, in order, to make both sides match.
-import type { IndexEntry, ItemKind, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import type { IndexRow, ItemKind, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
 
 /**
  * The remote folder a create or move goes into: one that exists (by id), or one created earlier in the
@@ -101,12 +101,12 @@ export type Operation =
       replacesRemoteId?: string;
     }
   /** The item is gone on both sides. */
-  | { op: 'index-remove'; remoteId: string; index: IndexEntry };
+  | { op: 'index-remove'; remoteId: string; index: IndexRow };
 
 export type OperationName = Operation['op'];
 
 /** Records local and remote as the new common base; the row under an id the device replaced goes. */
-export function indexUpdate(index: IndexEntry | null, local: LocalEntry, remote: RemoteEntry): Operation {
+export function indexUpdate(index: IndexRow | null, local: LocalEntry, remote: RemoteEntry): Operation {
   const replaces = index !== null && index.remoteId !== remote.id ? { replacesRemoteId: index.remoteId } : {};
   return { op: 'index-update', remoteId: remote.id, local, remote, ...replaces };
 }

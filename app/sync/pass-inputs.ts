@@ -8,7 +8,7 @@ import {
 import {
   isAscii,
   nameKey,
-  type IndexEntry,
+  type IndexRow,
   type LocalEntry,
   type RelativePath,
   type RemoteEntry,
@@ -66,10 +66,10 @@ const REMOTE_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}[0-9a-
  * paths of everything below it follow.
  */
 class Unparker {
-  readonly #rows: ReadonlyMap<string, IndexEntry>;
+  readonly #rows: ReadonlyMap<string, IndexRow>;
   readonly #moved: Array<{ from: string; to: string }> = [];
 
-  constructor(rows: ReadonlyMap<string, IndexEntry>) {
+  constructor(rows: ReadonlyMap<string, IndexRow>) {
     this.#rows = rows;
   }
 
@@ -93,7 +93,7 @@ class Unparker {
  */
 function chosenRemoteNames(
   walk: RemoteWalkResult,
-  rows: ReadonlyMap<string, IndexEntry>,
+  rows: ReadonlyMap<string, IndexRow>,
 ): { folders: Set<string>; chosen: Map<string, string> } {
   const folders = new Set<string>();
   for (const entry of walk.entries.values()) if (!isAscii(entry.name)) folders.add(entry.parentId);
@@ -133,7 +133,7 @@ function normalisationClash(path: RelativePath, side: 'local' | 'remote'): PassI
  */
 function shadowedLocalPaths(
   scan: ScanResult,
-  rows: ReadonlyMap<string, IndexEntry>,
+  rows: ReadonlyMap<string, IndexRow>,
   issues: PassIssue[],
 ): Set<RelativePath> {
   const shadowed = new Set<RelativePath>();
@@ -207,7 +207,7 @@ function markHoldersOfLeftOut(
 export function passInputs(
   scan: ScanResult,
   walk: RemoteWalkResult,
-  index: Iterable<IndexEntry>,
+  index: Iterable<IndexRow>,
   remoteRootId: string,
 ): PassInputs {
   const issues: PassIssue[] = [];
@@ -240,7 +240,7 @@ export function passInputs(
     });
   }
 
-  const rows = new Map<string, IndexEntry>();
+  const rows = new Map<string, IndexRow>();
   for (const row of index) rows.set(row.remoteId, row);
   const shadowed = shadowedLocalPaths(scan, rows, issues);
   const remote = new Map<string, RemoteEntry>();

@@ -1,5 +1,5 @@
 // An incremental round: only the changed subtrees and what surrounds them; elsewhere the index stands for the disk.
-import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
 import { nameKey } from './model.ts';
 import { parentPath, type ReconcileInput } from './reconcile.ts';
 import type { RemoteWalkResult } from './remote-walk.ts';
@@ -38,7 +38,7 @@ export class PassScope {
 }
 
 /** The local side of an index row, as it was when last synced (outside the scanned subtrees). */
-function asOnDisk(row: IndexEntry): LocalEntry | undefined {
+function asOnDisk(row: IndexRow): LocalEntry | undefined {
   if (row.inode === null || row.localSize === null || row.localMtimeNs === null) return undefined;
   return { path: row.path, kind: row.kind, inode: row.inode, size: row.localSize, mtimeNs: row.localMtimeNs };
 }
@@ -55,7 +55,7 @@ export function scopeInputs(input: ReconcileInput, scope: PassScope): ReconcileI
     local.set(entry.path, entry);
     scanned.add(nameKey(entry.path));
   }
-  const index = new Map<string, IndexEntry>();
+  const index = new Map<string, IndexRow>();
   for (const row of input.index.values()) {
     if (!scope.isAround(row.path)) continue;
     index.set(row.remoteId, row);
@@ -74,7 +74,7 @@ export function scopeInputs(input: ReconcileInput, scope: PassScope): ReconcileI
  */
 export function remoteChangedRoots(
   walk: RemoteWalkResult,
-  index: { get(remoteId: string): IndexEntry | undefined },
+  index: { get(remoteId: string): IndexRow | undefined },
   remoteRootId: string,
 ): RelativePath[] {
   const roots = new Set<RelativePath>();

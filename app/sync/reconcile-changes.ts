@@ -1,5 +1,5 @@
 // What changed on one side of an item since the index's common base.
-import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
 import { hasName, sameName } from './model.ts';
 
 /**
@@ -10,7 +10,7 @@ export type Change =
   'none' | 'created' | 'modified' | 'moved' | 'moved-modified' | 'deleted' | 'type-changed';
 
 export function deriveLocalChange(
-  index: IndexEntry | null,
+  index: IndexRow | null,
   local: LocalEntry | null,
   parentIdOfLocalPath: (path: RelativePath) => string | null,
 ): Change {
@@ -25,7 +25,7 @@ export function deriveLocalChange(
   return combine(moved, modified);
 }
 
-export function deriveRemoteChange(index: IndexEntry | null, remote: RemoteEntry | null): Change {
+export function deriveRemoteChange(index: IndexRow | null, remote: RemoteEntry | null): Change {
   if (!index) return remote ? 'created' : 'none';
   if (!remote) return 'deleted';
   if (remote.kind !== index.kind) return 'type-changed';

@@ -1,5 +1,5 @@
 // The reconciler: pairs what the local scan, the remote walk and the index say into items with changes.
-import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
 import { hasName, nameKey } from './model.ts';
 import { deriveLocalChange, deriveRemoteChange, type Change } from './reconcile-changes.ts';
 
@@ -11,14 +11,14 @@ export interface ReconcileInput {
   /** By remote id; the synced remote folder itself is not in it. */
   remote: ReadonlyMap<string, RemoteEntry>;
   /** By remote id. */
-  index: ReadonlyMap<string, IndexEntry>;
+  index: ReadonlyMap<string, IndexRow>;
   /** The id of the synced remote folder, the parent of top-level items. */
   remoteRootId: string;
 }
 
 /** One item as both sides and the index know it, with what changed on each side since the index. */
 export interface ReconciledItem {
-  index: IndexEntry | null;
+  index: IndexRow | null;
   local: LocalEntry | null;
   remote: RemoteEntry | null;
   localChange: Change;
@@ -35,11 +35,7 @@ export function reconcile(input: ReconcileInput): ReconciledItem[] {
   return items;
 }
 
-function pair(
-  index: IndexEntry | null,
-  local: LocalEntry | null,
-  remote: RemoteEntry | null,
-): ReconciledItem {
+function pair(index: IndexRow | null, local: LocalEntry | null, remote: RemoteEntry | null): ReconciledItem {
   return { index, local, remote, localChange: 'none', remoteChange: 'none' };
 }
 
@@ -58,8 +54,8 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
   };
 
   // Built on first need: only a folder whose inode turned up under another name asks.
-  let childRows: Map<string, IndexEntry[]> | undefined;
-  const childrenOf = (remoteId: string): IndexEntry[] => {
+  let childRows: Map<string, IndexRow[]> | undefined;
+  const childrenOf = (remoteId: string): IndexRow[] => {
     if (childRows === undefined) {
       childRows = new Map();
       for (const row of input.index.values()) {
@@ -70,7 +66,7 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
     }
     return childRows.get(remoteId) ?? [];
   };
-  const keepsAChild = (index: IndexEntry, folder: LocalEntry): boolean =>
+  const keepsAChild = (index: IndexRow, folder: LocalEntry): boolean =>
     childrenOf(index.remoteId).some((child) => {
       const found = localByInode(child.inode);
       // The entry must be that child, not a new one that reused its inode (seed 6722: a file made in
@@ -85,17 +81,17 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
   // Two rows can hold one inode: the file system may give a folder this engine makes the inode of one
   // deleted meanwhile (seed 321). The entry is one item, so one row gets it: the row at its path first.
   const rows = [...input.index.values()];
-  const rowOfLocal: (IndexEntry | undefined)[] = new Array<IndexEntry | undefined>(locals.length);
+  const rowOfLocal: (IndexRow | undefined)[] = new Array<IndexRow | undefined>(locals.length);
   const localOfRow = new Int32Array(rows.length).fill(-1);
   for (let r = 0; r < rows.length; r++) {
-    const index = rows[r] as IndexEntry;
+    const index = rows[r] as IndexRow;
     const at = index.inode === null ? undefined : positionByInode.get(index.inode);
     if (at === undefined) continue;
     const byInode = locals[at] as LocalEntry;
     if (!isSameLocalItem(index, byInode, keepsAChild)) continue;
     localOfRow[r] = at;
     const claimed = rowOfLocal[at];
-    const atItsPath = (row: IndexEntry): boolean => nameKey(row.path) === nameKey(byInode.path);
+    const atItsPath = (row: IndexRow): boolean => nameKey(row.path) === nameKey(byInode.path);
     if (!claimed || (atItsPath(index) && !atItsPath(claimed))) rowOfLocal[at] = index;
   }
 
@@ -103,7 +99,7 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
   const withoutLocal: ReconciledItem[] = [];
   const withoutRemote: ReconciledItem[] = [];
   for (let r = 0; r < rows.length; r++) {
-    const index = rows[r] as IndexEntry;
+    const index = rows[r] as IndexRow;
     const remote = input.remote.get(index.remoteId) ?? null;
     const at = localOfRow[r] as number;
     const local = at >= 0 && rowOfLocal[at] === index ? (locals[at] as LocalEntry) : null;
@@ -169,9 +165,9 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
  * item (and what the other side put in it) to the new name.
  */
 function isSameLocalItem(
-  index: IndexEntry,
+  index: IndexRow,
   local: LocalEntry,
-  keepsAChild: (index: IndexEntry, folder: LocalEntry) => boolean,
+  keepsAChild: (index: IndexRow, folder: LocalEntry) => boolean,
 ): boolean {
   if (local.kind !== index.kind) return false;
   if (local.kind === 'file' && local.size === index.localSize && local.mtimeNs === index.localMtimeNs) {

@@ -1,5 +1,5 @@
 // The invariants after a pass: both sides identical, the index agrees with both, no content lost.
-import type { IndexEntry } from '../../../app/sync/model.ts';
+import type { IndexRow } from '../../../app/sync/model.ts';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { compare, isWithin, parentOf } from './model.ts';
 import { simulate } from './replay.ts';
@@ -35,7 +35,7 @@ export interface RequiredContent {
 export interface PassState {
   local: readonly SnapshotItem[];
   remote: readonly SnapshotItem[];
-  index: readonly IndexEntry[];
+  index: readonly IndexRow[];
   /** Contents of every file in the trash folders the engine may have used. */
   trashed: readonly string[];
   /** The synced remote folder's id, the parent of top-level rows (unchecked when absent). */
@@ -122,7 +122,7 @@ export function checkTreesMatch(
 
 /** (2) One index row per item, at its path (NFC) with its kind; its remote id is that remote item. */
 export function checkIndex(
-  index: readonly IndexEntry[],
+  index: readonly IndexRow[],
   local: readonly SnapshotItem[],
   remote: readonly SnapshotItem[],
   rootId?: string,
@@ -132,7 +132,7 @@ export function checkIndex(
     violations.push({ code: 'index-mismatch', message });
   };
   const localByPath = groupByPath(local);
-  const rowsByPath = new Map<string, IndexEntry[]>();
+  const rowsByPath = new Map<string, IndexRow[]>();
   for (const row of index) rowsByPath.set(nfc(row.path), [...(rowsByPath.get(nfc(row.path)) ?? []), row]);
   const remoteById = new Map(
     remote.flatMap((item) => (item.id === undefined ? [] : [[item.id, item] as const])),
