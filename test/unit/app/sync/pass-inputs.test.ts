@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../common/errors.ts';
 import type { IndexEntry, LocalEntry, RemoteEntry } from '../../../../app/sync/model.ts';
 import { passInputs } from '../../../../app/sync/pass-inputs.ts';
-import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
+import { walkOf as walk } from './planner-world.ts';
 import type { ScanResult } from '../../../../app/sync/scanner.ts';
 
 const ROOT = 'root-id';
@@ -44,19 +44,6 @@ function row(remoteId: string, path: string): IndexEntry {
 
 function scan(entries: LocalEntry[], skipped: ScanResult['skipped'] = []): ScanResult {
   return { root: 'ok', entries, skipped, clashes: [], portability: [] };
-}
-
-function walk(entries: RemoteEntry[], extra: Partial<RemoteWalkResult> = {}): RemoteWalkResult {
-  return {
-    entries: new Map(entries.map((entry) => [entry.id, entry])),
-    rejected: [],
-    vanished: [],
-    unchanged: new Set(),
-    listed: new Set(),
-    cache: { pageSize: undefined, folders: new Map() },
-    stats: { listed: 0, notModified: 0, trusted: 0 },
-    ...extra,
-  };
 }
 
 describe('passInputs', () => {

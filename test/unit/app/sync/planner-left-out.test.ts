@@ -4,20 +4,11 @@ import type { RemoteEntry } from '../../../../app/sync/model.ts';
 import { passInputs } from '../../../../app/sync/pass-inputs.ts';
 import { plan } from '../../../../app/sync/planner.ts';
 import { reconcile } from '../../../../app/sync/reconcile.ts';
-import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
-import { describe as describeOperation, NOW, ROOT_ID, World } from './planner-world.ts';
+import { describe as describeOperation, NOW, ROOT_ID, walkOf, World } from './planner-world.ts';
 
 /** The plan of one round as the engine makes it: scan and walk through `passInputs`, then reconcile. */
 function roundOps(world: World, extraRemote: RemoteEntry[] = []): string[] {
-  const walk: RemoteWalkResult = {
-    entries: new Map([...world.remote.values(), ...extraRemote].map((entry) => [entry.id, entry])),
-    rejected: [],
-    vanished: [],
-    unchanged: new Set(),
-    listed: new Set(),
-    cache: { pageSize: undefined, folders: new Map() },
-    stats: { listed: 0, notModified: 0, trusted: 0 },
-  };
+  const walk = walkOf([...world.remote.values(), ...extraRemote]);
   const scan = {
     root: 'ok' as const,
     entries: [...world.local.values()],

@@ -4,6 +4,7 @@ import type { IndexEntry, ItemKind, LocalEntry, RemoteEntry } from '../../../../
 import type { Operation, RemoteParent } from '../../../../app/sync/operations.ts';
 import { plan, type Plan, type PlanInput } from '../../../../app/sync/planner.ts';
 import { reconcile, type ReconciledItem } from '../../../../app/sync/reconcile.ts';
+import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
 
 export const ROOT_ID = 'root-id';
 export const NOW = new Date(Date.UTC(2026, 10, 22, 3, 4, 5));
@@ -222,4 +223,21 @@ export function describe(operation: Operation): string {
     default:
       return assertNever(operation, 'operation');
   }
+}
+
+/** A remote walk that found exactly `entries` (nothing refused, vanished or cached). */
+export function walkOf(
+  entries: Iterable<RemoteEntry>,
+  extra: Partial<RemoteWalkResult> = {},
+): RemoteWalkResult {
+  return {
+    entries: new Map([...entries].map((entry) => [entry.id, entry])),
+    rejected: [],
+    vanished: [],
+    unchanged: new Set(),
+    listed: new Set(),
+    cache: { pageSize: undefined, folders: new Map() },
+    stats: { listed: 0, notModified: 0, trusted: 0 },
+    ...extra,
+  };
 }
