@@ -10,6 +10,7 @@ import type { ExecutionContext } from './execution-context.ts';
 import { IndexWriter } from './index-writes.ts';
 import { tidyLeftovers } from './leftovers.ts';
 import { ListingCacheKeeper } from './listing-cache.ts';
+import { withOwnMoves } from './walk-listing.ts';
 import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
 import {
@@ -213,7 +214,13 @@ export class SyncEngine {
         context,
         planned.operations,
         this.#options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY,
-      ).finally(() => this.#writer.dropParked());
+      ).finally(() => {
+        this.#writer.dropParked();
+        // Also when the plan stopped half way: a move the device made must not be trusted away.
+        if (this.#walkCache !== undefined) {
+          this.#walkCache = withOwnMoves(this.#walkCache, context.ownMoves, this.#touched);
+        }
+      });
       // A name left out for a clash may be free now (its twin moved away): look once more.
       if (!replan && nameClashes === 0) break;
     }
@@ -306,6 +313,7 @@ export class SyncEngine {
       onProgress: events?.onProgress ?? (() => {}),
       transferStarted: () => () => {},
       touchedFolders: new Set(),
+      ownMoves: [],
       signal,
     };
   }

@@ -131,8 +131,15 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
   const toParent = op.parent === null ? null : parentId(context, op.parent, op.toPath);
   const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
   const store = context.index.store;
-  touchParentOf(context, op.remoteId);
-  if (toParent !== null) context.touchedFolders.add(toParent);
+  const fromParent =
+    context.movedTo.get(op.remoteId) ??
+    context.remote.get(op.remoteId)?.parentId ??
+    store.get(op.remoteId)?.parentRemoteId;
+  // Until the device has answered, the listings of both folders are not known: the next walk asks.
+  const touchBoth = (): void => {
+    if (fromParent !== undefined) context.touchedFolders.add(fromParent);
+    if (toParent !== null) context.touchedFolders.add(toParent);
+  };
   const intent = store.recordIntent({
     action: 'patch',
     path: op.toPath,
@@ -153,10 +160,24 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
     eTag = answer.eTag;
   } catch (error) {
     store.completeIntent(intent);
+    touchBoth();
     if (codeOf(error) === 'CONFLICT' && (await parkUntilNameIsFree(context, op, toParent, ifMatch))) return;
     replanOn(error, op.toPath, ['PRECONDITION_FAILED', 'NOT_FOUND', 'CONFLICT']);
   }
   context.pendingRemoteMoves.delete(op.remoteId);
+  // The walk cache learns this move (no listing of both folders next time), unless the device's
+  // answer lacks the new eTag or the item went through a temporary name the cache never saw.
+  if (eTag === undefined || fromParent === undefined || unparkName !== undefined) touchBoth();
+  else {
+    const name = op.name;
+    context.ownMoves.push({
+      remoteId: op.remoteId,
+      fromParentId: fromParent,
+      toParentId: toParent ?? fromParent,
+      name,
+      eTag,
+    });
+  }
   context.parkedNames.delete(op.remoteId);
   if (toParent !== null) context.movedTo.set(op.remoteId, toParent);
   store.completeIntent(intent, () => {

@@ -7,6 +7,7 @@ import type { PassCounts, PassIssue } from './pass-report.ts';
 import type { ActivityEntry, SyncProgress } from '../../common/sync-status.ts';
 import type { EngineLogLine } from './engine.ts';
 import type { LocalWrite } from './engine-events.ts';
+import type { OwnMove } from './walk-listing.ts';
 
 /**
  * An operation could not be done now and must not be retried blindly: the state it was planned from
@@ -61,6 +62,8 @@ export interface ExecutionContext {
   ) => (bytesDone: number) => void;
   /** Remote folders whose listing this pass changed (the next walk must ask for them again). */
   touchedFolders: Set<string>;
+  /** Moves the device confirmed, for the walk cache to learn instead of listing both folders again. */
+  ownMoves: OwnMove[];
   signal: AbortSignal | undefined;
 }
 

@@ -1,6 +1,7 @@
 // A remote folder's listing as the walk keeps it: the entries it gave, reused while the folder keeps its path.
 import type { RejectedItem } from '../api/device-client.ts';
 import type { RelativePath, RemoteEntry } from './model.ts';
+import type { RemoteWalkCache } from './remote-walk.ts';
 
 /**
  * One folder's last full listing, kept for the next walk: its listing ETag (first page) and its
@@ -50,4 +51,64 @@ export class WalkedListing implements CachedListing {
     const moved = this.entries.map((entry) => ({ ...entry, path: childPath(folderPath, entry.name) }));
     return new WalkedListing(this.eTag, this.rejected, folderPath, moved);
   }
+}
+
+/** A move or rename the device confirmed to this engine, with the item's new eTag. */
+export interface OwnMove {
+  remoteId: string;
+  fromParentId: string;
+  toParentId: string;
+  /** The new name; null when the item kept its name. */
+  name: string | null;
+  eTag: string;
+}
+
+/**
+ * The cache with the engine's own moves applied to the listings of both folders, which then need not be
+ * listed again by a pass that trusts the cache (their listing ETags stay the old ones, so a revalidating
+ * walk still lists them in full). A move the cache cannot follow (a folder not listed yet, an item not
+ * where the listing has it) adds both folders to `touched` instead.
+ */
+export function withOwnMoves(
+  cache: RemoteWalkCache,
+  moves: readonly OwnMove[],
+  touched: Set<string>,
+): RemoteWalkCache {
+  if (moves.length === 0) return cache;
+  const folders = new Map(cache.folders);
+  for (const move of moves) {
+    if (!applyMove(folders, move)) {
+      touched.add(move.fromParentId);
+      touched.add(move.toParentId);
+    }
+  }
+  return { pageSize: cache.pageSize, folders };
+}
+
+function applyMove(folders: Map<string, CachedListing>, move: OwnMove): boolean {
+  const from = folders.get(move.fromParentId);
+  const to = folders.get(move.toParentId);
+  if (!(from instanceof WalkedListing) || !(to instanceof WalkedListing)) return false;
+  const entry = from.entries.find((child) => child.id === move.remoteId);
+  if (entry === undefined) return false;
+  const name = move.name ?? entry.name;
+  const moved: RemoteEntry = {
+    ...entry,
+    name,
+    parentId: move.toParentId,
+    eTag: move.eTag,
+    path: childPath(to.folderPath, name),
+  };
+  if (from === to) {
+    const entries = from.entries.map((child) => (child === entry ? moved : child));
+    folders.set(move.fromParentId, new WalkedListing(from.eTag, from.rejected, from.folderPath, entries));
+    return true;
+  }
+  const left = from.entries.filter((child) => child !== entry);
+  folders.set(move.fromParentId, new WalkedListing(from.eTag, from.rejected, from.folderPath, left));
+  folders.set(
+    move.toParentId,
+    new WalkedListing(to.eTag, to.rejected, to.folderPath, [...to.entries, moved]),
+  );
+  return true;
 }

@@ -17,7 +17,12 @@ import { dirname, join, relative } from 'node:path';
 import type { DeviceClient, RemoteFile } from '../../app/api/device-client.ts';
 import { openIndexDb, type IndexDb } from '../../app/index/index-db.ts';
 import { IndexStore } from '../../app/index/index-store.ts';
-import { SyncEngine, type EngineLogLine, type SyncEngineOptions } from '../../app/sync/engine.ts';
+import {
+  SyncEngine,
+  type EngineLogLine,
+  type SyncEngineOptions,
+  type SyncOptions,
+} from '../../app/sync/engine.ts';
 import type { PassReport } from '../../app/sync/pass-report.ts';
 import { ensureRemoteFolder } from '../../app/sync/remote-folder.ts';
 import { walkRemote } from '../../app/sync/remote-walk.ts';
@@ -95,13 +100,13 @@ export class SyncPair {
   }
 
   /** One pass. */
-  async sync(options: { confirmDeletes?: boolean; signal?: AbortSignal } = {}): Promise<PassReport> {
+  async sync(options: SyncOptions = {}): Promise<PassReport> {
     return this.#engine.syncOnce(options);
   }
 
   /** One pass, and the requests it made. */
   async syncCounting(
-    options: { confirmDeletes?: boolean } = {},
+    options: SyncOptions = {},
   ): Promise<{ report: PassReport; requests: string[]; writes: string[] }> {
     const before = this.client.requests().length;
     const report = await this.sync(options);

@@ -96,6 +96,7 @@ describe('a create whose name an item of the same plan still holds', () => {
       onProgress: () => {},
       transferStarted: () => () => {},
       touchedFolders: new Set(),
+      ownMoves: [],
       signal: undefined,
     };
     const operations: Operation[] = [

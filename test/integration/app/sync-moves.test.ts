@@ -81,6 +81,32 @@ describe('local renames and moves', () => {
 });
 
 describe('remote renames and moves', () => {
+  it('after its own renames and moves, a pass trusting its cache lists no folder again', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta', 'archive/c.txt': 'gamma' });
+    // The first pass made every folder, so the next one lists them: from then on the cache is whole.
+    await pair.sync();
+    const a = await pair.remoteId('a.txt');
+    const b = await pair.remoteId('docs/b.txt');
+    const trusting = (...scope: string[]) => pair.syncCounting({ remote: 'trust-cache', scope });
+    pair.renameLocal('a.txt', 'a2.txt');
+    expect((await trusting('a.txt', 'a2.txt')).requests).toEqual([`PATCH /sdk/v2/files/${a}`]);
+    pair.renameLocal('docs/b.txt', 'archive/b.txt');
+    expect((await trusting('docs/b.txt', 'archive/b.txt')).requests).toEqual([`PATCH /sdk/v2/files/${b}`]);
+    // The root's cached listing knows a2.txt by its new name and eTag: the next rename goes straight out.
+    pair.renameLocal('a2.txt', 'a3.txt');
+    const third = await trusting('a2.txt', 'a3.txt');
+    expect(third.requests).toEqual([`PATCH /sdk/v2/files/${a}`]);
+    expect(third.report.issues).toEqual([]);
+    // A revalidating pass lists the changed folders again (their listing ETags moved on) and finds
+    // both sides equal.
+    const check = await pair.syncCounting();
+    expect(check.writes).toEqual([]);
+    expect(check.report.issues).toEqual([]);
+    const expected = files({ 'a3.txt': 'alpha', 'archive/b.txt': 'beta', 'archive/c.txt': 'gamma' });
+    expect(await pair.remoteTree()).toEqual({ ...expected, docs: { kind: 'folder' } });
+    expect(pair.localTree()).toEqual({ ...expected, docs: { kind: 'folder' } });
+  });
+
   it('renames the local file in place: no download, same inode, no write to the device', async () => {
     const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
     const inode = statSync(pair.local('a.txt')).ino;
