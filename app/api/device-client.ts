@@ -142,7 +142,7 @@ export class DeviceClient {
       method: 'POST',
       url: this.url('/sdk/v2/files', { resolveNameConflict: input.resolveNameConflict ? 'true' : undefined }),
       what,
-      body: body.open,
+      body: body.bytes ?? body.open,
       contentType: body.contentType,
       contentLength: body.contentLength,
       signal: input.signal,
