@@ -169,12 +169,12 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
   // answer lacks the new eTag or the item went through a temporary name the cache never saw.
   if (eTag === undefined || fromParent === undefined || unparkName !== undefined) touchBoth();
   else {
-    const name = op.name;
+    const toParentId = toParent ?? fromParent;
     context.ownMoves.push({
       remoteId: op.remoteId,
       fromParentId: fromParent,
-      toParentId: toParent ?? fromParent,
-      name,
+      toParentId,
+      name: op.name,
       eTag,
     });
   }
