@@ -6,6 +6,7 @@ import {
   localDetail,
   readToSend,
   replanOn,
+  remoteParentOf,
   touchParentOf,
   transferProgress,
   unchangedLocal,
@@ -131,10 +132,7 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
   const toParent = op.parent === null ? null : parentId(context, op.parent, op.toPath);
   const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
   const store = context.index.store;
-  const fromParent =
-    context.movedTo.get(op.remoteId) ??
-    context.remote.get(op.remoteId)?.parentId ??
-    store.get(op.remoteId)?.parentRemoteId;
+  const fromParent = context.movedTo.get(op.remoteId) ?? remoteParentOf(context, op.remoteId);
   // Until the device has answered, the listings of both folders are not known: the next walk asks.
   const touchBoth = (): void => {
     if (fromParent !== undefined) context.touchedFolders.add(fromParent);

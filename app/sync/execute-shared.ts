@@ -22,9 +22,14 @@ export function replanOn(error: unknown, path: RelativePath, codes: readonly str
   throw error;
 }
 
+/** The item's folder as this round's walk saw it, else as the index has it. */
+export function remoteParentOf(context: ExecutionContext, remoteId: string): string | undefined {
+  return context.remote.get(remoteId)?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
+}
+
 /** The item's folder listing changes with it: the next walk must not trust its cached copy. */
 export function touchParentOf(context: ExecutionContext, remoteId: string): void {
-  const parent = context.remote.get(remoteId)?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
+  const parent = remoteParentOf(context, remoteId);
   if (parent !== undefined) context.touchedFolders.add(parent);
 }
 

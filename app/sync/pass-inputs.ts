@@ -28,33 +28,36 @@ export interface PassInputs {
 
 /** Paths (NFC) below which nothing is known this round; `self` also covers the path itself. */
 class Unknown {
-  readonly #self = new Set<string>();
-  readonly #below = new Set<string>();
-  /** The same paths as prefixes (`path/`), for the usual few: one pass asks for every item. */
-  readonly #prefixes: Array<{ key: string; prefix: string; self: boolean }> = [];
+  readonly #paths: Array<{ key: string; prefix: string; self: boolean }> = [];
+  /** For many paths, sets to look each ancestor up in (built on first need). */
+  #sets: { self: Set<string>; below: Set<string> } | undefined;
 
   add(path: RelativePath, self: boolean): void {
     const key = nameKey(path);
-    (self ? this.#self : this.#below).add(key);
-    this.#prefixes.push({ key, prefix: `${key}/`, self });
+    this.#paths.push({ key, prefix: `${key}/`, self });
+    this.#sets = undefined;
   }
 
   covers(path: RelativePath): boolean {
-    const count = this.#prefixes.length;
-    if (count === 0) return false;
+    if (this.#paths.length === 0) return false;
     const key = nameKey(path);
-    if (count <= 16) {
-      for (const { key: unknown, prefix, self } of this.#prefixes) {
-        if (key.startsWith(prefix) || (self && key === unknown)) return true;
-      }
-      return false;
+    // The usual few (the state folder, a locked file): one pass asks this for every item.
+    if (this.#paths.length <= 16) {
+      return this.#paths.some((known) => key.startsWith(known.prefix) || (known.self && key === known.key));
     }
-    if (this.#self.has(key)) return true;
+    const sets = (this.#sets ??= this.#buildSets());
+    if (sets.self.has(key)) return true;
     for (let slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
       const ancestor = key.slice(0, slash);
-      if (this.#self.has(ancestor) || this.#below.has(ancestor)) return true;
+      if (sets.self.has(ancestor) || sets.below.has(ancestor)) return true;
     }
     return false;
+  }
+
+  #buildSets(): { self: Set<string>; below: Set<string> } {
+    const sets = { self: new Set<string>(), below: new Set<string>() };
+    for (const { key, self } of this.#paths) (self ? sets.self : sets.below).add(key);
+    return sets;
   }
 }
 
