@@ -1,8 +1,9 @@
-// One HTTP attempt with got: headers, body, timeouts, upload progress; no retries or token logic here.
+// One HTTP attempt: headers, body, timeouts, upload progress; no retries or token logic here.
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Got } from 'got';
 import { BadResponseError } from '../../common/errors.ts';
+import { sendDirect } from './direct-attempt.ts';
 import type { ResponseKind } from './http-errors.ts';
 import { describeRequest, type HttpMethod } from './url-safety.ts';
 
@@ -68,6 +69,7 @@ export async function attemptOnce(
     mode: 'buffer' | 'stream';
     timeouts: Timeouts;
     maxBodyBytes: number;
+    userAgent: string;
   },
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer | Readable }> {
   const { token, correlationId, mode } = context;
@@ -87,6 +89,21 @@ export async function attemptOnce(
   }
   if (spec.contentLength !== undefined) sent['content-length'] = String(spec.contentLength);
   const t = context.timeouts;
+  if (mode === 'buffer' && !(body instanceof Readable)) {
+    return sendDirect({
+      method: spec.method,
+      url: spec.url,
+      headers: { 'user-agent': context.userAgent, ...sent },
+      body,
+      raw: spec.raw === true,
+      signal: spec.signal,
+      timeouts: t,
+      maxBodyBytes: spec.maxBodyBytes ?? context.maxBodyBytes,
+      onUploadProgress: spec.onUploadProgress,
+      what: spec.what,
+      details: { correlationId, request: describeRequest(spec.method, spec.url) },
+    });
+  }
   const stream = got.stream(spec.url, {
     method: spec.method,
     headers: sent,

@@ -87,6 +87,7 @@ export class Transport {
   readonly #log: ((entry: ApiLogEntry) => void) | undefined;
   readonly #random: () => number;
   readonly #options: TransportOptions;
+  readonly #userAgent: string;
 
   constructor(options: TransportOptions = {}) {
     this.#options = options;
@@ -96,12 +97,13 @@ export class Transport {
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#log = options.log;
     this.#random = options.random ?? Math.random;
+    this.#userAgent = options.userAgent ?? 'mch-sync';
     // Retries, redirects and status errors are all decided here, not by got's defaults.
     this.#got = got.extend({
       retry: { limit: 0 },
       throwHttpErrors: false,
       followRedirect: false,
-      headers: { 'user-agent': options.userAgent ?? 'mch-sync' },
+      headers: { 'user-agent': this.#userAgent },
     });
   }
 
@@ -163,6 +165,7 @@ export class Transport {
         mode,
         timeouts: this.#timeouts,
         maxBodyBytes: this.#maxBodyBytes,
+        userAgent: this.#userAgent,
       }).then(
         (answer) => answer,
         (error: unknown) => errorFromFailure(error, { what: spec.what, details, idempotent }),
