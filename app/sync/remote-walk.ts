@@ -116,8 +116,15 @@ export async function walkRemote(
     options.cache !== undefined && options.cache.pageSize === options.pageSize
       ? options.cache.folders
       : undefined;
+  // The listings in the order the walk took them; `entries` is built from them when first read, so a
+  // poll that finds nothing changed never puts the 100,000 items of a large tree in a map.
+  const taken: { folderId: string; listing: WalkedListing }[] = [];
+  let entries: Map<string, RemoteEntry> | undefined;
   const result: RemoteWalkResult = {
-    entries: new Map(),
+    get entries(): Map<string, RemoteEntry> {
+      entries ??= entriesOf(taken, rootId);
+      return entries;
+    },
     rejected: [],
     vanished: [],
     unchanged: new Set(),
@@ -164,6 +171,7 @@ export async function walkRemote(
     }
   };
 
+  const walked = new Set<string>([rootId]);
   const listFolder = async (folder: PendingFolder): Promise<PendingFolder[]> => {
     if (signal.aborted) throw new AbortedError();
     // Its children at this folder's path; a stored listing that cannot be read is no cache.
@@ -183,13 +191,14 @@ export async function walkRemote(
     for (const item of listing.rejected) {
       result.rejected.push({ folderId: folder.id, folderPath: folder.path, ...item });
     }
+    taken.push({ folderId: folder.id, listing });
     const subfolders: PendingFolder[] = [];
-    for (const entry of listing.entries) {
-      // An item seen twice (moved from one listed folder to another during the walk) keeps its first
-      // place; walking it again could loop.
-      if (result.entries.has(entry.id) || entry.id === rootId) continue;
-      result.entries.set(entry.id, entry);
-      if (entry.kind === 'folder') subfolders.push({ id: entry.id, path: entry.path });
+    for (const entry of listing.folders) {
+      // A folder seen twice (moved from one listed folder to another during the walk) is walked once;
+      // walking it again could loop. `entriesOf` keeps its first place the same way.
+      if (walked.has(entry.id)) continue;
+      walked.add(entry.id);
+      subfolders.push({ id: entry.id, path: entry.path });
     }
     return subfolders;
   };
@@ -223,4 +232,24 @@ export async function walkRemote(
     pump();
   });
   return result;
+}
+
+/**
+ * Every item of the listings taken, by id, parents before children. An item in two listings (it moved
+ * during the walk) keeps its first place. A listing is left out when its folder has no place as a
+ * folder (the same id came first as a file): what is below it is unknown, never somebody's children.
+ */
+function entriesOf(
+  taken: readonly { folderId: string; listing: WalkedListing }[],
+  rootId: string,
+): Map<string, RemoteEntry> {
+  const entries = new Map<string, RemoteEntry>();
+  for (const { folderId, listing } of taken) {
+    if (folderId !== rootId && entries.get(folderId)?.kind !== 'folder') continue;
+    for (const entry of listing.entries) {
+      if (entry.id === rootId || entries.has(entry.id)) continue;
+      entries.set(entry.id, entry);
+    }
+  }
+  return entries;
 }

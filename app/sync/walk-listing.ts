@@ -45,6 +45,14 @@ export class WalkedListing implements CachedListing {
     this.entries = entries;
   }
 
+  #folders: readonly RemoteEntry[] | undefined;
+
+  /** The entries that are folders: what a walk descends into (kept, as the listing is reused by polls). */
+  get folders(): readonly RemoteEntry[] {
+    this.#folders ??= this.entries.filter((entry) => entry.kind === 'folder');
+    return this.#folders;
+  }
+
   at(_folderId: string, folderPath: RelativePath): WalkedListing {
     if (folderPath === this.folderPath) return this;
     // A folder above was renamed or moved: the same children, at new paths.

@@ -21,6 +21,12 @@ export function staticTokens(token: string): AccessTokenProvider {
   return { accessToken: async () => token, refreshAfterUnauthorized: async () => token };
 }
 
+/** A DeviceClient of a server that is not a device (a hostile one), with a fixed token and fast retries. */
+export function deviceClientAt(base: string, options: TransportOptions = {}): DeviceClient {
+  const transport = new Transport({ tokens: staticTokens('token'), retry: FAST_RETRY, ...options });
+  return new DeviceClient({ deviceUrl: base, transport });
+}
+
 export interface RecordedClient {
   device: DeviceClient;
   transport: Transport;

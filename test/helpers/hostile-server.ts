@@ -1,6 +1,7 @@
 // A small node:http server for tests that answers however a test wants: malformed, endless, cut short.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface SeenRequest {
   method: string;
@@ -38,6 +39,19 @@ export async function startHostileServer(handler: Handler): Promise<HostileServe
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** `serve(handler)` for one test file: each server it starts is closed after the test that started it. */
+export function serversClosedAfterEach(): (handler: Handler) => Promise<HostileServer> {
+  const servers: HostileServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startHostileServer(handler);
+    servers.push(server);
+    return server;
   };
 }
 

@@ -1,32 +1,10 @@
 // The Transport's direct node:http path for in-memory requests: decoding, keep-alive, cut answers, timeouts.
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DeviceClient } from '../../../app/api/device-client.ts';
-import { Transport, type TransportOptions } from '../../../app/api/transport.ts';
-import { FAST_RETRY, staticTokens } from '../../helpers/api-client.ts';
-import {
-  sendJson,
-  startHostileServer,
-  type Handler,
-  type HostileServer,
-} from '../../helpers/hostile-server.ts';
+import { describe, expect, it } from 'vitest';
+import { deviceClientAt, FAST_RETRY } from '../../helpers/api-client.ts';
+import { sendJson, serversClosedAfterEach } from '../../helpers/hostile-server.ts';
 
-const servers: HostileServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: Handler): Promise<HostileServer> {
-  const server = await startHostileServer(handler);
-  servers.push(server);
-  return server;
-}
-
-function deviceAt(base: string, options: TransportOptions = {}): DeviceClient {
-  const transport = new Transport({ tokens: staticTokens('token'), retry: FAST_RETRY, ...options });
-  return new DeviceClient({ deviceUrl: base, transport });
-}
+const serve = serversClosedAfterEach();
 
 const FILE = {
   id: 'f1',
@@ -55,7 +33,7 @@ describe('the direct path for in-memory requests', () => {
         });
         response.end(body);
       });
-      await expect(deviceAt(server.base).getFile('f1')).resolves.toMatchObject({ name: 'ok.txt' });
+      await expect(deviceClientAt(server.base).getFile('f1')).resolves.toMatchObject({ name: 'ok.txt' });
       expect(server.requests[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
       expect(server.requests[0]?.headers['user-agent']).toBe('mch-sync');
     }
@@ -66,7 +44,7 @@ describe('the direct path for in-memory requests', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       response.end('not gzip at all');
     });
-    const api = deviceAt(server.base, { retry: { ...FAST_RETRY, maxAttempts: 1 } });
+    const api = deviceClientAt(server.base, { retry: { ...FAST_RETRY, maxAttempts: 1 } });
     await expect(api.getFile('f1')).rejects.toMatchObject({ code: 'NETWORK' });
   });
 
@@ -76,7 +54,7 @@ describe('the direct path for in-memory requests', () => {
       ports.add(request.socket.remotePort ?? 0);
       sendJson(response, 200, FILE, { etag: FILE.eTag });
     });
-    const api = deviceAt(server.base);
+    const api = deviceClientAt(server.base);
     for (let i = 0; i < 5; i += 1) await api.getFile('f1');
     expect(server.requests).toHaveLength(5);
     expect(ports.size).toBe(1);
@@ -94,7 +72,7 @@ describe('the direct path for in-memory requests', () => {
       response.write('{"id":"f1",');
       setTimeout(() => response.socket?.destroy(), 10);
     });
-    await expect(deviceAt(server.base).getFile('f1')).resolves.toMatchObject({ id: 'f1' });
+    await expect(deviceClientAt(server.base).getFile('f1')).resolves.toMatchObject({ id: 'f1' });
     expect(calls).toBe(2);
   });
 
@@ -105,7 +83,7 @@ describe('the direct path for in-memory requests', () => {
       setTimeout(() => response.socket?.destroy(), 10);
     });
     await expect(
-      deviceAt(server.base).create({ parentId: 'p1', name: 'a.txt', content: Buffer.from('abc') }),
+      deviceClientAt(server.base).create({ parentId: 'p1', name: 'a.txt', content: Buffer.from('abc') }),
     ).rejects.toMatchObject({ code: 'OUTCOME_UNKNOWN' });
     expect(server.requests).toHaveLength(1);
   });
@@ -114,8 +92,7 @@ describe('the direct path for in-memory requests', () => {
     const server = await serve(() => undefined);
     const base = server.base;
     await server.close();
-    servers.splice(0);
-    const api = deviceAt(base, { retry: { ...FAST_RETRY, maxAttempts: 2 } });
+    const api = deviceClientAt(base, { retry: { ...FAST_RETRY, maxAttempts: 2 } });
     await expect(
       api.create({ parentId: 'p1', name: 'a.txt', content: Buffer.from('abc') }),
     ).rejects.toMatchObject({ code: 'NETWORK' });
@@ -126,7 +103,7 @@ describe('the direct path for in-memory requests', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"id":');
     });
-    const api = deviceAt(server.base, {
+    const api = deviceClientAt(server.base, {
       timeouts: { idleMs: 150 },
       retry: { ...FAST_RETRY, maxAttempts: 1 },
     });
@@ -140,7 +117,7 @@ describe('the direct path for in-memory requests', () => {
     });
     const seen: { bytesDone: number; bytesTotal: number | undefined }[] = [];
     const content = Buffer.alloc(3000, 7);
-    const created = await deviceAt(server.base).create({
+    const created = await deviceClientAt(server.base).create({
       parentId: 'p1',
       name: 'a.bin',
       content,

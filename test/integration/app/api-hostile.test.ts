@@ -1,33 +1,11 @@
 // Hostile and broken answers from a small node:http server: each one a clear typed error, never a crash.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigClient } from '../../../app/api/config-client.ts';
-import { DeviceClient } from '../../../app/api/device-client.ts';
 import { IdentityClient } from '../../../app/api/identity-client.ts';
-import { Transport, type TransportOptions } from '../../../app/api/transport.ts';
-import { FAST_RETRY, staticTokens } from '../../helpers/api-client.ts';
-import {
-  sendJson,
-  startHostileServer,
-  type Handler,
-  type HostileServer,
-} from '../../helpers/hostile-server.ts';
+import { deviceClientAt, FAST_RETRY } from '../../helpers/api-client.ts';
+import { sendJson, serversClosedAfterEach } from '../../helpers/hostile-server.ts';
 
-const servers: HostileServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: Handler): Promise<HostileServer> {
-  const server = await startHostileServer(handler);
-  servers.push(server);
-  return server;
-}
-
-function deviceAt(base: string, options: TransportOptions = {}): DeviceClient {
-  const transport = new Transport({ tokens: staticTokens('token'), retry: FAST_RETRY, ...options });
-  return new DeviceClient({ deviceUrl: base, transport });
-}
+const serve = serversClosedAfterEach();
 
 const GOOD_FILE = {
   id: 'f1',
@@ -42,7 +20,7 @@ const GOOD_FILE = {
 describe('malformed answers', () => {
   it('reports malformed JSON as BAD_RESPONSE with the correlation id', async () => {
     const server = await serve((_request, response) => sendJson(response, 200, '{"id": "f1", '));
-    const error = await deviceAt(server.base)
+    const error = await deviceClientAt(server.base)
       .getFile('f1')
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'BAD_RESPONSE' });
@@ -55,7 +33,7 @@ describe('malformed answers', () => {
     const server = await serve((_request, response) =>
       sendJson(response, 200, { ...GOOD_FILE, size: 'big' }),
     );
-    await expect(deviceAt(server.base).getFile('f1')).rejects.toMatchObject({
+    await expect(deviceClientAt(server.base).getFile('f1')).rejects.toMatchObject({
       code: 'BAD_RESPONSE',
       message: expect.stringContaining('size') as unknown,
     });
@@ -66,7 +44,7 @@ describe('malformed answers', () => {
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<html><body>Sign in to the hotel wifi</body></html>');
     });
-    await expect(deviceAt(server.base).getFile('f1')).rejects.toMatchObject({
+    await expect(deviceClientAt(server.base).getFile('f1')).rejects.toMatchObject({
       code: 'BAD_RESPONSE',
       message: expect.stringContaining('text/html') as unknown,
     });
@@ -81,7 +59,7 @@ describe('malformed answers', () => {
         cTime: '2026-01-01T00:00:00.123456+02:00',
       }),
     );
-    const file = await deviceAt(server.base).getFile('f1');
+    const file = await deviceClientAt(server.base).getFile('f1');
     expect(file).toMatchObject({
       name: 'ok.txt',
       hidden: 'none',
@@ -96,7 +74,7 @@ describe('malformed answers', () => {
     const server = await serve((_request, response) =>
       sendJson(response, 200, withoutTag, { etag: '"from-header"' }),
     );
-    expect((await deviceAt(server.base).getFile('f1')).eTag).toBe('"from-header"');
+    expect((await deviceClientAt(server.base).getFile('f1')).eTag).toBe('"from-header"');
   });
 });
 
@@ -110,7 +88,7 @@ describe('names that could escape a folder', () => {
       { id: 5 },
     ];
     const server = await serve((_request, response) => sendJson(response, 200, { pageToken: '', files }));
-    const page = await deviceAt(server.base).list('p1');
+    const page = await deviceClientAt(server.base).list('p1');
     if (page.notModified) throw new Error('expected a page');
     expect(page.files.map((file) => file.name)).toEqual(['ok.txt']);
     expect(page.rejected.map((item) => item.error.code)).toEqual([
@@ -125,7 +103,7 @@ describe('names that could escape a folder', () => {
 
   it('refuses a single File with a traversal name as INVALID_NAME', async () => {
     const server = await serve((_request, response) => sendJson(response, 200, { ...GOOD_FILE, name: '..' }));
-    await expect(deviceAt(server.base).getFile('f1')).rejects.toMatchObject({
+    await expect(deviceClientAt(server.base).getFile('f1')).rejects.toMatchObject({
       code: 'INVALID_NAME',
       invalidName: '..',
     });
@@ -135,7 +113,7 @@ describe('names that could escape a folder', () => {
     const server = await serve((_request, response) =>
       sendJson(response, 200, { pageToken: '', files: [{ ...GOOD_FILE, id: '..' }] }),
     );
-    const page = await deviceAt(server.base).list('p1');
+    const page = await deviceClientAt(server.base).list('p1');
     expect(page.notModified === false && page.rejected[0]?.error.code).toBe('BAD_RESPONSE');
   });
 });
@@ -148,7 +126,7 @@ describe('answers that never end or are too big', () => {
       const timer = setInterval(() => response.write('x'), 20);
       response.on('close', () => clearInterval(timer));
     });
-    const api = deviceAt(server.base, {
+    const api = deviceClientAt(server.base, {
       timeouts: { totalMs: 300 },
       retry: { ...FAST_RETRY, maxAttempts: 2 },
     });
@@ -158,7 +136,7 @@ describe('answers that never end or are too big', () => {
 
   it('gives up on a server that never answers with TIMEOUT', async () => {
     const server = await serve(() => undefined);
-    const api = deviceAt(server.base, {
+    const api = deviceClientAt(server.base, {
       timeouts: { responseMs: 200 },
       retry: { ...FAST_RETRY, maxAttempts: 1 },
     });
@@ -178,7 +156,7 @@ describe('answers that never end or are too big', () => {
       response.on('close', () => (sent = Infinity));
       pump();
     });
-    const api = deviceAt(server.base, {
+    const api = deviceClientAt(server.base, {
       maxBodyBytes: 1024 * 1024,
       retry: { ...FAST_RETRY, maxAttempts: 1 },
     });
@@ -192,7 +170,9 @@ describe('answers that never end or are too big', () => {
     const server = await serve(() => undefined);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await expect(deviceAt(server.base).getFile('f1', { signal: controller.signal })).rejects.toMatchObject({
+    await expect(
+      deviceClientAt(server.base).getFile('f1', { signal: controller.signal }),
+    ).rejects.toMatchObject({
       code: 'ABORTED',
     });
   });
@@ -202,7 +182,7 @@ describe('answers that never end or are too big', () => {
       sendJson(response, 503, { label: 'BUSY', message: 'busy' }),
     );
     const controller = new AbortController();
-    const api = deviceAt(server.base, {
+    const api = deviceClientAt(server.base, {
       retry: { ...FAST_RETRY, baseDelayMs: 60_000, maxDelayMs: 60_000, maxElapsedMs: 600_000 },
       random: () => 1,
     });
@@ -221,7 +201,7 @@ describe('statuses', () => {
       else if (request.method === 'GET') sendJson(response, 200, GOOD_FILE);
       else sendJson(response, 503, { label: 'UNAVAILABLE', message: 'later' });
     });
-    const api = deviceAt(server.base);
+    const api = deviceClientAt(server.base);
     expect((await api.getFile('f1')).name).toBe('ok.txt');
     expect(server.requests).toHaveLength(4);
     await expect(api.create({ name: 'x.txt' })).rejects.toMatchObject({
@@ -243,7 +223,7 @@ describe('statuses', () => {
           error: { label: 'GENERAL_INVALID_PARAMETERS', message: 'bad' },
         });
     });
-    await expect(deviceAt(server.base).create({ name: 'a' })).rejects.toMatchObject({
+    await expect(deviceClientAt(server.base).create({ name: 'a' })).rejects.toMatchObject({
       code: 'CONFLICT',
       label: 'NAME_CONFLICT',
     });
@@ -264,7 +244,9 @@ describe('statuses', () => {
       response.writeHead(302, { location: 'http://evil.example.com/steal' });
       response.end();
     });
-    await expect(deviceAt(server.base).getFile('f1')).rejects.toMatchObject({ code: 'UNEXPECTED_STATUS' });
+    await expect(deviceClientAt(server.base).getFile('f1')).rejects.toMatchObject({
+      code: 'UNEXPECTED_STATUS',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -276,7 +258,7 @@ describe('statuses', () => {
         response.end();
       }
     });
-    const api = deviceAt(server.base);
+    const api = deviceClientAt(server.base);
     expect(await api.patch('f1', { name: 'new.txt' }, { ifMatch: '"e1"' })).toEqual({ eTag: '"e2"' });
     await api.patch('f1', { name: 'newer.txt' });
     expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
@@ -293,7 +275,7 @@ describe('statuses', () => {
       response.writeHead(201, withLocation ? { location: '/sdk/v2/files/new-id', etag: '"n1"' } : {});
       response.end();
     });
-    const api = deviceAt(`${server.base}/proxy/device-1`);
+    const api = deviceClientAt(`${server.base}/proxy/device-1`);
     expect(await api.create({ name: 'n.txt' })).toEqual({ id: 'new-id', eTag: '"n1"' });
     expect(server.requests[0]?.url).toBe('/proxy/device-1/sdk/v2/files');
     withLocation = false;

@@ -247,6 +247,36 @@ describe('walkRemote', () => {
     ]);
   });
 
+  it('an item or folder moved mid-walk into a folder listed later keeps its first place, walked once', async () => {
+    const { device: api } = clientFor(device);
+    const tree = await buildTree(api);
+    const photos = tree.ids['photos'] ?? '';
+    // Right after docs is listed, moves its file and its subfolder into photos, not listed yet.
+    class MovingClient extends DeviceClient {
+      override async listAll(
+        folderId: string,
+        options?: Omit<ListOptions, 'pageToken'>,
+      ): Promise<ListingAnswer> {
+        const answer = await super.listAll(folderId, options);
+        if (folderId === tree.ids['docs']) {
+          await super.patch(tree.ids['docs/d1.txt'] ?? '', { parentId: photos });
+          await super.patch(tree.ids['docs/deep'] ?? '', { parentId: photos });
+        }
+        return answer;
+      }
+    }
+    const moving = new MovingClient({ deviceUrl: device.base, transport: api.transport });
+    const walk = await walkRemote(moving, tree.rootId, { concurrency: 1 });
+    // Breadth first, one at a time: photos is listed after docs and holds both too. The first place
+    // (docs) wins, and deep is listed only once.
+    expect(paths(walk.entries)).toEqual(ALL_PATHS);
+    expect(walk.entries.get(tree.ids['docs/deep/x.bin'] ?? '')?.path).toBe('docs/deep/x.bin');
+    expect(walk.stats.listed).toBe(5);
+    expect([...walk.entries.keys()].indexOf(tree.ids['docs/deep'] ?? '')).toBeLessThan(
+      [...walk.entries.keys()].indexOf(tree.ids['docs/deep/x.bin'] ?? ''),
+    );
+  });
+
   it('lists at most `concurrency` folders at once', async () => {
     const { device: api } = clientFor(device);
     const rootId = (await api.createFolder({ name: 'wide' })).id;
