@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { BugError } from '../../common/errors.ts';
 import type { IndexEntry, IndexRow, ItemKind, RelativePath } from '../sync/model.ts';
 import type { IndexDb } from './index-db.ts';
+import { DigestStore } from './digest-store.ts';
 import { ListingStore } from './listing-store.ts';
 
 /** What kind of remote change an intent announces. */
@@ -115,11 +116,14 @@ export class IndexStore {
   readonly #statements: ReturnType<typeof prepare>;
   /** The remote walk's listings, kept in the same database. */
   readonly listings: ListingStore;
+  /** What each synced folder holds on disk, as one digest (kept true by triggers on the items table). */
+  readonly digests: DigestStore;
 
   constructor(db: IndexDb) {
     this.#db = db;
     this.#statements = prepare(db);
     this.listings = new ListingStore(db);
+    this.digests = new DigestStore(db);
   }
 
   /** Runs `work` in one IMMEDIATE transaction (nested calls join it): all of it is written, or none. */
@@ -251,6 +255,11 @@ export class IndexStore {
   setMeta(key: string, value: string): void {
     this.#statements.setMeta.run({ key, value });
   }
+
+  /** True when the key was there. */
+  deleteMeta(key: string): boolean {
+    return this.#statements.deleteMeta.run({ key }).changes > 0;
+  }
 }
 
 function toParams(entry: IndexEntry): Record<string, unknown> {
@@ -311,6 +320,7 @@ function prepare(db: IndexDb) {
     deleteIntent: db.prepare(`DELETE FROM intents WHERE id = :id`),
     intents: read(`SELECT * FROM intents ORDER BY id`),
     getMeta: db.prepare(`SELECT value FROM meta WHERE key = :key`),
+    deleteMeta: db.prepare(`DELETE FROM meta WHERE key = :key`),
     setMeta: db.prepare(
       `INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     ),

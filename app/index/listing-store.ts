@@ -7,6 +7,8 @@ export interface StoredListing {
   eTag: string;
   /** The page size the listing was read with; 0 for the device's default. */
   pageSize: number;
+  /** The subfolders alone, for a walk that only needs to know where to go next. */
+  folders: string;
   children: string;
 }
 
@@ -32,6 +34,11 @@ export class ListingStore {
     return this.#statements.children.pluck().get({ folderId, pageSize }) as string | undefined;
   }
 
+  /** One folder's stored subfolders (without reading the other children), or undefined. */
+  folders(folderId: string, pageSize: number): string | undefined {
+    return this.#statements.folders.pluck().get({ folderId, pageSize }) as string | undefined;
+  }
+
   /** Writes new listings and forgets others, all in one transaction. */
   save(listings: Iterable<StoredListing>, forget: Iterable<string>): void {
     const write = (): void => {
@@ -53,11 +60,12 @@ function prepare(db: IndexDb) {
     children: db.prepare(
       `SELECT children FROM listings WHERE folder_id = :folderId AND page_size = :pageSize`,
     ),
+    folders: db.prepare(`SELECT folders FROM listings WHERE folder_id = :folderId AND page_size = :pageSize`),
     upsert: db.prepare(
-      `INSERT INTO listings (folder_id, etag, page_size, children)
-       VALUES (:folderId, :eTag, :pageSize, :children)
-       ON CONFLICT (folder_id) DO UPDATE SET
-         etag = excluded.etag, page_size = excluded.page_size, children = excluded.children`,
+      `INSERT INTO listings (folder_id, etag, page_size, folders, children)
+       VALUES (:folderId, :eTag, :pageSize, :folders, :children)
+       ON CONFLICT (folder_id) DO UPDATE SET etag = excluded.etag, page_size = excluded.page_size,
+         folders = excluded.folders, children = excluded.children`,
     ),
     remove: db.prepare(`DELETE FROM listings WHERE folder_id = :folderId`),
     clear: db.prepare(`DELETE FROM listings`),

@@ -9,7 +9,7 @@ import type { EngineEvents } from './engine-events.ts';
 import type { ExecutionContext } from './execution-context.ts';
 import { IndexWriter } from './index-writes.ts';
 import { tidyLeftovers } from './leftovers.ts';
-import { ListingCacheKeeper } from './listing-cache.ts';
+import { ListingCacheDamagedError, ListingCacheKeeper } from './listing-cache.ts';
 import { withOwnMoves } from './walk-listing.ts';
 import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
@@ -25,10 +25,17 @@ import { emptyCounts, type PassIssue, type PassReport } from './pass-report.ts';
 import { passInputs } from './pass-inputs.ts';
 import { PassScope, remoteChangedRoots, scopeInputs } from './pass-scope.ts';
 import { plan, type DeleteGuard } from './planner.ts';
+import {
+  quietPassIssues,
+  recordSettled,
+  takeSettledRecord,
+  type SettledRecord,
+  type StandingIssues,
+} from './quiet-pass.ts';
 import { reconcile } from './reconcile.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
 import { RemoteWalkError, walkRemote, type RemoteWalkCache, type RemoteWalkResult } from './remote-walk.ts';
-import { scanLocalFolder, type ScanResult } from './scanner.ts';
+import { scanLocalFolder, scanLocalFolderAsync, type ScanOptions, type ScanResult } from './scanner.ts';
 
 export interface EngineLogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -110,7 +117,7 @@ export class SyncEngine {
    * After a pass that left nothing to retry, what it reported as skipped: a poll that finds no change
    * reports it again. Undefined before the first such pass, and after a pass with failures or a hold.
    */
-  #standingIssues: readonly PassIssue[] | undefined;
+  #standingIssues: StandingIssues | undefined;
   /** A pass of this engine got past its first scan: partial downloads found later are resumable. */
   #started = false;
 
@@ -123,6 +130,16 @@ export class SyncEngine {
 
   /** One pass (with a few re-planning rounds after 412s); never throws for a per-item problem. */
   async syncOnce(options: SyncOptions = {}): Promise<PassReport> {
+    try {
+      return await this.#pass(options);
+    } catch (error) {
+      // The kept listings were dropped: this engine's copy of them goes too, and the next walk lists all.
+      if (error instanceof ListingCacheDamagedError) this.#walkCache = undefined;
+      throw error;
+    }
+  }
+
+  async #pass(options: SyncOptions): Promise<PassReport> {
     const startedAtMs = Date.now();
     const { client, localRoot } = this.#options;
     const log = this.#options.log ?? (() => {});
@@ -140,10 +157,22 @@ export class SyncEngine {
     // A pass that throws may leave anything half done: the next poll must look at everything.
     const standingIssues = this.#standingIssues;
     this.#standingIssues = undefined;
+    // Dropped before anything is written: only a pass that settles writes it again.
+    const settled = takeSettledRecord(this.#options.index);
     // Looked up once per engine; a walk that finds it gone makes the next pass look again.
     this.#remoteRootId ??= await this.#remoteRoot(options.signal);
     const remoteRootId = this.#remoteRootId;
-    await recoverIntents({ client, index: this.#writer, localRoot, remoteRootId, signal: options.signal });
+    const recovered = await recoverIntents({
+      client,
+      index: this.#writer,
+      localRoot,
+      remoteRootId,
+      signal: options.signal,
+    });
+    /** How many of `report.issues` (at the start) the last scan found. */
+    let fromScan = 0;
+    /** Whether the last round carried out operations. */
+    let executed = false;
 
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
@@ -159,13 +188,29 @@ export class SyncEngine {
           roots = [...roots, ...remoteChangedRoots(walk, this.#options.index, remoteRootId)];
           // Nothing changed on either side: the disk is not read, and what was skipped still is.
           if (roots.length === 0) {
-            report.issues = [...standingIssues];
+            report.issues = [...standingIssues.issues];
+            fromScan = standingIssues.fromScan;
             break;
           }
         }
       }
       const scope = roots === undefined || roots.includes('') ? undefined : new PassScope(roots);
-      let scan = this.#scan(scope);
+      const trustCache = round === 1 && options.remote === 'trust-cache';
+      // The last settled pass's record is worth comparing with only when this round sees everything.
+      const quietCheck: SettledRecord | undefined =
+        round === 1 && scope === undefined && !trustCache && recovered === 0 ? settled : undefined;
+      const scanOptions: ScanOptions = {
+        ...(scope === undefined ? {} : { within: scope.roots }),
+        ...(quietCheck === undefined ? {} : { digests: true }),
+      };
+      // A whole round walks the device while it scans: the device answers on its own core.
+      const walking =
+        walk === undefined && scope === undefined
+          ? this.#walk(remoteRootId, trustCache, options.signal)
+          : undefined;
+      // Settled when the scan is over (a rejection is not left unhandled meanwhile).
+      walking?.catch(() => {});
+      let scan = walking === undefined ? this.#scan(scanOptions) : await this.#scanBeside(scanOptions);
       // A crash may have left temporaries and parked items; a nested one needs another look.
       for (
         let tidy = 0;
@@ -174,20 +219,32 @@ export class SyncEngine {
         (await tidyLeftovers(localRoot, scan, this.#options.index, { partials: !this.#started }));
         tidy++
       ) {
-        scan = this.#scan(scope);
+        scan = this.#scan(scanOptions);
       }
       this.#started = true;
       if (scan.root !== 'ok' && scan.root !== 'empty') {
+        // The walk still answers first: nothing of this pass may run after it returns.
+        await walking?.catch(() => {});
         report.hold = rootHold(localRoot, scan);
         break;
       }
-      walk ??= await this.#walk(
-        remoteRootId,
-        round === 1 && options.remote === 'trust-cache',
-        options.signal,
-      );
+      walk ??= await (walking ?? this.#walk(remoteRootId, trustCache, options.signal));
+      if (quietCheck !== undefined) {
+        const quiet = quietPassIssues(scan, walk, this.#options.index, remoteRootId, quietCheck);
+        if (quiet !== undefined) {
+          log({
+            level: 'debug',
+            message: 'round 1: nothing changed on either side since the last settled pass',
+          });
+          report.issues = quiet;
+          fromScan = quiet.length - quietCheck.issues.length;
+          break;
+        }
+      }
       const inputs = passInputs(scan, walk, this.#options.index.entries(), remoteRootId);
       const { issues, nameClashes } = inputs;
+      fromScan = inputs.fromScan;
+      executed = false;
       const input = scope === undefined ? inputs.input : scopeInputs(inputs.input, scope);
       const planned = plan({
         items: reconcile(input),
@@ -207,6 +264,7 @@ export class SyncEngine {
         break;
       }
       if (planned.operations.length === 0) break;
+      executed = true;
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
       const context = this.#context(input.remote, remoteRootId, report, options.signal);
       context.touchedFolders = this.#touched;
@@ -230,10 +288,16 @@ export class SyncEngine {
         ? 'errors'
         : 'synced';
     report.finishedAtMs = Date.now();
-    const settled =
-      report.status === 'synced' && report.issues.every((i) => i.kind === 'skipped' || i.kind === 'warning');
-    this.#standingIssues = settled ? report.issues : undefined;
+    const standing =
+      report.status === 'synced' && report.issues.every((i) => i.kind === 'skipped' || i.kind === 'warning')
+        ? { issues: report.issues, fromScan }
+        : undefined;
+    this.#standingIssues = standing;
     rememberPass(this.#options.index, report);
+    // A name left out for a clash after a round that moved things may be free now: the next pass plans.
+    const clashAfterMoves = executed && report.issues.some((issue) => issue.code === 'NAME_CLASH');
+    if (standing !== undefined && !clashAfterMoves)
+      recordSettled(this.#options.index, remoteRootId, standing);
     return report;
   }
 
@@ -262,15 +326,24 @@ export class SyncEngine {
     return walk;
   }
 
-  #scan(scope: PassScope | undefined): ScanResult {
-    const { localRoot, index } = this.#options;
-    let scan = scanLocalFolder(localRoot, scope === undefined ? {} : { within: scope.roots });
-    // A first pass may create the folder; once something was synced, a missing folder is never "all deleted".
-    if (scan.root === 'missing' && index.count() === 0) {
-      mkdirSync(localRoot, { recursive: true });
-      scan = scanLocalFolder(localRoot);
-    }
-    return scan;
+  #scan(options: ScanOptions): ScanResult {
+    const { localRoot } = this.#options;
+    const scan = scanLocalFolder(localRoot, options);
+    return this.#createsRoot(scan) ? scanLocalFolder(localRoot, options) : scan;
+  }
+
+  /** The same scan, letting the event loop run between folders (a walk goes on beside it). */
+  async #scanBeside(options: ScanOptions): Promise<ScanResult> {
+    const { localRoot } = this.#options;
+    const scan = await scanLocalFolderAsync(localRoot, options);
+    return this.#createsRoot(scan) ? scanLocalFolderAsync(localRoot, options) : scan;
+  }
+
+  /** A first pass may create the folder; once something was synced, a missing folder is never "all deleted". */
+  #createsRoot(scan: ScanResult): boolean {
+    if (scan.root !== 'missing' || this.#options.index.count() > 0) return false;
+    mkdirSync(this.#options.localRoot, { recursive: true });
+    return true;
   }
 
   #isCaseInsensitive(): boolean {

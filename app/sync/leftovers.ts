@@ -40,6 +40,8 @@ export async function tidyLeftovers(
     }
   }
   for (const entry of scan.entries) {
+    // Nearly every path has no parked name in it: no slice and no match for those.
+    if (!entry.path.includes(MOVING_PREFIX)) continue;
     const parked = LOCAL_PARKED.exec(baseName(entry.path));
     if (!parked) continue;
     const row = index.byInode(entry.inode).find((candidate) => candidate.kind === entry.kind);

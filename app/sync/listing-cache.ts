@@ -2,10 +2,14 @@
 import type { ListingStore, StoredListing } from '../index/listing-store.ts';
 import type { RelativePath, RemoteEntry } from './model.ts';
 import type { RemoteWalkCache } from './remote-walk.ts';
-import { childPath, WalkedListing, type CachedListing } from './walk-listing.ts';
+import { MchError } from '../../common/errors.ts';
+import { childPath, WalkedListing, type CachedListing, type SubfolderRef } from './walk-listing.ts';
 
 /** One child as stored: `[id, parentId, name, 1 for a folder else 0, eTag, size, mTimeMs]`. */
 type StoredChild = [string, string, string, 0 | 1, string, number, number];
+
+/** One subfolder as stored apart: `[id, name]`. */
+type StoredSubfolder = [string, string];
 
 function encodeChildren(entries: readonly RemoteEntry[]): string {
   const rows: StoredChild[] = entries.map((entry) => [
@@ -17,6 +21,12 @@ function encodeChildren(entries: readonly RemoteEntry[]): string {
     entry.size,
     entry.mTimeMs,
   ]);
+  return JSON.stringify(rows);
+}
+
+function encodeSubfolders(entries: readonly RemoteEntry[]): string {
+  const rows: StoredSubfolder[] = [];
+  for (const entry of entries) if (entry.kind === 'folder') rows.push([entry.id, entry.name]);
   return JSON.stringify(rows);
 }
 
@@ -34,54 +44,97 @@ function isStoredChild(row: unknown): row is StoredChild {
   );
 }
 
+function isStoredSubfolder(row: unknown): row is StoredSubfolder {
+  return Array.isArray(row) && row.length === 2 && typeof row[0] === 'string' && typeof row[1] === 'string';
+}
+
+function parsedArray(text: string | undefined): unknown[] | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const rows: unknown = JSON.parse(text);
+    return Array.isArray(rows) ? rows : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stored listing that turned out unreadable after the walk had used its subfolders. */
+export class ListingCacheDamagedError extends MchError {
+  constructor(folderId: string) {
+    super(
+      'LISTING_CACHE_DAMAGED',
+      'Sync index damaged',
+      `The kept listing of remote folder ${folderId} could not be read; the kept listings were dropped ` +
+        'and the next pass lists every folder again.',
+    );
+  }
+}
+
 /**
- * A listing kept in the index, read and decoded when the walk reaches its folder (and its path is
- * known): loading is one query for the ETags, and no folder's text stays in memory beside its entries.
+ * A listing kept in the index. The walk reads only its subfolders (when it reaches the folder and its
+ * path is known); the other children are read and decoded when someone first looks at them, which a
+ * pass that finds nothing changed never does. Loading is one query for the ETags.
  */
 class StoredCachedListing implements CachedListing {
   readonly eTag: string;
   readonly rejected = [];
   /** Set when the text could not be read: the folder's fresh listing is then written over it. */
   damaged = false;
-  readonly #read: () => string | undefined;
+  readonly #store: ListingStore;
+  readonly #pageSize: number;
+  readonly #folderId: string;
 
-  constructor(eTag: string, read: () => string | undefined) {
+  constructor(eTag: string, store: ListingStore, pageSize: number, folderId: string) {
     this.eTag = eTag;
-    this.#read = read;
+    this.#store = store;
+    this.#pageSize = pageSize;
+    this.#folderId = folderId;
   }
 
-  /** Undefined when the text is not what `encodeChildren` writes: a damaged row costs a full listing. */
+  /** Undefined when the subfolders are not what `encodeSubfolders` writes: the folder is then listed in full. */
   at(folderId: string, folderPath: RelativePath): WalkedListing | undefined {
-    const entries = this.#decode(folderId, folderPath);
-    this.damaged = entries === undefined;
-    return entries && new WalkedListing(this.eTag, [], folderPath, entries);
+    const rows = parsedArray(this.#store.folders(folderId, this.#pageSize));
+    const folders: SubfolderRef[] = [];
+    for (const row of rows ?? []) {
+      if (!isStoredSubfolder(row)) {
+        this.damaged = true;
+        return undefined;
+      }
+      folders.push({ id: row[0], path: childPath(folderPath, row[1]) });
+    }
+    this.damaged = rows === undefined;
+    if (this.damaged) return undefined;
+    return new WalkedListing(this.eTag, [], folderPath, () => this.#entries(folderPath, folders), folders);
   }
 
-  #decode(folderId: string, folderPath: RelativePath): RemoteEntry[] | undefined {
-    const text = this.#read();
-    if (text === undefined) return undefined;
-    let rows: unknown;
-    try {
-      rows = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    if (!Array.isArray(rows)) return undefined;
+  /** The children; text that is not what was written (or disagrees with the subfolders) drops every kept listing. */
+  #entries(folderPath: RelativePath, folders: readonly SubfolderRef[]): RemoteEntry[] {
+    const folderId = this.#folderId;
+    const rows = parsedArray(this.#store.children(folderId, this.#pageSize));
     const entries: RemoteEntry[] = [];
-    for (const row of rows) {
-      if (!isStoredChild(row)) return undefined;
+    let subfolders = 0;
+    for (const row of rows ?? []) {
+      if (!isStoredChild(row)) break;
       const [id, parentId, name, folder, eTag, size, mTimeMs] = row;
+      const path = childPath(folderPath, name);
+      if (folder === 1 && (folders[subfolders]?.id !== id || folders[subfolders]?.path !== path)) break;
+      if (folder === 1) subfolders += 1;
       entries.push({
         id,
         // One string for all the siblings, not one each.
         parentId: parentId === folderId ? folderId : parentId,
-        path: childPath(folderPath, name),
+        path,
         name,
         kind: folder === 1 ? 'folder' : 'file',
         eTag,
         size,
         mTimeMs,
       });
+    }
+    if (rows === undefined || entries.length !== rows.length || subfolders !== folders.length) {
+      // The walk already went where the subfolders said: this pass cannot go on, the next one lists again.
+      this.#store.clear();
+      throw new ListingCacheDamagedError(folderId);
     }
     return entries;
   }
@@ -106,7 +159,7 @@ export class ListingCacheKeeper {
     const folders = new Map<string, CachedListing>();
     const pageSize = this.#pageSize ?? 0;
     for (const { folderId, eTag } of this.#store.eTags(pageSize)) {
-      folders.set(folderId, new StoredCachedListing(eTag, () => this.#store.children(folderId, pageSize)));
+      folders.set(folderId, new StoredCachedListing(eTag, this.#store, pageSize, folderId));
     }
     this.#saved = new Map(folders);
     return { pageSize: this.#pageSize, folders };
@@ -131,6 +184,7 @@ export class ListingCacheKeeper {
         folderId,
         eTag: listing.eTag,
         pageSize: this.#pageSize ?? 0,
+        folders: encodeSubfolders(listing.entries),
         children: encodeChildren(listing.entries),
       });
     }

@@ -20,8 +20,10 @@ import type { ScanResult } from './scanner.ts';
 
 export interface PassInputs {
   input: ReconcileInput;
-  /** Skipped items and warnings of both sides, for the report. */
+  /** Skipped items and warnings of both sides, for the report: `scanIssues(scan)` first. */
   issues: PassIssue[];
+  /** How many of `issues` (at the start) are the scan's own, which the next scan finds again. */
+  fromScan: number;
   /** Items left out because their name equals another's under NFC: a move this round may free it. */
   nameClashes: number;
 }
@@ -202,21 +204,10 @@ function markHoldersOfLeftOut(
   }
 }
 
-/**
- * An item the scan skipped (ignored, unreadable, a symlink...), a folder that vanished from the walk,
- * or a remote item refused by name is unknown, never deleted: its index rows are left out of the round
- * (and so untouched), and so are the other side's items there.
- */
-export function passInputs(
-  scan: ScanResult,
-  walk: RemoteWalkResult,
-  index: Iterable<IndexRow>,
-  remoteRootId: string,
-): PassInputs {
+/** What the scan skipped (but the client's own folder) and its portability warnings, as issues. */
+export function scanIssues(scan: ScanResult): PassIssue[] {
   const issues: PassIssue[] = [];
-  const unknown = new Unknown();
   for (const skipped of scan.skipped) {
-    unknown.add(skipped.path, true);
     // The client's own folder is not the user's business.
     if (skipped.reason === 'state-folder') continue;
     const retry = skipped.reason === 'retry-later';
@@ -230,6 +221,24 @@ export function passInputs(
   for (const warning of scan.portability) {
     issues.push({ kind: 'warning', path: warning.path, code: 'NOT_PORTABLE', message: warning.detail });
   }
+  return issues;
+}
+
+/**
+ * An item the scan skipped (ignored, unreadable, a symlink...), a folder that vanished from the walk,
+ * or a remote item refused by name is unknown, never deleted: its index rows are left out of the round
+ * (and so untouched), and so are the other side's items there.
+ */
+export function passInputs(
+  scan: ScanResult,
+  walk: RemoteWalkResult,
+  index: Iterable<IndexRow>,
+  remoteRootId: string,
+): PassInputs {
+  const issues = scanIssues(scan);
+  const fromScan = issues.length;
+  const unknown = new Unknown();
+  for (const skipped of scan.skipped) unknown.add(skipped.path, true);
   for (const vanished of walk.vanished) unknown.add(vanished.path, false);
   const refusedIds = new Set<string>();
   for (const rejected of walk.rejected) {
@@ -293,5 +302,5 @@ export function passInputs(
     if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
   }
   const nameClashes = issues.filter((issue) => issue.code === 'NAME_CLASH').length;
-  return { input: { local, remote, index: rows, remoteRootId }, issues, nameClashes };
+  return { input: { local, remote, index: rows, remoteRootId }, issues, fromScan, nameClashes };
 }

@@ -1,16 +1,10 @@
-// The local half of a pass: one synchronous walk (readdirSync + lstatSync) listing what is synced and what is skipped, and why.
+// The local half of a pass: one walk (readdirSync + lstatSync) listing what is synced and what is skipped, and why.
 import type { BigIntStats, Dirent } from 'node:fs';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { sep } from 'node:path';
-import { IGNORE_FILE_NAME, IgnoreRules } from './ignore-rules.ts';
-import {
-  STATE_FOLDER_NAME,
-  caseFoldKey,
-  deviceNameProblem,
-  temporaryOrSystemReason,
-  windowsNameProblem,
-} from './local-names.ts';
-import { nameKey, type LocalEntry, type RelativePath } from './model.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { IgnoreRules } from './ignore-rules.ts';
+import type { LocalEntry, RelativePath } from './model.ts';
+import { errorCode, ScanScope, Walk, type ScanFolder } from './scan-walk.ts';
 
 /** Why an item found on disk is not in `entries`. */
 export type SkipReason =
@@ -60,6 +54,20 @@ export interface ScanResult {
   skipped: SkippedItem[];
   clashes: NameClash[];
   portability: PortabilityWarning[];
+  /**
+   * With `digests`: every folder read whole ('' is the root), in the order read, with the digest of its
+   * synced children (`folder-digest.ts`) and where they are in `entries`. Absent when a folder could
+   * not be read: its entry was withdrawn, and positions would not hold.
+   */
+  folders?: ScannedFolder[];
+}
+
+export interface ScannedFolder {
+  path: RelativePath;
+  digest: string;
+  /** `entries.slice(first, end)` are its synced children. */
+  first: number;
+  end: number;
 }
 
 /** The file system calls the scanner makes: a seam so tests can make files vanish mid-scan. */
@@ -90,49 +98,91 @@ export interface ScanOptions {
    * after watched changes. The `.mchignore` files on the way still apply.
    */
   within?: readonly RelativePath[];
+  /** Also give each folder's digest (`folders`), to compare with the index's. */
+  digests?: boolean;
 }
 
-/** Which paths a scoped scan reads: inside a scoped subtree, or a folder on the way to one. */
-class ScanScope {
-  readonly #roots: readonly RelativePath[];
-  readonly #onTheWay = new Set<RelativePath>();
+/**
+ * One scan, driven one folder at a time: `scanLocalFolder` runs it through, `scanLocalFolderAsync` lets
+ * other work (the remote walk's answers) in between folders.
+ */
+class ScanRun {
+  readonly #result: ScanResult = { root: 'ok', entries: [], skipped: [], clashes: [], portability: [] };
+  readonly #walk: Walk | undefined;
+  readonly #scope: ScanScope | undefined;
+  readonly #stack: ScanFolder[] = [];
+  readonly #withdrawn = new Set<number>();
+  /** Set once the scan ended early (the root could not be read): the whole answer. */
+  #early: ScanResult | undefined;
 
-  constructor(roots: readonly RelativePath[]) {
-    this.#roots = roots;
-    for (const path of roots) {
-      for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
-        this.#onTheWay.add(path.slice(0, slash));
-      }
+  constructor(root: string, options: ScanOptions) {
+    const fs = options.fs ?? nodeScanFs;
+    const result = this.#result;
+    let rootStats: BigIntStats | undefined;
+    try {
+      rootStats = fs.stat(root);
+    } catch (error) {
+      this.#early = { ...result, root: 'unreadable', rootDetail: errorCode(error) };
+      return;
     }
+    if (rootStats === undefined) this.#early = { ...result, root: 'missing', rootDetail: 'ENOENT' };
+    else if (!rootStats.isDirectory()) this.#early = { ...result, root: 'not-a-folder' };
+    if (this.#early !== undefined) return;
+
+    const scope =
+      options.within === undefined || options.within.includes('') ? undefined : new ScanScope(options.within);
+    this.#scope = scope;
+    if (options.digests === true) result.folders = [];
+    this.#walk = new Walk(fs, result, {
+      portability: options.portabilityWarnings ?? true,
+      scope,
+      digests: options.digests === true,
+    });
+    const rules = IgnoreRules.empty(
+      options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase },
+    );
+    this.#stack.push({ absolute: root, relative: '', rules, whole: scope === undefined, entryIndex: -1 });
   }
 
-  /** Everything below a scoped subtree is read; above it, only the way down. */
-  covers(path: RelativePath): boolean {
-    return this.#roots.some((root) => path === root || path.startsWith(`${root}/`));
+  /** Reads the next folder; false when the scan is over (then `result()`). */
+  step(): boolean {
+    const folder = this.#early === undefined ? this.#stack.pop() : undefined;
+    if (folder === undefined || this.#walk === undefined) return false;
+    const problem = this.#walk.readFolder(folder, this.#stack);
+    if (problem === undefined) return true;
+    if (folder.relative === '') {
+      const missing = problem === 'ENOENT';
+      this.#early = {
+        root: missing ? 'missing' : 'unreadable',
+        rootDetail: problem,
+        entries: [],
+        skipped: [],
+        clashes: [],
+        portability: [],
+      };
+      return false;
+    }
+    this.#result.skipped.push({
+      path: folder.relative,
+      reason: 'retry-later',
+      detail: `could not be read: ${problem}`,
+    });
+    // Unknown this pass, like its contents: listing it would make its missing children look deleted.
+    this.#withdrawn.add(folder.entryIndex);
+    return true;
   }
 
-  isOnTheWay(path: RelativePath): boolean {
-    return this.#onTheWay.has(path);
+  result(): ScanResult {
+    if (this.#early !== undefined) return this.#early;
+    const result = this.#result;
+    if (this.#withdrawn.size > 0) {
+      result.entries = result.entries.filter((_, index) => !this.#withdrawn.has(index));
+      delete result.folders;
+    }
+    // A scoped scan sees only part of the tree: finding nothing there says nothing about the rest.
+    if (result.entries.length === 0 && this.#scope === undefined) result.root = 'empty';
+    return result;
   }
-}
-
-interface Folder {
-  absolute: string;
-  relative: RelativePath;
-  rules: IgnoreRules;
-  /** Every entry of this folder is read (false for a folder on the way to a scoped subtree). */
-  whole: boolean;
-  /** This folder's position in `entries` (-1 for the root), to withdraw it if it cannot be read. */
-  entryIndex: number;
-}
-
-function item(path: RelativePath, reason: SkipReason, detail: string): SkippedItem {
-  return { path, reason, detail };
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : String(error);
 }
 
 /**
@@ -141,168 +191,18 @@ function errorCode(error: unknown): string {
  * costs several times the walk itself (issue 5 measured 0.19 s against 1.2-1.5 s).
  */
 export function scanLocalFolder(root: string, options: ScanOptions = {}): ScanResult {
-  const fs = options.fs ?? nodeScanFs;
-  const result: ScanResult = { root: 'ok', entries: [], skipped: [], clashes: [], portability: [] };
-  let rootStats: BigIntStats | undefined;
-  try {
-    rootStats = fs.stat(root);
-  } catch (error) {
-    return { ...result, root: 'unreadable', rootDetail: errorCode(error) };
-  }
-  if (rootStats === undefined) return { ...result, root: 'missing', rootDetail: 'ENOENT' };
-  if (!rootStats.isDirectory()) return { ...result, root: 'not-a-folder' };
-
-  const scope =
-    options.within === undefined || options.within.includes('') ? undefined : new ScanScope(options.within);
-  const walk = new Walk(fs, result, options.portabilityWarnings ?? true, scope);
-  const rules = IgnoreRules.empty(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase });
-  const stack: Folder[] = [
-    { absolute: root, relative: '', rules, whole: scope === undefined, entryIndex: -1 },
-  ];
-  const withdrawn = new Set<number>();
-  for (let folder = stack.pop(); folder !== undefined; folder = stack.pop()) {
-    const problem = walk.readFolder(folder, stack);
-    if (problem === undefined) continue;
-    if (folder.relative === '') {
-      const missing = problem === 'ENOENT';
-      return {
-        ...result,
-        entries: [],
-        skipped: [],
-        root: missing ? 'missing' : 'unreadable',
-        rootDetail: problem,
-      };
-    }
-    result.skipped.push({
-      path: folder.relative,
-      reason: 'retry-later',
-      detail: `could not be read: ${problem}`,
-    });
-    // Unknown this pass, like its contents: listing it would make its missing children look deleted.
-    withdrawn.add(folder.entryIndex);
-  }
-  if (withdrawn.size > 0) result.entries = result.entries.filter((_, index) => !withdrawn.has(index));
-  // A scoped scan sees only part of the tree: finding nothing there says nothing about the rest.
-  if (result.entries.length === 0 && scope === undefined) result.root = 'empty';
-  return result;
+  const run = new ScanRun(root, options);
+  while (run.step());
+  return run.result();
 }
 
-/** The state of one walk; one method per folder keeps the hot loop free of closures. */
-class Walk {
-  readonly #fs: ScanFs;
-  readonly #result: ScanResult;
-  readonly #portability: boolean;
-  readonly #scope: ScanScope | undefined;
-
-  constructor(fs: ScanFs, result: ScanResult, portability: boolean, scope: ScanScope | undefined) {
-    this.#fs = fs;
-    this.#result = result;
-    this.#portability = portability;
-    this.#scope = scope;
-  }
-
-  /** Lists one folder into the result and pushes its subfolders; returns an errno code if it cannot. */
-  readFolder(folder: Folder, stack: Folder[]): string | undefined {
-    let dirents: Dirent[];
-    let rules = folder.rules;
-    try {
-      dirents = this.#fs.readdir(folder.absolute);
-      // The folder's own rules apply to its entries, so they are read before any entry is judged.
-      const ignoreFile = dirents.find((dirent) => dirent.name === IGNORE_FILE_NAME && dirent.isFile());
-      if (ignoreFile) {
-        const text = this.#fs.readText(folder.absolute + sep + IGNORE_FILE_NAME);
-        rules = rules.withFile(folder.relative, text);
-      }
-    } catch (error) {
-      return errorCode(error);
-    }
-    const { entries, skipped } = this.#result;
-    const prefix = folder.relative === '' ? '' : `${folder.relative}/`;
-    const synced: string[] = [];
-    for (const dirent of dirents) {
-      const name = dirent.name;
-      const path = prefix + name;
-      const whole = folder.whole || this.#scope?.covers(path) === true;
-      if (!whole && !(dirent.isDirectory() && this.#scope?.isOnTheWay(path) === true)) continue;
-      if (name === STATE_FOLDER_NAME) {
-        skipped.push(item(path, 'state-folder', "the client's own state folder"));
-        continue;
-      }
-      const temporary = temporaryOrSystemReason(name);
-      if (temporary !== undefined) {
-        skipped.push(item(path, 'temporary-or-system', temporary));
-        continue;
-      }
-      const invalid = deviceNameProblem(name);
-      if (invalid !== undefined) {
-        skipped.push(item(path, 'invalid-name', invalid));
-        continue;
-      }
-      // Judged on the directory entry's type so that an ignored tree costs no lstat at all.
-      if (!rules.isEmpty && rules.ignores(path, dirent.isDirectory())) {
-        skipped.push(item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`));
-        continue;
-      }
-      const absolute = folder.absolute + sep + name;
-      let stats: BigIntStats | undefined;
-      try {
-        stats = this.#fs.lstat(absolute);
-      } catch (error) {
-        skipped.push(item(path, 'retry-later', `could not be read: ${errorCode(error)}`));
-        continue;
-      }
-      if (stats === undefined) {
-        // readdir decodes names as UTF-8; a name that is not valid UTF-8 comes back with U+FFFD and
-        // then cannot be found under that name.
-        if (name.includes('\uFFFD')) skipped.push(item(path, 'invalid-name', 'is not valid UTF-8'));
-        else skipped.push(item(path, 'retry-later', 'disappeared during the scan'));
-        continue;
-      }
-      if (stats.isSymbolicLink()) {
-        skipped.push(item(path, 'symlink', 'a symbolic link (not followed)'));
-        continue;
-      }
-      const isFolder = stats.isDirectory();
-      if (!isFolder && !stats.isFile()) {
-        skipped.push(item(path, 'special-file', 'a socket, pipe or device'));
-        continue;
-      }
-      if (this.#portability) {
-        const problem = windowsNameProblem(name);
-        if (problem !== undefined) this.#result.portability.push({ path, detail: `the name ${problem}` });
-      }
-      synced.push(name);
-      entries.push({
-        path,
-        kind: isFolder ? 'folder' : 'file',
-        inode: stats.ino.toString(),
-        size: isFolder ? 0 : Number(stats.size),
-        mtimeNs: stats.mtimeNs,
-      });
-      if (isFolder) stack.push({ absolute, relative: path, rules, whole, entryIndex: entries.length - 1 });
-    }
-    this.#findClashes(folder.relative, prefix, synced);
-    return undefined;
-  }
-
-  #findClashes(folder: RelativePath, prefix: string, names: string[]): void {
-    if (names.length < 2) return;
-    const byKey = new Map<string, string[]>();
-    let clash = false;
-    for (const name of names) {
-      const key = caseFoldKey(name);
-      const group = byKey.get(key);
-      if (group) {
-        group.push(name);
-        clash = true;
-      } else byKey.set(key, [name]);
-    }
-    if (!clash) return;
-    for (const group of byKey.values()) {
-      if (group.length < 2) continue;
-      const first = nameKey(group[0] as string);
-      const kind = group.every((name) => nameKey(name) === first) ? 'unicode' : 'case';
-      this.#result.clashes.push({ folder, paths: group.map((name) => prefix + name), kind });
-    }
-  }
+/**
+ * The same scan, letting the event loop run between folders (still synchronous calls within one), so
+ * requests in flight meanwhile are answered and the next ones sent: the remote walk of a pass runs
+ * beside it at the cost of one turn of the loop per folder.
+ */
+export async function scanLocalFolderAsync(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const run = new ScanRun(root, options);
+  while (run.step()) await nextTurn();
+  return run.result();
 }

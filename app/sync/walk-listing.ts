@@ -21,44 +21,70 @@ export function childPath(parent: RelativePath, name: string): RelativePath {
   return parent === '' ? name : `${parent}/${name}`;
 }
 
+/** A subfolder as the walk needs it to go on: its id and its path. */
+export interface SubfolderRef {
+  readonly id: string;
+  readonly path: RelativePath;
+}
+
 /**
  * A listing whose children are the walk's own entries, paths included. An unchanged folder at the same
  * path gives the same objects again: a pass over 100,000 unchanged items makes no new ones, and the
- * cache and the walk's result share them (entries are never changed in place).
+ * cache and the walk's result share them (entries are never changed in place). Entries may be given as
+ * a function, called once when they are first read, with the subfolders given apart: a listing read
+ * back from the index then costs nothing until someone looks at its files.
  */
 export class WalkedListing implements CachedListing {
   readonly eTag: string;
   readonly rejected: readonly RejectedItem[];
   /** The folder's path the entries' paths were made from. */
   readonly folderPath: RelativePath;
-  readonly entries: readonly RemoteEntry[];
+  #entries: readonly RemoteEntry[] | (() => readonly RemoteEntry[]);
+  #folders: readonly SubfolderRef[] | undefined;
 
   constructor(
     eTag: string,
     rejected: readonly RejectedItem[],
     folderPath: RelativePath,
-    entries: readonly RemoteEntry[],
+    entries: readonly RemoteEntry[] | (() => readonly RemoteEntry[]),
+    folders?: readonly SubfolderRef[],
   ) {
     this.eTag = eTag;
     this.rejected = rejected;
     this.folderPath = folderPath;
-    this.entries = entries;
+    this.#entries = entries;
+    this.#folders = folders;
   }
 
-  #folders: readonly RemoteEntry[] | undefined;
+  get entries(): readonly RemoteEntry[] {
+    if (typeof this.#entries === 'function') this.#entries = this.#entries();
+    return this.#entries;
+  }
 
-  /** The entries that are folders: what a walk descends into (kept, as the listing is reused by polls). */
-  get folders(): readonly RemoteEntry[] {
+  /** The subfolders: what a walk descends into (kept, as the listing is reused by polls). */
+  get folders(): readonly SubfolderRef[] {
     this.#folders ??= this.entries.filter((entry) => entry.kind === 'folder');
     return this.#folders;
   }
 
   at(_folderId: string, folderPath: RelativePath): WalkedListing {
     if (folderPath === this.folderPath) return this;
-    // A folder above was renamed or moved: the same children, at new paths.
-    const moved = this.entries.map((entry) => ({ ...entry, path: childPath(folderPath, entry.name) }));
-    return new WalkedListing(this.eTag, this.rejected, folderPath, moved);
+    // A folder above was renamed or moved: the same children, at new paths (read when first asked for).
+    const moved = (): RemoteEntry[] =>
+      this.entries.map((entry) => ({ ...entry, path: childPath(folderPath, entry.name) }));
+    const folders =
+      typeof this.#entries === 'function' && this.#folders !== undefined
+        ? this.#folders.map((folder) => ({
+            id: folder.id,
+            path: childPath(folderPath, baseName(folder.path)),
+          }))
+        : undefined;
+    return new WalkedListing(this.eTag, this.rejected, folderPath, moved, folders);
   }
+}
+
+function baseName(path: RelativePath): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /** A move or rename the device confirmed to this engine, with the item's new eTag. */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BadResponseError } from '../../../../common/errors.ts';
 import { openIndexDb, type IndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
-import { ListingCacheKeeper } from '../../../../app/sync/listing-cache.ts';
+import { ListingCacheDamagedError, ListingCacheKeeper } from '../../../../app/sync/listing-cache.ts';
 import type { RemoteEntry } from '../../../../app/sync/model.ts';
 import type { CachedListing, RemoteWalkCache } from '../../../../app/sync/remote-walk.ts';
 import { WalkedListing } from '../../../../app/sync/walk-listing.ts';
@@ -96,15 +96,15 @@ describe('ListingCacheKeeper', () => {
     expect(rowCount(db)).toBe(0);
   });
 
-  it('reads a damaged row as no cache and writes the next listing over it, even with the same ETag', () => {
+  it('reads a row with damaged subfolders as no cache and writes the next listing over it, even with the same ETag', () => {
     const { db, index } = newIndex();
     const insert = db.prepare(
-      'INSERT INTO listings (folder_id, etag, page_size, children) VALUES (?, ?, ?, ?)',
+      'INSERT INTO listings (folder_id, etag, page_size, folders, children) VALUES (?, ?, ?, ?, ?)',
     );
-    insert.run('broken', '"e"', 0, '[["a", "p", "n", 2, "e", 1, 2]]');
-    insert.run('notjson', '"e"', 0, '{');
-    insert.run('paged', '"e"', 50, '[]');
-    insert.run('good', '"e"', 0, '[]');
+    insert.run('broken', '"e"', 0, '[["a", 2]]', '[]');
+    insert.run('notjson', '"e"', 0, '{', '[]');
+    insert.run('paged', '"e"', 50, '[]', '[]');
+    insert.run('good', '"e"', 0, '[]', '[]');
     const keeper = new ListingCacheKeeper(index.listings);
     const loaded = keeper.load();
     expect([...loaded.folders.keys()].sort()).toEqual(['broken', 'good', 'notjson']);
@@ -117,5 +117,44 @@ describe('ListingCacheKeeper', () => {
     keeper.save(cacheOf({ broken: fresh, good: loaded.folders.get('good') as CachedListing }));
     const again = new ListingCacheKeeper(index.listings).load().folders.get('broken');
     expect(again?.at('broken', 'b')?.entries).toEqual(fresh.entries);
+  });
+
+  it('gives the subfolders without reading the other children, which are read when first asked for', () => {
+    const { index } = newIndex();
+    const entries = [entry('a'), entry('d', { kind: 'folder', size: 0, name: 'sub', path: 'docs/sub' })];
+    new ListingCacheKeeper(index.listings).save(cacheOf({ p: listing('"l1"', entries) }));
+    const store = index.listings;
+    const readChildren = store.children.bind(store);
+    const reads: string[] = [];
+    store.children = (folderId, pageSize) => {
+      reads.push(folderId);
+      return readChildren(folderId, pageSize);
+    };
+    const moved = new ListingCacheKeeper(store).load().folders.get('p')?.at('p', 'old/docs');
+    expect(moved?.folders).toEqual([{ id: 'd', path: 'old/docs/sub' }]);
+    expect(reads).toEqual([]);
+    expect(moved?.entries.map((child) => child.path)).toEqual(['old/docs/a.txt', 'old/docs/sub']);
+    expect(moved?.entries.map((child) => child.path)).toEqual(['old/docs/a.txt', 'old/docs/sub']);
+    expect(reads).toEqual(['p']);
+  });
+
+  it('drops every kept listing when the children turn out damaged after the subfolders were used', () => {
+    const { db, index } = newIndex();
+    db.prepare(
+      'INSERT INTO listings (folder_id, etag, page_size, folders, children) VALUES (?, ?, ?, ?, ?)',
+    ).run('p', '"e"', 0, '[["d", "sub"]]', '[["a", "p", "a.txt", 0, "x"]]');
+    const listing = new ListingCacheKeeper(index.listings).load().folders.get('p')?.at('p', 'docs');
+    expect(listing?.folders).toEqual([{ id: 'd', path: 'docs/sub' }]);
+    expect(() => listing?.entries).toThrow(ListingCacheDamagedError);
+    expect(rowCount(db)).toBe(0);
+  });
+
+  it('reads children that disagree with the subfolders as damaged', () => {
+    const { db, index } = newIndex();
+    db.prepare(
+      'INSERT INTO listings (folder_id, etag, page_size, folders, children) VALUES (?, ?, ?, ?, ?)',
+    ).run('p', '"e"', 0, '[["d", "sub"]]', '[["d", "p", "other", 1, "x", 0, 1]]');
+    const listing = new ListingCacheKeeper(index.listings).load().folders.get('p')?.at('p', 'docs');
+    expect(() => listing?.entries).toThrow(ListingCacheDamagedError);
   });
 });

@@ -1,0 +1,195 @@
+// One folder at a time of the local scan: judging each name, lstat, and the folder's digest and name clashes.
+import type { BigIntStats, Dirent } from 'node:fs';
+import { sep } from 'node:path';
+import { digestOfLines, fileDigestLine, folderDigestLine } from './folder-digest.ts';
+import { IGNORE_FILE_NAME, type IgnoreRules } from './ignore-rules.ts';
+import {
+  STATE_FOLDER_NAME,
+  caseFoldKey,
+  deviceNameProblem,
+  temporaryOrSystemReason,
+  windowsNameProblem,
+} from './local-names.ts';
+import { nameKey, type RelativePath } from './model.ts';
+import type { ScanFs, ScanResult, SkippedItem, SkipReason } from './scanner.ts';
+
+/** Which paths a scoped scan reads: inside a scoped subtree, or a folder on the way to one. */
+export class ScanScope {
+  readonly #roots: readonly RelativePath[];
+  readonly #onTheWay = new Set<RelativePath>();
+
+  constructor(roots: readonly RelativePath[]) {
+    this.#roots = roots;
+    for (const path of roots) {
+      for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+        this.#onTheWay.add(path.slice(0, slash));
+      }
+    }
+  }
+
+  /** Everything below a scoped subtree is read; above it, only the way down. */
+  covers(path: RelativePath): boolean {
+    return this.#roots.some((root) => path === root || path.startsWith(`${root}/`));
+  }
+
+  isOnTheWay(path: RelativePath): boolean {
+    return this.#onTheWay.has(path);
+  }
+}
+
+export interface ScanFolder {
+  absolute: string;
+  relative: RelativePath;
+  rules: IgnoreRules;
+  /** Every entry of this folder is read (false for a folder on the way to a scoped subtree). */
+  whole: boolean;
+  /** This folder's position in `entries` (-1 for the root), to withdraw it if it cannot be read. */
+  entryIndex: number;
+}
+
+function item(path: RelativePath, reason: SkipReason, detail: string): SkippedItem {
+  return { path, reason, detail };
+}
+
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : String(error);
+}
+
+/** The state of one walk; one method per folder keeps the hot loop free of closures. */
+export class Walk {
+  readonly #fs: ScanFs;
+  readonly #result: ScanResult;
+  readonly #portability: boolean;
+  readonly #scope: ScanScope | undefined;
+  readonly #digests: boolean;
+
+  constructor(
+    fs: ScanFs,
+    result: ScanResult,
+    options: { portability: boolean; scope: ScanScope | undefined; digests: boolean },
+  ) {
+    this.#fs = fs;
+    this.#result = result;
+    this.#portability = options.portability;
+    this.#scope = options.scope;
+    this.#digests = options.digests;
+  }
+
+  /** Lists one folder into the result and pushes its subfolders; returns an errno code if it cannot. */
+  readFolder(folder: ScanFolder, stack: ScanFolder[]): string | undefined {
+    let dirents: Dirent[];
+    let rules = folder.rules;
+    try {
+      dirents = this.#fs.readdir(folder.absolute);
+      // The folder's own rules apply to its entries, so they are read before any entry is judged.
+      const ignoreFile = dirents.find((dirent) => dirent.name === IGNORE_FILE_NAME && dirent.isFile());
+      if (ignoreFile) {
+        const text = this.#fs.readText(folder.absolute + sep + IGNORE_FILE_NAME);
+        rules = rules.withFile(folder.relative, text);
+      }
+    } catch (error) {
+      return errorCode(error);
+    }
+    const { entries, skipped } = this.#result;
+    const first = entries.length;
+    const prefix = folder.relative === '' ? '' : `${folder.relative}/`;
+    const synced: string[] = [];
+    const lines: string[] | undefined = this.#digests && folder.whole ? [] : undefined;
+    for (const dirent of dirents) {
+      const name = dirent.name;
+      const path = prefix + name;
+      const whole = folder.whole || this.#scope?.covers(path) === true;
+      if (!whole && !(dirent.isDirectory() && this.#scope?.isOnTheWay(path) === true)) continue;
+      if (name === STATE_FOLDER_NAME) {
+        skipped.push(item(path, 'state-folder', "the client's own state folder"));
+        continue;
+      }
+      const temporary = temporaryOrSystemReason(name);
+      if (temporary !== undefined) {
+        skipped.push(item(path, 'temporary-or-system', temporary));
+        continue;
+      }
+      const invalid = deviceNameProblem(name);
+      if (invalid !== undefined) {
+        skipped.push(item(path, 'invalid-name', invalid));
+        continue;
+      }
+      // Judged on the directory entry's type so that an ignored tree costs no lstat at all.
+      if (!rules.isEmpty && rules.ignores(path, dirent.isDirectory())) {
+        skipped.push(item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`));
+        continue;
+      }
+      const absolute = folder.absolute + sep + name;
+      let stats: BigIntStats | undefined;
+      try {
+        stats = this.#fs.lstat(absolute);
+      } catch (error) {
+        skipped.push(item(path, 'retry-later', `could not be read: ${errorCode(error)}`));
+        continue;
+      }
+      if (stats === undefined) {
+        // readdir decodes names as UTF-8; a name that is not valid UTF-8 comes back with U+FFFD and
+        // then cannot be found under that name.
+        if (name.includes('\uFFFD')) skipped.push(item(path, 'invalid-name', 'is not valid UTF-8'));
+        else skipped.push(item(path, 'retry-later', 'disappeared during the scan'));
+        continue;
+      }
+      if (stats.isSymbolicLink()) {
+        skipped.push(item(path, 'symlink', 'a symbolic link (not followed)'));
+        continue;
+      }
+      const isFolder = stats.isDirectory();
+      if (!isFolder && !stats.isFile()) {
+        skipped.push(item(path, 'special-file', 'a socket, pipe or device'));
+        continue;
+      }
+      if (this.#portability) {
+        const problem = windowsNameProblem(name);
+        if (problem !== undefined) this.#result.portability.push({ path, detail: `the name ${problem}` });
+      }
+      synced.push(name);
+      const inode = stats.ino.toString();
+      const size = isFolder ? 0 : Number(stats.size);
+      const mtimeNs = stats.mtimeNs;
+      entries.push({ path, kind: isFolder ? 'folder' : 'file', inode, size, mtimeNs });
+      lines?.push(isFolder ? folderDigestLine(name, inode) : fileDigestLine(name, inode, size, mtimeNs));
+      if (isFolder) stack.push({ absolute, relative: path, rules, whole, entryIndex: entries.length - 1 });
+    }
+    if (lines !== undefined) {
+      this.#result.folders?.push({
+        path: folder.relative,
+        digest: digestOfLines(lines),
+        first,
+        end: entries.length,
+      });
+    }
+    this.#findClashes(folder.relative, prefix, synced);
+    return undefined;
+  }
+
+  #findClashes(folder: RelativePath, prefix: string, names: string[]): void {
+    if (names.length < 2) return;
+    // The first name of each key; a group is made only for a key met twice (almost never).
+    const firstOfKey = new Map<string, string>();
+    let groups: Map<string, string[]> | undefined;
+    for (const name of names) {
+      const key = caseFoldKey(name);
+      const first = firstOfKey.get(key);
+      if (first === undefined) {
+        firstOfKey.set(key, name);
+        continue;
+      }
+      groups ??= new Map();
+      const group = groups.get(key);
+      if (group) group.push(name);
+      else groups.set(key, [first, name]);
+    }
+    if (groups === undefined) return;
+    for (const group of groups.values()) {
+      const first = nameKey(group[0] as string);
+      const kind = group.every((name) => nameKey(name) === first) ? 'unicode' : 'case';
+      this.#result.clashes.push({ folder, paths: group.map((name) => prefix + name), kind });
+    }
+  }
+}
