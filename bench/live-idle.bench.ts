@@ -9,8 +9,6 @@
 // folder (a 304 when unchanged) and reads the disk only around what changed. That is part of its
 // cost, so the window is long enough to hold one or two. The device's own CPU in the same window is
 // shown beside it (it answers the poll).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { watch } from 'chokidar';
 import { openIndexDb } from '../app/index/index-db.ts';
@@ -19,6 +17,7 @@ import { SyncEngine } from '../app/sync/engine.ts';
 import { countedClient, describeTally } from './lib/bench-client.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
+import { workFolder } from './lib/kept-setup.ts';
 import { msBetween, startLiveHarness } from './lib/live-harness.ts';
 import { startNodeProcess } from './lib/processes.ts';
 import { cpuSeconds, findPid, inotifyWatches, measureWindow, type UsageWindow } from './lib/process-usage.ts';
@@ -28,6 +27,8 @@ const FILES = Number(process.env['BENCH_LIVE_IDLE_FILES'] ?? 100_000);
 const FOLDERS = Number(process.env['BENCH_LIVE_IDLE_FOLDERS'] ?? Math.max(1, Math.round(FILES / 100)));
 const WINDOW_SECONDS = Number(process.env['BENCH_LIVE_IDLE_SECONDS'] ?? 60);
 const REMOTE_FOLDER = '/live-idle';
+/** Keeps the tree, the device and the index in this folder for the next run (mirroring takes minutes). */
+const KEEP_DIR = process.env['BENCH_LIVE_IDLE_KEEP'];
 
 /** What the LiveSync child needs to reach the tree, the index and the device. */
 interface Setup {
@@ -133,12 +134,15 @@ function row(name: string, measured: Measured, baseline: Measured): string {
 }
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'mch-live-idle-bench-'));
+  const folder = workFolder(KEEP_DIR, 'mch-live-idle-bench-', `${FILES} files in ${FOLDERS} folders`);
+  const work = folder.path;
   try {
     const localRoot = join(work, 'local');
     let started = process.hrtime.bigint();
-    writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: (index) => index % 64 });
-    console.log(`created ${FILES} files in ${FOLDERS} folders in ${secondsSince(started).toFixed(1)} s`);
+    if (!folder.reused) {
+      writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: (index) => index % 64 });
+      console.log(`created ${FILES} files in ${FOLDERS} folders in ${secondsSince(started).toFixed(1)} s`);
+    }
     const dataDir = join(work, 'device');
     const device = await startBenchDevice(dataDir);
     try {
@@ -151,6 +155,7 @@ async function main(): Promise<void> {
       started = process.hrtime.bigint();
       const db = openIndexDb(setup.indexPath);
       try {
+        if (folder.reused) console.log(`reusing the setup in ${work}`);
         const { client, tally } = countedClient(device.base, device.token);
         const engine = new SyncEngine({
           client,
@@ -159,10 +164,14 @@ async function main(): Promise<void> {
           remoteFolder: REMOTE_FOLDER,
         });
         const report = await engine.syncOnce();
-        if (report.status !== 'synced' || report.counts.uploaded !== FILES) {
-          throw new Error(`initial pass: ${report.status}, ${report.counts.uploaded} of ${FILES} uploaded`);
+        const expected = folder.reused ? 0 : FILES;
+        if (report.status !== 'synced' || report.counts.uploaded !== expected) {
+          throw new Error(
+            `initial pass: ${report.status}, ${report.counts.uploaded} of ${expected} uploaded`,
+          );
         }
         console.log(`initial sync in ${secondsSince(started).toFixed(1)} s (${describeTally(tally)})`);
+        folder.ready();
       } finally {
         db.close();
       }
@@ -183,7 +192,7 @@ async function main(): Promise<void> {
       await device.stop();
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    folder.done();
   }
 }
 

@@ -9,8 +9,6 @@
 // the cache, index read) so the report can say where a pass spends its time, and a fourth runs the
 // first pass from the compiled build, as a packaged app would. The medians count.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openIndexDb } from '../app/index/index-db.ts';
@@ -25,6 +23,7 @@ import { countedClient, describeTally, writeRequests } from './lib/bench-client.
 import { cpuSeconds, findPid } from './lib/process-usage.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
+import { workFolder } from './lib/kept-setup.ts';
 import { printComparison, type Measurement } from './lib/report.ts';
 import { median, ownCpuSeconds, secondsSince } from './lib/timing.ts';
 
@@ -292,17 +291,15 @@ function builtRows(
 }
 
 async function main(): Promise<void> {
-  const work = KEEP_DIR ?? mkdtempSync(join(tmpdir(), 'mch-sync-pass-bench-'));
-  const readyMark = join(work, 'ready');
   const sizes = `${FILES} files in ${FOLDERS} folders`;
-  const kept = KEEP_DIR !== undefined && existsSync(readyMark) && readFileSync(readyMark, 'utf8') === sizes;
+  const folder = workFolder(KEEP_DIR, 'mch-sync-pass-bench-', sizes);
+  const work = folder.path;
+  const kept = folder.reused;
   try {
     const localRoot = join(work, 'local');
     if (kept) {
       console.log(`reusing the setup in ${work} (${sizes})`);
     } else {
-      rmSync(work, { recursive: true, force: true });
-      mkdirSync(work, { recursive: true });
       const started = process.hrtime.bigint();
       writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: (index) => index % 64 });
       console.log(`created ${sizes} in ${secondsSince(started).toFixed(1)} s`);
@@ -318,7 +315,7 @@ async function main(): Promise<void> {
       };
       if (!kept) {
         await initialSync(setup);
-        if (KEEP_DIR !== undefined) writeFileSync(readyMark, sizes);
+        folder.ready();
       }
       const before = runFind(localRoot).output;
       const find: number[] = [];
@@ -429,7 +426,7 @@ async function main(): Promise<void> {
       await device.stop();
     }
   } finally {
-    if (KEEP_DIR === undefined) rmSync(work, { recursive: true, force: true });
+    folder.done();
   }
 }
 

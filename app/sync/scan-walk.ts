@@ -1,7 +1,12 @@
 // One folder at a time of the local scan: judging each name, lstat, and the folder's digest and name clashes.
-import type { BigIntStats, Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { digestOfLines, fileDigestLine, folderDigestLine } from './folder-digest.ts';
+import {
+  NativeFolderEntries,
+  NodeFolderEntries,
+  type EntryFacts,
+  type FolderEntries,
+} from './folder-entries.ts';
 import { IGNORE_FILE_NAME, type IgnoreRules } from './ignore-rules.ts';
 import {
   STATE_FOLDER_NAME,
@@ -11,6 +16,7 @@ import {
   windowsNameProblem,
 } from './local-names.ts';
 import { nameKey, type RelativePath } from './model.ts';
+import type { ListFolder } from './native-scan.ts';
 import type { ScanFs, ScanResult, SkippedItem, SkipReason } from './scanner.ts';
 
 /** Which paths a scoped scan reads: inside a scoped subtree, or a folder on the way to one. */
@@ -59,48 +65,85 @@ export function errorCode(error: unknown): string {
 /** The state of one walk; one method per folder keeps the hot loop free of closures. */
 export class Walk {
   readonly #fs: ScanFs;
+  /** The native lister; undefined to read folders through `#fs`. */
+  readonly #list: ListFolder | undefined;
   readonly #result: ScanResult;
   readonly #portability: boolean;
   readonly #scope: ScanScope | undefined;
   readonly #digests: boolean;
+  /** Filled by each entry's lstat in turn. */
+  readonly #facts: EntryFacts = { kind: 'file', inode: '', size: 0, mtimeNs: 0n };
 
   constructor(
     fs: ScanFs,
+    list: ListFolder | undefined,
     result: ScanResult,
     options: { portability: boolean; scope: ScanScope | undefined; digests: boolean },
   ) {
     this.#fs = fs;
+    this.#list = list;
     this.#result = result;
     this.#portability = options.portability;
     this.#scope = options.scope;
     this.#digests = options.digests;
   }
 
+  /** The folder's entries, or the errno code of the folder itself. */
+  #entriesOf(folder: ScanFolder): FolderEntries | string {
+    if (this.#list !== undefined) {
+      // The root may be a symlink to the synced folder; below it, a folder swapped for a symlink since
+      // its parent was listed is not followed.
+      return NativeFolderEntries.read(this.#list, folder.absolute, folder.relative === '');
+    }
+    try {
+      return new NodeFolderEntries(this.#fs, folder.absolute, this.#fs.readdir(folder.absolute));
+    } catch (error) {
+      return errorCode(error);
+    }
+  }
+
+  /**
+   * The folder's own rules apply to its entries, so they are read before any entry is judged. Throws
+   * when a `.mchignore` is there but cannot be read: the folder is then unknown this pass.
+   */
+  #rulesOf(folder: ScanFolder, entries: FolderEntries): IgnoreRules {
+    for (let at = 0; at < entries.count; at++) {
+      if (entries.name(at) !== IGNORE_FILE_NAME) continue;
+      const facts = this.#facts;
+      const outcome = entries.stat(at, facts);
+      if (outcome === 'ok' && facts.kind !== 'file') break;
+      if (outcome !== 'ok') {
+        throw Object.assign(new Error(`${IGNORE_FILE_NAME} could not be read`), {
+          code: typeof outcome === 'string' ? 'ENOENT' : outcome.error,
+        });
+      }
+      const text = this.#fs.readText(folder.absolute + sep + IGNORE_FILE_NAME);
+      return folder.rules.withFile(folder.relative, text);
+    }
+    return folder.rules;
+  }
+
   /** Lists one folder into the result and pushes its subfolders; returns an errno code if it cannot. */
   readFolder(folder: ScanFolder, stack: ScanFolder[]): string | undefined {
-    let dirents: Dirent[];
-    let rules = folder.rules;
+    const listed = this.#entriesOf(folder);
+    if (typeof listed === 'string') return listed;
+    let rules: IgnoreRules;
     try {
-      dirents = this.#fs.readdir(folder.absolute);
-      // The folder's own rules apply to its entries, so they are read before any entry is judged.
-      const ignoreFile = dirents.find((dirent) => dirent.name === IGNORE_FILE_NAME && dirent.isFile());
-      if (ignoreFile) {
-        const text = this.#fs.readText(folder.absolute + sep + IGNORE_FILE_NAME);
-        rules = rules.withFile(folder.relative, text);
-      }
+      rules = this.#rulesOf(folder, listed);
     } catch (error) {
       return errorCode(error);
     }
     const { entries, skipped } = this.#result;
+    const facts = this.#facts;
     const first = entries.length;
     const prefix = folder.relative === '' ? '' : `${folder.relative}/`;
     const synced: string[] = [];
     const lines: string[] | undefined = this.#digests && folder.whole ? [] : undefined;
-    for (const dirent of dirents) {
-      const name = dirent.name;
+    for (let at = 0; at < listed.count; at++) {
+      const name = listed.name(at);
       const path = prefix + name;
       const whole = folder.whole || this.#scope?.covers(path) === true;
-      if (!whole && !(dirent.isDirectory() && this.#scope?.isOnTheWay(path) === true)) continue;
+      if (!whole && !(listed.isFolderHint(at) && this.#scope?.isOnTheWay(path) === true)) continue;
       if (name === STATE_FOLDER_NAME) {
         skipped.push(item(path, 'state-folder', "the client's own state folder"));
         continue;
@@ -116,31 +159,22 @@ export class Walk {
         continue;
       }
       // Judged on the directory entry's type so that an ignored tree costs no lstat at all.
-      if (!rules.isEmpty && rules.ignores(path, dirent.isDirectory())) {
+      if (!rules.isEmpty && rules.ignores(path, listed.isFolderHint(at))) {
         skipped.push(item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`));
         continue;
       }
-      const absolute = folder.absolute + sep + name;
-      let stats: BigIntStats | undefined;
-      try {
-        stats = this.#fs.lstat(absolute);
-      } catch (error) {
-        skipped.push(item(path, 'retry-later', `could not be read: ${errorCode(error)}`));
+      const outcome = listed.stat(at, facts);
+      if (outcome !== 'ok') {
+        if (outcome === 'bad-name') skipped.push(item(path, 'invalid-name', 'is not valid UTF-8'));
+        else if (outcome === 'gone') skipped.push(item(path, 'retry-later', 'disappeared during the scan'));
+        else skipped.push(item(path, 'retry-later', `could not be read: ${outcome.error}`));
         continue;
       }
-      if (stats === undefined) {
-        // readdir decodes names as UTF-8; a name that is not valid UTF-8 comes back with U+FFFD and
-        // then cannot be found under that name.
-        if (name.includes('\uFFFD')) skipped.push(item(path, 'invalid-name', 'is not valid UTF-8'));
-        else skipped.push(item(path, 'retry-later', 'disappeared during the scan'));
-        continue;
-      }
-      if (stats.isSymbolicLink()) {
+      if (facts.kind === 'symlink') {
         skipped.push(item(path, 'symlink', 'a symbolic link (not followed)'));
         continue;
       }
-      const isFolder = stats.isDirectory();
-      if (!isFolder && !stats.isFile()) {
+      if (facts.kind === 'special') {
         skipped.push(item(path, 'special-file', 'a socket, pipe or device'));
         continue;
       }
@@ -149,12 +183,15 @@ export class Walk {
         if (problem !== undefined) this.#result.portability.push({ path, detail: `the name ${problem}` });
       }
       synced.push(name);
-      const inode = stats.ino.toString();
-      const size = isFolder ? 0 : Number(stats.size);
-      const mtimeNs = stats.mtimeNs;
-      entries.push({ path, kind: isFolder ? 'folder' : 'file', inode, size, mtimeNs });
+      const isFolder = facts.kind === 'folder';
+      const { inode, mtimeNs } = facts;
+      const size = isFolder ? 0 : facts.size;
+      entries.push({ path, kind: facts.kind, inode, size, mtimeNs });
       lines?.push(isFolder ? folderDigestLine(name, inode) : fileDigestLine(name, inode, size, mtimeNs));
-      if (isFolder) stack.push({ absolute, relative: path, rules, whole, entryIndex: entries.length - 1 });
+      if (isFolder) {
+        const absolute = folder.absolute + sep + name;
+        stack.push({ absolute, relative: path, rules, whole, entryIndex: entries.length - 1 });
+      }
     }
     if (lines !== undefined) {
       this.#result.folders?.push({

@@ -4,6 +4,7 @@ import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IgnoreRules } from './ignore-rules.ts';
 import type { LocalEntry, RelativePath } from './model.ts';
+import { nativeListFolder } from './native-scan.ts';
 import { errorCode, ScanScope, Walk, type ScanFolder } from './scan-walk.ts';
 
 /** Why an item found on disk is not in `entries`. */
@@ -133,7 +134,9 @@ class ScanRun {
       options.within === undefined || options.within.includes('') ? undefined : new ScanScope(options.within);
     this.#scope = scope;
     if (options.digests === true) result.folders = [];
-    this.#walk = new Walk(fs, result, {
+    // The native lister reads the real disk; a file system given by a test goes through node:fs calls.
+    const list = options.fs === undefined ? nativeListFolder() : undefined;
+    this.#walk = new Walk(fs, list, result, {
       portability: options.portabilityWarnings ?? true,
       scope,
       digests: options.digests === true,

@@ -1,0 +1,140 @@
+// One folder's entries for the local scan: names first, then each entry's lstat facts, from node:fs or the native lister.
+import type { BigIntStats, Dirent } from 'node:fs';
+import { sep } from 'node:path';
+import { errnoName, NATIVE_KIND, type ListFolder, type NativeListing } from './native-scan.ts';
+import type { ScanFs } from './scanner.ts';
+
+/** What an lstat says of an entry; one object per folder, filled again for each entry. */
+export interface EntryFacts {
+  kind: 'file' | 'folder' | 'symlink' | 'special';
+  inode: string;
+  size: number;
+  mtimeNs: bigint;
+}
+
+/** `ok` (the facts are filled), `gone` (vanished since the listing), `bad-name` (not UTF-8), or an errno code. */
+export type EntryOutcome = 'ok' | 'gone' | 'bad-name' | { error: string };
+
+export interface FolderEntries {
+  readonly count: number;
+  name(at: number): string;
+  /** From the directory entry, before any lstat (ignore rules need it to skip a tree unread). */
+  isFolderHint(at: number): boolean;
+  /** The entry's lstat into `facts`. */
+  stat(at: number, facts: EntryFacts): EntryOutcome;
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : String(error);
+}
+
+/** Entries through node:fs: readdir, then an lstat by full path when an entry is looked at. */
+export class NodeFolderEntries implements FolderEntries {
+  readonly #fs: ScanFs;
+  readonly #folder: string;
+  readonly #dirents: Dirent[];
+
+  constructor(fs: ScanFs, folder: string, dirents: Dirent[]) {
+    this.#fs = fs;
+    this.#folder = folder;
+    this.#dirents = dirents;
+  }
+
+  get count(): number {
+    return this.#dirents.length;
+  }
+
+  name(at: number): string {
+    return (this.#dirents[at] as Dirent).name;
+  }
+
+  isFolderHint(at: number): boolean {
+    return (this.#dirents[at] as Dirent).isDirectory();
+  }
+
+  stat(at: number, facts: EntryFacts): EntryOutcome {
+    const name = this.name(at);
+    let stats: BigIntStats | undefined;
+    try {
+      stats = this.#fs.lstat(this.#folder + sep + name);
+    } catch (error) {
+      return { error: errorCode(error) };
+    }
+    if (stats === undefined) {
+      // readdir decodes names as UTF-8; a name that is not valid UTF-8 comes back with U+FFFD and
+      // then cannot be found under that name.
+      return name.includes('\uFFFD') ? 'bad-name' : 'gone';
+    }
+    facts.kind = stats.isSymbolicLink()
+      ? 'symlink'
+      : stats.isDirectory()
+        ? 'folder'
+        : stats.isFile()
+          ? 'file'
+          : 'special';
+    facts.inode = stats.ino.toString();
+    facts.size = Number(stats.size);
+    facts.mtimeNs = stats.mtimeNs;
+    return 'ok';
+  }
+}
+
+/** Entries from one call of the native lister: everything was read at once. */
+export class NativeFolderEntries implements FolderEntries {
+  readonly #names: string[];
+  readonly #facts: Float64Array;
+  readonly #inodes: BigUint64Array;
+  readonly #mtimes: BigInt64Array;
+
+  constructor([names, facts, inodes, mtimes]: NativeListing) {
+    this.#names = names;
+    this.#facts = facts;
+    this.#inodes = inodes;
+    this.#mtimes = mtimes;
+  }
+
+  /** The folder's entries, or the errno code of the folder itself. */
+  static read(list: ListFolder, folder: string, follow: boolean): NativeFolderEntries | string {
+    const listing = list(folder, follow);
+    return typeof listing === 'number' ? errnoName(listing) : new NativeFolderEntries(listing);
+  }
+
+  get count(): number {
+    return this.#names.length;
+  }
+
+  name(at: number): string {
+    return this.#names[at] as string;
+  }
+
+  isFolderHint(at: number): boolean {
+    return this.#facts[at * 2] === NATIVE_KIND.folder;
+  }
+
+  stat(at: number, facts: EntryFacts): EntryOutcome {
+    const kind = this.#facts[at * 2] as number;
+    if (kind < 0) return { error: errnoName(-kind) };
+    switch (kind) {
+      case NATIVE_KIND.gone:
+        return 'gone';
+      case NATIVE_KIND.badName:
+        return 'bad-name';
+      case NATIVE_KIND.file:
+        facts.kind = 'file';
+        break;
+      case NATIVE_KIND.folder:
+        facts.kind = 'folder';
+        break;
+      case NATIVE_KIND.symlink:
+        facts.kind = 'symlink';
+        break;
+      default:
+        facts.kind = 'special';
+    }
+    facts.inode = (this.#inodes[at] as bigint).toString();
+    facts.size = this.#facts[at * 2 + 1] as number;
+    facts.mtimeNs = this.#mtimes[at] as bigint;
+    return 'ok';
+  }
+}
