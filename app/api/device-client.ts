@@ -71,6 +71,8 @@ export class DeviceClient {
   readonly chunkBytes: number;
   /** Set once PATCH turned out to be missing, so later patches go straight to POST .../patch. */
   #patchViaPost = false;
+  /** Cleared once pipelined answers could not be followed (listing-revalidator.ts): one at a time from then on. */
+  #pipelined = true;
 
   constructor(options: DeviceClientOptions) {
     this.deviceUrl = new URL(options.deviceUrl);
@@ -86,6 +88,15 @@ export class DeviceClient {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     return url;
+  }
+
+  /** Whether listing revalidations may be pipelined to this device (listing-revalidator.ts). */
+  get pipelinedRevalidation(): boolean {
+    return this.#pipelined;
+  }
+
+  refusePipelinedRevalidation(): void {
+    this.#pipelined = false;
   }
 
   /** Sends a request and returns the answer; for the other device modules. */
@@ -242,7 +253,11 @@ export class DeviceClient {
   }
 
   /** Every page of a folder. */
-  async listAll(folderId: string, options?: Omit<ListOptions, 'pageToken'>): Promise<ListingAnswer> {
+  /** Every page; `firstPage` is an answer to the first page already received (a pipelined revalidation). */
+  async listAll(
+    folderId: string,
+    options?: Omit<ListOptions, 'pageToken'> & { firstPage?: ApiResponse },
+  ): Promise<ListingAnswer> {
     return listAll(this, folderId, options);
   }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BadResponseError } from '../../common/errors.ts';
 import { etagOf, parseJson, msToWireTime } from './answers.ts';
 import type { DeviceClient } from './device-client.ts';
+import type { ApiResponse } from './transport.ts';
 import {
   checkItem,
   checkItems,
@@ -39,27 +40,36 @@ export interface ListingPage {
 
 export type ListingAnswer = ListingPage | { notModified: true };
 
+/** The URL of one listing page; a revalidation must ask for exactly the URL the listing's ETag came from. */
+export function listingUrl(client: DeviceClient, folderId: string, options: ListOptions = {}): URL {
+  return client.url('/sdk/v2/filesSearch/parents', {
+    ids: folderId,
+    limit: options.limit,
+    pageToken: options.pageToken === '' ? undefined : options.pageToken,
+    orderBy: options.orderBy,
+    order: options.order,
+  });
+}
+
 export async function listPage(
   client: DeviceClient,
   folderId: string,
   options: ListOptions = {},
 ): Promise<ListingAnswer> {
-  const what = `list folder ${folderId}`;
   const response = await client.send({
     method: 'GET',
-    url: client.url('/sdk/v2/filesSearch/parents', {
-      ids: folderId,
-      limit: options.limit,
-      pageToken: options.pageToken === '' ? undefined : options.pageToken,
-      orderBy: options.orderBy,
-      order: options.order,
-    }),
-    what,
+    url: listingUrl(client, folderId, options),
+    what: `list folder ${folderId}`,
     headers: options.ifNoneMatch === undefined ? {} : { 'if-none-match': options.ifNoneMatch },
     accept: ['not-modified'],
     signal: options.signal,
   });
-  if (response.kind === 'not-modified') return { notModified: true };
+  return response.kind === 'not-modified' ? { notModified: true } : readListingPage(response, folderId);
+}
+
+/** A listing page from its answer (a 200), checked as every listing is. */
+export function readListingPage(response: ApiResponse, folderId: string): ListingPage {
+  const what = `list folder ${folderId}`;
   const page = parseJson(response, pageSchema, what);
   const checked = checkItems(page.files, what, { correlationId: response.correlationId });
   return { notModified: false, ...checked, pageToken: page.pageToken ?? '', eTag: etagOf(response) };
@@ -72,13 +82,17 @@ export async function listPage(
 export async function listAll(
   client: DeviceClient,
   folderId: string,
-  options: Omit<ListOptions, 'pageToken'> = {},
+  options: Omit<ListOptions, 'pageToken'> & { firstPage?: ApiResponse } = {},
 ): Promise<ListingAnswer> {
-  const first = await listPage(client, folderId, options);
+  const { firstPage, ...listOptions } = options;
+  const first =
+    firstPage === undefined
+      ? await listPage(client, folderId, listOptions)
+      : readListingPage(firstPage, folderId);
   if (first.notModified) return first;
   const result: ListingPage = { ...first, files: [...first.files], rejected: [...first.rejected] };
   const seen = new Set<string>();
-  const { ifNoneMatch: _firstPageOnly, ...rest } = options;
+  const { ifNoneMatch: _firstPageOnly, ...rest } = listOptions;
   let token = first.pageToken;
   while (token !== '') {
     // A device handing out the same token twice would otherwise keep this loop going forever.

@@ -126,6 +126,23 @@ export class Transport {
     return this.#policy;
   }
 
+  /** Logs an attempt made beside `request` (pipelined listing revalidations) as its own are logged. */
+  note(entry: ApiLogEntry): void {
+    this.#log?.(entry);
+  }
+
+  get timeouts(): Timeouts {
+    return this.#timeouts;
+  }
+
+  get maxBodyBytes(): number {
+    return this.#maxBodyBytes;
+  }
+
+  get userAgent(): string {
+    return this.#userAgent;
+  }
+
   /** Sends the request (retrying as the policy allows) and reads the whole answer. */
   async request(spec: RequestSpec): Promise<ApiResponse> {
     return (await this.#send(spec, 'buffer')) as ApiResponse;

@@ -1,6 +1,8 @@
 // The remote half of a pass: a breadth-first walk of a device folder tree, reusing unchanged listings (304).
 import { AbortedError, ApiError, MchError } from '../../common/errors.ts';
-import type { DeviceClient, RemoteFile } from '../api/device-client.ts';
+import type { DeviceClient, ListingAnswer, ListingPage, RemoteFile } from '../api/device-client.ts';
+import type { ApiResponse } from '../api/transport.ts';
+import { ListingRevalidator } from '../api/listing-revalidator.ts';
 import type { RelativePath, RemoteEntry } from './model.ts';
 import { childPath, WalkedListing, type CachedListing } from './walk-listing.ts';
 
@@ -9,6 +11,8 @@ export type { CachedListing } from './walk-listing.ts';
 // A 304 costs the device little, so round trips bound the walk: 8 in flight took a third less time
 // than 4 over 1,011 folders (bench/sync-pass.bench.ts tree).
 export const DEFAULT_WALK_CONCURRENCY = 8;
+/** Folders whose kept listing is being revalidated at once, pipelined (listing-revalidator.ts). */
+const PIPELINED_FOLDERS = 64;
 
 /** Stable codes of the walk's own failures (the API layer's `ApiError`s pass through unchanged). */
 export type RemoteWalkErrorCode = 'REMOTE_ROOT_MISSING';
@@ -43,6 +47,8 @@ export interface RemoteWalkOptions {
    * poll finds remote changes, and If-Match guards every write made from a stale listing).
    */
   trust?: (folderId: string) => boolean;
+  /** Revalidate cached listings with pipelined requests (default true); false: one request each. */
+  pipelined?: boolean;
 }
 
 /** An item the API layer left out of a listing (bad name, malformed), with the folder it is in. */
@@ -101,6 +107,11 @@ function toEntry(file: RemoteFile, folderId: string, path: RelativePath): Remote
   };
 }
 
+/** Whether every file of a listing that names its parent names this folder. */
+function childrenOf(page: ListingPage, folderId: string): boolean {
+  return page.files.every((file) => file.parentID === undefined || file.parentID === folderId);
+}
+
 function isNotFound(error: unknown): error is ApiError {
   return error instanceof ApiError && error.code === 'NOT_FOUND';
 }
@@ -116,6 +127,10 @@ export async function walkRemote(
     options.cache !== undefined && options.cache.pageSize === options.pageSize
       ? options.cache.folders
       : undefined;
+  // Kept listings are revalidated many at once; a listing the device sends in full (or anything the
+  // revalidator leaves to it) goes through the Transport, `concurrency` at a time.
+  const pipelined = previous !== undefined && previous.size > 0 && options.pipelined !== false;
+  const requests = new Slots(concurrency);
   // The listings in the order the walk took them; `entries` is built from them when first read, so a
   // poll that finds nothing changed never puts the 100,000 items of a large tree in a map.
   const taken: { folderId: string; listing: WalkedListing }[] = [];
@@ -136,6 +151,7 @@ export async function walkRemote(
   // One failure stops the other listings in flight; the caller's signal stops all of them.
   const stop = new AbortController();
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  const pipe = pipelined ? new ListingRevalidator(client, { signal }) : undefined;
 
   /** The folder's listing from the device (a 304 reuses `cached`); undefined when it vanished. */
   const fetchListing = async (
@@ -143,11 +159,29 @@ export async function walkRemote(
     cached: WalkedListing | undefined,
   ): Promise<WalkedListing | undefined> => {
     try {
-      const answer = await client.listAll(folder.id, {
-        ...(options.pageSize === undefined ? {} : { limit: options.pageSize }),
-        ...(cached === undefined ? {} : { ifNoneMatch: cached.eTag }),
-        signal,
-      });
+      const revalidated =
+        pipe !== undefined && cached !== undefined
+          ? await pipe.revalidate(folder.id, cached.eTag, options.pageSize)
+          : undefined;
+      const list = (firstPage?: ApiResponse): Promise<ListingAnswer> =>
+        requests.run(() =>
+          client.listAll(folder.id, {
+            ...(options.pageSize === undefined ? {} : { limit: options.pageSize }),
+            ...(cached === undefined ? {} : { ifNoneMatch: cached.eTag }),
+            ...(firstPage === undefined ? {} : { firstPage }),
+            signal,
+          }),
+        );
+      let answer: ListingAnswer =
+        revalidated?.kind === 'not-modified'
+          ? { notModified: true }
+          : await list(revalidated?.kind === 'answer' ? revalidated.response : undefined);
+      if (revalidated?.kind === 'answer' && !answer.notModified && !childrenOf(answer, folder.id)) {
+        // A pipelined answer holding another folder's children: answers and requests were not paired
+        // as they were sent. Nothing of it is used, and this device is asked one request at a time.
+        client.refusePipelinedRevalidation();
+        answer = await list();
+      }
       if (answer.notModified) {
         result.unchanged.add(folder.id);
         result.stats.notModified += 1;
@@ -203,13 +237,14 @@ export async function walkRemote(
     return subfolders;
   };
 
+  const inFlight = pipe === undefined ? concurrency : Math.max(concurrency, PIPELINED_FOLDERS);
   await new Promise<void>((resolve, reject) => {
     const queue: PendingFolder[] = [{ id: rootId, path: '' }];
     let active = 0;
     let failed = false;
     const pump = (): void => {
       if (failed) return;
-      while (active < concurrency && queue.length > 0) {
+      while (active < inFlight && queue.length > 0) {
         const folder = queue.shift() as PendingFolder;
         active += 1;
         listFolder(folder).then(
@@ -230,8 +265,31 @@ export async function walkRemote(
       }
     };
     pump();
-  });
+  }).finally(() => pipe?.close());
   return result;
+}
+
+/** At most `size` calls of `run` at once; the others wait their turn. */
+class Slots {
+  readonly #size: number;
+  readonly #waiting: Array<() => void> = [];
+  #used = 0;
+
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#used >= this.#size) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else this.#used += 1;
+    try {
+      return await work();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next === undefined) this.#used -= 1;
+      else next();
+    }
+  }
 }
 
 /**
