@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scanLocalFolder } from '../app/sync/scanner.ts';
+import { nativeListFolder } from '../app/sync/native-scan.ts';
+import { nodeScanFs, scanLocalFolder } from '../app/sync/scanner.ts';
 import { printComparison } from './lib/report.ts';
 
 const FILES = Number(process.env['BENCH_SCAN_FILES'] ?? 100_000);
@@ -38,9 +39,13 @@ function timeFind(root: string): number {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-function timeScan(root: string): { seconds: number; entries: number } {
+/** The scanner as a pass runs it (the native lister where it is built), or through node:fs calls. */
+function timeScan(
+  root: string,
+  through: 'default' | 'node-fs' = 'default',
+): { seconds: number; entries: number } {
   const started = process.hrtime.bigint();
-  const result = scanLocalFolder(root);
+  const result = scanLocalFolder(root, through === 'node-fs' ? { fs: nodeScanFs } : {});
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.root !== 'ok') throw new Error(`scan: root ${result.root}`);
   return { seconds, entries: result.entries.length };
@@ -77,6 +82,7 @@ function main(): void {
     const findTimes: number[] = [];
     const scanTimes: number[] = [];
     const bareTimes: number[] = [];
+    const nodeFsTimes: number[] = [];
     let entries = 0;
     timeFind(root); // warm the dentry and inode caches for both sides alike
     for (let run = 0; run < RUNS; run += 1) {
@@ -84,6 +90,7 @@ function main(): void {
       const scan = timeScan(root);
       scanTimes.push(scan.seconds);
       bareTimes.push(timeBareWalk(root));
+      nodeFsTimes.push(timeScan(root, 'node-fs').seconds);
       entries = scan.entries;
     }
     const probe = spawnSync(process.execPath, [import.meta.filename, '--child', root], { encoding: 'utf8' });
@@ -92,6 +99,9 @@ function main(): void {
     const findMedian = median(findTimes);
     const scanMedian = median(scanTimes);
     const bareMedian = median(bareTimes);
+    const nodeFsMedian = median(nodeFsTimes);
+    const native =
+      nativeListFolder() === undefined ? 'node:fs (the native lister is not built)' : 'native lister';
     printComparison(
       `Local scan, ${FILES} files in ${FOLDERS} folders, nothing changed (median of ${RUNS} runs)`,
       {
@@ -108,7 +118,13 @@ function main(): void {
           detail: `${bareMedian.toFixed(3)} s, ${(bareMedian / findMedian).toFixed(2)}× find's time`,
         },
         {
-          name: 'scanLocalFolder',
+          name: 'scanLocalFolder through node:fs',
+          rate: FILES / nodeFsMedian,
+          unit: 'files/s',
+          detail: `${nodeFsMedian.toFixed(3)} s, ${(nodeFsMedian / findMedian).toFixed(2)}× find's time`,
+        },
+        {
+          name: `scanLocalFolder (${native})`,
           rate: FILES / scanMedian,
           unit: 'files/s',
           detail: `${scanMedian.toFixed(3)} s, ${(scanMedian / findMedian).toFixed(2)}× find's time, ${entries} entries, peak RSS ${peakMb.toFixed(0)} MB (goal: ≤ 3× find, < 300 MB)`,
