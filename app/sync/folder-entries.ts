@@ -1,6 +1,7 @@
 // One folder's entries for the local scan: names first, then each entry's lstat facts, from node:fs or the native lister.
 import type { BigIntStats, Dirent } from 'node:fs';
 import { sep } from 'node:path';
+import { errorCode } from './local-paths.ts';
 import { errnoName, NATIVE_KIND, type ListFolder, type NativeListing } from './native-scan.ts';
 import type { ScanFs } from './scanner.ts';
 
@@ -22,11 +23,6 @@ export interface FolderEntries {
   isFolderHint(at: number): boolean;
   /** The entry's lstat into `facts`. */
   stat(at: number, facts: EntryFacts): EntryOutcome;
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : String(error);
 }
 
 /** Entries through node:fs: readdir, then an lstat by full path when an entry is looked at. */

@@ -1,6 +1,7 @@
 // The freedesktop.org Trash specification 1.0 on Linux and the BSDs: the home trash and the top-directory trash.
 import { lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { errorCode } from './local-paths.ts';
 
 /** What the freedesktop.org trash needs to know; everything else is read from the file system. */
 export interface FreedesktopTrashOptions {
@@ -194,10 +195,4 @@ function fitName(name: string): string {
     fitted += character;
   }
   return fitted;
-}
-
-/** The errno code of a file system error, for messages. */
-export function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : String(error);
 }

@@ -64,3 +64,9 @@ export function isUnchanged(expected: LocalEntry, now: LocalEntry | undefined): 
   if (!now || now.kind !== expected.kind || now.inode !== expected.inode) return false;
   return now.kind === 'folder' || (now.size === expected.size && now.mtimeNs === expected.mtimeNs);
 }
+
+/** The errno code of a file system error, for messages. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : String(error);
+}

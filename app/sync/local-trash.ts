@@ -3,7 +3,8 @@ import { homedir } from 'node:os';
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BugError, MchError } from '../../common/errors.ts';
-import { errorCode, moveToFreedesktopTrash, TrashUnusable } from './freedesktop-trash.ts';
+import { moveToFreedesktopTrash, TrashUnusable } from './freedesktop-trash.ts';
+import { errorCode } from './local-paths.ts';
 
 /** Stable codes of `moveToTrash` failures. */
 export type TrashErrorCode = 'TRASH_FAILED' | 'TRASH_SOURCE_MISSING';

@@ -8,6 +8,7 @@ import {
   type FolderEntries,
 } from './folder-entries.ts';
 import { IGNORE_FILE_NAME, type IgnoreRules } from './ignore-rules.ts';
+import { errorCode } from './local-paths.ts';
 import {
   STATE_FOLDER_NAME,
   caseFoldKey,
@@ -55,11 +56,6 @@ export interface ScanFolder {
 
 function item(path: RelativePath, reason: SkipReason, detail: string): SkippedItem {
   return { path, reason, detail };
-}
-
-export function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : String(error);
 }
 
 /** The state of one walk; one method per folder keeps the hot loop free of closures. */

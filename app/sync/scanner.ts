@@ -1,11 +1,12 @@
-// The local half of a pass: one walk (readdirSync + lstatSync) listing what is synced and what is skipped, and why.
+// The local half of a pass: one walk, a folder at a time, listing what is synced and what is skipped, and why.
 import type { BigIntStats, Dirent } from 'node:fs';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IgnoreRules } from './ignore-rules.ts';
 import type { LocalEntry, RelativePath } from './model.ts';
 import { nativeListFolder } from './native-scan.ts';
-import { errorCode, ScanScope, Walk, type ScanFolder } from './scan-walk.ts';
+import { errorCode } from './local-paths.ts';
+import { ScanScope, Walk, type ScanFolder } from './scan-walk.ts';
 
 /** Why an item found on disk is not in `entries`. */
 export type SkipReason =
