@@ -1,6 +1,7 @@
 // The index's folder digests (what each synced folder holds on disk, as its rows say), read and written in bulk.
 import type { ItemKind, RelativePath } from '../sync/model.ts';
 import { digestLine, digestOfLines } from '../sync/folder-digest.ts';
+import { baseName } from '../sync/reconcile.ts';
 import type { IndexDb } from './index-db.ts';
 
 interface ChildRow {
@@ -9,11 +10,6 @@ interface ChildRow {
   inode: string | null;
   local_size: bigint | null;
   local_mtime_ns: bigint | null;
-}
-
-/** The name on disk a row's path ends with. */
-function nameOfPath(path: RelativePath): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 export class DigestStore {
@@ -59,7 +55,7 @@ export class DigestStore {
         for (const row of this.#statements.children.iterate({ folderId }) as IterableIterator<ChildRow>) {
           lines.push(
             digestLine({
-              name: nameOfPath(row.path),
+              name: baseName(row.path),
               kind: row.kind,
               inode: row.inode,
               size: row.local_size === null ? null : Number(row.local_size),

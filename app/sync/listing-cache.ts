@@ -82,13 +82,11 @@ class StoredCachedListing implements CachedListing {
   damaged = false;
   readonly #store: ListingStore;
   readonly #pageSize: number;
-  readonly #folderId: string;
 
-  constructor(eTag: string, store: ListingStore, pageSize: number, folderId: string) {
+  constructor(eTag: string, store: ListingStore, pageSize: number) {
     this.eTag = eTag;
     this.#store = store;
     this.#pageSize = pageSize;
-    this.#folderId = folderId;
   }
 
   /** Undefined when the subfolders are not what `encodeSubfolders` writes: the folder is then listed in full. */
@@ -104,12 +102,17 @@ class StoredCachedListing implements CachedListing {
     }
     this.damaged = rows === undefined;
     if (this.damaged) return undefined;
-    return new WalkedListing(this.eTag, [], folderPath, () => this.#entries(folderPath, folders), folders);
+    return new WalkedListing(
+      this.eTag,
+      [],
+      folderPath,
+      () => this.#entries(folderId, folderPath, folders),
+      folders,
+    );
   }
 
   /** The children; text that is not what was written (or disagrees with the subfolders) drops every kept listing. */
-  #entries(folderPath: RelativePath, folders: readonly SubfolderRef[]): RemoteEntry[] {
-    const folderId = this.#folderId;
+  #entries(folderId: string, folderPath: RelativePath, folders: readonly SubfolderRef[]): RemoteEntry[] {
     const rows = parsedArray(this.#store.children(folderId, this.#pageSize));
     const entries: RemoteEntry[] = [];
     let subfolders = 0;
@@ -159,7 +162,7 @@ export class ListingCacheKeeper {
     const folders = new Map<string, CachedListing>();
     const pageSize = this.#pageSize ?? 0;
     for (const { folderId, eTag } of this.#store.eTags(pageSize)) {
-      folders.set(folderId, new StoredCachedListing(eTag, this.#store, pageSize, folderId));
+      folders.set(folderId, new StoredCachedListing(eTag, this.#store, pageSize));
     }
     this.#saved = new Map(folders);
     return { pageSize: this.#pageSize, folders };

@@ -1,6 +1,7 @@
 // A remote folder's listing as the walk keeps it: the entries it gave, reused while the folder keeps its path.
 import type { RejectedItem } from '../api/device-client.ts';
 import type { RelativePath, RemoteEntry } from './model.ts';
+import { baseName } from './reconcile.ts';
 import type { RemoteWalkCache } from './remote-walk.ts';
 
 /**
@@ -81,10 +82,6 @@ export class WalkedListing implements CachedListing {
         : undefined;
     return new WalkedListing(this.eTag, this.rejected, folderPath, moved, folders);
   }
-}
-
-function baseName(path: RelativePath): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /** A move or rename the device confirmed to this engine, with the item's new eTag. */

@@ -46,6 +46,13 @@ function cacheOf(folders: Record<string, CachedListing>): RemoteWalkCache {
   return { pageSize: undefined, folders: new Map(Object.entries(folders)) };
 }
 
+/** A kept listing written as is (ETag `"e"`), to read back what a damaged row gives. */
+function storeRow(db: IndexDb, folderId: string, pageSize: number, folders: string, children: string): void {
+  db.prepare(
+    'INSERT INTO listings (folder_id, etag, page_size, folders, children) VALUES (?, ?, ?, ?, ?)',
+  ).run(folderId, '"e"', pageSize, folders, children);
+}
+
 function rowCount(db: IndexDb): number {
   return db.prepare('SELECT count(*) FROM listings').pluck().get() as number;
 }
@@ -98,13 +105,10 @@ describe('ListingCacheKeeper', () => {
 
   it('reads a row with damaged subfolders as no cache and writes the next listing over it, even with the same ETag', () => {
     const { db, index } = newIndex();
-    const insert = db.prepare(
-      'INSERT INTO listings (folder_id, etag, page_size, folders, children) VALUES (?, ?, ?, ?, ?)',
-    );
-    insert.run('broken', '"e"', 0, '[["a", 2]]', '[]');
-    insert.run('notjson', '"e"', 0, '{', '[]');
-    insert.run('paged', '"e"', 50, '[]', '[]');
-    insert.run('good', '"e"', 0, '[]', '[]');
+    storeRow(db, 'broken', 0, '[["a", 2]]', '[]');
+    storeRow(db, 'notjson', 0, '{', '[]');
+    storeRow(db, 'paged', 50, '[]', '[]');
+    storeRow(db, 'good', 0, '[]', '[]');
     const keeper = new ListingCacheKeeper(index.listings);
     const loaded = keeper.load();
     expect([...loaded.folders.keys()].sort()).toEqual(['broken', 'good', 'notjson']);
@@ -140,9 +144,7 @@ describe('ListingCacheKeeper', () => {
 
   it('drops every kept listing when the children turn out damaged after the subfolders were used', () => {
     const { db, index } = newIndex();
-    db.prepare(
-      'INSERT INTO listings (folder_id, etag, page_size, folders, children) VALUES (?, ?, ?, ?, ?)',
-    ).run('p', '"e"', 0, '[["d", "sub"]]', '[["a", "p", "a.txt", 0, "x"]]');
+    storeRow(db, 'p', 0, '[["d", "sub"]]', '[["a", "p", "a.txt", 0, "x"]]');
     const listing = new ListingCacheKeeper(index.listings).load().folders.get('p')?.at('p', 'docs');
     expect(listing?.folders).toEqual([{ id: 'd', path: 'docs/sub' }]);
     expect(() => listing?.entries).toThrow(ListingCacheDamagedError);
@@ -151,9 +153,7 @@ describe('ListingCacheKeeper', () => {
 
   it('reads children that disagree with the subfolders as damaged', () => {
     const { db, index } = newIndex();
-    db.prepare(
-      'INSERT INTO listings (folder_id, etag, page_size, folders, children) VALUES (?, ?, ?, ?, ?)',
-    ).run('p', '"e"', 0, '[["d", "sub"]]', '[["d", "p", "other", 1, "x", 0, 1]]');
+    storeRow(db, 'p', 0, '[["d", "sub"]]', '[["d", "p", "other", 1, "x", 0, 1]]');
     const listing = new ListingCacheKeeper(index.listings).load().folders.get('p')?.at('p', 'docs');
     expect(() => listing?.entries).toThrow(ListingCacheDamagedError);
   });
