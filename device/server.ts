@@ -6,6 +6,7 @@ import { openDatabase } from './db/database.ts';
 import type { DeviceContext } from './context.ts';
 import { deviceErrorBody, installErrorHandling } from './http/error-handler.ts';
 import { FaultInjector, installFaults, type FaultSpec } from './faults.ts';
+import { installJsonBodyParser } from './http/json-body.ts';
 import { JwtSigner, loadSigningKey } from './identity/jwt.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { Permissions } from './permissions.ts';
@@ -102,6 +103,7 @@ export function buildApp(
     },
   });
   installErrorHandling(app, deviceErrorBody);
+  installJsonBodyParser(app, JSON_BODY_LIMIT);
   if (faults) installFaults(app, new FaultInjector(faults.spec, faults.seed));
   installPrettyJson(app);
   app.register(configRoutes(context), { prefix: '/config' });
