@@ -1,10 +1,9 @@
 // `mch-sync run --once` as a user runs it, against the real device: summaries, exit codes, the guard, the lock.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { folderLockPath } from '../../../app/cli/folder-lock.ts';
+import { acquireFolderLock, folderLockPath } from '../../../app/cli/folder-lock.ts';
 import { runCli } from '../../../app/cli/main.ts';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { walkRemote } from '../../../app/sync/remote-walk.ts';
@@ -160,35 +159,30 @@ describe('refusals', () => {
 
   it('refuses a second run on the same folder while the first holds the lock', async () => {
     const folder = localFolder('Locked', { 'l.txt': 'l' });
-    const lock = folderLockPath(profile, folder);
-    mkdirSync(join(lock, '..'), { recursive: true });
-    // This test process plays the first run: its pid is alive for as long as the test runs.
-    writeFileSync(
-      lock,
-      JSON.stringify({ pid: process.pid, token: 't', folder, startedAt: '2026-11-23T10:00:00.000Z' }),
-    );
+    // This test process plays the first run, holding the lock for as long as the test runs.
+    const lock = acquireFolderLock(folderLockPath(profile, folder), { folder });
     try {
       const second = await run(['--folder', folder, '--once']);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`Another mch-sync run (process ${process.pid}`);
       expect(await api().findByName('root', 'Locked')).toBeUndefined();
     } finally {
-      unlinkSync(lock);
+      lock.release();
     }
   });
 
-  it('takes over the lock of a run that is gone', async () => {
+  it('takes over the lock file of an older mch-sync, a JSON record naming a live process', async () => {
     const folder = localFolder('Stale', { 's.txt': 's' });
     const lock = folderLockPath(profile, folder);
     mkdirSync(join(lock, '..'), { recursive: true });
-    const gone = spawnSync(process.execPath, ['-e', '']).pid;
     writeFileSync(
       lock,
-      JSON.stringify({ pid: gone, token: 't', folder, startedAt: '2026-11-23T10:00:00.000Z' }),
+      JSON.stringify({ pid: process.pid, token: 't', folder, startedAt: '2026-11-23T10:00:00.000Z' }),
     );
     const result = await run(['--folder', folder, '--once']);
     expect(result.code).toBe(0);
-    expect(() => readFileSync(lock)).toThrow();
+    // Released: the next run may take it.
+    acquireFolderLock(lock, { folder }).release();
   });
 
   it('stops cleanly on Ctrl+C: exit 1, the lock released, and the next run syncs', async () => {
@@ -206,7 +200,7 @@ describe('refusals', () => {
     });
     expect(code).toBe(1);
     expect(stderr).toContain('stopped (Ctrl+C)');
-    expect(() => readFileSync(folderLockPath(profile, folder))).toThrow();
+    acquireFolderLock(folderLockPath(profile, folder), { folder }).release();
     const again = await run(['--folder', folder, '--once']);
     expect(again.code).toBe(0);
     expect(await remoteTexts('/Interrupted')).toEqual({ 'i.txt': 'i' });

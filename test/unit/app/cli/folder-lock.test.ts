@@ -1,33 +1,62 @@
-// The per-folder lock of `mch-sync run`: one holder at a time, released cleanly, taken over from a dead process.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The per-folder lock of `mch-sync run`: one holder at a time, held by a live process only, never by a dead one.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   acquireFolderLock,
   FolderLockError,
   folderLockPath,
-  processAlive,
+  holderRecordPath,
 } from '../../../../app/cli/folder-lock.ts';
 import { indexFilePath } from '../../../../app/index/index-db.ts';
 
+/** Node's arguments for a holder process; with --expose-gc it collects the lock handle it dropped. */
+const HOLDER_ARGS = [
+  '--expose-gc',
+  join(import.meta.dirname, '..', '..', '..', 'helpers', 'folder-lock-holder.ts'),
+];
+
 let dir: string;
 let lockPath: string;
+/** Processes a test started, and holders started through another process, killed after each test. */
+let children: ChildProcess[];
+let grandchildren: number[];
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'mch-folder-lock-'));
   lockPath = join(dir, 'index', 'abc.lock');
+  children = [];
+  grandchildren = [];
 });
-afterEach(() => {
+afterEach(async () => {
+  for (const pid of grandchildren) killQuietly(pid);
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The id of a process that has ended. */
-function deadPid(): number {
-  const pid = spawnSync(process.execPath, ['-e', '']).pid;
-  if (pid === undefined || processAlive(pid)) throw new Error('could not find a dead pid');
-  return pid;
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 function thrown(action: () => unknown): unknown {
@@ -39,56 +68,152 @@ function thrown(action: () => unknown): unknown {
   throw new Error('nothing was thrown');
 }
 
-describe('acquireFolderLock', () => {
-  it('writes the holder into a new lock file and removes it on release', () => {
-    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs', pid: 4242, isProcessAlive: () => true });
-    expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: 4242, folder: '/data/Docs' });
-    lock.release();
-    expect(existsSync(lockPath)).toBe(false);
-    // Only the lock: no draft files are left beside it.
-    expect(readdirSync(join(dir, 'index'))).toEqual([]);
+/** Starts `command args` and resolves once the holder it runs prints that it holds the lock. */
+function startHolder(
+  command: string,
+  args: readonly string[],
+): Promise<{ child: ChildProcess; holderPid: number }> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`the holder took no lock:\n${stdout}${stderr}`)), 15_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /locked (\d+)\n/.exec(stdout);
+      if (match === null) return;
+      clearTimeout(timer);
+      resolve({ child, holderPid: Number(match[1]) });
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the holder ended (${code ?? signal}) before taking the lock:\n${stderr}`));
+    });
   });
+}
 
-  it('refuses a second holder while the first one runs, naming its process', () => {
-    const first = acquireFolderLock(lockPath, { folder: '/data/Docs', pid: 111, isProcessAlive: () => true });
-    const error = thrown(() =>
-      acquireFolderLock(lockPath, { folder: '/data/Docs', isProcessAlive: () => true }),
-    );
+/** The state letter of a process (`Z` for a zombie), or undefined once it is gone. */
+function processState(pid: number): string | undefined {
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // "pid (command name) S ...": the name may hold spaces and parentheses, the state follows the last ')'.
+      return stat.slice(stat.lastIndexOf(')') + 2).charAt(0);
+    } catch {
+      return undefined;
+    }
+  }
+  const ps = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' });
+  return ps.stdout.trim().charAt(0) || undefined;
+}
+
+async function waitForState(pid: number, state: string): Promise<void> {
+  for (let tries = 0; tries < 500; tries += 1) {
+    if (processState(pid) === state) return;
+    await sleep(10);
+  }
+  throw new Error(`process ${pid} stayed in state ${processState(pid)}, not ${state}`);
+}
+
+describe('acquireFolderLock', () => {
+  it('refuses a second holder, also in the same process, until the first releases', () => {
+    const first = acquireFolderLock(lockPath, { folder: '/data/Docs' });
+    const error = thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }));
     expect(error).toBeInstanceOf(FolderLockError);
-    expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid: 111 });
-    expect((error as Error).message).toContain('Another mch-sync run (process 111 since ');
-    expect((error as Error).message).toContain(`delete ${lockPath}`);
+    expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid: process.pid });
+    expect((error as Error).message).toContain(`Another mch-sync run (process ${process.pid} since `);
+    expect((error as Error).message).toContain('is syncing /data/Docs');
+    first.release();
     first.release();
     acquireFolderLock(lockPath, { folder: '/data/Docs' }).release();
   });
 
-  it('takes over the lock of a process that has ended', () => {
-    const first = acquireFolderLock(lockPath, { folder: '/data/Docs', pid: deadPid() });
-    const second = acquireFolderLock(lockPath, { folder: '/data/Docs' });
-    expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
-    // The old holder's release must not remove the lock that replaced it.
-    first.release();
-    expect(existsSync(lockPath)).toBe(true);
-    second.release();
-    expect(existsSync(lockPath)).toBe(false);
+  it('records its holder beside the lock while it holds it, and leaves only the empty lock file', () => {
+    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
+    expect(JSON.parse(readFileSync(holderRecordPath(lockPath), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      folder: '/data/Docs',
+    });
+    // No journal and no draft beside them.
+    expect(readdirSync(join(dir, 'index')).sort()).toEqual(['abc.lock', 'abc.lock.holder']);
+    lock.release();
+    expect(existsSync(holderRecordPath(lockPath))).toBe(false);
+    // The lock file stays: removing it could let two runs lock two different files.
+    expect(readdirSync(join(dir, 'index'))).toEqual(['abc.lock']);
   });
 
-  it('takes over a lock file it cannot read as a lock', () => {
-    const first = acquireFolderLock(lockPath, { folder: '/x' });
-    first.release();
-    writeFileSync(lockPath, 'not json');
+  it('is held by a live process in another run and freed when that process is killed', async () => {
+    const { child, holderPid } = await startHolder(process.execPath, [
+      ...HOLDER_ARGS,
+      lockPath,
+      '/data/Docs',
+    ]);
+    const error = thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }));
+    expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid });
+    expect((error as Error).message).toContain(`Another mch-sync run (process ${holderPid} since `);
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    acquireFolderLock(lockPath, { folder: '/data/Docs' }).release();
+  });
+
+  // Windows has no zombies: a killed process's handles, and so its locks, close with it.
+  it.skipIf(process.platform === 'win32')(
+    'blocks nothing once its holder is killed with SIGKILL, while the holder is a zombie nobody reaps',
+    async () => {
+      // sh starts the holder and becomes `sleep`, which never waits for its children: the killed holder
+      // stays a zombie, its pid taken, for as long as the test runs.
+      const { holderPid } = await startHolder('sh', [
+        '-c',
+        '"$@" & exec sleep 1000',
+        'sh',
+        process.execPath,
+        ...HOLDER_ARGS,
+        lockPath,
+        '/data/Docs',
+      ]);
+      grandchildren.push(holderPid);
+      expect(thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }))).toMatchObject({
+        code: 'FOLDER_BUSY',
+        holderPid,
+      });
+      process.kill(holderPid, 'SIGKILL');
+      await waitForState(holderPid, 'Z');
+      // What fooled the lock before: the pid of a zombie still answers kill(pid, 0).
+      expect(() => process.kill(holderPid, 0)).not.toThrow();
+      const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
+      expect(JSON.parse(readFileSync(holderRecordPath(lockPath), 'utf8'))).toMatchObject({
+        pid: process.pid,
+      });
+      lock.release();
+    },
+  );
+
+  it('is not held by a record naming a live process that holds no lock (a reused pid)', () => {
+    mkdirSync(join(dir, 'index'));
+    writeFileSync(lockPath, '');
+    writeFileSync(
+      holderRecordPath(lockPath),
+      JSON.stringify({ pid: process.ppid, folder: '/data/Docs', startedAt: '2026-11-23T10:00:00.000Z' }),
+    );
     const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
-    expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ folder: '/data/Docs' });
+    expect(JSON.parse(readFileSync(holderRecordPath(lockPath), 'utf8'))).toMatchObject({ pid: process.pid });
     lock.release();
   });
 
-  it('treats the running process as alive', () => {
-    expect(processAlive(process.pid)).toBe(true);
-    const error = thrown(() => {
-      acquireFolderLock(lockPath, { folder: '/a' });
-      acquireFolderLock(lockPath, { folder: '/a' });
+  it('takes over a lock file of the old format, a JSON record naming a live process', () => {
+    mkdirSync(join(dir, 'index'));
+    writeFileSync(
+      lockPath,
+      JSON.stringify({ pid: process.ppid, token: 't', folder: '/x', startedAt: '2026-11-23T10:00:00.000Z' }),
+    );
+    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
+    expect(thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }))).toMatchObject({
+      code: 'FOLDER_BUSY',
     });
-    expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid: process.pid });
+    lock.release();
   });
 
   it('fails with FOLDER_LOCK_FAILED when the profile cannot hold a lock', () => {
