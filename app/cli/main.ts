@@ -45,7 +45,7 @@ const COMMANDS: Record<string, Command> = {
     options: JSON_OPTION,
     run: (context, values) => runDevices(context, values),
   },
-  // Exits 3 when the mass-delete guard held the pass (EXIT_HELD in run-command.ts).
+  // Exits 3 when a pass was held for a choice (EXIT_HELD in run-command.ts).
   run: {
     usage: RUN_USAGE,
     options: {
@@ -53,6 +53,7 @@ const COMMANDS: Record<string, Command> = {
       'remote-folder': { type: 'string' },
       once: { type: 'boolean' },
       'confirm-deletes': { type: 'boolean' },
+      restore: { type: 'boolean' },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
@@ -66,7 +67,7 @@ const COMMANDS: Record<string, Command> = {
   pause: { usage: PAUSE_USAGE, options: FOLDER_OPTION, run: (context, values) => runPause(context, values) },
   resume: {
     usage: RESUME_USAGE,
-    options: { ...FOLDER_OPTION, 'confirm-deletes': { type: 'boolean' } },
+    options: { ...FOLDER_OPTION, 'confirm-deletes': { type: 'boolean' }, restore: { type: 'boolean' } },
     run: (context, values) => runResume(context, values),
   },
 };

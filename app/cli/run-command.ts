@@ -19,7 +19,7 @@ import { RUN_USAGE } from './usage.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 
-/** Exit code of a pass the mass-delete guard held (0 done, 1 failed, 2 usage error). */
+/** Exit code of a pass held for a choice: a mass delete or an emptied folder (0 done, 1 failed, 2 usage error). */
 export const EXIT_HELD = 3;
 
 export type RunErrorCode = 'LOCAL_FOLDER_MISSING' | 'LOCAL_FOLDER_NOT_A_FOLDER' | 'NO_DEVICE';
@@ -43,15 +43,26 @@ interface RunRequest {
   localRoot: string;
   remoteFolder: string;
   confirmDeletes: boolean;
+  restore: boolean;
   json: boolean;
   verbose: boolean;
 }
 
 function readRequest(values: Values): RunRequest {
   const once = values['once'] === true;
-  if (!once && (values['confirm-deletes'] === true || values['json'] === true)) {
+  if (
+    !once &&
+    (values['confirm-deletes'] === true || values['restore'] === true || values['json'] === true)
+  ) {
     throw new UsageError(
-      '--confirm-deletes and --json go with --once; a live run that is held says so in `mch-sync status`.',
+      '--confirm-deletes, --restore and --json go with --once; a live run that is held says so in ' +
+        '`mch-sync status`, and `mch-sync resume` takes the same choices.',
+      RUN_USAGE,
+    );
+  }
+  if (values['confirm-deletes'] === true && values['restore'] === true) {
+    throw new UsageError(
+      '--confirm-deletes and --restore are the two ways out of an emptied folder: choose one.',
       RUN_USAGE,
     );
   }
@@ -87,6 +98,7 @@ function readRequest(values: Values): RunRequest {
     localRoot,
     remoteFolder: `/${segments.join('/')}`,
     confirmDeletes: values['confirm-deletes'] === true,
+    restore: values['restore'] === true,
     json: values['json'] === true,
     verbose: values['verbose'] === true,
   };
@@ -146,6 +158,7 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
       });
       report = await engine.syncOnce({
         confirmDeletes: request.confirmDeletes,
+        restore: request.restore,
         ...(context.deps.signal === undefined ? {} : { signal: context.deps.signal }),
       });
     } finally {
@@ -164,7 +177,8 @@ function printReport(context: CommandContext, request: RunRequest, report: PassR
     const lines = formatRunSummary(report, {
       localRoot: request.localRoot,
       remoteFolder: request.remoteFolder,
-      confirmCommand: confirmCommand(context, request),
+      confirmCommand: runCommand(context, request, '--confirm-deletes'),
+      restoreCommand: runCommand(context, request, '--restore'),
     });
     for (const line of lines) context.print(line);
   }
@@ -178,8 +192,9 @@ function printReport(context: CommandContext, request: RunRequest, report: PassR
     case 'errors':
       return 1;
     case 'held':
-      // Only the mass-delete guard is "held" for scripts: --confirm-deletes cannot bring a folder back.
-      return report.hold?.reason === 'mass-delete' ? EXIT_HELD : 1;
+      // "Held" for scripts means a choice waits (--confirm-deletes, --restore); neither brings back a
+      // missing folder.
+      return report.hold?.reason === 'local-root-missing' ? 1 : EXIT_HELD;
     default:
       return assertNever(report.status, 'pass status');
   }
@@ -204,14 +219,18 @@ async function deviceAddress(session: Session, signal: AbortSignal | undefined):
   return reached.device.url;
 }
 
-/** The command line that goes ahead with the held pass, as the user would type it. */
-function confirmCommand(context: CommandContext, request: RunRequest): string {
+/** The command line that goes on from a held pass with `choice`, as the user would type it. */
+function runCommand(
+  context: CommandContext,
+  request: RunRequest,
+  choice: '--confirm-deletes' | '--restore',
+): string {
   const words = ['mch-sync'];
   if (resolveProfileDir({ env: context.deps.env }) !== context.profileDir) {
     words.push('--profile', context.profileDir);
   }
   words.push('run', '--folder', request.localRoot, '--remote-folder', request.remoteFolder, '--once');
-  words.push('--confirm-deletes');
+  words.push(choice);
   return words.map(shellQuote).join(' ');
 }
 

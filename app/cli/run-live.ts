@@ -81,6 +81,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
       resume: () => live.resume(),
       syncNow: () => live.syncNow(),
       confirmDeletes: () => live.confirmDeletes(),
+      restore: () => live.restore(),
     },
     log: (line) => log.write(line),
   });

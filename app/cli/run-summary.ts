@@ -10,6 +10,8 @@ export interface SummaryContext {
   remoteFolder: string;
   /** The command that goes ahead with a held pass (`mch-sync run ... --confirm-deletes`). */
   confirmCommand: string;
+  /** The command that fills an emptied folder again from the device (`mch-sync run ... --restore`). */
+  restoreCommand: string;
   /** Issues of one kind listed before "... and N more" (default 20). */
   maxIssuesPerKind?: number;
 }
@@ -42,7 +44,8 @@ export function nothingMoved(counts: PassCounts): boolean {
       counts.moved +
       counts.deleted +
       counts.conflicts +
-      counts.foldersCreated ===
+      counts.foldersCreated +
+      counts.timesUpdated ===
     0
   );
 }
@@ -58,10 +61,20 @@ function headline(report: PassReport, context: SummaryContext): string {
       ).length;
       return `Synced with problems: ${failed} ${failed === 1 ? 'item was' : 'items were'} not synced (listed below); the next run tries again.`;
     }
-    case 'held':
-      return report.hold?.reason === 'local-root-missing'
-        ? `Stopped: ${context.localRoot} is missing, so nothing was synced or deleted.`
-        : 'Held: this run would delete many items, so nothing was deleted.';
+    case 'held': {
+      const reason = report.hold?.reason;
+      switch (reason) {
+        case 'local-root-missing':
+          return `Stopped: ${context.localRoot} is missing, so nothing was synced or deleted.`;
+        case 'emptied-root':
+          return `Held: ${context.localRoot} is empty, so nothing was deleted or brought back.`;
+        case 'mass-delete':
+        case undefined:
+          return 'Held: this run would delete many items, so nothing was deleted.';
+        default:
+          return assertNever(reason, 'hold reason');
+      }
+    }
     default:
       return assertNever(report.status, 'pass status');
   }
@@ -73,6 +86,16 @@ function describeHold(hold: PassHold, context: SummaryContext): string[] {
       return [
         `Check that the folder exists (a drive that is not mounted?) and run again. ${hold.advice}`.trim(),
       ];
+    case 'emptied-root': {
+      const { remote, remoteTotal } = hold.deletes;
+      return [
+        `Everything synced into it was deleted here (${remote} of ${remoteTotal} ${items(remoteTotal)} on the device); nothing was changed on either side.`,
+        'If you deleted them on purpose, delete them on the device too:',
+        `  ${context.confirmCommand}`,
+        'To bring them back from the device instead:',
+        `  ${context.restoreCommand}`,
+      ];
+    }
     case 'mass-delete': {
       const { deletes } = hold;
       const lines: string[] = [];
@@ -118,6 +141,7 @@ function countLines(counts: PassCounts): string[] {
       `${counts.conflicts}${counts.conflicts > 0 ? ' (both versions kept: see "conflicted copy")' : ''}`,
     ],
     ['folders created', String(counts.foldersCreated)],
+    ...(counts.timesUpdated > 0 ? [['times updated', String(counts.timesUpdated)] as [string, string]] : []),
   ]);
 }
 

@@ -354,6 +354,7 @@ function describePass(pass: LastPassJson): string {
     [counts.deleted, 'deleted'],
     [counts.conflicts, 'conflicts'],
     [counts.foldersCreated, 'folders created'],
+    [counts.timesUpdated ?? 0, 'times updated'],
   ];
   const done = moved.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
   return `${iso(pass.finishedAtMs)}: ${pass.status}${done.length > 0 ? `, ${done.join(', ')}` : ''}`;

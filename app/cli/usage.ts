@@ -75,13 +75,20 @@ Options:
   --remote-folder PATH   the device folder, a slash path from the device root (default: /<name of
                          the local folder>); created when missing
   --once                 run one pass and exit
-  --confirm-deletes      (with --once) go ahead with a pass held because it would delete many items
+  --confirm-deletes      (with --once) go ahead with a pass held because it would delete many items,
+                         or delete on the device what was deleted from an emptied folder
+  --restore              (with --once) bring the items of an emptied folder back from the device
   --json                 (with --once) print the pass report as JSON instead of the summary
   --verbose              print what the engine does
   -h, --help             show this help
 
 One run per folder at a time: a second one exits with 1 while the first is running.
 
+A folder that was synced and is now empty (everything in it deleted, the folder itself still there)
+is never read silently either way: the pass is held, nothing changes on either side, and the summary
+names both ways out: --confirm-deletes deletes those items on the device too, --restore brings them
+back from the device. A missing or unreadable folder stops the run (exit 1), nothing changed.
+
 Exit codes: 0 both sides match (or a live run stopped cleanly), 1 some items failed (or the run could
 not start), 2 usage error, 3 held: the pass would delete more than 50 items and more than 30% of one
-side; nothing was deleted, and the summary says what to run to go ahead.`;
+side, or the folder was emptied; nothing was deleted, and the summary says what to run to go on.`;

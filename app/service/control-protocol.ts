@@ -9,8 +9,10 @@ export type ControlRequest =
   | { op: 'pause' }
   | { op: 'resume' }
   | { op: 'sync-now' }
-  /** The user confirmed the deletes the mass-delete guard held. */
-  | { op: 'confirm-deletes' };
+  /** The user confirmed the deletes the mass-delete guard held (or those of an emptied folder). */
+  | { op: 'confirm-deletes' }
+  /** The user asked for the items of an emptied folder back from the device. */
+  | { op: 'restore' };
 export type ControlOp = ControlRequest['op'];
 
 export interface ControlErrorBody {
@@ -34,6 +36,7 @@ const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('resume') }),
   z.object({ op: z.literal('sync-now') }),
   z.object({ op: z.literal('confirm-deletes') }),
+  z.object({ op: z.literal('restore') }),
 ]);
 
 const count = z.number().int().nonnegative();
@@ -88,7 +91,7 @@ export function parseRequest(line: string): ControlRequest {
   if (!result.success) {
     throw new ControlError(
       'CONTROL_BAD_REQUEST',
-      'The request is not one of status, pause, resume, sync-now or confirm-deletes (expected {"op": "status"}).',
+      'The request is not one of status, pause, resume, sync-now, confirm-deletes or restore (expected {"op": "status"}).',
     );
   }
   return result.data;

@@ -1,4 +1,4 @@
-// The live service's end of the control socket: answers status, pause, resume, sync-now and confirm-deletes, one per connection.
+// The live service's end of the control socket: answers status, pause, resume, sync-now, confirm-deletes and restore, one per connection.
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { SyncStatus } from '../../common/sync-status.ts';
@@ -22,6 +22,8 @@ export interface ControlHandler {
   resume(): void | Promise<void>;
   syncNow(): void | Promise<void>;
   confirmDeletes(): void | Promise<void>;
+  /** One pass that brings an emptied folder's items back from the device. */
+  restore(): void | Promise<void>;
 }
 
 export interface ControlLogLine {
@@ -263,6 +265,8 @@ async function carryOut(request: ControlRequest, handler: ControlHandler): Promi
       return handler.syncNow();
     case 'confirm-deletes':
       return handler.confirmDeletes();
+    case 'restore':
+      return handler.restore();
     default:
       return assertNever(request, 'control request');
   }

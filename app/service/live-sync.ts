@@ -38,6 +38,9 @@ type PassMode = 'revalidate' | 'poll' | 'trust-cache';
 
 const MODE_RANK: Record<PassMode, number> = { 'trust-cache': 0, poll: 1, revalidate: 2 };
 
+/** What the user answered to a held pass, for the next pass only. */
+type HeldChoice = 'confirm-deletes' | 'restore' | null;
+
 const MAX_ACTIVITY = 200;
 const FIRST_BACKOFF_MS = 2_000;
 
@@ -61,7 +64,7 @@ export class LiveSync {
    * The next pass asked for, merged: a revalidating request wins over a cached one, and a full local
    * scan (`scope` null) over the changed paths of watched events.
    */
-  #queued: { mode: PassMode; confirmDeletes: boolean; scope: Set<string> | null } | null = null;
+  #queued: { mode: PassMode; choice: HeldChoice; scope: Set<string> | null } | null = null;
   #running: Promise<void> | null = null;
   #abort: AbortController | null = null;
   #paused = false;
@@ -104,7 +107,7 @@ export class LiveSync {
       ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
       onBatch: (batch) => {
         this.#localActivity = true;
-        this.#request('trust-cache', false, batch.affectedPaths);
+        this.#request('trust-cache', null, batch.affectedPaths);
       },
       onRescanNeeded: (reason, message) => {
         this.#watchProblem = message;
@@ -159,9 +162,14 @@ export class LiveSync {
     this.#request('revalidate');
   }
 
-  /** The user confirmed the deletes the guard held: one pass goes ahead with them. */
+  /** The user confirmed the deletes the guard held (or an emptied folder's): one pass goes ahead with them. */
   confirmDeletes(): void {
-    this.#request('revalidate', true);
+    this.#request('revalidate', 'confirm-deletes');
+  }
+
+  /** The user wants an emptied folder's items back: one pass brings them from the device. */
+  restore(): void {
+    this.#request('revalidate', 'restore');
   }
 
   status(): SyncStatus {
@@ -184,7 +192,7 @@ export class LiveSync {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  #request(mode: PassMode, confirmDeletes = false, paths?: readonly string[]): void {
+  #request(mode: PassMode, choice: HeldChoice = null, paths?: readonly string[]): void {
     if (this.#stopped) return;
     const queued = this.#queued;
     // A revalidating pass looks at everything; watched changes only at what they touched.
@@ -194,7 +202,8 @@ export class LiveSync {
         : new Set([...(queued?.scope ?? []), ...paths]);
     this.#queued = {
       mode: queued !== null && MODE_RANK[queued.mode] > MODE_RANK[mode] ? queued.mode : mode,
-      confirmDeletes: (queued?.confirmDeletes ?? false) || confirmDeletes,
+      // The user's latest answer to a hold counts; a request without one keeps it.
+      choice: choice ?? queued?.choice ?? null,
       scope,
     };
     if (this.#running === null && !this.#paused) this.#running = this.#loop();
@@ -203,10 +212,10 @@ export class LiveSync {
   async #loop(): Promise<void> {
     try {
       while (this.#queued !== null && !this.#paused && !this.#stopped) {
-        const { mode, confirmDeletes, scope } = this.#queued;
+        const { mode, choice, scope } = this.#queued;
         this.#queued = null;
         this.#clearTimer();
-        await this.#pass(mode, confirmDeletes, scope === null ? undefined : [...scope]);
+        await this.#pass(mode, choice, scope === null ? undefined : [...scope]);
       }
     } finally {
       this.#running = null;
@@ -216,7 +225,7 @@ export class LiveSync {
     }
   }
 
-  async #pass(mode: PassMode, confirmDeletes: boolean, scope: string[] | undefined): Promise<void> {
+  async #pass(mode: PassMode, choice: HeldChoice, scope: string[] | undefined): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
     const hadLocalActivity = this.#localActivity;
@@ -226,7 +235,8 @@ export class LiveSync {
     try {
       const report = await this.#engine.syncOnce({
         remote: mode === 'trust-cache' ? 'trust-cache' : 'revalidate',
-        confirmDeletes,
+        confirmDeletes: choice === 'confirm-deletes',
+        restore: choice === 'restore',
         signal: abort.signal,
         ...(scope === undefined ? {} : { scope }),
         ...(mode === 'poll' ? { scopeRemoteChanges: true } : {}),
@@ -285,7 +295,7 @@ export class LiveSync {
     if (this.#stopped || this.#paused) return;
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
-      this.#request(mode, false, mode === 'revalidate' ? undefined : []);
+      this.#request(mode, null, mode === 'revalidate' ? undefined : []);
     }, delayMs);
   }
 

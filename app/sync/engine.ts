@@ -1,5 +1,5 @@
 // The sync engine facade: one object per synced folder pair that runs passes (scan, walk, plan, execute).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ApiError, MchError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
@@ -36,6 +36,7 @@ import { reconcile } from './reconcile.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
 import { RemoteWalkError, walkRemote, type RemoteWalkCache, type RemoteWalkResult } from './remote-walk.ts';
 import { scanLocalFolder, scanLocalFolderAsync, type ScanOptions, type ScanResult } from './scanner.ts';
+import { settleTimeOnlyChanges } from './time-only-changes.ts';
 
 export interface EngineLogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -65,8 +66,13 @@ export interface SyncEngineOptions {
 }
 
 export interface SyncOptions {
-  /** Go ahead with a pass the mass-delete guard would hold. */
+  /**
+   * Go ahead with a pass the mass-delete guard would hold; for an emptied local folder, delete its
+   * items on the device.
+   */
   confirmDeletes?: boolean;
+  /** An emptied local folder (nothing synced left in it, items in the index) is filled again from the device. */
+  restore?: boolean;
   signal?: AbortSignal;
   /**
    * `revalidate` (default): every folder listing is checked with the device (a 304 when unchanged).
@@ -174,10 +180,12 @@ export class SyncEngine {
     /** Whether the last round carried out operations. */
     let executed = false;
 
+    /** A scoped round found the folder emptied: the next round looks at everything, so the hold applies. */
+    let wholeTree = false;
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
       // Only the first round may be incremental; a re-planning round looks at everything.
-      let roots = round === 1 ? options.scope : undefined;
+      let roots = round === 1 && !wholeTree ? options.scope : undefined;
       let walk: RemoteWalkResult | undefined;
       if (roots !== undefined && options.scopeRemoteChanges === true) {
         if (standingIssues === undefined) {
@@ -246,8 +254,16 @@ export class SyncEngine {
       fromScan = inputs.fromScan;
       executed = false;
       const input = scope === undefined ? inputs.input : scopeInputs(inputs.input, scope);
+      const items = reconcile(input);
+      // A time changed on one side must not make a conflict of equal bytes (reads only files both changed).
+      await settleTimeOnlyChanges(items, {
+        client,
+        index: this.#options.index,
+        localRoot,
+        signal: options.signal,
+      });
       const planned = plan({
-        items: reconcile(input),
+        items,
         ...(scope === undefined
           ? {}
           : { partOf: { localTotal: this.#options.index.count(), remoteTotal: walk.entries.size } }),
@@ -257,10 +273,16 @@ export class SyncEngine {
         caseInsensitive: this.#isCaseInsensitive(),
         ...(this.#options.deleteGuard === undefined ? {} : { deleteGuard: this.#options.deleteGuard }),
         confirmDeletes: options.confirmDeletes ?? false,
+        restoreEmptied: options.restore ?? false,
       });
       report.issues = issues;
+      // Watched deletes that leave the folder empty are held like an emptied folder found by a full scan.
+      if (scope !== undefined && planned.deletes.remote > 0 && this.#rootIsEmpty()) {
+        wholeTree = true;
+        continue;
+      }
       if (planned.status === 'held') {
-        report.hold = massDeleteHold(planned);
+        report.hold = massDeleteHold(planned, localRoot);
         break;
       }
       if (planned.operations.length === 0) break;
@@ -337,6 +359,22 @@ export class SyncEngine {
     const { localRoot } = this.#options;
     const scan = await scanLocalFolderAsync(localRoot, options);
     return this.#createsRoot(scan) ? scanLocalFolderAsync(localRoot, options) : scan;
+  }
+
+  /**
+   * Whether the whole local folder holds nothing to sync, which a scoped round cannot tell. Its own
+   * listing first: a full scan is cheap exactly when the folder holds little.
+   */
+  #rootIsEmpty(): boolean {
+    const { localRoot } = this.#options;
+    let names: string[];
+    try {
+      names = readdirSync(localRoot);
+    } catch {
+      return false;
+    }
+    if (names.filter((name) => name !== STATE_FOLDER_NAME).length > 16) return false;
+    return scanLocalFolder(localRoot).root === 'empty';
   }
 
   /** A first pass may create the folder; once something was synced, a missing folder is never "all deleted". */

@@ -33,12 +33,30 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
       contentHash,
     });
   };
-  // Touched but not changed (same bytes as both sides last agreed on): nothing to send.
+  const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
+  // Touched but not changed (same bytes as both sides last agreed on): nothing to send but the time.
   if (row?.contentHash === contentHash && row.size === op.local.size) {
+    if (row.mTimeMs !== mTimeMs) {
+      // interface.md "POST /v2/files/:id/patch": mTime alone, guarded like any write. A crash before the
+      // index is written leaves both sides at the same size and time: the next round only records it.
+      touchParentOf(context, op.remoteId);
+      try {
+        const patched = await context.client.patch(
+          op.remoteId,
+          { mTimeMs },
+          { ifMatch, signal: context.signal },
+        );
+        context.eTags.set(op.remoteId, patched.eTag ?? ifMatch);
+        recordLocal(patched.eTag ?? null);
+      } catch (error) {
+        replanOn(error, op.path, ['PRECONDITION_FAILED', 'NOT_FOUND']);
+      }
+      context.counts.timesUpdated += 1;
+      return;
+    }
     recordLocal(null);
     return;
   }
-  const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
   touchParentOf(context, op.remoteId);
   const intent = store.recordIntent({
     action: 'edit',

@@ -124,7 +124,7 @@ async function adoptEdit(context: RecoveryContext, intent: Intent): Promise<void
 /** SHA-256 of the device's content of `file` (downloaded to the state folder, then removed). */
 export async function remoteHash(
   context: Pick<RecoveryContext, 'client' | 'localRoot' | 'signal'>,
-  file: RemoteFile,
+  file: Pick<RemoteFile, 'id' | 'eTag'>,
 ): Promise<string> {
   const folder = join(context.localRoot, STATE_FOLDER_NAME, 'recovery');
   await mkdir(folder, { recursive: true });

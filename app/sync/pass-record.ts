@@ -52,8 +52,19 @@ export function rootHold(localRoot: string, scan: ScanResult): PassHold {
   };
 }
 
-export function massDeleteHold(planned: Extract<Plan, { status: 'held' }>): PassHold {
+export function massDeleteHold(planned: Extract<Plan, { status: 'held' }>, localRoot: string): PassHold {
   const { deletes } = planned;
+  if (planned.reason === 'emptied-root') {
+    return {
+      reason: planned.reason,
+      deletes,
+      advice:
+        `The folder ${localRoot} is empty, but ${deletes.remote} of ${deletes.remoteTotal} items on the ` +
+        `device were synced into it. Nothing was changed on either side. If you deleted them on purpose, ` +
+        `confirm the deletes (--confirm-deletes) and they are deleted on the device too; to bring them ` +
+        `back from the device, restore them (--restore).`,
+    };
+  }
   return {
     reason: planned.reason,
     deletes,

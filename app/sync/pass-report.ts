@@ -17,6 +17,8 @@ export interface PassCounts {
   /** Local copies made because both sides changed one file. */
   conflicts: number;
   foldersCreated: number;
+  /** Files whose modification time alone changed, sent as a time (no content) to the device. */
+  timesUpdated: number;
   /** Bytes of content sent and received. */
   bytesUp: number;
   bytesDown: number;
@@ -43,7 +45,7 @@ export interface PassIssue {
 }
 
 export interface PassHold {
-  reason: 'mass-delete' | 'local-root-missing';
+  reason: 'mass-delete' | 'local-root-missing' | 'emptied-root';
   deletes: DeleteCounts;
   /** What the user can do, e.g. "run again with --confirm-deletes". */
   advice: string;
@@ -71,6 +73,7 @@ export function emptyCounts(): PassCounts {
     deleted: 0,
     conflicts: 0,
     foldersCreated: 0,
+    timesUpdated: 0,
     bytesUp: 0,
     bytesDown: 0,
   };

@@ -54,12 +54,12 @@ export function sameContent(local: LocalEntry, remote: RemoteEntry): boolean {
   return local.size === remote.size && msOfNs(local.mtimeNs) === remote.mTimeMs;
 }
 
-/** `localLooksEmpty`: the local root holds nothing though the index does (never "all deleted"). */
-export function decide(item: ReconciledItem, localLooksEmpty: boolean): Decision {
+/** `restoreEmptied`: the local root holds nothing though the index does, and the user asked to restore it. */
+export function decide(item: ReconciledItem, restoreEmptied: boolean): Decision {
   if (!item.index) return decideNew(item);
   const L = item.localChange;
   const R = item.remoteChange;
-  if (L === 'deleted' && localLooksEmpty) {
+  if (L === 'deleted' && restoreEmptied) {
     return R === 'deleted' ? decision({ action: 'index-remove' }) : PULL_CREATE();
   }
   if (L === 'type-changed' && R === 'type-changed') return decideNew(item);

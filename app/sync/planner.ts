@@ -27,8 +27,13 @@ export interface PlanInput {
   /** The local file system treats names that differ only in case as one. */
   caseInsensitive: boolean;
   deleteGuard?: DeleteGuard;
-  /** The user confirmed a pass the guard held (`--confirm-deletes`). */
+  /**
+   * The user confirmed a pass the guard held (`--confirm-deletes`); for an emptied local root, that its
+   * items are to be deleted on the device.
+   */
   confirmDeletes?: boolean;
+  /** An emptied local root is filled again from the device (`--restore`); wins over `confirmDeletes`. */
+  restoreEmptied?: boolean;
   /**
    * The items are the part of the tree around some changed paths (an incremental pass): the guard
    * compares deletes with these totals of the whole tree, and nothing is read as an empty root.
@@ -48,7 +53,7 @@ export type Plan =
   | { status: 'ready'; operations: Operation[]; deletes: DeleteCounts }
   | {
       status: 'held';
-      reason: 'mass-delete' | 'local-root-missing';
+      reason: 'mass-delete' | 'local-root-missing' | 'emptied-root';
       operations: Operation[];
       deletes: DeleteCounts;
     };
@@ -57,12 +62,14 @@ export function plan(input: PlanInput): Plan {
   const items = input.items;
   const localTotal = input.partOf?.localTotal ?? items.filter((item) => item.local).length;
   const remoteTotal = input.partOf?.remoteTotal ?? items.filter((item) => item.remote).length;
-  // An empty root with a non-empty index is an unmounted or wiped folder, never "delete everything".
-  const localLooksEmpty =
+  // An empty root with a non-empty index may be a wiped or unmounted folder as well as the user's own
+  // deletes: never read silently either way. Held unless the user chose to delete or to restore.
+  const emptied =
     input.partOf === undefined &&
     localTotal === 0 &&
     items.some((item) => item.index !== null && item.index.inode !== null);
-  const decided = itemsToPlan(items).map((item) => ({ item, decision: decide(item, localLooksEmpty) }));
+  const restore = emptied && input.restoreEmptied === true;
+  const decided = itemsToPlan(items).map((item) => ({ item, decision: decide(item, restore) }));
   const tree = new PlanTree(decided, input);
   const deletes: DeleteCounts = {
     local: tree.nodes.filter((node) => node.decision.action === 'local-trash').length,
@@ -72,6 +79,10 @@ export function plan(input: PlanInput): Plan {
   };
   if (input.localRootMissing) {
     return { status: 'held', reason: 'local-root-missing', operations: [], deletes };
+  }
+  // Only when it would delete on the device: nothing to ask when the device lost those items too.
+  if (emptied && !restore && !input.confirmDeletes && deletes.remote > 0) {
+    return { status: 'held', reason: 'emptied-root', operations: [], deletes };
   }
   const guard = input.deleteGuard ?? DEFAULT_DELETE_GUARD;
   const tooMany = (count: number, total: number): boolean =>

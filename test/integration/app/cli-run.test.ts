@@ -1,5 +1,5 @@
 // `mch-sync run --once` as a user runs it, against the real device: summaries, exit codes, the guard, the lock.
-import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
@@ -148,6 +148,64 @@ describe('the mass-delete guard', () => {
   }, 120_000);
 });
 
+describe('an emptied folder', () => {
+  /** A synced folder of 120 files in 4 subfolders, then every file deleted here (the folders stay). */
+  async function emptiedFolder(name: string): Promise<string> {
+    const texts: Record<string, string> = {};
+    for (let i = 0; i < 120; i += 1) texts[`f${String(i).padStart(3, '0')}.txt`] = `file ${i}`;
+    const folder = localFolder(name, texts);
+    expect((await run(['--folder', folder, '--once'])).code).toBe(0);
+    for (const entry of readdirSync(folder)) {
+      if (entry !== '.mch-sync') rmSync(join(folder, entry), { recursive: true });
+    }
+    return folder;
+  }
+
+  it('is held with exit 3, nothing changed on either side, and the summary names both ways out', async () => {
+    const folder = await emptiedFolder('Emptied');
+    const held = await run(['--folder', folder, '--once']);
+    expect(held.code).toBe(3);
+    expect(held.stdout).toContain(`Held: ${folder} is empty, so nothing was deleted or brought back.`);
+    expect(held.stdout).toContain('120 of 120 items on the device');
+    const command = `mch-sync --profile ${profile} run --folder ${folder} --remote-folder /Emptied --once`;
+    expect(held.stdout).toContain(`  ${command} --confirm-deletes`);
+    expect(held.stdout).toContain(`  ${command} --restore`);
+    expect(readdirSync(folder).filter((entry) => entry !== '.mch-sync')).toEqual([]);
+    expect(Object.keys((await remoteTexts('/Emptied')) ?? {})).toHaveLength(120);
+    // Held again, not worn down by asking twice.
+    expect((await run(['--folder', folder, '--once'])).code).toBe(3);
+
+    const restored = await run(['--folder', folder, '--once', '--restore']);
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(/^downloaded: +120 \(/m);
+    expect(readFileSync(join(folder, 'f007.txt'), 'utf8')).toBe('file 7');
+    expect((await run(['--folder', folder, '--once'])).stdout).toContain('Nothing to do');
+  }, 120_000);
+
+  it('deletes on the device with --confirm-deletes', async () => {
+    const folder = await emptiedFolder('EmptiedOnPurpose');
+    const held = await run(['--folder', folder, '--once', '--json']);
+    expect(held.code).toBe(3);
+    expect((JSON.parse(held.stdout) as PassReport).hold).toMatchObject({
+      reason: 'emptied-root',
+      deletes: { remote: 120, remoteTotal: 120 },
+    });
+    const confirmed = await run(['--folder', folder, '--once', '--confirm-deletes']);
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toMatch(/^deleted: +120$/m);
+    expect(await remoteTexts('/EmptiedOnPurpose')).toEqual({});
+    expect((await run(['--folder', folder, '--once'])).stdout).toContain('Nothing to do');
+  }, 120_000);
+
+  it('refuses --restore with --confirm-deletes, and either without --once', async () => {
+    const folder = localFolder('Choices');
+    const both = await run(['--folder', folder, '--once', '--restore', '--confirm-deletes']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('choose one');
+    expect((await run(['--folder', folder, '--restore'])).code).toBe(2);
+  });
+});
+
 describe('refusals', () => {
   it('exits 1 for a missing local folder without touching the device', async () => {
     const folder = join(home, 'not-there', 'Ghost');
@@ -207,7 +265,7 @@ describe('refusals', () => {
   });
 
   it.each([
-    [['--folder', '/tmp', '--json'], '--confirm-deletes and --json go with --once'],
+    [['--folder', '/tmp', '--json'], '--confirm-deletes, --restore and --json go with --once'],
     [['--once'], '--folder is needed'],
     [
       ['--folder', '/tmp', '--once', '--remote-folder', 'a//b'],

@@ -55,6 +55,11 @@ class FakeService implements ControlHandler {
     this.calls.push('confirm-deletes');
     this.state = 'scanning';
   }
+
+  restore(): void {
+    this.calls.push('restore');
+    this.state = 'scanning';
+  }
 }
 
 let dir: string;
@@ -113,7 +118,7 @@ async function listenRaw(path: string, onConnection: (socket: Socket) => void): 
 }
 
 describe('control socket round trips', () => {
-  it('answers status, pause, resume and sync-now with the status after each', async () => {
+  it('answers status, pause, resume, sync-now, confirm-deletes and restore with the status after each', async () => {
     const service = new FakeService();
     await start(service);
     expect(statusOf(await askService(socketPath, { op: 'status' }))).toEqual(service.status());
@@ -121,7 +126,11 @@ describe('control socket round trips', () => {
     expect(statusOf(await askService(socketPath, { op: 'status' })).state).toBe('paused');
     expect(statusOf(await askService(socketPath, { op: 'resume' })).state).toBe('idle');
     expect(statusOf(await askService(socketPath, { op: 'sync-now' })).state).toBe('scanning');
-    expect(service.calls).toEqual(['pause', 'resume', 'sync-now']);
+    service.state = 'held';
+    expect(statusOf(await askService(socketPath, { op: 'confirm-deletes' })).state).toBe('scanning');
+    service.state = 'held';
+    expect(statusOf(await askService(socketPath, { op: 'restore' })).state).toBe('scanning');
+    expect(service.calls).toEqual(['pause', 'resume', 'sync-now', 'confirm-deletes', 'restore']);
   });
 
   it.skipIf(process.platform === 'win32')(

@@ -162,7 +162,9 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
 
 async function pass(engine: SyncEngine, issues: PassIssue[]): Promise<PassReport | Error> {
   try {
-    const report = await engine.syncOnce();
+    let report = await engine.syncOnce();
+    // The scenario's local deletes are the user's own: asked about an emptied folder, they confirm.
+    if (report.hold?.reason === 'emptied-root') report = await engine.syncOnce({ confirmDeletes: true });
     issues.push(...report.issues);
     return report;
   } catch (error) {

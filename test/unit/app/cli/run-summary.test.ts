@@ -7,6 +7,7 @@ const CONTEXT = {
   localRoot: '/home/ann/Docs',
   remoteFolder: '/Docs',
   confirmCommand: 'mch-sync run --folder /home/ann/Docs --remote-folder /Docs --once --confirm-deletes',
+  restoreCommand: 'mch-sync run --folder /home/ann/Docs --remote-folder /Docs --once --restore',
 };
 
 function report(overrides: Partial<PassReport> = {}): PassReport {
@@ -159,6 +160,28 @@ describe('formatRunSummary', () => {
     );
     expect(lines[0]).toBe('Stopped: /home/ann/Docs is missing, so nothing was synced or deleted.');
     expect(lines.join('\n')).not.toContain('--confirm-deletes');
+  });
+
+  it('names both ways out of an emptied folder', () => {
+    const lines = formatRunSummary(
+      report({
+        status: 'held',
+        hold: {
+          reason: 'emptied-root',
+          deletes: { local: 0, localTotal: 0, remote: 120, remoteTotal: 121 },
+          advice: '',
+        },
+      }),
+      CONTEXT,
+    );
+    expect(lines).toEqual([
+      'Held: /home/ann/Docs is empty, so nothing was deleted or brought back.',
+      'Everything synced into it was deleted here (120 of 121 items on the device); nothing was changed on either side.',
+      'If you deleted them on purpose, delete them on the device too:',
+      `  ${CONTEXT.confirmCommand}`,
+      'To bring them back from the device instead:',
+      `  ${CONTEXT.restoreCommand}`,
+    ]);
   });
 });
 

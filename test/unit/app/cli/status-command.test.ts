@@ -154,6 +154,10 @@ async function startService(): Promise<{ calls: string[] }> {
       calls.push('confirm-deletes');
       state = 'scanning';
     },
+    restore: () => {
+      calls.push('restore');
+      state = 'scanning';
+    },
   };
   const server = await startControlServer({ socketPath: controlSocketPath(profile, folder), handler });
   cleanup.push(() => server.close());
@@ -317,6 +321,17 @@ describe.skipIf(process.platform === 'win32')('pause and resume', () => {
     expect(await runResume(context, { 'confirm-deletes': true })).toBe(0);
     expect(service.calls).toEqual(['confirm-deletes']);
     expect(stdout).toBe(`Going ahead with the held deletes in ${folder}.\n`);
+  });
+
+  it('resume --restore asks the service to bring an emptied folder back', async () => {
+    writeIndex(folder);
+    const service = await startService();
+    expect(await runResume(context, { restore: true })).toBe(0);
+    expect(service.calls).toEqual(['restore']);
+    expect(stdout).toBe(`Bringing the items of ${folder} back from the device.\n`);
+    await expect(runResume(context, { restore: true, 'confirm-deletes': true })).rejects.toMatchObject({
+      name: 'UsageError',
+    });
   });
 
   it('fail with SERVICE_NOT_RUNNING when no service runs', async () => {

@@ -149,10 +149,54 @@ describe('a missing or empty local root', () => {
       operations: [],
     });
   });
-  it('an empty root is not "everything was deleted": nothing is deleted remotely, all comes back', () => {
+  it('an emptied root is held: nothing deleted, nothing brought back, the deletes it would make counted', () => {
     const world = new World().synced('d/').synced('d/a.txt');
     world.local.clear();
-    expect(world.ops()).toEqual(['local-mkdir d from r:d', 'download d/a.txt from r:d/a.txt']);
+    expect(world.plan()).toMatchObject({
+      status: 'held',
+      reason: 'emptied-root',
+      operations: [],
+      deletes: { local: 0, localTotal: 0, remote: 2, remoteTotal: 2 },
+    });
+  });
+  it('an emptied root comes back from the device when the user asks to restore it', () => {
+    const world = new World().synced('d/').synced('d/a.txt');
+    world.local.clear();
+    expect(world.ops({ restoreEmptied: true })).toEqual([
+      'local-mkdir d from r:d',
+      'download d/a.txt from r:d/a.txt',
+    ]);
+    // Restoring wins over deleting when both are asked for.
+    expect(world.ops({ restoreEmptied: true, confirmDeletes: true })).toHaveLength(2);
+  });
+  it('an emptied root is deleted on the device when the user confirms the deletes', () => {
+    const world = new World().synced('d/').synced('d/a.txt').synced('b.txt');
+    world.local.clear();
+    expect(world.ops({ confirmDeletes: true })).toEqual([
+      'remote-delete r:d if-match "e0"',
+      'remote-delete r:b.txt if-match "e0"',
+    ]);
+  });
+  it('an emptied root whose items the device deleted too is no hold: the index lets them go', () => {
+    const world = new World().synced('a.txt');
+    world.local.clear();
+    world.remote.clear();
+    expect(world.plan()).toMatchObject({ status: 'ready' });
+  });
+  it('an emptied root whose items were edited on the device brings the edits back (an edit beats a delete)', () => {
+    const world = new World().synced('a.txt').synced('b.txt');
+    world.local.clear();
+    world.editRemote('a.txt');
+    expect(world.plan()).toMatchObject({ status: 'held', deletes: { remote: 1 } });
+    expect(world.ops({ confirmDeletes: true })).toEqual([
+      'download a.txt from r:a.txt',
+      'remote-delete r:b.txt if-match "e0"',
+    ]);
+  });
+  it('a scoped part of the tree is never read as an emptied root', () => {
+    const world = new World().synced('a.txt');
+    world.local.clear();
+    expect(world.plan({ partOf: { localTotal: 5, remoteTotal: 5 } })).toMatchObject({ status: 'ready' });
   });
 });
 
