@@ -148,17 +148,16 @@ function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'in
   const store = context.index.store;
   const { local, remote } = op;
   const name = baseName(local.path);
-  const parent = remote.parentId === context.remoteRootId ? null : store.get(remote.parentId);
-  const path = parent
-    ? `${parent.path}/${name}`
-    : remote.parentId === context.remoteRootId
-      ? name
-      : local.path;
+  // A re-created folder's row is taken over after this pass moved it (seed 20012): where it went, not
+  // where the walk saw it.
+  const parentId = context.movedTo.get(remote.id) ?? remote.parentId;
+  const parent = parentId === context.remoteRootId ? null : store.get(parentId);
+  const path = parent ? `${parent.path}/${name}` : parentId === context.remoteRootId ? name : local.path;
   const previous = store.get(op.replacesRemoteId ?? remote.id);
   const sameLocal = previous?.localSize === local.size && previous.localMtimeNs === local.mtimeNs;
   const entry: IndexEntry = {
     remoteId: remote.id,
-    parentRemoteId: remote.parentId,
+    parentRemoteId: parentId,
     path,
     name,
     kind: remote.kind,

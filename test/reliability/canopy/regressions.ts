@@ -253,4 +253,22 @@ export const REGRESSIONS: readonly Regression[] = [
       ],
     },
   },
+  {
+    why: 'index row left behind (--seed 20012 --items 24 --changes 10): a folder moved locally while the device deleted it and made a new one of its name; the new folder took the row over after its move, but at the parent the walk had seen',
+    scenario: {
+      seed: 20012,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'docs', kind: 'folder' },
+        { path: 'docs/Docs', kind: 'folder' },
+        { path: 'docs/Docs/notes', kind: 'file', content: '20012:i3 abcdefghijklmnopqr\n' },
+      ],
+      local: [{ op: 'move', from: 'docs/Docs', to: 're\u0301sume\u0301' }],
+      remote: [
+        { op: 'delete', path: 'docs/Docs' },
+        { op: 'create-folder', path: 'docs/Docs' },
+      ],
+    },
+  },
 ];
