@@ -261,8 +261,10 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
     }
   }
   store.completeIntent(intent, () => {
-    // A folder the device re-created is still indexed under its old id, at the same path.
-    const row = store.get(op.remoteId) ?? store.byPath(op.path);
+    // A folder the device re-created is still indexed under its old id, maybe at another spelling of
+    // its path (seed 21173: the row NFC, the new folder NFD).
+    const row =
+      store.get(op.remoteId) ?? (op.indexRemoteId === undefined ? undefined : store.get(op.indexRemoteId));
     if (row) context.index.removeTree(row.remoteId);
   });
   if (op.reason !== 'type-change') context.counts.deleted += 1;

@@ -62,6 +62,8 @@ export type Operation =
       path: RelativePath;
       kind: ItemKind;
       reason: OperationReason;
+      /** The index row of the item when it is another id (a folder the device made again at its path). */
+      indexRemoteId?: string;
     }
   | { op: 'local-mkdir'; path: RelativePath; remote: RemoteEntry; reason: OperationReason }
   /** Download a file that is not on disk at `path` (temporary file, then renamed into place). */

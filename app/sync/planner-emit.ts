@@ -157,6 +157,7 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
         path: remote.path,
         kind: remote.kind,
         reason: 'sync',
+        ...(index !== null && index.remoteId !== remote.id ? { indexRemoteId: index.remoteId } : {}),
       }));
     }
     return out;
