@@ -265,7 +265,23 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
     // its path (seed 21173: the row NFC, the new folder NFD).
     const row =
       store.get(op.remoteId) ?? (op.indexRemoteId === undefined ? undefined : store.get(op.indexRemoteId));
-    if (row) context.index.removeTree(row.remoteId);
+    if (row)
+      context.index.removeTree(row.remoteId, (child) => survivesDelete(context, child.remoteId, op.remoteId));
   });
   if (op.reason !== 'type-change') context.counts.deleted += 1;
+}
+
+/**
+ * Whether an item indexed below a folder this pass deleted on the device was elsewhere on the device
+ * by then: moved out on the device (seed 20694) or by this pass before the delete. Its row stays (parked)
+ * for the operation that places it.
+ */
+function survivesDelete(context: ExecutionContext, remoteId: string, deletedId: string): boolean {
+  let parent = context.movedTo.get(remoteId) ?? context.remote.get(remoteId)?.parentId;
+  for (let depth = 0; parent !== undefined && depth < 4096; depth++) {
+    if (parent === deletedId) return false;
+    if (parent === context.remoteRootId) return true;
+    parent = context.movedTo.get(parent) ?? context.remote.get(parent)?.parentId;
+  }
+  return false;
 }

@@ -4,9 +4,17 @@ import type { IndexEntry, RelativePath } from './model.ts';
 
 /**
  * Rows whose path another item took before their own operation ran (a swap, a type change) wait under
- * this prefix. NUL cannot occur in a file name, so no real path is ever below it.
+ * this prefix. A synced path never starts with a slash, so no real path is ever below it. (It was NUL
+ * once, but SQLite's length() stops at a NUL: moving a parked row with children rewrote their paths
+ * wrongly and the next write met a UNIQUE path, seed 20694. Such rows are still dropped.)
  */
-const PARKED = '\u0000';
+const PARKED = '/parked';
+const PARKED_BEFORE = '\u0000';
+
+/** Whether an index path is a parked row's, not a place on disk. */
+export function isParkedPath(path: RelativePath): boolean {
+  return path.startsWith(`${PARKED}/`) || path.startsWith(PARKED_BEFORE);
+}
 
 export class IndexWriter {
   readonly store: IndexStore;
@@ -61,22 +69,38 @@ export class IndexWriter {
     });
   }
 
-  /** Removes an item's row and every row below it (a folder deleted with its content). */
-  removeTree(remoteId: string): void {
+  /**
+   * Removes an item's row and every row below it (a folder deleted with its content). Rows below it
+   * that `survives` names (items that left the folder on the other side before it went) are parked
+   * instead, with what is below them: their own operation later in the plan places them.
+   */
+  removeTree(remoteId: string, survives: (row: IndexEntry) => boolean = () => false): void {
     this.store.transaction(() => {
       const existing = this.store.get(remoteId);
-      if (existing) this.store.deleteSubtree(existing.path);
+      if (!existing) return;
+      const folders = existing.kind === 'folder' ? [existing] : [];
+      for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+        for (const child of this.store.children(folder.remoteId)) {
+          if (survives(child)) this.#park(child);
+          else if (child.kind === 'folder') folders.push(child);
+        }
+      }
+      this.store.deleteSubtree(existing.path);
     });
   }
 
   /** At the end of a pass: rows still parked belong to items no operation placed; the next pass re-derives them. */
   dropParked(): number {
-    return this.store.deleteSubtree(PARKED);
+    return this.store.deleteSubtree(PARKED) + this.store.deleteSubtree(PARKED_BEFORE);
   }
 
   #claim(path: RelativePath, remoteId: string): void {
     const occupant = this.store.byPath(path);
     if (!occupant || occupant.remoteId === remoteId) return;
+    this.#park(occupant);
+  }
+
+  #park(occupant: IndexEntry): void {
     this.store.moveSubtree({
       remoteId: occupant.remoteId,
       toPath: `${PARKED}/${occupant.remoteId}`,

@@ -2,6 +2,7 @@
 import { rename, rm } from 'node:fs/promises';
 import type { IndexStore } from '../index/index-store.ts';
 import { localPath, statOrUndefined } from './local-paths.ts';
+import { isParkedPath } from './index-writes.ts';
 import { DOWNLOAD_TEMP_PREFIX, MOVING_PREFIX } from './local-names.ts';
 import type { RelativePath } from './model.ts';
 import { baseName, parentPath } from './reconcile.ts';
@@ -48,7 +49,7 @@ export async function tidyLeftovers(
     const folder = parentPath(entry.path);
     const original: RelativePath = folder === '' ? (parked[1] ?? '') : `${folder}/${parked[1] ?? ''}`;
     for (const target of [row?.path, original]) {
-      if (target === undefined || target === '' || target.startsWith('\u0000')) continue;
+      if (target === undefined || target === '' || isParkedPath(target)) continue;
       const absolute = localPath(localRoot, target);
       const parent = parentPath(target);
       const parentIsThere =

@@ -286,4 +286,22 @@ export const REGRESSIONS: readonly Regression[] = [
       ],
     },
   },
+  {
+    why: "index row lost (--seed 20694 --items 24 --changes 10): a folder moved out of a folder on the device while this computer replaced that folder with a file; the DELETE of the old folder removed the index rows below its path, the moved one among them (now parked for its own operation), and placing a parked folder back rewrote its children's paths wrongly (SQLite's length() stops at the NUL that parked paths began with)",
+    scenario: {
+      seed: 20694,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'a.txt', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'a.txt/sub', kind: 'folder' },
+      ],
+      local: [
+        { op: 'move', from: 'a.txt/sub', to: 'r\u00e9sum\u00e9/sub' },
+        { op: 'folder-to-file', path: 'a.txt', content: '20694:l17 abcdefghijklmnopqr\n' },
+      ],
+      remote: [{ op: 'move', from: 'a.txt/sub', to: 'r\u00e9sum\u00e9/docs' }],
+    },
+  },
 ];

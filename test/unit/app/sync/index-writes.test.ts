@@ -38,7 +38,7 @@ describe('IndexWriter', () => {
     const index = writer(entry('a', 'one'), entry('b', 'two'));
     index.move('a', 'two', null);
     expect(index.store.get('a')?.path).toBe('two');
-    expect(index.store.get('b')?.path).toBe('\u0000/b');
+    expect(index.store.get('b')?.path).toBe('/parked/b');
     index.move('b', 'one', null);
     expect(paths(index)).toEqual(['b:one', 'a:two']);
     expect(index.dropParked()).toBe(0);
@@ -50,9 +50,41 @@ describe('IndexWriter', () => {
       entry('child', 'x/c', { parentRemoteId: 'old' }),
     );
     index.place(entry('new', 'x'));
-    expect(index.store.get('child')?.path).toBe('\u0000/old/c');
+    expect(index.store.get('child')?.path).toBe('/parked/old/c');
     expect(index.dropParked()).toBe(2);
     expect(paths(index)).toEqual(['new:x']);
+  });
+
+  it('places a parked folder with its children at their new paths (seed 20694)', () => {
+    const index = writer(
+      entry('f', 'a', { kind: 'folder' }),
+      entry('c', 'a/c', { parentRemoteId: 'f' }),
+      entry('g', 'b', { kind: 'folder' }),
+    );
+    index.move('g', 'a', null);
+    expect(index.store.get('c')?.path).toBe('/parked/f/c');
+    index.place(entry('f', 'a/f\u00e9', { kind: 'folder', parentRemoteId: 'g' }));
+    expect(paths(index)).toEqual(['g:a', 'f:a/f\u00e9', 'c:a/f\u00e9/c']);
+    expect(index.dropParked()).toBe(0);
+  });
+
+  it('a removed folder keeps, parked, the rows of items that survive it; the rest go', () => {
+    const index = writer(
+      entry('f', 'a', { kind: 'folder' }),
+      entry('kept', 'a/k', { kind: 'folder', parentRemoteId: 'f' }),
+      entry('under', 'a/k/u', { parentRemoteId: 'kept' }),
+      entry('gone', 'a/g', { parentRemoteId: 'f' }),
+    );
+    index.removeTree('f', (row) => row.remoteId === 'kept');
+    expect(paths(index)).toEqual(['kept:/parked/kept', 'under:/parked/kept/u']);
+    index.move('kept', 'k', null);
+    expect(paths(index)).toEqual(['kept:k', 'under:k/u']);
+  });
+
+  it('drops rows parked by an older version under NUL', () => {
+    const index = writer(entry('p', '\u0000/p'), entry('q', 'q'));
+    expect(index.dropParked()).toBe(1);
+    expect(paths(index)).toEqual(['q:q']);
   });
 
   it('moves a folder row with its children when it is placed at a new path', () => {
