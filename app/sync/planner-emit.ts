@@ -113,13 +113,17 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
   }
 
   if (decision.clearRemote && index) {
+    // The device's item at the row's place: a folder it made again there has another id (seed 25712).
+    const cleared = remote ?? index;
+    const clearedId = remote?.id ?? index.remoteId;
     at(0, depthOf(index.path), () => ({
       op: 'remote-delete',
-      remoteId: index.remoteId,
-      ifMatch: remote?.eTag ?? index.eTag,
+      remoteId: clearedId,
+      ifMatch: cleared.eTag,
       path: index.path,
-      kind: index.kind,
+      kind: cleared.kind,
       reason: 'type-change',
+      ...(clearedId === index.remoteId ? {} : { indexRemoteId: index.remoteId }),
     }));
   }
   if (decision.clearLocal && local) {
