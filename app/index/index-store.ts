@@ -147,6 +147,11 @@ export class IndexStore {
     return (this.#statements.byInode.all({ inode }) as ItemRow[]).map((row) => toEntry(row));
   }
 
+  /** The rows below `path` (not its own), ordered by path: parents before their children. */
+  below(path: RelativePath): IndexEntry[] {
+    return (this.#statements.below.all({ path }) as ItemRow[]).map((row) => toEntry(row));
+  }
+
   children(parentRemoteId: string): IndexEntry[] {
     return (this.#statements.children.all({ parentRemoteId }) as ItemRow[]).map((row) => toEntry(row));
   }
@@ -290,6 +295,9 @@ function prepare(db: IndexDb) {
       `SELECT ${ITEM_COLUMNS} FROM items WHERE parent_remote_id = :parentRemoteId ORDER BY path`,
     ),
     all: read(`SELECT ${ROW_COLUMNS} FROM items ORDER BY path`),
+    below: read(
+      `SELECT ${ITEM_COLUMNS} FROM items WHERE path >= :path || '/' AND path < :path || '0' ORDER BY path`,
+    ),
     count: read(`SELECT count(*) FROM items`),
     upsert: db.prepare(
       `INSERT INTO items (${ITEM_COLUMNS})

@@ -29,6 +29,7 @@ export class IndexWriter {
       this.#claim(entry.path, entry.remoteId);
       const existing = this.store.get(entry.remoteId);
       if (existing && existing.path !== entry.path) {
+        this.#yieldBelow(existing.path, entry.path);
         this.store.moveSubtree({
           remoteId: entry.remoteId,
           toPath: entry.path,
@@ -58,6 +59,8 @@ export class IndexWriter {
       const existing = this.store.get(remoteId);
       if (!existing) return false;
       this.#claim(toPath, remoteId);
+      // The claim may have parked an ancestor of the item, with it: where it is now.
+      this.#yieldBelow(this.store.get(remoteId)?.path ?? existing.path, toPath);
       this.store.moveSubtree({
         remoteId,
         toPath,
@@ -98,6 +101,21 @@ export class IndexWriter {
     const occupant = this.store.byPath(path);
     if (!occupant || occupant.remoteId === remoteId) return;
     this.#park(occupant);
+  }
+
+  /**
+   * Before the subtree at `fromPath` moves to `toPath`: a row this pass already placed below `toPath`
+   * keeps its place, and the row the move would carry onto that path waits parked for its own
+   * operation instead (seed 24304: a folder made where a moved folder's file was, before the move).
+   */
+  #yieldBelow(fromPath: RelativePath, toPath: RelativePath): void {
+    if (fromPath === toPath) return;
+    for (const occupant of this.store.below(toPath)) {
+      // Rows of the moving subtree itself are not in its way (a move up into a parked ancestor's place).
+      if (occupant.path.startsWith(`${fromPath}/`)) continue;
+      const carried = this.store.byPath(`${fromPath}${occupant.path.slice(toPath.length)}`);
+      if (carried !== undefined) this.#park(carried);
+    }
   }
 
   #park(occupant: IndexEntry): void {

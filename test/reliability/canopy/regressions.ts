@@ -320,4 +320,28 @@ export const REGRESSIONS: readonly Regression[] = [
       ],
     },
   },
+  {
+    why: "UNIQUE index path (--seed 24304 --items 24 --changes 10): a folder moved here into a folder the device moved, onto a name the device gave a new folder, while the device replaced a file in it with a folder; that folder was placed before the deferred move, and the move carried the old file's row onto its path",
+    scenario: {
+      seed: 24304,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'Docs', kind: 'folder' },
+        { path: 'd', kind: 'folder' },
+        { path: 'Docs/sub', kind: 'folder' },
+        { path: 'd/r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'Docs/sub/x.bin', kind: 'file', content: '24304:i8 abcdefghijklmn\n' },
+      ],
+      local: [
+        { op: 'move', from: 'Docs/sub', to: 'd/r\u00e9sum\u00e9/notes' },
+        { op: 'edit', path: 'd/r\u00e9sum\u00e9/notes/x.bin', content: '24304:l29 abcdefghijklmnopqrs\n' },
+      ],
+      remote: [
+        { op: 'move', from: 'd', to: 'Docs/Docs' },
+        { op: 'file-to-folder', path: 'Docs/sub/x.bin' },
+        { op: 'create-folder', path: 'Docs/Docs/r\u00e9sum\u00e9/notes' },
+      ],
+    },
+  },
 ];

@@ -81,6 +81,26 @@ describe('IndexWriter', () => {
     expect(paths(index)).toEqual(['kept:k', 'under:k/u']);
   });
 
+  it('a row already placed below the target keeps its place; the row a move carries there is parked (seed 24304)', () => {
+    const index = writer(
+      entry('f', 'a', { kind: 'folder' }),
+      entry('old', 'a/x', { parentRemoteId: 'f' }),
+      entry('keep', 'a/y', { parentRemoteId: 'f' }),
+      entry('placed', 'c/x', { kind: 'folder', parentRemoteId: 'elsewhere' }),
+    );
+    index.move('f', 'c', null);
+    expect(paths(index)).toEqual(['old:/parked/old', 'f:c', 'placed:c/x', 'keep:c/y']);
+    index.place(entry('old', 'c/x (conflicted copy)', { parentRemoteId: 'f' }));
+    expect(index.dropParked()).toBe(0);
+  });
+
+  it('a move to where the item already is keeps its children (a remote and a local move of one folder)', () => {
+    const index = writer(entry('f', 'a', { kind: 'folder' }), entry('c', 'a/c', { parentRemoteId: 'f' }));
+    index.move('f', 'b', null);
+    index.move('f', 'b', null);
+    expect(paths(index)).toEqual(['f:b', 'c:b/c']);
+  });
+
   it('drops rows parked by an older version under NUL', () => {
     const index = writer(entry('p', '\u0000/p'), entry('q', 'q'));
     expect(index.dropParked()).toBe(1);
