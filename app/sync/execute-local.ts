@@ -180,7 +180,7 @@ export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>)
   await rename(from, to);
   if (op.remoteId !== null) {
     const remote = context.remote.get(op.remoteId);
-    context.index.move(op.remoteId, op.toPath, remote?.parentId ?? null);
+    context.index.move(op.remoteId, op.toPath, context.movedTo.get(op.remoteId) ?? remote?.parentId ?? null);
   }
   if (op.reason === 'conflict') context.counts.conflicts += 1;
   else if (op.remoteId !== null && op.reason !== 'case-clash') {

@@ -195,12 +195,14 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
     });
   }
   context.parkedNames.delete(op.remoteId);
-  if (toParent !== null) context.movedTo.set(op.remoteId, toParent);
+  // Where the device has it now, also after a rename: a parked item's folder is not the index's.
+  const finalParent = toParent ?? fromParent;
+  if (finalParent !== undefined) context.movedTo.set(op.remoteId, finalParent);
   store.completeIntent(intent, () => {
     // The new eTag stands for the content the index knows only if the move was based on that version.
     const row = store.get(op.remoteId);
     const sameContent = row !== undefined && row.eTag === ifMatch;
-    context.index.move(op.remoteId, op.toPath, toParent, sameContent ? eTag : undefined);
+    context.index.move(op.remoteId, op.toPath, finalParent ?? null, sameContent ? eTag : undefined);
   });
   if (eTag !== undefined) context.eTags.set(op.remoteId, eTag);
   if (op.reason !== 'type-change') {

@@ -24,7 +24,9 @@ export function replanOn(error: unknown, path: RelativePath, codes: readonly str
 
 /** The item's folder as this round's walk saw it, else as the index has it. */
 export function remoteParentOf(context: ExecutionContext, remoteId: string): string | undefined {
-  return context.remote.get(remoteId)?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
+  const remote = context.remote.get(remoteId);
+  // A parked item's entry says where the index has it; its listing is the folder it waits in.
+  return remote?.parkedAs?.parentId ?? remote?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
 }
 
 /** The item's folder listing changes with it: the next walk must not trust its cached copy. */

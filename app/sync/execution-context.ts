@@ -36,7 +36,7 @@ export interface ExecutionContext {
   createdFolders: Map<string, string>;
   /** The newest eTag of items this pass changed itself (a PATCH before a download changes it). */
   eTags: Map<string, string>;
-  /** The new folder of items this pass moved on the device. */
+  /** The folder on the device of items this pass moved or renamed there. */
   movedTo: Map<string, string>;
   /** Remote ids this plan still has to move (a name they hold is about to be free). */
   pendingRemoteMoves: Set<string>;

@@ -38,6 +38,12 @@ export interface RemoteEntry {
    * name): a DELETE of it would delete them unseen, so the planner keeps it.
    */
   holdsLeftOut?: true;
+  /**
+   * Where the item really is on the device when an earlier round or pass left it under a temporary
+   * name (`.mch-moving-…`, a swap not finished): the entry itself says where the index has it, and a
+   * move of it must send its whole place.
+   */
+  parkedAs?: { name: string; parentId: string };
 }
 
 /**

@@ -66,9 +66,10 @@ class Unknown {
 const REMOTE_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}[0-9a-f]{12}$`, 'u');
 
 /**
- * A remote item a crashed pass left parked under `.mch-moving-<hex>` (a swap of names) is read as still
- * where the index has it, so the local side's name wins and no one sees the temporary name; the
- * paths of everything below it follow.
+ * A remote item a crashed pass (or an earlier round, whose final rename met a 412) left parked under
+ * `.mch-moving-<hex>` (a swap of names) is read as still where the index has it, so the local side's
+ * name wins and no one sees the temporary name; the paths of everything below it follow. The planner
+ * moves it out of its temporary name (`parkedAs`).
  */
 class Unparker {
   readonly #rows: ReadonlyMap<string, IndexRow>;
@@ -86,7 +87,13 @@ class Unparker {
     const row = REMOTE_PARKED.test(found.name) ? this.#rows.get(found.id) : undefined;
     if (!row) return path === found.path ? found : { ...found, path };
     this.#moved.push({ from: path, to: row.path });
-    return { ...found, name: row.name, parentId: row.parentRemoteId, path: row.path };
+    return {
+      ...found,
+      name: row.name,
+      parentId: row.parentRemoteId,
+      path: row.path,
+      parkedAs: { name: found.name, parentId: found.parentId },
+    };
   }
 }
 

@@ -181,7 +181,8 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
       reason: decision.reason,
     }));
   }
-  if ((decision.pushMove || node.clashName !== null) && remote) {
+  // A remote item left under a temporary name goes to its place even when neither side moved it.
+  if ((decision.pushMove || node.clashName !== null || remote?.parkedAs !== undefined) && remote) {
     at(1, depthOf(finalPath()), () => remoteMove(tree, node, remoteParent()));
   }
   if (decision.pull === 'create' && remote) {
@@ -263,8 +264,10 @@ function placedTarget(places: LocalPlaces, node: PlanNode): RelativePath {
 function remoteMove(tree: PlanTree, node: PlanNode, parent: RemoteParent): Operation | null {
   const remote = node.item.remote;
   if (!remote) return null;
-  const name = nameKey(node.name) === nameKey(remote.name) ? null : node.name;
-  const currentParent = remote.parentId;
+  // Compared with where the device really has it: a parked item's entry says where the index has it.
+  const current = remote.parkedAs ?? remote;
+  const name = nameKey(node.name) === nameKey(current.name) ? null : node.name;
+  const currentParent = current.parentId;
   const sameParent = parent.kind === 'existing' && parent.remoteId === currentParent;
   if (name === null && sameParent) return null;
   return {

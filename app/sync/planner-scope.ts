@@ -2,7 +2,10 @@
 import { nameKey } from './model.ts';
 import { parentPath, type ReconciledItem } from './reconcile.ts';
 
-/** Unchanged on both sides and on disk under the inode the index knows: nothing to do for it. */
+/**
+ * Unchanged on both sides and on disk under the inode the index knows: nothing to do for it (unless
+ * the device still has it under a temporary name).
+ */
 function isQuiet(item: ReconciledItem): boolean {
   return (
     item.index !== null &&
@@ -10,7 +13,8 @@ function isQuiet(item: ReconciledItem): boolean {
     item.remote !== null &&
     item.localChange === 'none' &&
     item.remoteChange === 'none' &&
-    item.local.inode === item.index.inode
+    item.local.inode === item.index.inode &&
+    item.remote.parkedAs === undefined
   );
 }
 

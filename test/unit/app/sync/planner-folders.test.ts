@@ -200,6 +200,22 @@ describe('a missing or empty local root', () => {
   });
 });
 
+describe('an item left under a temporary name on the device', () => {
+  it('moves back to its place even when neither side moved it', () => {
+    const world = new World().synced('d/').synced('a.txt');
+    const entry = world.remote.get('r:a.txt');
+    if (entry) entry.parkedAs = { name: '.mch-moving-0123456789ab', parentId: 'r:d' };
+    expect(world.ops()).toEqual(['remote-move r:a.txt name=a.txt parent=root-id if-match "e0"']);
+  });
+  it('goes where the local side moved it, with its whole place', () => {
+    const world = new World().synced('d/').synced('a.txt');
+    const entry = world.remote.get('r:a.txt');
+    if (entry) entry.parkedAs = { name: '.mch-moving-0123456789ab', parentId: 'r:d' };
+    world.moveLocal('a.txt', 'd/b.txt');
+    expect(world.ops()).toEqual(['remote-move r:a.txt name=b.txt parent=- if-match "e0"']);
+  });
+});
+
 describe('names', () => {
   it('an NFC/NFD-only difference is no change', () => {
     const world = new World().synced('caf\u00e9.txt');
