@@ -178,16 +178,30 @@ export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>)
   }
   context.onLocalWrite({ kind: 'moved', path: op.toPath, fromPath: op.fromPath });
   await rename(from, to);
-  if (op.remoteId !== null) {
-    const remote = context.remote.get(op.remoteId);
-    context.index.move(op.remoteId, op.toPath, context.movedTo.get(op.remoteId) ?? remote?.parentId ?? null);
-  }
+  if (op.remoteId !== null) recordLocalMove(context, op.remoteId, op);
   if (op.reason === 'conflict') context.counts.conflicts += 1;
   else if (op.remoteId !== null && op.reason !== 'case-clash') {
     const sameFolder = dirname(`/${op.fromPath}`) === dirname(`/${op.toPath}`);
     if (sameFolder) context.counts.renamed += 1;
     else context.counts.moved += 1;
   }
+}
+
+/**
+ * The row follows its item. The item moved is the row's local side, whose inode may be new: the
+ * reconciler pairs the entry at the row's path with it when the inode is not the row's (a folder
+ * deleted and made again, an editor's atomic save; seeds 22967, 28642, 29287, 24368). No index-update
+ * comes after a move to teach the row that inode, so the move records it.
+ */
+function recordLocalMove(context: ExecutionContext, remoteId: string, op: Op<'local-move'>): void {
+  const store = context.index.store;
+  const remote = context.remote.get(remoteId);
+  store.transaction(() => {
+    const parent = context.movedTo.get(remoteId) ?? remote?.parentId ?? null;
+    if (!context.index.move(remoteId, op.toPath, parent)) return;
+    const row = store.get(remoteId);
+    if (row && row.inode !== op.inode) store.upsert({ ...row, inode: op.inode });
+  });
 }
 
 /** The index row of the item the trash operation is about: by inode, at the path the plan gave. */

@@ -364,6 +364,24 @@ export const REGRESSIONS: readonly Regression[] = [
         { op: 'create-file', path: 'notes/b.md', content: '26442:l24 abcdefghijklmnopqrstuvwxyzabcde\n' },
       ],
       remote: [{ op: 'create-folder', path: 'notes/r\u00e9sum\u00e9' }],
+    why:
+      'index row with a stale inode (--seed 28642 --items 24 --changes 10; also seeds 22967, 29287, ' +
+      '24368): a folder moved or deleted locally and made again at its path, while the device ' +
+      'renamed it; the new folder, paired with the row by path, was moved where the device had it, ' +
+      "but a local move only rewrote the row's path, so the row kept the old folder's inode",
+    scenario: {
+      seed: 28642,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/Docs', kind: 'folder' },
+      ],
+      local: [
+        { op: 'move', from: 'r\u00e9sum\u00e9/Docs', to: 'r\u00e9sum\u00e9/d' },
+        { op: 'create-folder', path: 'r\u00e9sum\u00e9/Docs' },
+      ],
+      remote: [{ op: 'move', from: 'r\u00e9sum\u00e9/Docs', to: 'r\u00e9sum\u00e9/docs' }],
     },
   },
 ];
