@@ -13,7 +13,8 @@ import {
   type Op,
 } from './execute-shared.ts';
 import { MAX_EDIT_CHECK_BYTES, remoteHash } from './intent-recovery.ts';
-import { msOfNs } from './model.ts';
+import { msOfNs, nameKey, type IndexEntry, type RelativePath } from './model.ts';
+import { baseName } from './reconcile.ts';
 import { MOVING_PREFIX } from './local-names.ts';
 
 export async function uploadContent(context: ExecutionContext, op: Op<'upload-content'>): Promise<void> {
@@ -26,6 +27,7 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
     if (!row) return;
     context.index.place({
       ...row,
+      ...agreedPlace(context, op.remoteId, op.path),
       ...(eTag === null ? {} : { eTag, size: op.local.size, mTimeMs }),
       inode: op.local.inode,
       localSize: op.local.size,
@@ -99,6 +101,31 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
   context.eTags.set(op.remoteId, eTag);
   context.counts.uploaded += 1;
   context.counts.bytesUp += op.local.size;
+}
+
+/**
+ * Where the row of an uploaded item goes when both sides hold it at `path` and the row is elsewhere:
+ * both moved it to the same place (seed 29859), so no move of this plan wrote the row's place, and the
+ * planner left out the index-update that would have, because this operation writes the row. Undefined
+ * (the row keeps its place) when the row is there already, or when the device's item is not at `path`
+ * (a move of it failed): the next round must still see that move.
+ */
+function agreedPlace(
+  context: ExecutionContext,
+  remoteId: string,
+  path: RelativePath,
+): Pick<IndexEntry, 'path' | 'name' | 'parentRemoteId'> | undefined {
+  const store = context.index.store;
+  const row = store.get(remoteId);
+  const remote = context.remote.get(remoteId);
+  if (!row || !remote || nameKey(row.path) === nameKey(path)) return undefined;
+  // The device's item is where the walk saw it, or in the folder a move of this pass put it in.
+  const parentRemoteId = context.movedTo.get(remoteId) ?? remote.parentId;
+  const parentPath = parentRemoteId === context.remoteRootId ? '' : store.get(parentRemoteId)?.path;
+  if (parentPath === undefined) return undefined;
+  const remotePath = parentPath === '' ? remote.name : `${parentPath}/${remote.name}`;
+  if (nameKey(remotePath) !== nameKey(path)) return undefined;
+  return { path, name: baseName(path), parentRemoteId };
 }
 
 /** The eTag of the device's version when its content is exactly `contentHash` (small files only). */

@@ -364,6 +364,9 @@ export const REGRESSIONS: readonly Regression[] = [
         { op: 'create-file', path: 'notes/b.md', content: '26442:l24 abcdefghijklmnopqrstuvwxyzabcde\n' },
       ],
       remote: [{ op: 'create-folder', path: 'notes/r\u00e9sum\u00e9' }],
+    },
+  },
+  {
     why:
       'index row with a stale inode (--seed 28642 --items 24 --changes 10; also seeds 22967, 29287, ' +
       '24368): a folder moved or deleted locally and made again at its path, while the device ' +
@@ -382,6 +385,27 @@ export const REGRESSIONS: readonly Regression[] = [
         { op: 'create-folder', path: 'r\u00e9sum\u00e9/Docs' },
       ],
       remote: [{ op: 'move', from: 'r\u00e9sum\u00e9/Docs', to: 'r\u00e9sum\u00e9/docs' }],
+    },
+  },
+  {
+    why:
+      'index row left behind (--seed 29859 --items 24 --changes 10): a file edited and moved on ' +
+      'this computer and moved to the same place on the device; the upload of its content wrote the ' +
+      'row where it was, and no move wrote its new place (the planner counts an upload of content ' +
+      'as writing the whole row)',
+    scenario: {
+      seed: 29859,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'b.md', kind: 'file', content: '29859:i4 abcdefghijklmnop\n' },
+        { path: 'sub', kind: 'folder' },
+      ],
+      local: [
+        { op: 'edit', path: 'b.md', content: '29859:l16 abcdefghijklmnopqrstuvwxyzabcdefghijklmn\n' },
+        { op: 'move', from: 'b.md', to: 'sub/b.md' },
+      ],
+      remote: [{ op: 'move', from: 'b.md', to: 'sub/b.md' }],
     },
   },
 ];
