@@ -1,4 +1,5 @@
 // Where each item ends up: its final parent and name, folders kept for what is in them, name clashes.
+import { BugError } from '../../common/errors.ts';
 import { caseClashName, conflictedCopyName } from './conflict-names.ts';
 import { nameKey, type RelativePath } from './model.ts';
 import { CONFLICT, type Decision } from './planner-decide.ts';
@@ -46,16 +47,56 @@ export class PlanTree {
         this.byLocalPath.set(nameKey(item.local.path), node);
       }
     }
-    for (const node of this.nodes) node.parent = this.findParent(node);
+    this.findParents();
     this.keepFoldersWithContent();
     if (this.keepReplacedFoldersWithContent()) {
-      for (const node of this.nodes) node.parent = this.findParent(node);
+      this.findParents();
       this.keepFoldersWithContent();
     }
-    if (this.mergeFoldersOfOneName()) {
-      for (const node of this.nodes) node.parent = this.findParent(node);
-    }
+    if (this.mergeFoldersOfOneName()) this.findParents();
     this.nameItems();
+  }
+
+  private findParents(): void {
+    for (const node of this.nodes) node.parent = this.findParent(node);
+    this.breakParentLoops();
+  }
+
+  /**
+   * A move on each side can be fine alone and together put a folder inside itself: `a` moved into
+   * `b/c` on this computer while `b` moved into `a` on the device (seeds 21749, 24102, 25559).
+   * There is no tree that keeps both, so one local move on the loop gives way, as when both sides
+   * moved the same item (the device's place wins): that item goes back where the device has it, and
+   * the device's moves are followed. Only a place changes; nothing is lost.
+   */
+  private breakParentLoops(): void {
+    for (let loop = this.findParentLoop(); loop !== null; loop = this.findParentLoop()) {
+      const yielding = loop.find((node) => node.decision.pushMove && node.item.remote !== null);
+      if (yielding === undefined) {
+        const names = loop.map((node) => node.item.local?.path ?? node.item.remote?.path ?? '?');
+        throw new BugError(`planned parents form a loop with no local move to undo: ${names.join(', ')}`);
+      }
+      // Each round turns one local move into a remote one, so the loop ends.
+      yielding.decision = { ...yielding.decision, location: 'remote', pushMove: false, pullMove: true };
+      yielding.parent = this.findParent(yielding);
+    }
+  }
+
+  /** The nodes of one loop of parents, or null when every chain of parents reaches the root. */
+  private findParentLoop(): PlanNode[] | null {
+    // The chain (its start's position) each node was first met on; earlier chains reach the root.
+    const metOn = new Map<PlanNode, number>();
+    for (const [start, first] of this.nodes.entries()) {
+      const chain: PlanNode[] = [];
+      let node: PlanNode | null = first;
+      while (node !== null && !metOn.has(node)) {
+        metOn.set(node, start);
+        chain.push(node);
+        node = node.parent;
+      }
+      if (node !== null && metOn.get(node) === start) return chain.slice(chain.indexOf(node));
+    }
+    return null;
   }
 
   /**

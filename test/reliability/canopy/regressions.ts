@@ -408,4 +408,24 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [{ op: 'move', from: 'b.md', to: 'sub/b.md' }],
     },
   },
+  {
+    why:
+      'pass failed with RangeError: Maximum call stack size exceeded (--seed 21749 --items 24 --changes 10; ' +
+      'also seeds 24102 and 25559): a folder moved locally into a folder that the device moved into it. Each ' +
+      'move alone is fine; together they made a loop of parents in the plan, and PlanTree.finalPath recursed ' +
+      'round it. The local move on the loop now gives way: the place on the device wins, as when both sides ' +
+      'move one item',
+    scenario: {
+      seed: 21749,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        { path: 'sub', kind: 'folder' },
+        { path: 'sub/Docs', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 're\u0301sume\u0301', to: 'sub/Docs/re\u0301sume\u0301' }],
+      remote: [{ op: 'move', from: 'sub', to: 're\u0301sume\u0301/sub' }],
+    },
+  },
 ];
