@@ -222,6 +222,17 @@ describe('names', () => {
     world.moveLocal('caf\u00e9.txt', 'cafe\u0301.txt');
     expect(world.ops()).toEqual([]);
   });
+  // Seed 22705: the plan renamed the file to the device's spelling, which a local name clash held.
+  it('moved on both sides to one name spelled in two normal forms: it keeps its spelling on disk', () => {
+    const world = new World().synced('docs/').synced('docs/caf\u00e9.txt');
+    world.moveLocal('docs/caf\u00e9.txt', 'caf\u00e9.txt').moveRemote('docs/caf\u00e9.txt', 'cafe\u0301.txt');
+    expect(world.ops()).toEqual(['index-update r:docs/caf\u00e9.txt']);
+  });
+  it('moved on the device to another folder and another normal form: one local move, the spelling kept', () => {
+    const world = new World().synced('docs/').synced('x/').synced('docs/caf\u00e9.txt');
+    world.moveRemote('docs/caf\u00e9.txt', 'x/cafe\u0301.txt');
+    expect(world.ops()).toEqual(['local-move docs/caf\u00e9.txt -> x/caf\u00e9.txt']);
+  });
   it('on a case-insensitive file system a second name differing in case becomes a case clash', () => {
     const world = new World().synced('Readme.txt').newRemote('README.txt');
     expect(world.ops({ caseInsensitive: true })).toEqual([
