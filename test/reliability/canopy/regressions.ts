@@ -454,4 +454,27 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [{ op: 'move', from: 'docs/caf\u00e9.txt', to: 'cafe\u0301.txt' }],
     },
   },
+  {
+    why:
+      'index rows lost (--seed 20423 --items 24 --changes 10; also seeds 22345, 27800, 29372): a folder ' +
+      'took the name of a folder with children that this plan moves later; the new row parked the old ' +
+      'one under the NUL-prefixed parking path, and its move out cut the subtree paths with SQLite ' +
+      'length()/substr(), which stop at a NUL, so every row got the same path (UNIQUE items.path); ' +
+      'parked rows now live under /parked',
+    scenario: {
+      seed: 20423,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'docs', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/docs', kind: 'folder' },
+      ],
+      local: [
+        { op: 'move', from: 'r\u00e9sum\u00e9', to: 'docs/R\u00e9sum\u00e9' },
+        { op: 'move', from: 'docs', to: 'r\u00e9sum\u00e9' },
+      ],
+      remote: [],
+    },
+  },
 ];
