@@ -30,7 +30,10 @@ export interface SkippedItem {
 export interface NameClash {
   folder: RelativePath;
   paths: RelativePath[];
-  /** 'unicode': the names differ only in normalisation (NFC/NFD); 'case': they differ in case. */
+  /**
+   * 'unicode': the names differ only in normalisation (NFC/NFD); 'case': they differ in case (a group
+   * of names equal but for case, which may hold a unicode clash too).
+   */
   kind: 'case' | 'unicode';
 }
 

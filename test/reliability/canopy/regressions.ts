@@ -477,4 +477,39 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [],
     },
   },
+  {
+    why: 'a create retried forever (--seed 22148 --items 24 --changes 10; also 30683 at --from 30000): two local spellings of one name under NFC beside the same name in another case (Caf\u00e9, caf\u00e9, cafe\\u0301); the scanner reported the three as one case clash and no unicode clash, so neither spelling was left out and the second went up as a new item the device refused',
+    scenario: {
+      seed: 22148,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'A.txt', kind: 'file', content: '22148:i4 abcdefghijklmnopqrstuvwxyzabcdefgh\n' },
+        { path: 'cafe\u0301.txt', kind: 'file', content: '22148:i1 abcdefghijklmnopqrstuvwxyzabcdefghi\n' },
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        { path: 're\u0301sume\u0301/docs', kind: 'folder' },
+        {
+          path: 're\u0301sume\u0301/docs/cafe\u0301.txt',
+          kind: 'file',
+          content: '22148:i6 abcdefghijklmnopqrstuvwxy\n',
+        },
+      ],
+      local: [
+        {
+          op: 'edit',
+          path: 're\u0301sume\u0301/docs/cafe\u0301.txt',
+          content: '22148:l9 abcdefghijkl\n',
+          atomic: true,
+        },
+        { op: 'delete', path: 'A.txt' },
+        {
+          op: 'create-file',
+          path: 're\u0301sume\u0301/notes',
+          content: '22148:l12 abcdefghijklmnopqrstuvwxyzab\n',
+        },
+        { op: 'create-file', path: 're\u0301sume\u0301/docs/caf\u00e9.txt', content: '22148:l13 abcd\n' },
+      ],
+      remote: [{ op: 'move', from: 'cafe\u0301.txt', to: 're\u0301sume\u0301/docs/Cafe\u0301.txt' }],
+    },
+  },
 ];

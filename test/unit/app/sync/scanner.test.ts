@@ -221,6 +221,18 @@ describe('scanLocalFolder', () => {
     ]);
   });
 
+  it('reports NFC/NFD twins as a unicode clash also beside a name in another case (seed 22148)', () => {
+    const nfc = 'caf\u00e9.txt';
+    const nfd = 'cafe\u0301.txt';
+    const upper = 'Cafe\u0301.txt';
+    for (const name of [nfc, nfd, upper]) write(name);
+    const result = scanLocalFolder(root);
+    expect(result.clashes.map((clash) => ({ ...clash, paths: clash.paths.sort() }))).toEqual([
+      { folder: '', paths: [nfc, nfd].sort(), kind: 'unicode' },
+      { folder: '', paths: [nfc, nfd, upper].sort(), kind: 'case' },
+    ]);
+  });
+
   it('reports names equal under case folding, per folder', () => {
     write('dir/Report.pdf');
     write('dir/REPORT.pdf');
