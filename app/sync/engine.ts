@@ -411,6 +411,7 @@ export class SyncEngine {
       eTags: new Map(),
       movedTo: new Map(),
       pendingRemoteMoves: new Set(),
+      pendingRemoteDeletes: new Set(),
       parkedNames: new Map(),
       deferred: [],
       counts: report.counts,

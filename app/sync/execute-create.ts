@@ -39,9 +39,17 @@ async function createOnce(
       const created = await sendAgain(context, op, intent, send);
       return { id: created.id, eTag: created.eTag ?? '' };
     }
-    // A folder of that name made meanwhile (by another client) is the same folder; a file is not.
+    // A folder of that name made meanwhile (by another client) is the same folder; a file is not. One
+    // this plan deletes later is not (seed 31391): the create waits for the next round.
     const settles = code === 'OUTCOME_UNKNOWN' || (code === 'CONFLICT' && op.op === 'remote-create-folder');
-    const found = settles ? await existingMatch(context, folderId, op.name, isOurs) : undefined;
+    const found = settles
+      ? await existingMatch(
+          context,
+          folderId,
+          op.name,
+          (file) => isOurs(file) && !context.pendingRemoteDeletes.has(file.id),
+        )
+      : undefined;
     if (!found) {
       context.index.store.completeIntent(intent);
       replanOn(error, op.path, ['CONFLICT', 'NOT_FOUND']);

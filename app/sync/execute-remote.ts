@@ -289,6 +289,7 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
       replanOn(error, op.path, ['PRECONDITION_FAILED', 'CONFLICT']);
     }
   }
+  context.pendingRemoteDeletes.delete(op.remoteId);
   store.completeIntent(intent, () => {
     // A folder the device re-created is still indexed under its old id, maybe at another spelling of
     // its path (seed 21173: the row NFC, the new folder NFD).

@@ -40,6 +40,8 @@ export interface ExecutionContext {
   movedTo: Map<string, string>;
   /** Remote ids this plan still has to move (a name they hold is about to be free). */
   pendingRemoteMoves: Set<string>;
+  /** Remote ids this plan still has to delete (a name they hold may go to another item first). */
+  pendingRemoteDeletes: Set<string>;
   /** Items parked under a temporary name to free their name for a create, with the name they had. */
   parkedNames: Map<string, string>;
   /** Operations to run once the others of their phase are done (the final step of a parked rename). */

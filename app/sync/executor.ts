@@ -181,6 +181,7 @@ export async function executePlan(
   let replan = false;
   for (const operation of operations) {
     if (operation.op === 'remote-move') context.pendingRemoteMoves.add(operation.remoteId);
+    if (operation.op === 'remote-delete') context.pendingRemoteDeletes.add(operation.remoteId);
   }
   const itemsTotal = operations.filter((operation) => activityOf(operation) !== null).length;
   const progress = new PlanProgress(itemsTotal, operations, context.onProgress);

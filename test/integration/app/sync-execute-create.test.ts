@@ -83,6 +83,7 @@ describe('a create whose name an item of the same plan still holds', () => {
       eTags: new Map(),
       movedTo: new Map(),
       pendingRemoteMoves: new Set(),
+      pendingRemoteDeletes: new Set(),
       parkedNames: new Map(),
       deferred: [],
       counts: emptyCounts(),

@@ -512,4 +512,23 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [{ op: 'move', from: 'cafe\u0301.txt', to: 're\u0301sume\u0301/docs/Cafe\u0301.txt' }],
     },
   },
+  {
+    why: 'trees differ (--seed 31391 --items 24 --changes 10): a folder renamed here, its parent moved, and a new folder made under the old name; on the device the create met the old folder (still under that name, deleted later in the plan) and took it for the same folder, which the delete then removed',
+    scenario: {
+      seed: 31391,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'd', kind: 'folder' },
+        { path: 'docs', kind: 'folder' },
+        { path: 'docs/Docs', kind: 'folder' },
+      ],
+      local: [
+        { op: 'move', from: 'docs/Docs', to: 'docs/re\u0301sume\u0301' },
+        { op: 'move', from: 'docs', to: 'd/docs' },
+        { op: 'create-folder', path: 'd/docs/Docs' },
+      ],
+      remote: [],
+    },
+  },
 ];
