@@ -205,6 +205,8 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
     store.completeIntent(intent);
     touchBoth();
     if (codeOf(error) === 'CONFLICT' && (await parkUntilNameIsFree(context, op, toParent, ifMatch))) return;
+    // It does not move this round: a rename waiting for its name must not wait for it (seed 41847).
+    context.pendingRemoteMoves.delete(op.remoteId);
     replanOn(error, op.toPath, ['PRECONDITION_FAILED', 'NOT_FOUND', 'CONFLICT']);
   }
   context.pendingRemoteMoves.delete(op.remoteId);

@@ -208,10 +208,22 @@ export async function executePlan(
       progress.itemEnded(pathOf(operation), action !== null);
     }
   };
+  // Each turn must free a name: a turn that defers as many renames as it ran is going round in circles.
   const runDeferred = async (): Promise<void> => {
-    while (context.deferred.length > 0) {
+    for (let before = Infinity; context.deferred.length > 0 && context.deferred.length < before;) {
       const deferred = context.deferred.splice(0);
+      before = deferred.length;
       for (const operation of deferred) await attempt(operation);
+    }
+    for (const operation of context.deferred.splice(0)) {
+      // Still under its temporary name: the next round moves it to its place (`parkedAs`).
+      context.issues.push({
+        kind: 'retry',
+        path: pathOf(operation),
+        code: 'NAME_TAKEN',
+        message: 'Its new name on the device is still taken; tried again next round.',
+      });
+      replan = true;
     }
   };
   for (let position = 0; position < operations.length;) {

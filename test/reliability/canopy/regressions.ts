@@ -531,4 +531,34 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [],
     },
   },
+  {
+    why: 'pass never ended (--seed 41847 --items 40 --changes 16): a rename waited under a temporary name for a name held by an item whose own move (a case clash) then failed; still counted as moving away, that holder made the waiting rename park and wait again, for ever. A move that fails no longer counts as pending, and a turn of waiting renames that frees no name ends the waiting (the next round moves them)',
+    scenario: {
+      seed: 41847,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'd', kind: 'folder' },
+        { path: 'docs', kind: 'folder' },
+        { path: 'd/re\u0301sume\u0301', kind: 'folder' },
+        { path: 'docs/notes', kind: 'folder' },
+        {
+          path: 'd/re\u0301sume\u0301/docs',
+          kind: 'file',
+          content: '41847:i31 abcdefghijklmnopqrstuvwxyzabcdefghijklmn\n',
+        },
+        {
+          path: 'docs/notes/cafe\u0301.txt',
+          kind: 'file',
+          content: '41847:i18 abcdefghijklmnopqrstuvwxyzabcdefghijkl\n',
+        },
+      ],
+      local: [
+        { op: 'move', from: 'd/re\u0301sume\u0301/docs', to: 'd/re\u0301sume\u0301/Docs' },
+        { op: 'delete', path: 'docs/notes/cafe\u0301.txt' },
+        { op: 'create-file', path: 'docs/cafe\u0301.txt', content: '41847:l42 abcdefghijklmnopqr\n' },
+      ],
+      remote: [{ op: 'move', from: 'docs/notes', to: 'd/re\u0301sume\u0301/Docs' }],
+    },
+  },
 ];
