@@ -231,7 +231,8 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
     // The new eTag stands for the content the index knows only if the move was based on that version.
     const row = store.get(op.remoteId);
     const sameContent = row !== undefined && row.eTag === ifMatch;
-    context.index.move(op.remoteId, op.toPath, finalParent ?? null, sameContent ? eTag : undefined);
+    const path = indexPathIn(context, finalParent, op.name ?? row?.name) ?? op.toPath;
+    context.index.move(op.remoteId, path, finalParent ?? null, sameContent ? eTag : undefined);
   });
   if (eTag !== undefined) context.eTags.set(op.remoteId, eTag);
   if (op.reason !== 'type-change') {
@@ -268,6 +269,22 @@ async function parkUntilNameIsFree(
   const parent = toParent === null ? null : ({ kind: 'existing', remoteId: toParent } as const);
   context.deferred.push({ ...op, name: finalName, parent, ifMatch: parked.eTag ?? ifMatch });
   return true;
+}
+
+/**
+ * Where a moved item's row goes: below its new folder's row as the index has it now. The plan's final
+ * path assumes every move of the plan done, and a folder above may still wait for its own rename
+ * under a temporary name (seed 42922: `docs → sub` waited while `sub` went into `docs/Docs`).
+ */
+function indexPathIn(
+  context: ExecutionContext,
+  folderId: string | undefined,
+  name: string | undefined,
+): RelativePath | undefined {
+  if (folderId === undefined || name === undefined) return undefined;
+  if (folderId === context.remoteRootId) return name;
+  const folder = context.index.store.get(folderId);
+  return folder === undefined ? undefined : `${folder.path}/${name}`;
 }
 
 export async function deleteRemote(context: ExecutionContext, op: Op<'remote-delete'>): Promise<void> {

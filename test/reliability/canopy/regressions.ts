@@ -561,4 +561,23 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [{ op: 'move', from: 'docs/notes', to: 'd/re\u0301sume\u0301/Docs' }],
     },
   },
+  {
+    why: "pass threw BugError 'Moving sub into itself' (--seed 42922 --items 40 --changes 16): here, sub moved into docs/Docs and docs renamed to sub; on the device the rename waited under a temporary name for sub to leave, and sub's row was moved to the plan's final path, sub/Docs/Sub, below its own old path. A moved row now goes below its new folder's row as the index has it then",
+    scenario: {
+      seed: 42922,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'docs', kind: 'folder' },
+        { path: 'sub', kind: 'folder' },
+        { path: 'docs/Docs', kind: 'folder' },
+        { path: 'sub/Docs', kind: 'folder' },
+      ],
+      local: [
+        { op: 'move', from: 'sub', to: 'docs/Docs/Sub' },
+        { op: 'move', from: 'docs', to: 'sub' },
+      ],
+      remote: [],
+    },
+  },
 ];
