@@ -231,7 +231,8 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
     // The new eTag stands for the content the index knows only if the move was based on that version.
     const row = store.get(op.remoteId);
     const sameContent = row !== undefined && row.eTag === ifMatch;
-    const path = indexPathIn(context, finalParent, op.name ?? row?.name) ?? op.toPath;
+    // The name as on disk (the index's paths are local paths), which may be another NFC/NFD spelling.
+    const path = indexPathIn(context, finalParent, baseName(op.toPath)) ?? op.toPath;
     context.index.move(op.remoteId, path, finalParent ?? null, sameContent ? eTag : undefined);
   });
   if (eTag !== undefined) context.eTags.set(op.remoteId, eTag);
@@ -279,9 +280,9 @@ async function parkUntilNameIsFree(
 function indexPathIn(
   context: ExecutionContext,
   folderId: string | undefined,
-  name: string | undefined,
+  name: string,
 ): RelativePath | undefined {
-  if (folderId === undefined || name === undefined) return undefined;
+  if (folderId === undefined) return undefined;
   if (folderId === context.remoteRootId) return name;
   const folder = context.index.store.get(folderId);
   return folder === undefined ? undefined : `${folder.path}/${name}`;
