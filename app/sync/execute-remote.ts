@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { currentETag, parentId, type ExecutionContext } from './execution-context.ts';
 import {
   codeOf,
+  indexPathIn,
   localDetail,
   readToSend,
   replanOn,
@@ -121,10 +122,8 @@ function agreedPlace(
   if (!row || !remote || nameKey(row.path) === nameKey(path)) return undefined;
   // The device's item is where the walk saw it, or in the folder a move of this pass put it in.
   const parentRemoteId = context.movedTo.get(remoteId) ?? remote.parentId;
-  const parentPath = parentRemoteId === context.remoteRootId ? '' : store.get(parentRemoteId)?.path;
-  if (parentPath === undefined) return undefined;
-  const remotePath = parentPath === '' ? remote.name : `${parentPath}/${remote.name}`;
-  if (nameKey(remotePath) !== nameKey(path)) return undefined;
+  const remotePath = indexPathIn(context, parentRemoteId, remote.name);
+  if (remotePath === undefined || nameKey(remotePath) !== nameKey(path)) return undefined;
   return { path, name: baseName(path), parentRemoteId };
 }
 
@@ -231,7 +230,10 @@ export async function moveRemote(context: ExecutionContext, op: Op<'remote-move'
     // The new eTag stands for the content the index knows only if the move was based on that version.
     const row = store.get(op.remoteId);
     const sameContent = row !== undefined && row.eTag === ifMatch;
-    // The name as on disk (the index's paths are local paths), which may be another NFC/NFD spelling.
+    // Below the new folder's row as the index has it now, not the plan's final path: a folder above may
+    // still wait for its own rename under a temporary name (seed 42922: `docs → sub` waited while `sub`
+    // went into `docs/Docs`). The name as on disk (the index holds local paths), maybe another NFC/NFD
+    // spelling than the device's (seed 34453).
     const path = indexPathIn(context, finalParent, baseName(op.toPath)) ?? op.toPath;
     context.index.move(op.remoteId, path, finalParent ?? null, sameContent ? eTag : undefined);
   });
@@ -270,22 +272,6 @@ async function parkUntilNameIsFree(
   const parent = toParent === null ? null : ({ kind: 'existing', remoteId: toParent } as const);
   context.deferred.push({ ...op, name: finalName, parent, ifMatch: parked.eTag ?? ifMatch });
   return true;
-}
-
-/**
- * Where a moved item's row goes: below its new folder's row as the index has it now. The plan's final
- * path assumes every move of the plan done, and a folder above may still wait for its own rename
- * under a temporary name (seed 42922: `docs → sub` waited while `sub` went into `docs/Docs`).
- */
-function indexPathIn(
-  context: ExecutionContext,
-  folderId: string | undefined,
-  name: string,
-): RelativePath | undefined {
-  if (folderId === undefined) return undefined;
-  if (folderId === context.remoteRootId) return name;
-  const folder = context.index.store.get(folderId);
-  return folder === undefined ? undefined : `${folder.path}/${name}`;
 }
 
 export async function deleteRemote(context: ExecutionContext, op: Op<'remote-delete'>): Promise<void> {

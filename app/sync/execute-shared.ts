@@ -29,6 +29,18 @@ export function remoteParentOf(context: ExecutionContext, remoteId: string): str
   return remote?.parkedAs?.parentId ?? remote?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
 }
 
+/** The index path of `name` in the folder `folderId` as the index has that folder now; undefined when it is not indexed. */
+export function indexPathIn(
+  context: ExecutionContext,
+  folderId: string | undefined,
+  name: string,
+): RelativePath | undefined {
+  if (folderId === undefined) return undefined;
+  if (folderId === context.remoteRootId) return name;
+  const folder = context.index.store.get(folderId);
+  return folder === undefined ? undefined : `${folder.path}/${name}`;
+}
+
 /** The item's folder listing changes with it: the next walk must not trust its cached copy. */
 export function touchParentOf(context: ExecutionContext, remoteId: string): void {
   const parent = remoteParentOf(context, remoteId);

@@ -3,6 +3,7 @@ import { AbortedError, ApiError, assertNever, BugError, MchError } from '../../c
 import { createRemoteFolder, upload } from './execute-create.ts';
 import { deleteRemote, moveRemote, uploadContent } from './execute-remote.ts';
 import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
+import { indexPathIn } from './execute-shared.ts';
 import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { UnsafePathError } from './local-paths.ts';
 import { independentMoveRun } from './move-batches.ts';
@@ -151,8 +152,7 @@ function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'in
   // A re-created folder's row is taken over after this pass moved it (seed 20012): where it went, not
   // where the walk saw it.
   const parentId = context.movedTo.get(remote.id) ?? remote.parentId;
-  const parent = parentId === context.remoteRootId ? null : store.get(parentId);
-  const path = parent ? `${parent.path}/${name}` : parentId === context.remoteRootId ? name : local.path;
+  const path = indexPathIn(context, parentId, name) ?? local.path;
   const previous = store.get(op.replacesRemoteId ?? remote.id);
   const sameLocal = previous?.localSize === local.size && previous.localMtimeNs === local.mtimeNs;
   const entry: IndexEntry = {

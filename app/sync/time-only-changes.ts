@@ -33,13 +33,12 @@ function withoutEdit(change: Change): Change {
  *   only, and the local edit goes up;
  * - the device's bytes are the local ones: nothing to keep twice, the device's version (and time) comes
  *   down over the same bytes.
- * Anything else stays a conflict, which keeps both. Changes `items` in place; returns how many it settled.
+ * Anything else stays a conflict, which keeps both. Changes `items` in place.
  */
 export async function settleTimeOnlyChanges(
   items: readonly ReconciledItem[],
   context: TimeOnlyContext,
-): Promise<number> {
-  let settled = 0;
+): Promise<void> {
   for (const item of items) {
     const { index, local, remote } = item;
     if (!index || !local || !remote || local.kind !== 'file' || remote.kind !== 'file') continue;
@@ -53,7 +52,6 @@ export async function settleTimeOnlyChanges(
     if (localHash === undefined) continue;
     if (localHash === baseHash && local.size === index.size) {
       item.localChange = withoutEdit(item.localChange);
-      settled += 1;
       continue;
     }
     if (remote.size !== index.size && remote.size !== local.size) continue;
@@ -61,13 +59,10 @@ export async function settleTimeOnlyChanges(
     if (deviceHash === undefined) continue;
     if (deviceHash === localHash && remote.size === local.size) {
       item.localChange = withoutEdit(item.localChange);
-      settled += 1;
     } else if (deviceHash === baseHash && remote.size === index.size) {
       item.remoteChange = withoutEdit(item.remoteChange);
-      settled += 1;
     }
   }
-  return settled;
 }
 
 /** The hash of a local file, or undefined when it cannot be read now (the executor looks again). */
