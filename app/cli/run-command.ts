@@ -7,8 +7,10 @@ import { reachDevice } from '../auth/device-choice.ts';
 import { Session } from '../auth/session.ts';
 import { indexFilePath, openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
+import { registerFolderPair } from '../profile/folder-pairs.ts';
 import { resolveProfileDir } from '../profile/profile-dir.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
+import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
 import type { PassReport } from '../sync/pass-report.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
@@ -139,6 +141,7 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
     const deviceUrl = await deviceAddress(session, context.deps.signal);
     const client = new DeviceClient({ deviceUrl, transport: session.transport });
     const db = openIndexDb(indexFilePath(context.profileDir, request.localRoot));
+    await recordPair(context.profileDir, request, new IndexStore(db));
     if (!request.once) {
       try {
         return await runLive(context, { ...request, client, index: new IndexStore(db) });
@@ -198,6 +201,16 @@ function printReport(context: CommandContext, request: RunRequest, report: PassR
     default:
       return assertNever(report.status, 'pass status');
   }
+}
+
+/**
+ * Records the pair in the profile (commands given only a path and the file-manager entries read it),
+ * unless the index is paired with another device folder: the engine refuses that run.
+ */
+async function recordPair(profileDir: string, request: RunRequest, index: IndexStore): Promise<void> {
+  const pairedWith = index.getMeta(META_REMOTE_FOLDER);
+  if (pairedWith !== undefined && pairedWith !== request.remoteFolder) return;
+  await registerFolderPair(profileDir, request);
 }
 
 /** The saved address of the chosen device; probed again when none answered last time. */

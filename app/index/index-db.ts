@@ -39,8 +39,12 @@ export function latestIndexVersion(): number {
  * that two synced folders of one profile never share rows.
  */
 export function indexFilePath(profileDir: string, localRoot: string): string {
-  const key = createHash('sha256').update(resolve(localRoot)).digest('hex').slice(0, 16);
-  return join(profileDir, 'index', `${key}.db`);
+  return join(profileDir, 'index', `${folderKey(localRoot)}.db`);
+}
+
+/** The key of a local folder in the profile: the first 16 hex digits of the SHA-256 of its absolute path. */
+export function folderKey(localRoot: string): string {
+  return createHash('sha256').update(resolve(localRoot)).digest('hex').slice(0, 16);
 }
 
 /** Opens (creating if needed) the index at `path` in WAL mode and applies pending migrations. */
