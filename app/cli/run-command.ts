@@ -3,7 +3,6 @@ import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { assertNever, MchError } from '../../common/errors.ts';
 import { DeviceClient } from '../api/device-client.ts';
-import { reachDevice } from '../auth/device-choice.ts';
 import { Session } from '../auth/session.ts';
 import { indexFilePath, openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
@@ -14,6 +13,7 @@ import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
 import type { PassReport } from '../sync/pass-report.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
+import { deviceAddress } from './device-session.ts';
 import { acquireFolderLock, folderLockPath } from './folder-lock.ts';
 import { runLive } from './run-live.ts';
 import { formatRunSummary } from './run-summary.ts';
@@ -24,7 +24,7 @@ type Values = Record<string, string | boolean | undefined>;
 /** Exit code of a pass held for a choice: a mass delete or an emptied folder (0 done, 1 failed, 2 usage error). */
 export const EXIT_HELD = 3;
 
-export type RunErrorCode = 'LOCAL_FOLDER_MISSING' | 'LOCAL_FOLDER_NOT_A_FOLDER' | 'NO_DEVICE';
+export type RunErrorCode = 'LOCAL_FOLDER_MISSING' | 'LOCAL_FOLDER_NOT_A_FOLDER';
 
 export class RunError extends MchError {
   declare readonly code: RunErrorCode;
@@ -33,7 +33,6 @@ export class RunError extends MchError {
     const titles: Record<RunErrorCode, string> = {
       LOCAL_FOLDER_MISSING: 'Folder missing',
       LOCAL_FOLDER_NOT_A_FOLDER: 'Not a folder',
-      NO_DEVICE: 'No device',
     };
     super(code, titles[code], message, options);
   }
@@ -211,25 +210,6 @@ async function recordPair(profileDir: string, request: RunRequest, index: IndexS
   const pairedWith = index.getMeta(META_REMOTE_FOLDER);
   if (pairedWith !== undefined && pairedWith !== request.remoteFolder) return;
   await registerFolderPair(profileDir, request);
-}
-
-/** The saved address of the chosen device; probed again when none answered last time. */
-async function deviceAddress(session: Session, signal: AbortSignal | undefined): Promise<string> {
-  const chosen = session.settings.device;
-  if (chosen === undefined) {
-    throw new RunError('NO_DEVICE', 'This profile has no device yet: run `mch-sync devices` to choose one.');
-  }
-  if (chosen.url !== undefined) return chosen.url;
-  const lookup = await session.deviceLookup(signal);
-  const reached = await reachDevice(lookup, await lookup.getDevice(chosen.id, signal), signal);
-  await session.saveDevice(reached.device);
-  if (reached.device.url === undefined) {
-    throw new RunError(
-      'NO_DEVICE',
-      `${reached.unreachable ?? 'The device does not answer.'} Check that it is on and connected, then run again.`,
-    );
-  }
-  return reached.device.url;
 }
 
 /** The command line that goes on from a held pass with `choice`, as the user would type it. */
