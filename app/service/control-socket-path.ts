@@ -4,6 +4,7 @@ import { chmod, lstat, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ControlError } from './control-errors.ts';
+import { folderKey } from '../index/index-db.ts';
 
 /**
  * The longest socket path used, in bytes: `sun_path` holds 104 bytes on macOS and the BSDs (108 on
@@ -23,10 +24,8 @@ export interface SocketPlace {
   uid?: number;
 }
 
-/** The folder's key: the first 16 hex digits of the SHA-256 of its absolute path, as the index file uses. */
-export function folderKey(localRoot: string): string {
-  return createHash('sha256').update(resolve(localRoot)).digest('hex').slice(0, 16);
-}
+// The socket is named by the same key as the folder's index (index-db.ts).
+export { folderKey };
 
 /**
  * `<profile>/run/<folder key>.sock`; when that is longer than `MAX_SOCKET_PATH_BYTES`,
