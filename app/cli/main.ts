@@ -13,6 +13,9 @@ import { runWhoami } from './whoami-command.ts';
 import { PAUSE_USAGE, runPause } from './pause-command.ts';
 import { RESUME_USAGE, runResume } from './resume-command.ts';
 import { runStatus, STATUS_USAGE } from './status-command.ts';
+import { runShare, SHARE_USAGE } from './share-command.ts';
+import { runShares, SHARES_USAGE } from './shares-command.ts';
+import { runUnshare, UNSHARE_USAGE } from './unshare-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -20,7 +23,9 @@ type Values = Record<string, string | boolean | undefined>;
 interface Command {
   usage: string;
   options: Options;
-  run: (context: CommandContext, values: Values) => Promise<number>;
+  /** Whether the command takes arguments after its options (paths, a search text); refused otherwise. */
+  positionals?: boolean;
+  run: (context: CommandContext, values: Values, positionals: string[]) => Promise<number>;
 }
 
 const JSON_OPTION: Options = { json: { type: 'boolean' } };
@@ -69,6 +74,24 @@ const COMMANDS: Record<string, Command> = {
     usage: RESUME_USAGE,
     options: { ...FOLDER_OPTION, 'confirm-deletes': { type: 'boolean' }, restore: { type: 'boolean' } },
     run: (context, values) => runResume(context, values),
+  },
+  share: {
+    usage: SHARE_USAGE,
+    options: {
+      new: { type: 'boolean' },
+      copy: { type: 'boolean' },
+      notify: { type: 'boolean' },
+      ...JSON_OPTION,
+    },
+    positionals: true,
+    run: (context, values, positionals) => runShare(context, values, positionals),
+  },
+  shares: { usage: SHARES_USAGE, options: JSON_OPTION, run: (context, values) => runShares(context, values) },
+  unshare: {
+    usage: UNSHARE_USAGE,
+    options: {},
+    positionals: true,
+    run: (context, _values, positionals) => runUnshare(context, positionals),
   },
 };
 
@@ -122,24 +145,21 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
     }
     const command = COMMANDS[name];
     if (command === undefined) {
-      throw new UsageError(
-        `Unknown command "${name}": use login, logout, whoami, devices, run, status, pause or resume.`,
-        MAIN_USAGE,
-      );
+      throw new UsageError(`Unknown command "${name}": use ${Object.keys(COMMANDS).join(', ')}.`, MAIN_USAGE);
     }
     const { values, positionals } = parse(rest, command.options, command.usage);
     if (values['help'] === true || global['help'] === true) {
       deps.stdout(`${command.usage}\n`);
       return 0;
     }
-    if (positionals.length > 0) {
+    if (positionals.length > 0 && command.positionals !== true) {
       throw new UsageError(`Unexpected argument "${positionals[0]}".`, command.usage);
     }
     const profileFlag =
       (values['profile'] as string | undefined) ?? (global['profile'] as string | undefined);
     if (profileFlag === '') throw new UsageError('--profile needs a folder.', command.usage);
     const profileDir = resolveProfileDir({ flag: profileFlag, env: deps.env });
-    return await command.run(commandContext(deps, profileDir), values);
+    return await command.run(commandContext(deps, profileDir), values, positionals);
   } catch (error) {
     return report(error, deps);
   }

@@ -11,6 +11,9 @@ Keeps a folder in sync with your personal cloud device. Commands:
   status    what live sync of a folder is doing (or what its last pass left)
   pause     pause live sync of a folder
   resume    resume live sync of a folder
+  share     make (or find) the link of synced files and folders; --copy puts it on the clipboard
+  shares    list your share links
+  unshare   revoke a share link
 
 Options:
   --profile DIR   profile folder (default: $MCH_PROFILE, else the platform's config folder)

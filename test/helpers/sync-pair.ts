@@ -331,6 +331,8 @@ export interface ProxyHooks {
   loseAnswer?: (request: SeenRequest, body: Buffer) => boolean;
   /** The answer's connection drops after this many body bytes. */
   cutAfter?: (request: SeenRequest) => number | undefined;
+  /** Answered by the proxy itself with this status and JSON body; the device never sees the request. */
+  refuse?: (request: SeenRequest, body: Buffer) => { status: number; json: unknown } | undefined;
 }
 
 /** A forwarding proxy in front of the device whose hooks decide, per request, what goes wrong. */
@@ -342,6 +344,12 @@ export async function startDeviceProxy(target: string, hooks: ProxyHooks): Promi
       headers: request.headers,
     };
     const forward = (): void => {
+      const refusal = hooks.refuse?.(seen, body);
+      if (refusal !== undefined) {
+        response.writeHead(refusal.status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(refusal.json));
+        return;
+      }
       const lose = hooks.loseAnswer?.(seen, body) === true;
       const limit = hooks.cutAfter?.(seen);
       const upstream = httpRequest(
