@@ -57,7 +57,8 @@ async function waitForFolder(items: LocalItem[], options: UploadWaitOptions): Pr
   options.onWaiting(
     `Waiting for the running sync of ${root} to upload ${describe(items, false)} (up to a minute)…`,
   );
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
   let pending = items;
   const synced: SyncedItem[] = [];
   let nextStatusAt = Date.now() + STATUS_EVERY_MS;
@@ -86,7 +87,7 @@ async function waitForFolder(items: LocalItem[], options: UploadWaitOptions): Pr
   }
   throw new ShareError(
     'NOT_UPLOADED_YET',
-    `${describe(pending)} still not on the device after a minute. See \`mch-sync status --folder ${quote(root)}\` ` +
+    `${describe(pending)} still not on the device after ${Math.round(timeoutMs / 1000)} s. See \`mch-sync status --folder ${quote(root)}\` ` +
       `for what the sync is doing, then share again.`,
   );
 }
