@@ -336,8 +336,13 @@ export interface ProxyHooks {
 }
 
 /** A forwarding proxy in front of the device whose hooks decide, per request, what goes wrong. */
-export async function startDeviceProxy(target: string, hooks: ProxyHooks): Promise<HostileServer> {
+export async function startDeviceProxy(
+  /** The device's base; a function when the device starts after the proxy (its public URL is the proxy). */
+  targetBase: string | (() => string),
+  hooks: ProxyHooks,
+): Promise<HostileServer> {
   return startHostileServer((request, response, body) => {
+    const target = typeof targetBase === 'string' ? targetBase : targetBase();
     const seen: SeenRequest = {
       method: request.method ?? '',
       url: request.url ?? '',
