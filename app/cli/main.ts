@@ -1,6 +1,6 @@
 // The `mch-sync` command: global options, the subcommand, and exit codes (0 done, 1 failed, 2 usage error, 3 held).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { MchError } from '../../common/errors.ts';
+import { ApiError, MchError } from '../../common/errors.ts';
 import { systemBrowser } from '../auth/system-browser.ts';
 import { resolveProfileDir } from '../profile/profile-dir.ts';
 import { commandContext, UsageError, type CliDependencies, type CommandContext } from './cli-context.ts';
@@ -172,6 +172,12 @@ function report(error: unknown, deps: CliDependencies): number {
   }
   if (error instanceof MchError && error.code === 'ABORTED') {
     deps.stderr('mch-sync: stopped (Ctrl+C).\n');
+    return 1;
+  }
+  if (error instanceof ApiError && error.transient) {
+    // The API's words suit the engine, which retries by itself; a command that ends here does not.
+    const said = error.message.replace(/;? ?will try again later\.?/, '').replace(/[.\s]+$/, '');
+    deps.stderr(`mch-sync: ${said}. Check that the device is on and reachable, then try again.\n`);
     return 1;
   }
   if (error instanceof MchError) {

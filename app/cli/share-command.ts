@@ -2,7 +2,12 @@
 import { copyToClipboard } from '../system/clipboard.ts';
 import { notify } from '../system/notifications.ts';
 import { knownFolderPairs } from '../profile/known-pairs.ts';
-import { lookUpSyncedItems, placeLocalItems, type SyncedItem } from '../share/shared-items.ts';
+import {
+  confirmOnDevice,
+  lookUpSyncedItems,
+  placeLocalItems,
+  type SyncedItem,
+} from '../share/shared-items.ts';
 import { waitForUploads } from '../share/upload-wait.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { openShareSession } from './share-session.ts';
@@ -80,6 +85,7 @@ async function shareItems(context: CommandContext, paths: string[], fresh: boole
   }
   // The same item given twice (by two spellings of one path) is one item of the link.
   const unique = [...new Map(synced.map((item) => [item.id, item])).values()];
+  await confirmOnDevice(session.client, unique, signal);
   const outcome = await session.sharing.share(
     unique.map((item) => item.id),
     { fresh, ...(signal === undefined ? {} : { signal }) },

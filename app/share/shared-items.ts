@@ -1,6 +1,8 @@
 // Local paths to the device ids of their synced items: which pair each path is in, and its row in that pair's index.
 import { existsSync, lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ApiError } from '../../common/errors.ts';
+import type { DeviceClient } from '../api/device-client.ts';
 import { openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
 import { findPairOf, type FolderPair } from '../profile/folder-pairs.ts';
@@ -94,6 +96,29 @@ export function remoteIdOf(store: IndexStore, relativePath: string): string | un
     if (row !== undefined) return row.remoteId;
   }
   return undefined;
+}
+
+/**
+ * Reads each item from the device before anything is created: an unreachable device fails here, with
+ * nothing made, and an item the device no longer has (its deletion not synced yet) is refused.
+ */
+export async function confirmOnDevice(
+  client: DeviceClient,
+  items: readonly SyncedItem[],
+  signal?: AbortSignal,
+): Promise<void> {
+  for (const item of items) {
+    try {
+      const file = await client.getFile(item.id, signal === undefined ? {} : { signal });
+      if (!file.trashed) continue;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
+    }
+    throw new ShareError(
+      'NOT_UPLOADED_YET',
+      `${item.path} is no longer on the device (deleted there): sync ${item.pair.localRoot} first, then share again.`,
+    );
+  }
 }
 
 function exists(path: string): boolean {

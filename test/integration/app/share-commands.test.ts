@@ -301,3 +301,15 @@ async function idsOf(paths: string[]): Promise<string[]> {
   }
   return ids;
 }
+
+describe('an unreachable device', () => {
+  it('fails the share before anything is made, saying so', async () => {
+    const before = await allShares();
+    useDeviceUrl('http://127.0.0.1:9');
+    const run = await mch(['share', '--new', join(folder, 'notes.txt')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/ECONNREFUSED.*\. Check that the device is on and reachable, then try again\.\n$/);
+    expect(await allShares()).toEqual(before);
+  });
+});
