@@ -1,6 +1,6 @@
 // The `mch-sync` command: global options, the subcommand, and exit codes (0 done, 1 failed, 2 usage error, 3 held).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ApiError, MchError } from '../../common/errors.ts';
+import { MchError } from '../../common/errors.ts';
 import { systemBrowser } from '../auth/system-browser.ts';
 import { resolveProfileDir } from '../profile/profile-dir.ts';
 import { commandContext, UsageError, type CliDependencies, type CommandContext } from './cli-context.ts';
@@ -16,6 +16,8 @@ import { runStatus, STATUS_USAGE } from './status-command.ts';
 import { runShare, SHARE_USAGE } from './share-command.ts';
 import { runShares, SHARES_USAGE } from './shares-command.ts';
 import { runUnshare, UNSHARE_USAGE } from './unshare-command.ts';
+import { PHOTOS_USAGE, runPhotos } from './photos-command.ts';
+import { runSearch, SEARCH_USAGE } from './search-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -23,9 +25,9 @@ type Values = Record<string, string | boolean | undefined>;
 interface Command {
   usage: string;
   options: Options;
-  /** Whether the command takes arguments after its options (paths, a search text); refused otherwise. */
-  positionals?: boolean;
-  run: (context: CommandContext, values: Values, positionals: string[]) => Promise<number>;
+  /** Whether the command takes arguments besides its options (the words of `search`). */
+  takesArguments?: boolean;
+  run: (context: CommandContext, values: Values, args: string[]) => Promise<number>;
 }
 
 const JSON_OPTION: Options = { json: { type: 'boolean' } };
@@ -83,15 +85,37 @@ const COMMANDS: Record<string, Command> = {
       notify: { type: 'boolean' },
       ...JSON_OPTION,
     },
-    positionals: true,
-    run: (context, values, positionals) => runShare(context, values, positionals),
+    takesArguments: true,
+    run: (context, values, args) => runShare(context, values, args),
   },
   shares: { usage: SHARES_USAGE, options: JSON_OPTION, run: (context, values) => runShares(context, values) },
   unshare: {
     usage: UNSHARE_USAGE,
     options: {},
-    positionals: true,
-    run: (context, _values, positionals) => runUnshare(context, positionals),
+    takesArguments: true,
+    run: (context, _values, args) => runUnshare(context, args),
+  },
+  search: {
+    usage: SEARCH_USAGE,
+    options: {
+      limit: { type: 'string' },
+      all: { type: 'boolean' },
+      'page-token': { type: 'string' },
+      ...JSON_OPTION,
+    },
+    takesArguments: true,
+    run: (context, values, args) => runSearch(context, values, args),
+  },
+  photos: {
+    usage: PHOTOS_USAGE,
+    options: {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      limit: { type: 'string' },
+      videos: { type: 'boolean' },
+      ...JSON_OPTION,
+    },
+    run: (context, values) => runPhotos(context, values),
   },
 };
 
@@ -152,7 +176,7 @@ export async function runCli(argv: string[], deps: CliDependencies): Promise<num
       deps.stdout(`${command.usage}\n`);
       return 0;
     }
-    if (positionals.length > 0 && command.positionals !== true) {
+    if (positionals.length > 0 && command.takesArguments !== true) {
       throw new UsageError(`Unexpected argument "${positionals[0]}".`, command.usage);
     }
     const profileFlag =
@@ -172,12 +196,6 @@ function report(error: unknown, deps: CliDependencies): number {
   }
   if (error instanceof MchError && error.code === 'ABORTED') {
     deps.stderr('mch-sync: stopped (Ctrl+C).\n');
-    return 1;
-  }
-  if (error instanceof ApiError && error.transient) {
-    // The API's words suit the engine, which retries by itself; a command that ends here does not.
-    const said = error.message.replace(/;? ?will try again later\.?/, '').replace(/[.\s]+$/, '');
-    deps.stderr(`mch-sync: ${said}. Check that the device is on and reachable, then try again.\n`);
     return 1;
   }
   if (error instanceof MchError) {

@@ -14,6 +14,8 @@ Keeps a folder in sync with your personal cloud device. Commands:
   share     make (or find) the link of synced files and folders; --copy puts it on the clipboard
   shares    list your share links
   unshare   revoke a share link
+  search    find files on the device by name or camera, and where each is here
+  photos    list the photos on the device taken between two dates
 
 Options:
   --profile DIR   profile folder (default: $MCH_PROFILE, else the platform's config folder)
