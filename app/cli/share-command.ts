@@ -10,6 +10,7 @@ import {
 } from '../share/shared-items.ts';
 import { waitForUploads } from '../share/upload-wait.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
+import { withDeviceAdvice } from './device-failures.ts';
 import { openShareSession } from './share-session.ts';
 
 export const SHARE_USAGE = `Usage: mch-sync [--profile DIR] share PATH... [--new] [--copy] [--notify] [--json]
@@ -42,7 +43,9 @@ export async function runShare(context: CommandContext, values: Values, paths: s
   const wantsNotice = values['notify'] === true;
   let result: ShareJson;
   try {
-    result = await shareItems(context, paths, values['new'] === true);
+    result = await withDeviceAdvice('make the share link', () =>
+      shareItems(context, paths, values['new'] === true),
+    );
   } catch (error) {
     if (wantsNotice) await tellPerson(context, 'Could not make a share link', messageOf(error));
     throw error;

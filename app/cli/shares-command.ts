@@ -3,6 +3,7 @@ import { ApiError } from '../../common/errors.ts';
 import type { Share } from '../api/shares-client.ts';
 import { ItemPlaces } from '../search/item-places.ts';
 import type { CommandContext } from './cli-context.ts';
+import { withDeviceAdvice } from './device-failures.ts';
 import { openShareSession, type ShareSession } from './share-session.ts';
 
 export const SHARES_USAGE = `Usage: mch-sync [--profile DIR] shares [--json]
@@ -31,10 +32,12 @@ export async function runShares(
   context: CommandContext,
   values: Record<string, string | boolean | undefined>,
 ): Promise<number> {
-  const session = await openShareSession(context);
   const signal = context.deps.signal;
-  const shares = await session.sharing.list(signal === undefined ? {} : { signal });
-  const json = await describeShares(session, shares, signal);
+  const json = await withDeviceAdvice('list your share links', async () => {
+    const session = await openShareSession(context);
+    const shares = await session.sharing.list(signal === undefined ? {} : { signal });
+    return describeShares(session, shares, signal);
+  });
   if (values['json'] === true) {
     context.print(JSON.stringify(json, null, 2));
     return 0;

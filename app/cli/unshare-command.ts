@@ -4,6 +4,7 @@ import type { Share } from '../api/shares-client.ts';
 import { ShareError } from '../share/share-errors.ts';
 import { lookUpSyncedItems, placeLocalItems } from '../share/shared-items.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
+import { withDeviceAdvice } from './device-failures.ts';
 import { openShareSession, type ShareSession } from './share-session.ts';
 
 export const UNSHARE_USAGE = `Usage: mch-sync [--profile DIR] unshare URL|SHARE_ID|PATH
@@ -23,10 +24,12 @@ export async function runUnshare(context: CommandContext, args: string[]): Promi
   if (target === undefined || target === '') throw new UsageError('Name the link to revoke.', UNSHARE_USAGE);
   if (extra.length > 0)
     throw new UsageError(`Unexpected argument "${extra[0]}": one link at a time.`, UNSHARE_USAGE);
-  const session = await openShareSession(context);
-  const revoked = isExistingPath(target)
-    ? await revokeLinksOfPath(context, session, target)
-    : [await revokeOne(context, session, target)];
+  const revoked = await withDeviceAdvice('revoke the link', async () => {
+    const session = await openShareSession(context);
+    return isExistingPath(target)
+      ? revokeLinksOfPath(context, session, target)
+      : [await revokeOne(context, session, target)];
+  });
   for (const share of revoked) {
     const count = share.fileIds.length === 1 ? '1 item' : `${share.fileIds.length} items`;
     context.print(`Revoked ${share.url} (${count}).`);
