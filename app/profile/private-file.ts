@@ -1,4 +1,4 @@
-// Files only their owner may read, written atomically: settings and, when there is no keychain, secrets.
+// Atomic file writes, and files only their owner may read: settings and, when there is no keychain, secrets.
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -22,14 +22,22 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
  * the start, flushed, and renamed over the target.
  */
 export async function writePrivateFileAtomic(path: string, data: string): Promise<void> {
+  await ensurePrivateDir(dirname(path));
+  await writeFileAtomic(path, data, PRIVATE_FILE_MODE);
+}
+
+/**
+ * The same atomic write with another mode (a file manager's entry must be readable, a KDE service
+ * menu executable). The folder must exist. The temporary file is never wider than `mode`.
+ */
+export async function writeFileAtomic(path: string, data: string, mode: number): Promise<void> {
   const dir = dirname(path);
-  await ensurePrivateDir(dir);
   const temporary = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);
+  const handle = await open(temporary, 'wx', mode);
   try {
     await handle.writeFile(data, 'utf8');
     // The umask may have narrowed the mode, never widened it; chmod makes it exact either way.
-    if (modesApply) await handle.chmod(PRIVATE_FILE_MODE);
+    if (modesApply) await handle.chmod(mode);
     await handle.sync();
   } catch (error) {
     await handle.close();
