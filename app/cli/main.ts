@@ -5,6 +5,7 @@ import { systemBrowser } from '../auth/system-browser.ts';
 import { resolveProfileDir } from '../profile/profile-dir.ts';
 import { commandContext, UsageError, type CliDependencies, type CommandContext } from './cli-context.ts';
 import { runDevices } from './devices-command.ts';
+import { INTEGRATE_USAGE, runIntegrate } from './integrate-command.ts';
 import { runLogin } from './login-command.ts';
 import { runLogout } from './logout-command.ts';
 import { runRun } from './run-command.ts';
@@ -116,6 +117,16 @@ const COMMANDS: Record<string, Command> = {
       ...JSON_OPTION,
     },
     run: (context, values) => runPhotos(context, values),
+  },
+  integrate: {
+    usage: INTEGRATE_USAGE,
+    options: {
+      install: { type: 'boolean' },
+      remove: { type: 'boolean' },
+      status: { type: 'boolean' },
+      command: { type: 'string' },
+    },
+    run: (context, values) => runIntegrate(context, values),
   },
 };
 

@@ -3,19 +3,20 @@
 export const MAIN_USAGE = `Usage: mch-sync [--profile DIR] <command> [options]
 
 Keeps a folder in sync with your personal cloud device. Commands:
-  login     sign in (in the browser, or with --username and --password-stdin)
-  logout    sign out: revoke the sign-in and delete the stored tokens
-  whoami    show who is signed in, the device and where the tokens are kept
-  devices   list your devices and the address each answers on
-  run       sync a folder with the device, live until stopped (\`--once\`: one pass and exit)
-  status    what live sync of a folder is doing (or what its last pass left)
-  pause     pause live sync of a folder
-  resume    resume live sync of a folder
-  share     make (or find) the link of synced files and folders; --copy puts it on the clipboard
-  shares    list your share links
-  unshare   revoke a share link
-  search    find files on the device by name or camera, and where each is here
-  photos    list the photos on the device taken between two dates
+  login      sign in (in the browser, or with --username and --password-stdin)
+  logout     sign out: revoke the sign-in and delete the stored tokens
+  whoami     show who is signed in, the device and where the tokens are kept
+  devices    list your devices and the address each answers on
+  run        sync a folder with the device, live until stopped (\`--once\`: one pass and exit)
+  status     what live sync of a folder is doing (or what its last pass left)
+  pause      pause live sync of a folder
+  resume     resume live sync of a folder
+  share      make (or find) the link of synced files and folders; --copy puts it on the clipboard
+  shares     list your share links
+  unshare    revoke a share link
+  search     find files on the device by name or camera, and where each is here
+  photos     list the photos on the device taken between two dates
+  integrate  add (or remove) "Copy share link" in the file managers' context menus
 
 Options:
   --profile DIR   profile folder (default: $MCH_PROFILE, else the platform's config folder)
