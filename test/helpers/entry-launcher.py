@@ -89,5 +89,5 @@ while not os.path.exists(record_to):
         sys.exit("the entry's command never ran")
     time.sleep(0.02)
 with open(record_to, encoding="utf-8") as file:
-    recorded = json.load(file)
+    recorded = json.load(file)["argv"]
 print(json.dumps({"recorded": recorded, "parsed": parsed}))
