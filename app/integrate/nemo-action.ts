@@ -23,11 +23,11 @@ export const NEMO_PYTHON_PLUGINS: readonly string[] = [
 /**
  * The action. Nemo would show it and the nemo-python extension side by side, so it is only the
  * fallback: Nemo skips an action whose `Dependencies` has a `!`-prefixed absolute path that exists
- * (nemo-action.c, nemo_action_new), checked when Nemo loads its actions, which is also when
- * nemo-python loads its extensions. Where nemo-python is installed the extension is the entry
- * (shown only inside synced folders); elsewhere this action shows for any local item, and
- * `mch-sync share` refuses items outside synced folders with a message. (An `exec` condition could
- * check the folders too, but Nemo runs it synchronously for every menu it opens.)
+ * (nemo-action.c, nemo_action_new), checked when Nemo loads its actions: at start, as nemo-python
+ * loads its extensions, and again when an actions folder changes. Where nemo-python is installed the
+ * extension is the entry (shown only inside synced folders); elsewhere this action shows for any
+ * local item, and `mch-sync share` refuses items outside synced folders with a message. (An `exec`
+ * condition could check the folders too, but Nemo runs it synchronously for every menu it opens.)
  *
  * Nemo expands `%F` itself: with `Quote=double` each path is put in double quotes with `"` and `\`
  * escaped (Nemo 5.4.2 and later), and the line goes to g_spawn_command_line_async, whose
