@@ -54,7 +54,8 @@ export async function runIntegrate(context: CommandContext, values: Values): Pro
   if (mode === undefined) {
     throw new UsageError('Give exactly one of --install, --remove or --status.', INTEGRATE_USAGE);
   }
-  if (process.platform !== 'linux') {
+  // The entries are for the freedesktop file managers (Linux, and the BSDs that have them).
+  if (process.platform === 'win32' || process.platform === 'darwin') {
     throw new IntegrateError(
       'INTEGRATION_UNSUPPORTED_PLATFORM',
       'These entries are for Linux file managers; on Windows and macOS the desktop app installs its own.',
