@@ -145,13 +145,10 @@ export async function installTarget(target: IntegrationTarget): Promise<InstallO
   const found = await guarded(path, 'read', () => readWithMode(path));
   // Without a file of the user's, Thunar reads the system one (XDG_CONFIG_DIRS): start from it, or
   // its actions ("Open Terminal Here"...) would disappear behind ours.
-  const base = found?.text ?? (await firstExisting(target.systemFiles)) ?? EMPTY_UCA_XML;
-  const merged = mergeThunarAction(
-    base,
-    target.block,
-    target.uniqueId,
-    found === undefined ? target.path : path,
-  );
+  const system = found === undefined ? await firstExisting(target.systemFiles) : undefined;
+  const base = found?.text ?? system?.text ?? EMPTY_UCA_XML;
+  // A system file that cannot be merged into is named in the error: it is the one to look at.
+  const merged = mergeThunarAction(base, target.block, target.uniqueId, system?.path ?? path);
   if (found !== undefined && merged === found.text) return 'unchanged';
   await guarded(path, 'write', async () => {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -213,10 +210,11 @@ async function readText(path: string): Promise<string | undefined> {
   }
 }
 
-async function firstExisting(paths: readonly string[]): Promise<string | undefined> {
+/** The first of `paths` that can be read, with its text. */
+async function firstExisting(paths: readonly string[]): Promise<{ path: string; text: string } | undefined> {
   for (const path of paths) {
     const text = await readText(path).catch(() => undefined);
-    if (text !== undefined) return text;
+    if (text !== undefined) return { path, text };
   }
   return undefined;
 }
