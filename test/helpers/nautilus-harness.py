@@ -2,6 +2,7 @@
 # Usage: nautilus-harness.py EXTENSION_FILE; then one JSON request per line on stdin, one JSON answer per line:
 #   {"items": [SELECTED...], "api": 4 | 3}       -> {"items": [{"name", "label", "tip"}...]}
 #   {"activate": [SELECTED...], "record_to": P}  -> {"recorded": what the command's recorder wrote, "session": ours}
+#   {"activate_only": [SELECTED...]}              -> {"activated": true} (the command runs on; nothing waited for)
 # SELECTED is {"path": P} (a local file), {"uri": U} (any location) or {"uri_only": U} (an object with
 # get_uri but no get_location, as an old binding might pass).
 import importlib.util
@@ -81,6 +82,12 @@ for line in sys.stdin:
     if "items" in request:
         items = file_items([selected(each) for each in request["items"]], request.get("api", 4))
         answer = {"items": [{key: item.get_property(key) for key in ("name", "label", "tip")} for item in items]}
+    elif "activate_only" in request:
+        items = file_items([selected(each) for each in request["activate_only"]], 4)
+        if len(items) != 1:
+            sys.exit("expected one item to activate, got %d" % len(items))
+        items[0].activate()
+        answer = {"activated": True}
     else:
         os.environ["RECORD_TO"] = request["record_to"]
         items = file_items([selected(each) for each in request["activate"]], 4)
