@@ -65,7 +65,7 @@ export async function runIntegrate(context: CommandContext, values: Values): Pro
   const defaultProfile = context.profileDir === defaultProfileDir(env);
   const base = [...commandWords(values['command'], env), ...profileWords(context.profileDir, defaultProfile)];
   const description = describeEntry({ baseCommand: base, profileDir: context.profileDir, defaultProfile });
-  const targets = integrationTargets(description, { env, home: homedir() });
+  const targets = integrationTargets(description, { env, home: env['HOME'] ?? homedir() });
   const runs = `${[...description.command].map(shellWord).join(' ')} FILES...`;
   switch (mode) {
     case 'status':

@@ -2,6 +2,7 @@
 import { assertNever, BadResponseError } from '../../common/errors.ts';
 import type { DeviceClient, RejectedItem, RemoteFile } from '../api/device-client.ts';
 import { matchedRanges, type TextLocation } from './highlight.ts';
+import { SEARCHED_FIELDS, type SearchedField } from '../../common/wire/device-api.ts';
 import type { ItemPlace } from './item-places.ts';
 import { SearchError } from './search-errors.ts';
 
@@ -9,15 +10,8 @@ import { SearchError } from './search-errors.ts';
 export const MAX_TEXT_LIMIT = 1000;
 
 /** The searched strings (device-api.md §3), in the order the device lists their fragments. */
-export const FRAGMENT_FIELDS = [
-  'name',
-  'mimeType',
-  'extension',
-  'cameraMake',
-  'cameraModel',
-  'date',
-] as const;
-export type FragmentField = (typeof FRAGMENT_FIELDS)[number];
+export const FRAGMENT_FIELDS = SEARCHED_FIELDS;
+export type FragmentField = SearchedField;
 
 export interface MatchFragment {
   /** Which of the file's strings this is; undefined when the text equals none of them. */

@@ -71,3 +71,14 @@ export interface DeviceErrorBody {
   label: string;
   message: string;
 }
+
+/** device-api.md §3: the strings a text search looks in, in the order the device lists their fragments. */
+export const SEARCHED_FIELDS = [
+  'name',
+  'mimeType',
+  'extension',
+  'cameraMake',
+  'cameraModel',
+  'date',
+] as const;
+export type SearchedField = (typeof SEARCHED_FIELDS)[number];

@@ -4,16 +4,8 @@ import type { ItemRow } from '../store/items.ts';
 import { foldText, type FoldedText } from './fold.ts';
 import type { SearchFragment, SearchLocation } from './types.ts';
 
-/** device-api.md §3: the searched strings, in the order their fragments are listed. */
-export const SEARCHED_FIELDS = [
-  'name',
-  'mimeType',
-  'extension',
-  'cameraMake',
-  'cameraModel',
-  'date',
-] as const;
-export type SearchedField = (typeof SEARCHED_FIELDS)[number];
+export { SEARCHED_FIELDS, type SearchedField } from '../../common/wire/device-api.ts';
+import { SEARCHED_FIELDS, type SearchedField } from '../../common/wire/device-api.ts';
 
 const IMAGE_FIELDS = ['cameraMake', 'cameraModel', 'date'] as const;
 

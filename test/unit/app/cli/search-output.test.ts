@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliDependencies } from '../../../../app/cli/cli-context.ts';
 import { cameraName } from '../../../../app/cli/photos-output.ts';
 import { highlightStyleFor, matchLines } from '../../../../app/cli/search-output.ts';
-import type { RemoteFile } from '../../../../app/api/device-client.ts';
+import { remoteFile } from '../../../helpers/remote-file.ts';
 
 function deps(env: NodeJS.ProcessEnv, terminal: boolean): CliDependencies {
   return {
@@ -17,26 +17,7 @@ function deps(env: NodeJS.ProcessEnv, terminal: boolean): CliDependencies {
   };
 }
 
-function file(overrides: Partial<RemoteFile>): RemoteFile {
-  return {
-    id: 'f1',
-    parentID: 'p1',
-    name: 'a.jpg',
-    eTag: '"1"',
-    isFolder: false,
-    mimeType: 'image/jpeg',
-    size: 1,
-    mTime: undefined,
-    mTimeMs: undefined,
-    cTime: undefined,
-    cTimeMs: undefined,
-    extension: '.jpg',
-    hidden: 'none',
-    trashed: false,
-    image: undefined,
-    ...overrides,
-  };
-}
+const file = remoteFile;
 
 describe('highlightStyleFor', () => {
   it('marks with escapes only on a terminal that has not asked for plain text', () => {

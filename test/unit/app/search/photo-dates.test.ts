@@ -1,6 +1,5 @@
 // The dates of `mch-sync photos`: days and times read on this computer's clock, camera dates as written.
 import { describe, expect, it } from 'vitest';
-import type { RemoteFile } from '../../../../app/api/device-client.ts';
 import {
   exifWallClock,
   formatWallClock,
@@ -11,6 +10,7 @@ import {
   type UtcOffsetAt,
 } from '../../../../app/search/photo-dates.ts';
 import { SearchError } from '../../../../app/search/search-errors.ts';
+import { remoteFile } from '../../../helpers/remote-file.ts';
 
 /** This computer at UTC+2 (Central European summer time), whatever the machine running the test says. */
 const PLUS_TWO: UtcOffsetAt = () => 120;
@@ -18,26 +18,7 @@ const UTC: UtcOffsetAt = () => 0;
 
 const wall = (iso: string): number => Date.parse(`${iso}Z`);
 
-function file(overrides: Partial<RemoteFile>): RemoteFile {
-  return {
-    id: 'f1',
-    parentID: 'root',
-    name: 'a.jpg',
-    eTag: '"1"',
-    isFolder: false,
-    mimeType: 'image/jpeg',
-    size: 1,
-    mTime: undefined,
-    mTimeMs: undefined,
-    cTime: undefined,
-    cTimeMs: undefined,
-    extension: '.jpg',
-    hidden: 'none',
-    trashed: false,
-    image: undefined,
-    ...overrides,
-  };
-}
+const file = remoteFile;
 
 describe('parseDateBound', () => {
   it('reads YYYY-MM-DD as the whole day: its first millisecond to start, its last to end', () => {
