@@ -129,7 +129,7 @@ export class LinkSharing {
       partial ??= share;
     }
     if (partial === undefined) return undefined;
-    await this.#grantAll(partial, signal);
+    await this.#repair(partial, signal);
     return partial;
   }
 
@@ -168,7 +168,27 @@ export class LinkSharing {
     return share;
   }
 
-  /** Step 2 for every item; on a failure the share is undone, so no link shows part of the selection. */
+  /**
+   * An existing share whose grants are incomplete may have been handed out already: a failure to
+   * complete it is reported, never answered by removing someone's link.
+   */
+  async #repair(share: Share, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      for (const fileId of share.fileIds) {
+        await this.#options.perms.grant(readGrant(share, fileId), signal === undefined ? {} : { signal });
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ShareError(
+        'SHARE_INCOMPLETE',
+        `The existing link of these items (${share.url}) is missing permissions that could not be granted ` +
+          `now (${reason}). Try again when the device answers.`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** Step 2 for every item of a new share; on a failure it is undone, so no link shows part of the selection. */
   async #grantAll(share: Share, signal: AbortSignal | undefined): Promise<void> {
     await this.#options.unfinished.record(unfinishedEntry(share, this.#now()));
     try {

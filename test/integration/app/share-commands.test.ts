@@ -11,6 +11,7 @@ import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import type { HostileServer } from '../../helpers/hostile-server.ts';
 import { runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../../helpers/signed-in-profile.ts';
+import { createShare, grant } from '../../helpers/shares.ts';
 import { startDeviceProxy } from '../../helpers/sync-pair.ts';
 
 const REPORT = 'report 2024 "final".pdf';
@@ -114,6 +115,21 @@ describe('mch-sync share', () => {
     // A selection that is a subset is another selection: its own link.
     const subset = await shareJson([join(folder, 'notes.txt')]);
     expect(subset.url).not.toBe(first.url);
+  });
+
+  it('completes an existing link of the same items that misses a permission, and gives it', async () => {
+    const paths = [join(folder, 'Trip', 'day-1.txt'), join(folder, REPORT)];
+    const ids = await idsOf(paths);
+    // Another client made this share and crashed after its first grant.
+    const half = await createShare(device, 'alice', ids);
+    await grant(device, 'alice', ids[0] ?? '', { id: half.authId, type: 'cloudShare' }, 'ReadFile');
+    const shared = await shareJson(paths);
+    expect(shared).toMatchObject({ shareId: half.shareId, url: half.url, reused: true });
+    for (const id of ids) {
+      expect((await linkGrants(id)).map((record) => record.entity.id)).toContain(half.authId);
+    }
+    // The tests below expect these items without links.
+    expect((await mch(['unshare', half.url])).code).toBe(0);
   });
 
   it('prints only the link without --json, and shares the synced folder itself', async () => {
