@@ -1,0 +1,324 @@
+// The UI contract: every call the window may make (invoke map) and every event it hears (events map), as plain data, shared by the renderer, both hosts and app/.
+import type { EngineState, SyncProgress } from './sync-status.ts';
+
+/** What crosses as an error: the MchError's stable code, a title for people and what to do next. */
+export interface UiError {
+  code: string;
+  title: string;
+  message: string;
+}
+
+/** The answer of one invoke as it crosses a host: the response or a UiError, never a thrown object. */
+export type InvokeResult<T> = { ok: true; value: T } | { ok: false; error: UiError };
+
+// ---- data --------------------------------------------------------------------------------------
+
+export interface AccountView {
+  signedIn: boolean;
+  /** The configuration service last used (kept after sign-out, for the next sign-in). */
+  configUrl: string | null;
+  user: { id: string; name: string; email: string | null } | null;
+  device: { id: string; name: string; url: string | null } | null;
+  /** Where the tokens are kept: the system keychain, or a 0600 file (with a warning in the UI). */
+  secretStore: 'keychain' | 'file' | null;
+}
+
+export interface DeviceView {
+  id: string;
+  name: string;
+  modelId: string;
+  chosen: boolean;
+}
+
+/** A folder on the device, for the folder browser of "add a folder pair". */
+export interface RemoteFolderView {
+  id: string;
+  name: string;
+  /** Slash path from the device root; `/` for the root. */
+  path: string;
+}
+
+export interface RemoteFolderListing {
+  folder: RemoteFolderView;
+  /** Null at the root. */
+  parentId: string | null;
+  children: RemoteFolderView[];
+}
+
+/** Why an item is not synced, and what to do (desktop-app.md §2.4). */
+export interface IssueView {
+  pairId: string;
+  kind: 'skipped' | 'retry' | 'failed' | 'warning' | 'conflict';
+  /** Relative to the pair's folder. */
+  path: string;
+  /** Absolute, for "show in folder"; null when it is not on disk. */
+  localPath: string | null;
+  code: string;
+  message: string;
+  /** For a conflict: the other copy, kept beside it. */
+  otherCopy: string | null;
+}
+
+/** A choice the pair waits for: held deletes (mass delete, emptied folder). */
+export interface HoldView {
+  reason: string;
+  /** For people: what happened and the two ways out. */
+  advice: string;
+  /** How many deletes wait on each side. */
+  localDeletes: number;
+  remoteDeletes: number;
+  /** The paths the deletes would remove (the first few hundred). */
+  paths: string[];
+  /** Which answers apply: confirm (delete on the device too) and restore (bring them back). */
+  canConfirm: boolean;
+  canRestore: boolean;
+}
+
+export interface PairView {
+  /** Stable id of the pair (the key of its folder). */
+  id: string;
+  localRoot: string;
+  remoteFolder: string;
+  state: EngineState;
+  /** For people; null when there is nothing to say. */
+  detail: string | null;
+  paused: boolean;
+  progress: (SyncProgress & { bytesPerSecond: number | null; secondsLeft: number | null }) | null;
+  lastSyncAtMs: number | null;
+  itemsSynced: number;
+  issueCount: number;
+  hold: HoldView | null;
+}
+
+export type ActivityKind =
+  'uploaded' | 'downloaded' | 'renamed' | 'moved' | 'deleted' | 'conflict' | 'created-folder' | 'other';
+
+export interface ActivityView {
+  pairId: string;
+  atMs: number;
+  kind: ActivityKind;
+  /** Relative to the pair's folder. */
+  path: string;
+  /** Absolute, for "show in folder". */
+  localPath: string;
+}
+
+export interface SharedItemView {
+  id: string;
+  /** Null when the item is gone from the device. */
+  name: string | null;
+  localPath: string | null;
+  devicePath: string | null;
+}
+
+export interface ShareView {
+  shareId: string;
+  url: string;
+  createdAtMs: number;
+  items: SharedItemView[];
+}
+
+export interface LocalEntryView {
+  name: string;
+  path: string;
+  isFolder: boolean;
+}
+
+export interface SearchMatchView {
+  id: string;
+  name: string;
+  isFolder: boolean;
+  size: number;
+  mimeType: string;
+  mTimeMs: number | null;
+  devicePath: string | null;
+  localPath: string | null;
+  /** Each searched string that matched, with the ranges to highlight (UTF-16 units of `text`). */
+  fragments: Array<{
+    field: string | null;
+    text: string;
+    locations: Array<{ index: number; length: number }>;
+  }>;
+}
+
+export interface PhotoView {
+  id: string;
+  name: string;
+  size: number;
+  /** When it was taken (camera), else modified; ms on this computer's clock. */
+  mediaTimeMs: number | null;
+  mediaTimeSource: 'camera' | 'modified';
+  width: number | null;
+  height: number | null;
+  cameraMake: string | null;
+  cameraModel: string | null;
+  devicePath: string | null;
+  localPath: string | null;
+}
+
+export interface SettingsView {
+  startAtLogin: boolean;
+  notifications: boolean;
+  /** How often the device is asked for changes. */
+  pollIntervalSeconds: number;
+  /** Extra ignore rules (gitignore syntax) for every pair, beside each folder's own `.mchignore`. */
+  ignoreRules: string;
+}
+
+export interface AboutView {
+  version: string;
+  profileDir: string;
+  logsDir: string;
+}
+
+/** The views a notification can open (desktop-app.md §5: clicking one opens the view that explains it). */
+export type ViewName = 'first-run' | 'status' | 'activity' | 'issues' | 'shares' | 'search' | 'settings';
+
+export interface NotificationView {
+  id: string;
+  kind: 'conflict' | 'held-deletes' | 'sign-in-needed' | 'link-copied' | 'folder-stopped';
+  title: string;
+  body: string;
+  /** How many events this one stands for (a burst is grouped). */
+  count: number;
+  view: ViewName;
+  pairId: string | null;
+}
+
+// ---- the maps ----------------------------------------------------------------------------------
+
+type Empty = Record<string, never>;
+
+/** name → request and response. Names are `namespace:verb`. */
+export interface InvokeMap {
+  'app:about': { request: Empty; response: AboutView };
+  'account:get': { request: Empty; response: AccountView };
+  'account:signInPassword': {
+    request: { configUrl: string; username: string; password: string };
+    response: AccountView;
+  };
+  /** Opens the system browser on the sign-in page and waits for it (code + PKCE). */
+  'account:signInBrowser': { request: { configUrl: string }; response: AccountView };
+  'account:signOut': { request: Empty; response: AccountView };
+  'devices:list': { request: Empty; response: DeviceView[] };
+  'devices:choose': { request: { deviceId: string }; response: AccountView };
+  /** `folderId` null: the device root. */
+  'remote:listFolders': { request: { folderId: string | null }; response: RemoteFolderListing };
+  'remote:createFolder': { request: { parentId: string; name: string }; response: RemoteFolderView };
+  'pairs:list': { request: Empty; response: PairView[] };
+  'pairs:add': { request: { localRoot: string; remoteFolder: string }; response: PairView };
+  /** Stops its sync and forgets it; without `keepLocalFiles` the folder goes to the trash. */
+  'pairs:remove': { request: { pairId: string; keepLocalFiles: boolean }; response: Empty };
+  /** `pairId` null: every pair. */
+  'sync:pause': { request: { pairId: string | null }; response: PairView[] };
+  'sync:resume': { request: { pairId: string | null }; response: PairView[] };
+  'sync:now': { request: { pairId: string | null }; response: PairView[] };
+  /** Answers a hold: delete on the device too. */
+  'sync:confirmDeletes': { request: { pairId: string }; response: PairView };
+  /** Answers a hold: bring the items back from the device. */
+  'sync:restore': { request: { pairId: string }; response: PairView };
+  'activity:list': { request: { pairId: string | null }; response: ActivityView[] };
+  'issues:list': { request: { pairId: string | null }; response: IssueView[] };
+  /** The synced items below a folder, for the share picker; `path` null: the pairs' folders. */
+  'local:browse': { request: { path: string | null }; response: LocalEntryView[] };
+  'shares:list': { request: Empty; response: ShareView[] };
+  'shares:create': {
+    request: { paths: string[]; fresh: boolean };
+    response: ShareView & { reused: boolean };
+  };
+  'shares:revoke': { request: { shareId: string }; response: Empty };
+  'search:text': {
+    request: { query: string; limit: number | null; pageToken: string | null };
+    response: { matches: SearchMatchView[]; pageToken: string };
+  };
+  /** `from`/`to`: `YYYY-MM-DD` (whole days on this computer's clock) or ISO 8601 times. */
+  'search:photos': {
+    request: { from: string; to: string; limit: number | null };
+    response: { photos: PhotoView[]; more: boolean };
+  };
+  'settings:get': { request: Empty; response: SettingsView };
+  'settings:update': { request: Partial<SettingsView>; response: SettingsView };
+  /** Opens a synced file or folder with its application. */
+  'shell:openPath': { request: { path: string }; response: Empty };
+  /** Shows a synced item in the file manager. */
+  'shell:showItem': { request: { path: string }; response: Empty };
+  /** Opens a share link in the system browser. */
+  'shell:openUrl': { request: { url: string }; response: Empty };
+}
+
+/** name → payload of what the core tells the window, as it happens (no polling). */
+export interface EventMap {
+  'pairs:changed': PairView[];
+  'account:changed': AccountView;
+  'activity:added': ActivityView[];
+  'shares:changed': ShareView[];
+  'settings:changed': SettingsView;
+  notification: NotificationView;
+}
+
+export type InvokeName = keyof InvokeMap;
+export type InvokeRequest<N extends InvokeName> = InvokeMap[N]['request'];
+export type InvokeResponse<N extends InvokeName> = InvokeMap[N]['response'];
+export type EventName = keyof EventMap;
+export type EventPayload<E extends EventName> = EventMap[E];
+
+/** The names at run time, for hosts that route and check them; the types above are the source of truth. */
+export const INVOKE_NAMES = [
+  'app:about',
+  'account:get',
+  'account:signInPassword',
+  'account:signInBrowser',
+  'account:signOut',
+  'devices:list',
+  'devices:choose',
+  'remote:listFolders',
+  'remote:createFolder',
+  'pairs:list',
+  'pairs:add',
+  'pairs:remove',
+  'sync:pause',
+  'sync:resume',
+  'sync:now',
+  'sync:confirmDeletes',
+  'sync:restore',
+  'activity:list',
+  'issues:list',
+  'local:browse',
+  'shares:list',
+  'shares:create',
+  'shares:revoke',
+  'search:text',
+  'search:photos',
+  'settings:get',
+  'settings:update',
+  'shell:openPath',
+  'shell:showItem',
+  'shell:openUrl',
+] as const satisfies readonly InvokeName[];
+
+export const EVENT_NAMES = [
+  'pairs:changed',
+  'account:changed',
+  'activity:added',
+  'shares:changed',
+  'settings:changed',
+  'notification',
+] as const satisfies readonly EventName[];
+
+/**
+ * What the renderer is given by its host (Electron's preload, or the headless host's bridge script):
+ * the renderer cannot tell them apart. `invoke` rejects with a UiError-shaped object.
+ */
+export interface UiBridge {
+  invoke<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>>;
+  /** Returns the function that stops listening. */
+  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/** The global name under which a host puts the bridge (`window.mchBridge`). */
+export const BRIDGE_GLOBAL = 'mchBridge';
+
+// Both lists name every entry of their map: a name added to a map and not here fails to compile.
+type AssertComplete<Missing> = [Missing] extends [never] ? true : { missing: Missing };
+export const INVOKE_NAMES_COMPLETE: AssertComplete<Exclude<InvokeName, (typeof INVOKE_NAMES)[number]>> = true;
+export const EVENT_NAMES_COMPLETE: AssertComplete<Exclude<EventName, (typeof EVENT_NAMES)[number]>> = true;
