@@ -54,10 +54,12 @@ export function rootHold(localRoot: string, scan: ScanResult): PassHold {
 
 export function massDeleteHold(planned: Extract<Plan, { status: 'held' }>, localRoot: string): PassHold {
   const { deletes } = planned;
+  const paths = planned.deletedPaths;
   if (planned.reason === 'emptied-root') {
     return {
       reason: planned.reason,
       deletes,
+      paths,
       advice:
         `The folder ${localRoot} is empty, but ${deletes.remote} of ${deletes.remoteTotal} items on the ` +
         `device were synced into it. Nothing was changed on either side. If you deleted them on purpose, ` +
@@ -68,6 +70,7 @@ export function massDeleteHold(planned: Extract<Plan, { status: 'held' }>, local
   return {
     reason: planned.reason,
     deletes,
+    paths,
     advice:
       `This pass would delete ${deletes.remote} of ${deletes.remoteTotal} items on the device and move ` +
       `${deletes.local} of ${deletes.localTotal} items on this computer to the trash. Nothing was deleted. ` +

@@ -49,6 +49,11 @@ export interface PassHold {
   deletes: DeleteCounts;
   /** What the user can do, e.g. "run again with --confirm-deletes". */
   advice: string;
+  /**
+   * The paths the deletes would remove on each side (the first few hundred), for the user to look at;
+   * absent where nothing would be deleted (a missing folder) and in records of older passes.
+   */
+  paths?: { local: RelativePath[]; remote: RelativePath[] };
 }
 
 export interface PassReport {

@@ -5,6 +5,7 @@ import { decide } from './planner-decide.ts';
 import { emitOperations } from './planner-emit.ts';
 import { itemsToPlan } from './planner-scope.ts';
 import { PlanTree } from './planner-tree.ts';
+import type { RelativePath } from './model.ts';
 import type { ReconciledItem } from './reconcile.ts';
 
 export interface DeleteGuard {
@@ -56,7 +57,12 @@ export type Plan =
       reason: 'mass-delete' | 'local-root-missing' | 'emptied-root';
       operations: Operation[];
       deletes: DeleteCounts;
+      /** The paths the held deletes would remove on each side, sorted, at most HELD_PATHS_SHOWN each. */
+      deletedPaths: { local: RelativePath[]; remote: RelativePath[] };
     };
+
+/** How many paths of a held delete are kept to show (the counts say how many there are in all). */
+export const HELD_PATHS_SHOWN = 500;
 
 export function plan(input: PlanInput): Plan {
   const items = input.items;
@@ -77,21 +83,34 @@ export function plan(input: PlanInput): Plan {
     remote: tree.nodes.filter((node) => node.decision.action === 'remote-delete').length,
     remoteTotal,
   };
-  if (input.localRootMissing) {
-    return { status: 'held', reason: 'local-root-missing', operations: [], deletes };
-  }
+  const held = (reason: 'mass-delete' | 'local-root-missing' | 'emptied-root'): Plan => ({
+    status: 'held',
+    reason,
+    operations: [],
+    deletes,
+    deletedPaths: { local: deletedPaths(tree, 'local-trash'), remote: deletedPaths(tree, 'remote-delete') },
+  });
+  if (input.localRootMissing) return held('local-root-missing');
   // Only when it would delete on the device: nothing to ask when the device lost those items too.
   if (emptied && !restore && !input.confirmDeletes && deletes.remote > 0) {
-    return { status: 'held', reason: 'emptied-root', operations: [], deletes };
+    return held('emptied-root');
   }
   const guard = input.deleteGuard ?? DEFAULT_DELETE_GUARD;
   const tooMany = (count: number, total: number): boolean =>
     count > guard.maxItems && count > guard.maxFraction * total;
   if (!input.confirmDeletes && (tooMany(deletes.local, localTotal) || tooMany(deletes.remote, remoteTotal))) {
-    return { status: 'held', reason: 'mass-delete', operations: [], deletes };
+    return held('mass-delete');
   }
   const operations = emitOperations(tree, input.remoteRootId);
   return { status: 'ready', operations: withIndexUpdates(items, operations), deletes };
+}
+
+function deletedPaths(tree: PlanTree, action: 'local-trash' | 'remote-delete'): RelativePath[] {
+  const paths = tree.nodes
+    .filter((node) => node.decision.action === action)
+    .map((node) => node.item.index?.path ?? node.item.local?.path ?? node.item.remote?.path ?? '')
+    .sort();
+  return paths.slice(0, HELD_PATHS_SHOWN);
 }
 
 /**

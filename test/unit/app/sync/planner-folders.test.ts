@@ -136,6 +136,11 @@ describe('mass-delete guard', () => {
       .deleteLocal('big')
       .plan({ deleteGuard: { maxItems: 3, maxFraction: 0.5 } });
     expect(result.status).toBe('held');
+    // The user is shown what would go: every path, sorted.
+    expect(result.status === 'held' ? result.deletedPaths.remote.slice(0, 2) : []).toEqual([
+      'big',
+      'big/f0.txt',
+    ]);
   });
 });
 
@@ -157,6 +162,7 @@ describe('a missing or empty local root', () => {
       reason: 'emptied-root',
       operations: [],
       deletes: { local: 0, localTotal: 0, remote: 2, remoteTotal: 2 },
+      deletedPaths: { local: [], remote: ['d', 'd/a.txt'] },
     });
   });
   it('an emptied root comes back from the device when the user asks to restore it', () => {
