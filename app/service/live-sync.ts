@@ -6,7 +6,7 @@ import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '
 import { startSafetyRescans, type SafetyRescans } from '../live/safety-rescans.ts';
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
 import type { EngineEvents } from '../sync/engine-events.ts';
-import type { PassIssue, PassReport } from '../sync/pass-report.ts';
+import type { PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
 
 export interface LiveSyncOptions {
   /** Builds the folder pair's engine with the service's event handlers. */
@@ -59,6 +59,7 @@ export class LiveSync {
   #lastSyncAtMs: number | null = null;
   #activity: ActivityEntry[] = [];
   #issues: PassIssue[] = [];
+  #hold: PassHold | null = null;
   #watchProblem: string | null = null;
   /**
    * The next pass asked for, merged: a revalidating request wins over a cached one, and a full local
@@ -186,6 +187,11 @@ export class LiveSync {
     };
   }
 
+  /** What the last pass was held for (the deletes it would make), or null when it was not held. */
+  hold(): PassHold | null {
+    return this.#hold;
+  }
+
   /** Resolves when no pass runs and none is queued (tests and benchmarks wait for this). */
   whenIdle(): Promise<void> {
     if (this.#running === null && this.#queued === null) return Promise.resolve();
@@ -258,6 +264,7 @@ export class LiveSync {
 
   #afterReport(report: PassReport): void {
     this.#issues = report.issues;
+    this.#hold = report.hold;
     if (report.hold) {
       this.#setState('held', report.hold.advice);
       return;
