@@ -26,6 +26,16 @@ export function conflictedCopyName(name: string, now: Date, isTaken: (candidate:
   );
 }
 
+/**
+ * The name a conflicted copy was made from (`a (conflicted copy 2026-11-25 101500).txt` → `a.txt`),
+ * or undefined for a name that is not one (or one truncated to fit 255 bytes, whose original is lost).
+ */
+export function originalOfConflictedCopy(name: string): string | undefined {
+  const match = /^(.*) \(conflicted copy \d{4}-\d{2}-\d{2} \d{6}(?: \d+)?\)(\.[^.]*)?$/u.exec(name);
+  if (match === null) return undefined;
+  return `${match[1] ?? ''}${match[2] ?? ''}`;
+}
+
 /** `name (case clash).ext`, for a second name a case-insensitive file system treats as the first. */
 export function caseClashName(name: string, isTaken: (candidate: string) => boolean): string {
   return uniqueName(name, (n) => (n === 1 ? 'case clash' : `case clash ${n}`), isTaken);

@@ -1,0 +1,144 @@
+// A pair's live status as the window shows it: PairView, its activity and its issues, with speed and time left from the progress it saw.
+import { join } from 'node:path';
+import type { ActivityKind, ActivityView, HoldView, IssueView, PairView } from '../../common/contract.ts';
+import type { SyncStatus } from '../../common/sync-status.ts';
+import { originalOfConflictedCopy } from '../sync/conflict-names.ts';
+import type { PassHold } from '../sync/pass-report.ts';
+
+/** Bytes per second over the last few seconds of progress; null until there is enough to say. */
+export class TransferRate {
+  readonly #windowMs: number;
+  #samples: Array<{ atMs: number; bytes: number }> = [];
+
+  constructor(windowMs = 5_000) {
+    this.#windowMs = windowMs;
+  }
+
+  /** Records the bytes done at `atMs` (monotonic); a pass that starts over resets the samples. */
+  sample(atMs: number, bytesDone: number): void {
+    const last = this.#samples.at(-1);
+    if (last !== undefined && bytesDone < last.bytes) this.#samples = [];
+    this.#samples.push({ atMs, bytes: bytesDone });
+    while (this.#samples.length > 2 && (this.#samples[0]?.atMs ?? atMs) < atMs - this.#windowMs)
+      this.#samples.shift();
+  }
+
+  reset(): void {
+    this.#samples = [];
+  }
+
+  bytesPerSecond(): number | null {
+    const first = this.#samples[0];
+    const last = this.#samples.at(-1);
+    if (first === undefined || last === undefined || last.atMs - first.atMs < 500) return null;
+    return ((last.bytes - first.bytes) * 1000) / (last.atMs - first.atMs);
+  }
+}
+
+export interface PairFacts {
+  id: string;
+  status: SyncStatus;
+  hold: PassHold | null;
+  itemsSynced: number;
+  rate: TransferRate;
+}
+
+export function pairView(facts: PairFacts): PairView {
+  const { status, rate } = facts;
+  const progress = status.progress;
+  let progressView: PairView['progress'] = null;
+  if (progress !== null) {
+    const bytesPerSecond = rate.bytesPerSecond();
+    const left = progress.bytesTotal - progress.bytesDone;
+    progressView = {
+      ...progress,
+      transfers: [...progress.transfers],
+      bytesPerSecond,
+      secondsLeft: bytesPerSecond !== null && bytesPerSecond > 0 ? Math.ceil(left / bytesPerSecond) : null,
+    };
+  }
+  return {
+    id: facts.id,
+    localRoot: status.localRoot,
+    remoteFolder: status.remoteFolder,
+    state: status.state,
+    detail: status.detail,
+    paused: status.state === 'paused',
+    progress: progressView,
+    lastSyncAtMs: status.lastSyncAtMs,
+    itemsSynced: facts.itemsSynced,
+    issueCount: status.issues.length,
+    hold: facts.hold === null ? null : holdView(facts.hold),
+  };
+}
+
+function holdView(hold: PassHold): HoldView {
+  const local = hold.paths?.local ?? [];
+  const remote = hold.paths?.remote ?? [];
+  return {
+    reason: hold.reason,
+    advice: hold.advice,
+    localDeletes: hold.deletes.local,
+    remoteDeletes: hold.deletes.remote,
+    paths: [...new Set([...remote, ...local])].sort(),
+    // A missing folder is not a choice: mount it (or create it) and sync again.
+    canConfirm: hold.reason !== 'local-root-missing',
+    canRestore: hold.reason === 'emptied-root',
+  };
+}
+
+const KINDS: ReadonlySet<string> = new Set<ActivityKind>([
+  'uploaded',
+  'downloaded',
+  'renamed',
+  'moved',
+  'deleted',
+  'conflict',
+  'created-folder',
+]);
+
+export function activityViews(pairId: string, status: SyncStatus): ActivityView[] {
+  return status.activity.map((entry) => ({
+    pairId,
+    atMs: entry.atMs,
+    kind: KINDS.has(entry.action) ? (entry.action as ActivityKind) : 'other',
+    path: entry.path,
+    localPath: join(status.localRoot, ...entry.path.split('/')),
+  }));
+}
+
+/**
+ * Every item that is not synced as it was: the engine's issues, and the conflicts of recent activity
+ * (kept both, so not a failure, but the user should look at both copies).
+ */
+export function issueViews(pairId: string, status: SyncStatus): IssueView[] {
+  const local = (path: string): string =>
+    path === '' ? status.localRoot : join(status.localRoot, ...path.split('/'));
+  const issues: IssueView[] = status.issues.map((issue) => ({
+    pairId,
+    kind: issue.kind,
+    path: issue.path,
+    localPath: local(issue.path),
+    code: issue.code,
+    message: issue.message,
+    otherCopy: null,
+  }));
+  for (const entry of status.activity) {
+    if (entry.action !== 'conflict') continue;
+    const slash = entry.path.lastIndexOf('/');
+    const original = originalOfConflictedCopy(entry.path.slice(slash + 1));
+    const originalPath = original === undefined ? entry.path : `${entry.path.slice(0, slash + 1)}${original}`;
+    issues.push({
+      pairId,
+      kind: 'conflict',
+      path: originalPath,
+      localPath: local(originalPath),
+      code: 'CONFLICT_KEPT_BOTH',
+      message:
+        `${originalPath} was changed here and on the device. The device's version kept the name; this ` +
+        `computer's is beside it as ${entry.path.slice(slash + 1)}. Compare them and delete the one you do not need.`,
+      otherCopy: local(entry.path),
+    });
+  }
+  return issues;
+}
