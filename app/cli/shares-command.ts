@@ -1,10 +1,8 @@
 // `mch-sync shares`: every link of the signed-in user on this device, with its items (where each is synced here) and when it was made.
-import { ApiError } from '../../common/errors.ts';
-import type { Share } from '../api/shares-client.ts';
-import { ItemPlaces } from '../search/item-places.ts';
+import { describeShares, type SharedItemJson } from '../share/describe-shares.ts';
 import type { CommandContext } from './cli-context.ts';
 import { withDeviceAdvice } from './device-failures.ts';
-import { openShareSession, type ShareSession } from './share-session.ts';
+import { openShareSession } from './share-session.ts';
 
 export const SHARES_USAGE = `Usage: mch-sync [--profile DIR] shares [--json]
 
@@ -16,17 +14,7 @@ Options:
              "devicePath"}]}]} (paths are null when unknown; a deleted item has a null name)
   -h, --help show this help`;
 
-export interface SharedItemJson {
-  id: string;
-  /** Null when the item is gone from the device. */
-  name: string | null;
-  localPath: string | null;
-  devicePath: string | null;
-}
-
-export interface SharesJson {
-  shares: Array<{ shareId: string; url: string; createdAt: string; items: SharedItemJson[] }>;
-}
+export type { SharesJson } from '../share/describe-shares.ts';
 
 export async function runShares(
   context: CommandContext,
@@ -52,57 +40,6 @@ export async function runShares(
     for (const item of share.items) context.print(`  ${itemLine(item)}`);
   }
   return 0;
-}
-
-/** The shares with each item's name and places; items are read from the device once each. */
-export async function describeShares(
-  session: ShareSession,
-  shares: readonly Share[],
-  signal: AbortSignal | undefined,
-): Promise<SharesJson> {
-  const places = new ItemPlaces({ pairs: session.pairs, client: session.client });
-  const items = new Map<string, Promise<SharedItemJson>>();
-  const describe = (id: string): Promise<SharedItemJson> => {
-    let found = items.get(id);
-    if (found === undefined) {
-      found = describeItem(session, places, id, signal);
-      items.set(id, found);
-    }
-    return found;
-  };
-  try {
-    return {
-      shares: await Promise.all(
-        shares.map(async (share) => ({
-          shareId: share.shareId,
-          url: share.url,
-          createdAt: new Date(share.dateCreated).toISOString(),
-          items: await Promise.all(share.fileIds.map(describe)),
-        })),
-      ),
-    };
-  } finally {
-    places.close();
-  }
-}
-
-async function describeItem(
-  session: ShareSession,
-  places: ItemPlaces,
-  id: string,
-  signal: AbortSignal | undefined,
-): Promise<SharedItemJson> {
-  try {
-    const file = await session.client.getFile(id, signal === undefined ? {} : { signal });
-    const place = await places.placeOf(file, signal);
-    return { id, name: file.name, localPath: place.localPath ?? null, devicePath: place.devicePath ?? null };
-  } catch (error) {
-    // A shared item deleted from the device: the link still exists and shows what is left.
-    if (error instanceof ApiError && error.code === 'NOT_FOUND') {
-      return { id, name: null, localPath: null, devicePath: null };
-    }
-    throw error;
-  }
 }
 
 function itemLine(item: SharedItemJson): string {

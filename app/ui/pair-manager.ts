@@ -1,0 +1,256 @@
+// The desktop core's folder pairs: one live service each (lock, index, log, control socket), started with the app, added and removed from the window.
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { ActivityView, IssueView, PairView } from '../../common/contract.ts';
+import { MchError } from '../../common/errors.ts';
+import type { ActivityEntry } from '../../common/sync-status.ts';
+import type { DeviceClient } from '../api/device-client.ts';
+import { acquireFolderLock, folderLockPath, type FolderLock } from '../cli/folder-lock.ts';
+import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../index/index-db.ts';
+import { IndexStore } from '../index/index-store.ts';
+import { forgetFolderPair, registerFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
+import { knownFolderPairs } from '../profile/known-pairs.ts';
+import { startPairService, type PairService } from '../service/pair-service.ts';
+import { moveToTrash } from '../sync/local-trash.ts';
+import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
+import { remoteFolderSegments } from '../sync/remote-folder.ts';
+import { activityViews, issueViews, pairView, TransferRate } from './pair-views.ts';
+
+export class PairError extends MchError {
+  constructor(code: 'PAIR_NOT_FOUND' | 'PAIR_EXISTS' | 'PAIR_FOLDER_INVALID', message: string) {
+    const titles = {
+      PAIR_NOT_FOUND: 'No such folder pair',
+      PAIR_EXISTS: 'Already synced',
+      PAIR_FOLDER_INVALID: 'Folder not usable',
+    };
+    super(code, titles[code], message);
+  }
+}
+
+interface RunningPair {
+  id: string;
+  pair: FolderPair;
+  lock: FolderLock;
+  db: IndexDb;
+  store: IndexStore;
+  service: PairService;
+  rate: TransferRate;
+}
+
+/** A pair that could not start (another run holds it, its index cannot be opened): shown with why. */
+interface StoppedPair {
+  id: string;
+  pair: FolderPair;
+  error: MchError | Error;
+}
+
+export interface PairManagerOptions {
+  profileDir: string;
+  env: NodeJS.ProcessEnv;
+  /** The device client of the current sign-in. */
+  client: DeviceClient;
+  pollMs?: number;
+  warn: (message: string) => void;
+  /** A pair's status changed (state, progress, activity, issues). */
+  onChange: (pairId: string) => void;
+  /** New activity of a pair, as the engine reports it. */
+  onActivity?: (pairId: string, entry: ActivityEntry) => void;
+}
+
+export class PairManager {
+  readonly #options: PairManagerOptions;
+  readonly #running = new Map<string, RunningPair>();
+  readonly #stopped = new Map<string, StoppedPair>();
+  readonly #seenActivity = new Map<string, number>();
+
+  constructor(options: PairManagerOptions) {
+    this.#options = options;
+  }
+
+  /** Starts every pair the profile holds; one that cannot start is listed with its error. */
+  async startAll(): Promise<void> {
+    for (const pair of await knownFolderPairs(this.#options.profileDir, this.#options.warn)) {
+      await this.#start(pair);
+    }
+  }
+
+  async add(localRootGiven: string, remoteFolderGiven: string): Promise<PairView> {
+    const localRoot = resolve(localRootGiven);
+    let isFolder = false;
+    try {
+      isFolder = statSync(localRoot).isDirectory();
+    } catch {
+      // Reported below.
+    }
+    if (!isFolder) {
+      throw new PairError('PAIR_FOLDER_INVALID', `${localRoot} is not a folder on this computer: create it first.`);
+    }
+    let segments: string[];
+    try {
+      segments = remoteFolderSegments(remoteFolderGiven);
+    } catch (error) {
+      throw new PairError('PAIR_FOLDER_INVALID', (error as Error).message);
+    }
+    const id = folderKey(localRoot);
+    if (this.#running.has(id) || this.#stopped.has(id)) {
+      throw new PairError('PAIR_EXISTS', `${localRoot} is synced already.`);
+    }
+    const pair = await registerFolderPair(this.#options.profileDir, {
+      localRoot,
+      remoteFolder: `/${segments.join('/')}`,
+    });
+    await this.#start(pair);
+    return this.view(id);
+  }
+
+  /** Stops the pair and forgets it; without `keepLocalFiles`, its folder goes to the trash. */
+  async remove(id: string, keepLocalFiles: boolean): Promise<void> {
+    const pair = this.#pairOf(id);
+    await this.#stop(id);
+    this.#stopped.delete(id);
+    forgetFolderPair(this.#options.profileDir, pair.localRoot);
+    // The folder's own trash would be inside it: the fallback is beside it.
+    if (!keepLocalFiles) await moveToTrash(pair.localRoot, { syncRoot: dirname(pair.localRoot), env: this.#options.env });
+  }
+
+  ids(): string[] {
+    return [...this.#running.keys(), ...this.#stopped.keys()].sort();
+  }
+
+  views(): PairView[] {
+    return this.ids()
+      .map((id) => this.view(id))
+      .sort((a, b) => (a.localRoot < b.localRoot ? -1 : a.localRoot > b.localRoot ? 1 : 0));
+  }
+
+  view(id: string): PairView {
+    const running = this.#running.get(id);
+    if (running !== undefined) {
+      const status = running.service.live.status();
+      if (status.progress !== null) running.rate.sample(performance.now(), status.progress.bytesDone);
+      else running.rate.reset();
+      return pairView({
+        id,
+        status,
+        hold: running.service.live.hold(),
+        itemsSynced: running.store.count(),
+        rate: running.rate,
+      });
+    }
+    const stopped = this.#stopped.get(id);
+    if (stopped === undefined) throw new PairError('PAIR_NOT_FOUND', `There is no folder pair ${id}.`);
+    return {
+      id,
+      localRoot: stopped.pair.localRoot,
+      remoteFolder: stopped.pair.remoteFolder,
+      state: 'error',
+      detail: stopped.error.message,
+      paused: false,
+      progress: null,
+      lastSyncAtMs: null,
+      itemsSynced: 0,
+      issueCount: 0,
+      hold: null,
+    };
+  }
+
+  activity(pairId: string | null): ActivityView[] {
+    return this.#each(pairId).flatMap((running) =>
+      activityViews(running.id, running.service.live.status()),
+    );
+  }
+
+  issues(pairId: string | null): IssueView[] {
+    return this.#each(pairId).flatMap((running) => issueViews(running.id, running.service.live.status()));
+  }
+
+  /** Runs `action` on the pair's live service, or on every running one for `null`. */
+  control(pairId: string | null, action: (running: RunningPair['service']['live']) => void): void {
+    for (const running of this.#each(pairId)) action(running.service.live);
+  }
+
+  pairs(): FolderPair[] {
+    return [...this.#running.values(), ...this.#stopped.values()].map((entry) => entry.pair);
+  }
+
+  async stopAll(): Promise<void> {
+    for (const id of [...this.#running.keys()]) await this.#stop(id);
+  }
+
+  #each(pairId: string | null): RunningPair[] {
+    if (pairId === null) return [...this.#running.values()];
+    const running = this.#running.get(pairId);
+    if (running === undefined) {
+      if (this.#stopped.has(pairId)) return [];
+      throw new PairError('PAIR_NOT_FOUND', `There is no folder pair ${pairId}.`);
+    }
+    return [running];
+  }
+
+  #pairOf(id: string): FolderPair {
+    const pair = this.#running.get(id)?.pair ?? this.#stopped.get(id)?.pair;
+    if (pair === undefined) throw new PairError('PAIR_NOT_FOUND', `There is no folder pair ${id}.`);
+    return pair;
+  }
+
+  async #start(pair: FolderPair): Promise<void> {
+    const id = folderKey(pair.localRoot);
+    this.#stopped.delete(id);
+    let lock: FolderLock | undefined;
+    let db: IndexDb | undefined;
+    try {
+      lock = acquireFolderLock(folderLockPath(this.#options.profileDir, pair.localRoot), { folder: pair.localRoot });
+      db = openIndexDb(indexFilePath(this.#options.profileDir, pair.localRoot));
+      const store = new IndexStore(db);
+      const pairedWith = store.getMeta(META_REMOTE_FOLDER);
+      if (pairedWith !== undefined && pairedWith !== pair.remoteFolder) {
+        throw new PairError(
+          'PAIR_FOLDER_INVALID',
+          `${pair.localRoot} is synced with ${pairedWith} on the device, not ${pair.remoteFolder}.`,
+        );
+      }
+      const service = await startPairService({
+        profileDir: this.#options.profileDir,
+        client: this.#options.client,
+        index: store,
+        localRoot: pair.localRoot,
+        remoteFolder: pair.remoteFolder,
+        env: this.#options.env,
+        ...(this.#options.pollMs === undefined ? {} : { pollMs: this.#options.pollMs }),
+        onLogError: (error) => this.#options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
+        onChange: () => this.#changed(id),
+      });
+      this.#running.set(id, { id, pair, lock, db, store, service, rate: new TransferRate() });
+    } catch (error) {
+      db?.close();
+      lock?.release();
+      this.#stopped.set(id, { id, pair, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+    this.#options.onChange(id);
+  }
+
+  #changed(id: string): void {
+    const running = this.#running.get(id);
+    if (running !== undefined && this.#options.onActivity !== undefined) {
+      // The status keeps the newest first; what is newer than the last one told is new.
+      const activity = running.service.live.status().activity;
+      const seen = this.#seenActivity.get(id) ?? 0;
+      const fresh = activity.filter((entry) => entry.atMs > seen);
+      if (fresh.length > 0) this.#seenActivity.set(id, Math.max(...fresh.map((entry) => entry.atMs)));
+      for (const entry of fresh.reverse()) this.#options.onActivity(id, entry);
+    }
+    this.#options.onChange(id);
+  }
+
+  async #stop(id: string): Promise<void> {
+    const running = this.#running.get(id);
+    if (running === undefined) return;
+    this.#running.delete(id);
+    try {
+      await running.service.stop();
+    } finally {
+      running.db.close();
+      running.lock.release();
+    }
+  }
+}
