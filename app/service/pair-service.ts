@@ -17,6 +17,8 @@ export interface PairServiceOptions {
   env: NodeJS.ProcessEnv;
   /** How often the device is asked for changes (LiveSync's default when absent). */
   pollMs?: number;
+  /** The user's ignore rules for the whole folder (the window's settings). */
+  ignoreRules?: string;
   /** Every log line also goes here (the terminal display, the window's log). */
   onLog?: (line: EngineLogLine) => void;
   /** The log file cannot be written (said once per run of failures). */
@@ -60,6 +62,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         localRoot: options.localRoot,
         remoteFolder: options.remoteFolder,
         env: options.env,
+        ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
         log: logLine,
         events: {
           ...events,

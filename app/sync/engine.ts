@@ -56,6 +56,8 @@ export interface SyncEngineOptions {
   now?: () => Date;
   log?: (line: EngineLogLine) => void;
   deleteGuard?: DeleteGuard;
+  /** The user's ignore rules for every pair (gitignore syntax), applied before each folder's `.mchignore`. */
+  ignoreRules?: string;
   /** Uploads and downloads at once (default 4). */
   transferConcurrency?: number;
   /** Where the OS trash is looked for (tests pass their own HOME); default `process.env`. */
@@ -209,6 +211,7 @@ export class SyncEngine {
         round === 1 && scope === undefined && !trustCache && recovered === 0 ? settled : undefined;
       const scanOptions: ScanOptions = {
         ...(scope === undefined ? {} : { within: scope.roots }),
+        ...(this.#options.ignoreRules === undefined ? {} : { extraRules: this.#options.ignoreRules }),
         ...(quietCheck === undefined ? {} : { digests: true }),
       };
       // A whole round walks the device while it scans: the device answers on its own core.

@@ -105,6 +105,11 @@ export interface ScanOptions {
   within?: readonly RelativePath[];
   /** Also give each folder's digest (`folders`), to compare with the index's. */
   digests?: boolean;
+  /**
+   * Rules of the user's own (gitignore syntax) for the whole folder, read as a `.mchignore` at its
+   * root would be: the folder's own files come after them and win.
+   */
+  extraRules?: string;
 }
 
 /**
@@ -145,9 +150,13 @@ class ScanRun {
       scope,
       digests: options.digests === true,
     });
-    const rules = IgnoreRules.empty(
+    const base = IgnoreRules.empty(
       options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase },
     );
+    const rules =
+      options.extraRules === undefined || options.extraRules.trim() === ''
+        ? base
+        : base.withFile('', options.extraRules);
     this.#stack.push({ absolute: root, relative: '', rules, whole: scope === undefined, entryIndex: -1 });
   }
 

@@ -50,6 +50,7 @@ export interface PairManagerOptions {
   /** The device client of the current sign-in. */
   client: DeviceClient;
   pollMs?: number;
+  ignoreRules?: string;
   warn: (message: string) => void;
   /** A pair's status changed (state, progress, activity, issues). */
   onChange: (pairId: string) => void;
@@ -83,7 +84,10 @@ export class PairManager {
       // Reported below.
     }
     if (!isFolder) {
-      throw new PairError('PAIR_FOLDER_INVALID', `${localRoot} is not a folder on this computer: create it first.`);
+      throw new PairError(
+        'PAIR_FOLDER_INVALID',
+        `${localRoot} is not a folder on this computer: create it first.`,
+      );
     }
     let segments: string[];
     try {
@@ -110,7 +114,8 @@ export class PairManager {
     this.#stopped.delete(id);
     forgetFolderPair(this.#options.profileDir, pair.localRoot);
     // The folder's own trash would be inside it: the fallback is beside it.
-    if (!keepLocalFiles) await moveToTrash(pair.localRoot, { syncRoot: dirname(pair.localRoot), env: this.#options.env });
+    if (!keepLocalFiles)
+      await moveToTrash(pair.localRoot, { syncRoot: dirname(pair.localRoot), env: this.#options.env });
   }
 
   ids(): string[] {
@@ -155,9 +160,7 @@ export class PairManager {
   }
 
   activity(pairId: string | null): ActivityView[] {
-    return this.#each(pairId).flatMap((running) =>
-      activityViews(running.id, running.service.live.status()),
-    );
+    return this.#each(pairId).flatMap((running) => activityViews(running.id, running.service.live.status()));
   }
 
   issues(pairId: string | null): IssueView[] {
@@ -199,7 +202,9 @@ export class PairManager {
     let lock: FolderLock | undefined;
     let db: IndexDb | undefined;
     try {
-      lock = acquireFolderLock(folderLockPath(this.#options.profileDir, pair.localRoot), { folder: pair.localRoot });
+      lock = acquireFolderLock(folderLockPath(this.#options.profileDir, pair.localRoot), {
+        folder: pair.localRoot,
+      });
       db = openIndexDb(indexFilePath(this.#options.profileDir, pair.localRoot));
       const store = new IndexStore(db);
       const pairedWith = store.getMeta(META_REMOTE_FOLDER);
@@ -217,7 +222,9 @@ export class PairManager {
         remoteFolder: pair.remoteFolder,
         env: this.#options.env,
         ...(this.#options.pollMs === undefined ? {} : { pollMs: this.#options.pollMs }),
-        onLogError: (error) => this.#options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
+        ...(this.#options.ignoreRules === undefined ? {} : { ignoreRules: this.#options.ignoreRules }),
+        onLogError: (error) =>
+          this.#options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
         onChange: () => this.#changed(id),
       });
       this.#running.set(id, { id, pair, lock, db, store, service, rate: new TransferRate() });

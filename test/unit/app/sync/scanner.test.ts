@@ -142,6 +142,20 @@ describe('scanLocalFolder', () => {
     ]);
   });
 
+  it("applies the user's own rules as a root .mchignore, which the folder's files override", () => {
+    write('.mchignore', '!keep.tmp\n');
+    write('a.tmp');
+    write('keep.tmp');
+    write('cache/x.bin');
+    write('b.txt');
+    const result = scanLocalFolder(root, { extraRules: '*.tmp\ncache/\n' });
+    expect(paths(result)).toEqual(['.mchignore', 'b.txt', 'keep.tmp']);
+    expect(skips(result)).toEqual([
+      ['a.tmp', 'ignored'],
+      ['cache', 'ignored'],
+    ]);
+  });
+
   it('seeing a tree the scan could not read as retry-later, never as gone', () => {
     write('locked/inner.txt');
     write('open.txt');

@@ -1,0 +1,166 @@
+// Contract calls about what is on the device: share links, text and photo search; and the window's settings and about.
+import { readFileSync } from 'node:fs';
+import type { ShareView } from '../../common/contract.ts';
+import { ItemPlaces } from '../search/item-places.ts';
+import { parseDateRange } from '../search/photo-dates.ts';
+import { searchPhotos } from '../search/photo-search.ts';
+import { searchFiles } from '../search/text-search.ts';
+import { liveLogDir } from '../service/pair-service.ts';
+import { describeShares } from '../share/describe-shares.ts';
+import { ShareError } from '../share/share-errors.ts';
+import { confirmOnDevice, lookUpSyncedItems, placeLocalItems } from '../share/shared-items.ts';
+import { waitForUploads } from '../share/upload-wait.ts';
+import type { ContractHandlers } from './dispatch.ts';
+import type { UiCore } from './ui-core.ts';
+
+type Handlers = Pick<
+  ContractHandlers,
+  | 'app:about'
+  | 'shares:list'
+  | 'shares:create'
+  | 'shares:revoke'
+  | 'search:text'
+  | 'search:photos'
+  | 'settings:get'
+  | 'settings:update'
+>;
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export function contentHandlers(core: UiCore): Handlers {
+  const listShares = async (): Promise<ShareView[]> => {
+    const { sharing, client, pairs } = core.connection();
+    const described = await describeShares({ pairs: pairs.pairs(), client }, await sharing.list(), undefined);
+    return described.shares.map((share) => ({
+      shareId: share.shareId,
+      url: share.url,
+      createdAtMs: Date.parse(share.createdAt),
+      items: share.items,
+    }));
+  };
+  const sharesChanged = async (): Promise<void> => {
+    try {
+      core.emit('shares:changed', await listShares());
+    } catch (error) {
+      core.options.log('warn', `the shares could not be listed again: ${String(error)}`);
+    }
+  };
+  return {
+    'app:about': () =>
+      Promise.resolve({
+        version: VERSION,
+        profileDir: core.options.profileDir,
+        logsDir: liveLogDir(core.options.profileDir),
+      }),
+    'shares:list': listShares,
+    'shares:create': async ({ paths, fresh }) => {
+      const { sharing, client, pairs } = core.connection();
+      const items = placeLocalItems(pairs.pairs(), paths);
+      const looked = lookUpSyncedItems(items);
+      const uploaded =
+        looked.notYet.length === 0
+          ? []
+          : await waitForUploads(looked.notYet, {
+              profileDir: core.options.profileDir,
+              onWaiting: (message) => core.options.log('info', message),
+            });
+      const synced = [...new Map([...looked.synced, ...uploaded].map((item) => [item.id, item])).values()];
+      await confirmOnDevice(client, synced);
+      const outcome = await sharing.share(
+        synced.map((item) => item.id),
+        { fresh },
+      );
+      const view = (await listShares()).find((share) => share.shareId === outcome.share.shareId);
+      void sharesChanged();
+      return {
+        shareId: outcome.share.shareId,
+        url: outcome.share.url,
+        createdAtMs: outcome.share.dateCreated,
+        items: view?.items ?? [],
+        reused: outcome.reused,
+      };
+    },
+    'shares:revoke': async ({ shareId }) => {
+      const { sharing } = core.connection();
+      const share = (await sharing.list()).find((candidate) => candidate.shareId === shareId);
+      if (share === undefined) throw new ShareError('SHARE_NOT_FOUND', 'This link is gone already.');
+      await sharing.revoke(share);
+      void sharesChanged();
+      return {};
+    },
+    'search:text': async ({ query, limit, pageToken }) => {
+      const { client, pairs } = core.connection();
+      const places = new ItemPlaces({ pairs: pairs.pairs(), client });
+      try {
+        const result = await searchFiles(client, places, query, {
+          ...(limit === null ? {} : { limit }),
+          ...(pageToken === null ? {} : { pageToken }),
+        });
+        return {
+          pageToken: result.pageToken,
+          matches: result.matches.map((match) => ({
+            id: match.file.id,
+            name: match.file.name,
+            isFolder: match.file.isFolder,
+            size: match.file.size,
+            mimeType: match.file.mimeType,
+            mTimeMs: match.file.mTimeMs ?? null,
+            devicePath: match.devicePath ?? null,
+            localPath: match.localPath ?? null,
+            fragments: match.fragments.map((fragment) => ({
+              field: fragment.field ?? null,
+              text: fragment.text,
+              locations: fragment.locations.map(({ index, length }) => ({ index, length })),
+            })),
+          })),
+        };
+      } finally {
+        places.close();
+      }
+    },
+    'search:photos': async ({ from, to, limit }) => {
+      const { client, pairs } = core.connection();
+      const places = new ItemPlaces({ pairs: pairs.pairs(), client });
+      try {
+        const result = await searchPhotos(client, places, {
+          range: parseDateRange(from, to),
+          ...(limit === null ? {} : { limit }),
+        });
+        return {
+          more: result.more,
+          photos: result.photos.map(({ file, mediaTime, devicePath, localPath }) => ({
+            id: file.id,
+            name: file.name,
+            size: file.size,
+            mediaTimeMs: mediaTime.wall,
+            mediaTimeSource: mediaTime.source,
+            width: file.image?.width ?? null,
+            height: file.image?.height ?? null,
+            cameraMake: file.image?.cameraMake ?? null,
+            cameraModel: file.image?.cameraModel ?? null,
+            devicePath: devicePath ?? null,
+            localPath: localPath ?? null,
+          })),
+        };
+      } finally {
+        places.close();
+      }
+    },
+    'settings:get': () => core.settings.read(),
+    'settings:update': async (change) => {
+      const before = await core.settings.read();
+      const next = await core.settings.update(change);
+      core.emit('settings:changed', next);
+      // The poll interval and the ignore rules are read when a pair's service starts.
+      if (
+        core.isConnected() &&
+        (before.pollIntervalSeconds !== next.pollIntervalSeconds || before.ignoreRules !== next.ignoreRules)
+      ) {
+        await core.reconnect();
+      }
+      return next;
+    },
+  };
+}

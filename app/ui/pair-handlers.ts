@@ -1,0 +1,128 @@
+// Contract calls about folder pairs: add and remove them, pause, resume, sync now, answer a hold, their activity and issues, and the synced items on disk.
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { LocalEntryView } from '../../common/contract.ts';
+import { MchError } from '../../common/errors.ts';
+import { findPairOf, STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
+import type { ContractHandlers } from './dispatch.ts';
+import type { UiCore } from './ui-core.ts';
+
+type Handlers = Pick<
+  ContractHandlers,
+  | 'pairs:list'
+  | 'pairs:add'
+  | 'pairs:remove'
+  | 'sync:pause'
+  | 'sync:resume'
+  | 'sync:now'
+  | 'sync:confirmDeletes'
+  | 'sync:restore'
+  | 'activity:list'
+  | 'issues:list'
+  | 'local:browse'
+  | 'shell:openPath'
+  | 'shell:showItem'
+  | 'shell:openUrl'
+>;
+
+export class LocalPathError extends MchError {
+  constructor(message: string) {
+    super('NOT_IN_SYNCED_FOLDER', 'Not in a synced folder', message);
+  }
+}
+
+export function pairHandlers(core: UiCore): Handlers {
+  const pairs = (): ReturnType<UiCore['connection']>['pairs'] => core.connection().pairs;
+  return {
+    'pairs:list': () => Promise.resolve(core.pairViews()),
+    'pairs:add': async ({ localRoot, remoteFolder }) => pairs().add(localRoot, remoteFolder),
+    'pairs:remove': async ({ pairId, keepLocalFiles }) => {
+      await pairs().remove(pairId, keepLocalFiles);
+      core.emit('pairs:changed', core.pairViews());
+      return {};
+    },
+    'sync:pause': ({ pairId }) => control(core, pairId, (live) => live.pause()),
+    'sync:resume': ({ pairId }) => control(core, pairId, (live) => live.resume()),
+    'sync:now': ({ pairId }) => control(core, pairId, (live) => live.syncNow()),
+    'sync:confirmDeletes': ({ pairId }) => {
+      pairs().control(pairId, (live) => live.confirmDeletes());
+      return Promise.resolve(pairs().view(pairId));
+    },
+    'sync:restore': ({ pairId }) => {
+      pairs().control(pairId, (live) => live.restore());
+      return Promise.resolve(pairs().view(pairId));
+    },
+    'activity:list': ({ pairId }) =>
+      Promise.resolve(
+        core.isConnected()
+          ? pairs()
+              .activity(pairId)
+              .sort((a, b) => b.atMs - a.atMs)
+          : [],
+      ),
+    'issues:list': ({ pairId }) => Promise.resolve(core.isConnected() ? pairs().issues(pairId) : []),
+    'local:browse': ({ path }) => Promise.resolve(browse(core, path)),
+    'shell:openPath': async ({ path }) => {
+      await core.options.openExternal(syncedPath(core, path));
+      return {};
+    },
+    // A file manager has no portable "select this file": its folder is opened.
+    'shell:showItem': async ({ path }) => {
+      const checked = syncedPath(core, path);
+      const inside = findPairOf(pairs().pairs(), checked);
+      const folder =
+        inside.kind === 'inside' && inside.place.relativePath === '' ? checked : dirname(checked);
+      await core.options.openExternal(folder);
+      return {};
+    },
+    'shell:openUrl': async ({ url }) => {
+      await core.options.openExternal(url);
+      return {};
+    },
+  };
+}
+
+async function control(
+  core: UiCore,
+  pairId: string | null,
+  action: Parameters<ReturnType<UiCore['connection']>['pairs']['control']>[1],
+): Promise<ReturnType<UiCore['pairViews']>> {
+  core.connection().pairs.control(pairId, action);
+  return Promise.resolve(core.pairViews());
+}
+
+/**
+ * Only paths in a synced folder (and not its state folder) are opened or listed: the window (or a page
+ * that reached the host) must not open or list anything else on this computer.
+ */
+function syncedPath(core: UiCore, path: string): string {
+  const found = findPairOf(core.connection().pairs.pairs(), path);
+  if (found.kind !== 'inside') {
+    throw new LocalPathError(`${path} is not in a synced folder; only synced items are opened from here.`);
+  }
+  return found.place.relativePath === ''
+    ? found.place.pair.localRoot
+    : join(found.place.pair.localRoot, ...found.place.relativePath.split('/'));
+}
+
+function browse(core: UiCore, path: string | null): LocalEntryView[] {
+  if (path === null) {
+    return core
+      .connection()
+      .pairs.pairs()
+      .map((pair) => ({ name: pair.localRoot, path: pair.localRoot, isFolder: true }));
+  }
+  const folder = syncedPath(core, path);
+  let entries;
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    throw new LocalPathError(
+      `${folder} cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
+  }
+  return entries
+    .filter((entry) => entry.name !== STATE_FOLDER_NAME && (entry.isFile() || entry.isDirectory()))
+    .map((entry) => ({ name: entry.name, path: join(folder, entry.name), isFolder: entry.isDirectory() }))
+    .sort((a, b) => (a.isFolder === b.isFolder ? a.name.localeCompare(b.name) : a.isFolder ? -1 : 1));
+}

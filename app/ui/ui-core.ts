@@ -1,0 +1,245 @@
+// The one implementation of the UI contract: the signed-in session, one live service per folder pair, and the events the window hears; both hosts call it.
+import type { EventName, EventPayload, PairView } from '../../common/contract.ts';
+import { MchError } from '../../common/errors.ts';
+import { DeviceClient } from '../api/device-client.ts';
+import { FilePermsClient } from '../api/file-perms-client.ts';
+import { SharesClient } from '../api/shares-client.ts';
+import { SignInRequiredError } from '../auth/auth-errors.ts';
+import type { KeytarApi } from '../auth/keychain-store.ts';
+import { Session, type AuthEnvironment } from '../auth/session.ts';
+import type { BrowserOpener } from '../auth/system-browser.ts';
+import { deviceAddress } from '../cli/device-session.ts';
+import { systemClock, type Clock, type TimerHandle } from '../live/clock.ts';
+import { LinkSharing } from '../share/link-sharing.ts';
+import { UnfinishedShares } from '../share/unfinished-shares.ts';
+import type { ContractHandlers, ContractService, EventListener } from './dispatch.ts';
+import { NotificationGrouper, type NotificationInput } from './notification-grouper.ts';
+import { PairManager } from './pair-manager.ts';
+import { contractHandlers } from './ui-handlers.ts';
+import { UiSettingsFile } from './ui-settings.ts';
+
+export interface UiCoreOptions {
+  profileDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Opens addresses and files with the system's applications (the system browser's opener). */
+  openExternal: BrowserOpener;
+  keychain?: KeytarApi;
+  clock?: Clock;
+  /** Warnings and unexpected failures, for the host's log. */
+  log: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+/** What exists while signed in with a device: the clients and the running pairs. */
+export interface Connection {
+  session: Session;
+  client: DeviceClient;
+  pairs: PairManager;
+  sharing: LinkSharing;
+}
+
+/** pairs:changed goes out at most this often: a tray or window never needs more (desktop-app.md §3). */
+const PAIRS_EVENT_MS = 250;
+
+export class UiCore implements ContractService {
+  readonly options: UiCoreOptions;
+  readonly settings: UiSettingsFile;
+  readonly handlers: ContractHandlers;
+  readonly #clock: Clock;
+  readonly #listeners = new Set<EventListener>();
+  readonly #grouper: NotificationGrouper;
+  readonly #lastStates = new Map<string, PairView['state']>();
+  #connection: Connection | undefined;
+  #pairsTimer: TimerHandle | undefined;
+  #closed = false;
+
+  private constructor(options: UiCoreOptions) {
+    this.options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.settings = new UiSettingsFile(options.profileDir);
+    this.#grouper = new NotificationGrouper({
+      clock: this.#clock,
+      emit: (notification) => this.emit('notification', notification),
+      summarize: summarizeNotifications,
+    });
+    this.handlers = contractHandlers(this);
+  }
+
+  /** Opens the core: when the profile is signed in with a device, every pair starts syncing. */
+  static async open(options: UiCoreOptions): Promise<UiCore> {
+    const core = new UiCore(options);
+    try {
+      await core.reconnect();
+    } catch (error) {
+      // Signed out, or the device does not answer yet: the window says so; nothing else stops.
+      if (!(error instanceof MchError)) throw error;
+      options.log('warn', error.message);
+    }
+    return core;
+  }
+
+  get auth(): AuthEnvironment {
+    const { profileDir, env, keychain } = this.options;
+    return {
+      profileDir,
+      env,
+      warn: (message) => this.options.log('warn', message),
+      ...(keychain === undefined ? {} : { keychain }),
+    };
+  }
+
+  onEvent(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit<E extends EventName>(name: E, payload: EventPayload<E>): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(name, payload);
+      } catch (error) {
+        this.options.log('error', `an event listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  notify(input: NotificationInput): void {
+    void this.settings.read().then(
+      (settings) => {
+        if (settings.notifications) this.#grouper.add(input);
+      },
+      () => this.#grouper.add(input),
+    );
+  }
+
+  /** The connection, or SIGN_IN_REQUIRED (with what to do in the window). */
+  connection(): Connection {
+    if (this.#connection === undefined) {
+      throw new SignInRequiredError('Not signed in: sign in, choose a device and a folder to sync.');
+    }
+    return this.#connection;
+  }
+
+  isConnected(): boolean {
+    return this.#connection !== undefined;
+  }
+
+  /** Stops the pairs of the current sign-in and starts those of the profile's sign-in now, if any. */
+  async reconnect(): Promise<void> {
+    await this.disconnect();
+    const session = await Session.open(this.auth);
+    const deviceUrl = await deviceAddress(session, undefined);
+    const client = new DeviceClient({ deviceUrl, transport: session.transport });
+    const device = session.settings.device;
+    const urls = await session.serviceUrls();
+    const sharing = new LinkSharing({
+      shares: new SharesClient({ shareUrl: urls.share, transport: session.transport }),
+      perms: new FilePermsClient(client),
+      ownerId: session.settings.user.id,
+      deviceId: device?.id ?? '',
+      unfinished: new UnfinishedShares(this.options.profileDir),
+    });
+    const settings = await this.settings.read();
+    const pairs = new PairManager({
+      profileDir: this.options.profileDir,
+      env: this.options.env,
+      client,
+      pollMs: settings.pollIntervalSeconds * 1000,
+      ignoreRules: settings.ignoreRules,
+      warn: (message) => this.options.log('warn', message),
+      onChange: (pairId) => this.#pairChanged(pairId),
+      onActivity: (pairId, entry) => {
+        const local = pairs
+          .activity(pairId)
+          .find((view) => view.atMs === entry.atMs && view.path === entry.path);
+        if (local !== undefined) this.emit('activity:added', [local]);
+        if (entry.action === 'conflict') {
+          this.notify({
+            kind: 'conflict',
+            title: 'Both versions kept',
+            body: `${entry.path}: changed here and on the device; both copies are kept.`,
+            view: 'issues',
+            pairId,
+          });
+        }
+      },
+    });
+    this.#connection = { session, client, pairs, sharing };
+    await pairs.startAll();
+    this.#schedulePairsEvent();
+  }
+
+  /** Stops every pass cleanly (quit, sign-out, SIGTERM). */
+  async disconnect(): Promise<void> {
+    const connection = this.#connection;
+    this.#connection = undefined;
+    if (connection !== undefined) await connection.pairs.stopAll();
+    this.#schedulePairsEvent();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#pairsTimer !== undefined) this.#clock.clearTimeout(this.#pairsTimer);
+    this.#grouper.close();
+    await this.disconnect();
+    this.#listeners.clear();
+  }
+
+  pairViews(): PairView[] {
+    return this.#connection?.pairs.views() ?? [];
+  }
+
+  #pairChanged(pairId: string): void {
+    this.#schedulePairsEvent();
+    const connection = this.#connection;
+    if (connection === undefined || !connection.pairs.ids().includes(pairId)) return;
+    const view = connection.pairs.view(pairId);
+    const before = this.#lastStates.get(pairId);
+    this.#lastStates.set(pairId, view.state);
+    if (before === view.state) return;
+    if (view.state === 'held') {
+      this.notify({
+        kind: 'held-deletes',
+        title: 'Deletes wait for you',
+        body: view.detail ?? `${view.localRoot}: deletes wait for your choice.`,
+        view: 'issues',
+        pairId,
+      });
+    } else if (view.state === 'sign-in-needed') {
+      this.notify({
+        kind: 'sign-in-needed',
+        title: 'Sign in again',
+        body: view.detail ?? '',
+        view: 'settings',
+        pairId: null,
+      });
+    } else if (view.state === 'error') {
+      this.notify({
+        kind: 'folder-stopped',
+        title: 'A folder stopped syncing',
+        body: `${view.localRoot}: ${view.detail ?? 'see the status'}`,
+        view: 'status',
+        pairId,
+      });
+    }
+  }
+
+  /** At most one pairs:changed per PAIRS_EVENT_MS, carrying the state at the time it goes out. */
+  #schedulePairsEvent(): void {
+    if (this.#pairsTimer !== undefined || this.#closed) return;
+    this.#pairsTimer = this.#clock.setTimeout(() => {
+      this.#pairsTimer = undefined;
+      this.emit('pairs:changed', this.pairViews());
+    }, PAIRS_EVENT_MS);
+  }
+}
+
+function summarizeNotifications(last: NotificationInput, count: number): NotificationInput {
+  if (last.kind === 'conflict') {
+    return {
+      ...last,
+      title: `${count} conflicts`,
+      body: 'Each was changed here and on the device; both copies are kept.',
+    };
+  }
+  return { ...last, title: `${last.title} (${count})` };
+}
