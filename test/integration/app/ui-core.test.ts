@@ -1,0 +1,275 @@
+// The contract's implementation against the real device, every call through dispatch as a host makes it:
+// sign-in, a folder pair syncing live, activity, a conflict, a held emptied folder, shares, search, settings.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  EventName,
+  EventPayload,
+  InvokeName,
+  InvokeRequest,
+  InvokeResponse,
+  PairView,
+  UiError,
+} from '../../../common/contract.ts';
+import { dispatch } from '../../../app/ui/dispatch.ts';
+import { UiCore } from '../../../app/ui/ui-core.ts';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { waitFor } from '../../helpers/live-pair.ts';
+import { MemoryKeychain } from '../../helpers/mch-sync.ts';
+
+let device: TestDevice;
+let home: string;
+let core: UiCore;
+let folder: string;
+let pairId: string;
+const opened: string[] = [];
+const events: Array<{ name: EventName; payload: unknown }> = [];
+
+async function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
+  const result = await dispatch(core.handlers, name, request, (error) => {
+    throw error;
+  });
+  if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
+  return result.value as InvokeResponse<N>;
+}
+
+async function failure(name: string, request: unknown): Promise<UiError> {
+  const result = await dispatch(core.handlers, name, request);
+  if (result.ok) throw new Error(`${name} succeeded`);
+  return result.error;
+}
+
+function lastEvent<E extends EventName>(name: E): EventPayload<E> | undefined {
+  return events.filter((event) => event.name === name).at(-1)?.payload as EventPayload<E> | undefined;
+}
+
+/** The folder's items, without the sync's own state folder. */
+function synced(): string[] {
+  return readdirSync(folder)
+    .filter((name) => name !== '.mch-sync')
+    .sort();
+}
+
+async function pairBecomes(check: (pair: PairView) => boolean, what: string): Promise<PairView> {
+  return waitFor(what, async () => {
+    const pair = (await call('pairs:list', {})).find((candidate) => candidate.id === pairId);
+    return pair !== undefined && check(pair) ? pair : undefined;
+  });
+}
+
+beforeAll(async () => {
+  device = await startTestDevice();
+  home = mkdtempSync(join(tmpdir(), 'mch-ui-core-'));
+  mkdirSync(join(home, '.local', 'share'), { recursive: true });
+  folder = join(home, 'Docs');
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'plan.txt'), 'the plan\n');
+  writeFileSync(join(folder, 'budget.csv'), 'rent,100\n');
+  core = await UiCore.open({
+    profileDir: join(home, 'profile'),
+    env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), MCH_SECRET_STORE: 'file' },
+    keychain: new MemoryKeychain(),
+    // The system's applications cannot be shown here: what would be opened is recorded.
+    openExternal: (target) => {
+      opened.push(target);
+      return Promise.resolve();
+    },
+    log: () => {},
+  });
+  core.onEvent((name, payload) => events.push({ name, payload }));
+}, 60_000);
+
+afterAll(async () => {
+  await core?.close();
+  await device?.stop();
+  if (home !== undefined) rmSync(home, { recursive: true, force: true });
+});
+
+describe('the desktop core', () => {
+  it('starts signed out, and says so for calls that need a sign-in', async () => {
+    expect(await call('account:get', {})).toMatchObject({ signedIn: false, user: null });
+    expect(await call('pairs:list', {})).toEqual([]);
+    expect((await failure('shares:list', {})).code).toBe('SIGN_IN_REQUIRED');
+  });
+
+  it('refuses unknown calls and bad requests with contract errors', async () => {
+    expect((await failure('files:delete', {})).code).toBe('CONTRACT_UNKNOWN_CALL');
+    expect((await failure('pairs:add', { localRoot: folder })).code).toBe('CONTRACT_BAD_REQUEST');
+    expect((await failure('account:get', { extra: 1 })).code).toBe('CONTRACT_BAD_REQUEST');
+  });
+
+  it('signs in with a password and tells the window', async () => {
+    const account = await call('account:signInPassword', {
+      configUrl: device.running.urls.config,
+      username: 'alice',
+      password: 'alice-password',
+    });
+    expect(account).toMatchObject({ signedIn: true, user: { name: 'alice' }, secretStore: 'file' });
+    expect(account.device?.url).not.toBeNull();
+    expect(lastEvent('account:changed')).toEqual(account);
+    expect(await call('devices:list', {})).toMatchObject([{ chosen: true }]);
+  });
+
+  it('browses the device folders and makes a new one', async () => {
+    const root = await call('remote:listFolders', { folderId: null });
+    expect(root).toMatchObject({ folder: { path: '/' }, parentId: null });
+    const made = await call('remote:createFolder', { parentId: root.folder.id, name: 'Docs' });
+    expect(made).toMatchObject({ name: 'Docs', path: '/Docs' });
+    expect(
+      (await call('remote:listFolders', { folderId: null })).children.map((child) => child.path),
+    ).toContain('/Docs');
+  });
+
+  it('adds a folder pair that syncs live, with its activity told as it happens', async () => {
+    const pair = await call('pairs:add', { localRoot: folder, remoteFolder: '/Docs' });
+    pairId = pair.id;
+    await pairBecomes((view) => view.state === 'idle' && view.itemsSynced === 2, 'the first pass');
+    writeFileSync(join(folder, 'new.txt'), 'dropped in');
+    await pairBecomes((view) => view.itemsSynced === 3, 'the new file');
+    const activity = await call('activity:list', { pairId: null });
+    expect(activity.find((entry) => entry.path === 'new.txt')).toMatchObject({
+      kind: 'uploaded',
+      localPath: join(folder, 'new.txt'),
+    });
+    await waitFor('the activity event', () =>
+      events.some(
+        (event) =>
+          event.name === 'activity:added' &&
+          (event.payload as Array<{ path: string }>)[0]?.path === 'new.txt',
+      )
+        ? true
+        : undefined,
+    );
+    expect(lastEvent('pairs:changed')?.some((view) => view.id === pairId)).toBe(true);
+    expect((await failure('pairs:add', { localRoot: folder, remoteFolder: '/Docs' })).code).toBe(
+      'PAIR_EXISTS',
+    );
+  });
+
+  it('pauses and resumes', async () => {
+    expect((await call('sync:pause', { pairId })).find((view) => view.id === pairId)?.paused).toBe(true);
+    expect((await call('sync:resume', { pairId: null })).find((view) => view.id === pairId)?.paused).toBe(
+      false,
+    );
+  });
+
+  it('makes a link from local paths, lists it, and revokes it', async () => {
+    const made = await call('shares:create', {
+      paths: [join(folder, 'plan.txt'), join(folder, 'budget.csv')],
+      fresh: false,
+    });
+    expect(made.items.map((item) => item.localPath)).toEqual([
+      join(folder, 'plan.txt'),
+      join(folder, 'budget.csv'),
+    ]);
+    expect((await fetch(made.url)).status).toBe(200);
+    expect((await call('shares:list', {})).map((share) => share.shareId)).toEqual([made.shareId]);
+    await call('shares:revoke', { shareId: made.shareId });
+    expect((await fetch(made.url)).status).toBe(404);
+    expect((await failure('shares:create', { paths: [join(home, 'x')], fresh: false })).code).toBe(
+      'NOT_IN_SYNCED_FOLDER',
+    );
+  });
+
+  it('searches the device and says where each match is here', async () => {
+    const found = await call('search:text', { query: 'plan', limit: null, pageToken: null });
+    expect(found.matches).toMatchObject([
+      { name: 'plan.txt', devicePath: '/Docs/plan.txt', localPath: join(folder, 'plan.txt') },
+    ]);
+    expect(found.matches[0]?.fragments[0]).toMatchObject({
+      field: 'name',
+      locations: [{ index: 0, length: 4 }],
+    });
+    expect(await call('search:photos', { from: '2020-01-01', to: '2020-12-31', limit: null })).toEqual({
+      photos: [],
+      more: false,
+    });
+  });
+
+  it('browses and opens only synced items', async () => {
+    expect(await call('local:browse', { path: null })).toEqual([
+      { name: folder, path: folder, isFolder: true },
+    ]);
+    expect((await call('local:browse', { path: folder })).map((entry) => entry.name)).toEqual([
+      'budget.csv',
+      'new.txt',
+      'plan.txt',
+    ]);
+    await call('shell:showItem', { path: join(folder, 'plan.txt') });
+    await call('shell:openPath', { path: join(folder, 'plan.txt') });
+    expect(opened.slice(-2)).toEqual([folder, join(folder, 'plan.txt')]);
+    for (const name of ['shell:openPath', 'local:browse']) {
+      expect((await failure(name, { path: '/etc/passwd' })).code).toBe('NOT_IN_SYNCED_FOLDER');
+    }
+  });
+
+  it('shows a file changed on both sides as a conflict with both copies, and notifies once', async () => {
+    const [plan] = (await call('search:text', { query: 'plan', limit: null, pageToken: null })).matches;
+    await call('sync:pause', { pairId });
+    writeFileSync(join(folder, 'plan.txt'), 'changed here\n');
+    const put = await device.fetchAs('alice', `/sdk/v2/files/${plan?.id ?? ''}/content`, {
+      method: 'PUT',
+      body: 'changed on the device\n',
+    });
+    expect(put.status).toBe(204);
+    await call('sync:resume', { pairId });
+    await call('sync:now', { pairId });
+    const issues = await waitFor('the conflict', async () => {
+      const found = await call('issues:list', { pairId });
+      return found.some((issue) => issue.kind === 'conflict') ? found : undefined;
+    });
+    const conflict = issues.find((issue) => issue.kind === 'conflict');
+    expect(conflict).toMatchObject({ path: 'plan.txt', localPath: join(folder, 'plan.txt') });
+    expect(conflict?.otherCopy).toMatch(/plan \(conflicted copy .*\)\.txt$/);
+    await waitFor('the conflict notification', () =>
+      events.some(
+        (event) => event.name === 'notification' && (event.payload as { kind: string }).kind === 'conflict',
+      )
+        ? true
+        : undefined,
+    );
+  });
+
+  it('holds an emptied folder with the list of what would go, and restores it', async () => {
+    for (const name of synced()) unlinkSync(join(folder, name));
+    const held = await pairBecomes((view) => view.hold !== null, 'the hold');
+    expect(held.hold).toMatchObject({
+      reason: 'emptied-root',
+      remoteDeletes: 4,
+      canRestore: true,
+    });
+    expect(held.hold?.paths).toHaveLength(4);
+    expect(held.hold?.paths).toContain('plan.txt');
+    await waitFor('the held notification', () =>
+      events.some(
+        (event) =>
+          event.name === 'notification' && (event.payload as { kind: string }).kind === 'held-deletes',
+      )
+        ? true
+        : undefined,
+    );
+    await call('sync:restore', { pairId });
+    await pairBecomes((view) => view.hold === null && view.state === 'idle', 'the restore');
+    expect(synced()).toHaveLength(4);
+  });
+
+  it('keeps settings and tells the window', async () => {
+    const next = await call('settings:update', { pollIntervalSeconds: 60, notifications: false });
+    expect(next).toMatchObject({ pollIntervalSeconds: 60, notifications: false, startAtLogin: true });
+    expect(await call('settings:get', {})).toEqual(next);
+    expect(lastEvent('settings:changed')).toEqual(next);
+    expect((await failure('settings:update', { pollIntervalSeconds: 1 })).code).toBe('CONTRACT_BAD_REQUEST');
+    await pairBecomes((view) => view.state === 'idle', 'the pair after the restart');
+  });
+
+  it('removes a pair keeping its files, and signs out', async () => {
+    await call('pairs:remove', { pairId, keepLocalFiles: true });
+    expect(await call('pairs:list', {})).toEqual([]);
+    expect(synced()).toHaveLength(4);
+    const account = await call('account:signOut', {});
+    expect(account).toMatchObject({ signedIn: false, user: null });
+    expect((await call('app:about', {})).version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
