@@ -14,6 +14,7 @@ import { runWhoami } from './whoami-command.ts';
 import { PAUSE_USAGE, runPause } from './pause-command.ts';
 import { RESUME_USAGE, runResume } from './resume-command.ts';
 import { runStatus, STATUS_USAGE } from './status-command.ts';
+import { FOLDERS_USAGE, runFolders } from './folders-command.ts';
 import { runShare, SHARE_USAGE } from './share-command.ts';
 import { runShares, SHARES_USAGE } from './shares-command.ts';
 import { runUnshare, UNSHARE_USAGE } from './unshare-command.ts';
@@ -117,6 +118,17 @@ const COMMANDS: Record<string, Command> = {
       ...JSON_OPTION,
     },
     run: (context, values) => runPhotos(context, values),
+  },
+  folders: {
+    usage: FOLDERS_USAGE,
+    options: {
+      ...FOLDER_OPTION,
+      'remote-folder': { type: 'string' },
+      'delete-local-files': { type: 'boolean' },
+      ...JSON_OPTION,
+    },
+    takesArguments: true,
+    run: (context, values, args) => runFolders(context, values, args),
   },
   integrate: {
     usage: INTEGRATE_USAGE,

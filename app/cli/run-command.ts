@@ -6,13 +6,14 @@ import { DeviceClient } from '../api/device-client.ts';
 import { Session } from '../auth/session.ts';
 import { indexFilePath, openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
-import { registerFolderPair } from '../profile/folder-pairs.ts';
+import { registerFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
+import { knownFolderPairs } from '../profile/known-pairs.ts';
 import { resolveProfileDir } from '../profile/profile-dir.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
 import type { PassReport } from '../sync/pass-report.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
-import { UsageError, type CommandContext } from './cli-context.ts';
+import { commandContext, UsageError, type CommandContext } from './cli-context.ts';
 import { deviceAddress } from './device-session.ts';
 import { acquireFolderLock, folderLockPath } from './folder-lock.ts';
 import { runLive } from './run-live.ts';
@@ -129,6 +130,7 @@ function checkLocalFolder(localRoot: string): void {
 }
 
 export async function runRun(context: CommandContext, values: Values): Promise<number> {
+  if (values['folder'] === undefined) return runEveryPair(context, values);
   const request = readRequest(values);
   checkLocalFolder(request.localRoot);
   // The sign-in is checked first: a profile that is not signed in gets no lock or index folder.
@@ -200,6 +202,70 @@ function printReport(context: CommandContext, request: RunRequest, report: PassR
     default:
       return assertNever(report.status, 'pass status');
   }
+}
+
+/**
+ * `run` without --folder: every pair of the profile, one pass each in turn (--once; the exit code is
+ * the worst of theirs), or all live at once, each line of output naming its folder.
+ */
+async function runEveryPair(context: CommandContext, values: Values): Promise<number> {
+  if (values['remote-folder'] !== undefined) {
+    throw new UsageError('--remote-folder goes with --folder.', RUN_USAGE);
+  }
+  const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  if (pairs.length === 0) {
+    throw new UsageError(
+      'This profile syncs no folder yet: give one with --folder, or add one with `mch-sync folders add`.',
+      RUN_USAGE,
+    );
+  }
+  const valuesOf = (pair: FolderPair): Values => ({
+    ...values,
+    folder: pair.localRoot,
+    'remote-folder': pair.remoteFolder,
+  });
+  if (values['once'] === true) {
+    let worst = 0;
+    for (const pair of pairs) {
+      context.print(`${pair.localRoot} ↔ ${pair.remoteFolder}`);
+      worst = Math.max(
+        worst,
+        await runRun(context, valuesOf(pair)).catch((error: unknown) =>
+          reportPairFailure(context, pair, error),
+        ),
+      );
+    }
+    return worst;
+  }
+  // One terminal cannot show several live displays: plain lines, each with its folder's name.
+  const codes = await Promise.all(
+    pairs.map((pair) => {
+      const label = basename(pair.localRoot);
+      const paired = commandContext(
+        {
+          ...context.deps,
+          terminal: undefined,
+          stdout: (text) => context.deps.stdout(prefixLines(label, text)),
+        },
+        context.profileDir,
+      );
+      return runRun(paired, valuesOf(pair)).catch((error: unknown) =>
+        reportPairFailure(context, pair, error),
+      );
+    }),
+  );
+  return Math.max(...codes);
+}
+
+function prefixLines(label: string, text: string): string {
+  return text.replace(/^(?=.)/gm, `[${label}] `);
+}
+
+/** One pair that cannot run does not stop the others: its error is said, and the exit code is 1. */
+function reportPairFailure(context: CommandContext, pair: FolderPair, error: unknown): number {
+  if (!(error instanceof MchError)) throw error;
+  context.deps.stderr(`mch-sync: ${pair.localRoot}: ${error.message}\n`);
+  return 1;
 }
 
 /**

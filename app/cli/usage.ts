@@ -8,6 +8,7 @@ Keeps a folder in sync with your personal cloud device. Commands:
   whoami     show who is signed in, the device and where the tokens are kept
   devices    list your devices and the address each answers on
   run        sync a folder with the device, live until stopped (\`--once\`: one pass and exit)
+  folders    list, add or remove the folder pairs \`run\` (without --folder) syncs
   status     what live sync of a folder is doing (or what its last pass left)
   pause      pause live sync of a folder
   resume     resume live sync of a folder
@@ -66,7 +67,7 @@ address it answers on.
 Options:
   --json   machine-readable output`;
 
-export const RUN_USAGE = `Usage: mch-sync [--profile DIR] run --folder DIR [--remote-folder PATH] [--once] [options]
+export const RUN_USAGE = `Usage: mch-sync [--profile DIR] run [--folder DIR [--remote-folder PATH]] [--once] [options]
 
 Syncs a local folder with a folder on the device, both ways. Renames and moves are carried over as
 renames; a file changed on both sides keeps both versions (the local one becomes "name (conflicted copy
@@ -77,7 +78,8 @@ they happen, the device is asked for changes every 30 s. \`mch-sync status\`, \`
 talk to it; its log is <profile>/logs/live-<folder key>.log.
 
 Options:
-  --folder DIR           the local folder (must exist)
+  --folder DIR           the local folder (must exist); without it, every folder pair of the
+                         profile (\`mch-sync folders list\`), one after the other with --once
   --remote-folder PATH   the device folder, a slash path from the device root (default: /<name of
                          the local folder>); created when missing
   --once                 run one pass and exit

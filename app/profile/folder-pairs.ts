@@ -56,9 +56,15 @@ export async function registerFolderPair(
   return recorded;
 }
 
-/** Forgets the pair of `localRoot` (its index is left alone); false when none was recorded. */
+/**
+ * Forgets the pair of `localRoot` and deletes its index (with SQLite's side files), so that the folder
+ * can later be paired again, with any device folder; false when no pair was recorded. The caller has
+ * stopped its sync.
+ */
 export function forgetFolderPair(profileDir: string, localRoot: string): boolean {
   const path = pairFilePath(profileDir, resolve(localRoot));
+  const indexPath = indexFilePath(profileDir, resolve(localRoot));
+  for (const file of [indexPath, `${indexPath}-wal`, `${indexPath}-shm`]) rmSync(file, { force: true });
   try {
     rmSync(path);
     return true;

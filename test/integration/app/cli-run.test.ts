@@ -266,7 +266,7 @@ describe('refusals', () => {
 
   it.each([
     [['--folder', '/tmp', '--json'], '--confirm-deletes, --restore and --json go with --once'],
-    [['--once'], '--folder is needed'],
+    [['--once', '--remote-folder', '/X'], '--remote-folder goes with --folder.'],
     [
       ['--folder', '/tmp', '--once', '--remote-folder', 'a//b'],
       '--remote-folder: The remote folder "a//b" has an empty name.',
@@ -280,6 +280,6 @@ describe('refusals', () => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('Usage: mch-sync [--profile DIR] run --folder DIR');
+    expect(result.stderr).toContain('Usage: mch-sync [--profile DIR] run [--folder DIR');
   });
 });
