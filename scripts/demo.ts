@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { runCli } from '../app/cli/main.ts';
 import { systemBrowser } from '../app/auth/system-browser.ts';
 import { parseCliArgs, runDevice, UsageError } from '../device/cli.ts';
+import { writeDemoContent } from './demo-content.ts';
 
 async function demo(): Promise<number> {
   let options;
@@ -38,6 +39,8 @@ async function demo(): Promise<number> {
   const { base, config, identity } = device.urls;
   const profile = resolve('.demo/profile');
   const folder = resolve('MyCloud');
+  // The first run fills a new MyCloud with sample documents and photos, so every view has something.
+  if (writeDemoContent(folder)) console.log(`demo: sample documents and photos written to ${folder}`);
   mkdirSync(folder, { recursive: true });
   // The demo keeps its tokens in a 0600 file of its own profile, never in the keychain of this machine.
   const env = { ...process.env, MCH_SECRET_STORE: 'file' };
