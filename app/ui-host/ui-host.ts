@@ -181,7 +181,14 @@ class RequestHandler {
     if (path === BRIDGE_PATH) return send(response, contentTypeOf(BRIDGE_PATH), BRIDGE_SCRIPT);
     const index = join(this.#root, 'index.html');
     const file = await resolveStaticFile(this.#root, path === '/' ? '/index.html' : path);
-    if (file === null) return sendPage(response, 404, 'Not found', 'There is nothing at this address.');
+    if (file === null) {
+      // Browsers ask for it on their own; a renderer without one should not cost a console error each visit.
+      if (path === '/favicon.ico') {
+        response.writeHead(204).end();
+        return;
+      }
+      return sendPage(response, 404, 'Not found', 'There is nothing at this address.');
+    }
     // Read at each request rather than kept: a renderer rebuilt while the host runs is served as it is now.
     let content: Buffer;
     try {

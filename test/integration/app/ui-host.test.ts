@@ -457,6 +457,13 @@ describe('files', () => {
     expect(bridge.body).toContain('window, "mchBridge"');
   });
 
+  it('answers the favicon browsers ask for by themselves with 204 when the renderer has none', async () => {
+    const answer = await get('/favicon.ico');
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBe('');
+    expect(answer.headers['content-security-policy']).toBe(CSP);
+  });
+
   it('follows a symlink that stays inside the folder', async () => {
     const linked = await get('/assets/link-in.css');
     expect(linked.status).toBe(200);
