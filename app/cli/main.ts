@@ -15,6 +15,7 @@ import { PAUSE_USAGE, runPause } from './pause-command.ts';
 import { RESUME_USAGE, runResume } from './resume-command.ts';
 import { runStatus, STATUS_USAGE } from './status-command.ts';
 import { FOLDERS_USAGE, runFolders } from './folders-command.ts';
+import { runUi, UI_USAGE } from './ui-command.ts';
 import { runShare, SHARE_USAGE } from './share-command.ts';
 import { runShares, SHARES_USAGE } from './shares-command.ts';
 import { runUnshare, UNSHARE_USAGE } from './unshare-command.ts';
@@ -129,6 +130,11 @@ const COMMANDS: Record<string, Command> = {
     },
     takesArguments: true,
     run: (context, values, args) => runFolders(context, values, args),
+  },
+  ui: {
+    usage: UI_USAGE,
+    options: { port: { type: 'string' }, 'no-open': { type: 'boolean' } },
+    run: (context, values) => runUi(context, values),
   },
   integrate: {
     usage: INTEGRATE_USAGE,

@@ -17,6 +17,7 @@ Keeps a folder in sync with your personal cloud device. Commands:
   unshare    revoke a share link
   search     find files on the device by name or camera, and where each is here
   photos     list the photos on the device taken between two dates
+  ui         show the app's window in a browser (every folder pair syncs while it runs)
   integrate  add (or remove) "Copy share link" in the file managers' context menus
 
 Options:

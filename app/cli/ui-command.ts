@@ -1,0 +1,83 @@
+// `mch-sync ui [--port N] [--no-open]`: the window in a browser, served by the headless host on loopback, with every folder pair syncing, until stopped.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startUiHost } from '../ui-host/ui-host.ts';
+import { UiCore } from '../ui/ui-core.ts';
+import { UsageError, type CommandContext } from './cli-context.ts';
+
+export const UI_USAGE = `Usage: mch-sync [--profile DIR] ui [--port N] [--no-open]
+
+Shows the app's window in your browser: sign-in, folder pairs, status, activity, issues, shares,
+search and settings. Every folder pair of the profile syncs live while it runs. The window is served
+on 127.0.0.1 only, at an address with a secret of this run; the address is printed and opened in
+the system browser. Ctrl+C (or SIGTERM) stops every pass cleanly.
+
+Options:
+  --port N    the port to listen on (default: any free one)
+  --no-open   print the address without opening a browser
+  -h, --help  show this help`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The built renderer: beside the sources (`dist/renderer`), or beside the compiled app in `dist/`. */
+export function rendererDir(): string {
+  const candidates = [
+    fileURLToPath(new URL('../../dist/renderer/', import.meta.url)),
+    fileURLToPath(new URL('../../renderer/', import.meta.url)),
+  ];
+  return candidates.find((dir) => existsSync(`${dir}index.html`)) ?? candidates[0] ?? '';
+}
+
+export async function runUi(context: CommandContext, values: Values): Promise<number> {
+  const port = readPort(values['port']);
+  const core = await UiCore.open({
+    profileDir: context.profileDir,
+    env: context.deps.env,
+    openExternal: context.deps.openBrowser,
+    ...(context.deps.keychain === undefined ? {} : { keychain: context.deps.keychain }),
+    log: (level, message) => {
+      if (level !== 'info')
+        context.deps.stderr(`mch-sync: ${level === 'warn' ? 'warning: ' : ''}${message}\n`);
+    },
+  });
+  try {
+    const host = await startUiHost({
+      service: core,
+      rendererDir: rendererDir(),
+      port,
+      log: (line) => context.deps.stderr(`mch-sync: ui: ${line}\n`),
+    });
+    try {
+      context.print(`The window is at ${host.openUrl}`);
+      context.print('(the address holds a secret of this run: do not share it). Ctrl+C stops.');
+      if (values['no-open'] !== true) {
+        await context.deps.openBrowser(host.openUrl).catch((error: unknown) => {
+          context.warn(`no browser was opened (${(error as Error).message}): open the address above.`);
+        });
+      }
+      await stopped(context.deps.signal);
+    } finally {
+      await host.close();
+    }
+  } finally {
+    await core.close();
+  }
+  context.print('Stopped. The next run continues from here.');
+  return 0;
+}
+
+function readPort(value: string | boolean | undefined): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || port < 1 || port > 65_535) {
+    throw new UsageError('--port takes a number from 1 to 65535.', UI_USAGE);
+  }
+  return port;
+}
+
+function stopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal === undefined || signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
