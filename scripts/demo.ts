@@ -63,6 +63,7 @@ async function demo(): Promise<number> {
     console.log(`
 The local device is running at ${base} (user demo, password demo; data in ${options.dataDir}).
 ${folder} is synced live with /MyCloud on it: add, edit, rename or delete files there.
+The app's window opens in your browser (the address is printed below; it holds a secret of this run).
 
   See it from another computer: in a second terminal, sync a second folder with the same device folder
     npm run sync -- --profile .demo/second login --config-url ${config} --username demo --password-stdin <<< demo
@@ -75,7 +76,9 @@ ${folder} is synced live with /MyCloud on it: add, edit, rename or delete files 
 
 Press Ctrl+C to stop; the data stays in .demo/ and ${folder}.
 `);
-    code = await cli(['run', '--folder', folder, '--remote-folder', '/MyCloud']);
+    code = await cli(['folders', 'add', '--folder', folder, '--remote-folder', '/MyCloud']);
+    // The window in a browser (opened where there is a display); every folder pair syncs live meanwhile.
+    if (code === 0) code = await cli(['ui']);
   }
   process.off('SIGINT', onStop);
   process.off('SIGTERM', onStop);
