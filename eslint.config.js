@@ -29,7 +29,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'vitest.config.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'vitest.config.ts', 'vite.config.ts'],
     rules: { '@typescript-eslint/explicit-module-boundary-types': 'off' },
   },
   {
@@ -79,6 +79,40 @@ export default tseslint.config(
             { regex: '(^|/)(app|main|renderer)/', message: 'device/ may import common/ wire types only.' },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The UI runs in Electron's sandboxed renderer and in a plain browser: DOM globals, no Node.
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectronOrApp,
+          patterns: [
+            {
+              regex:
+                '^(node:|(fs|path|os|child_process|http|https|net|crypto|url|util|stream|events|worker_threads)(/|$))',
+              message: 'renderer/ runs in a browser: no Node built-ins.',
+            },
+            {
+              regex: '^electron(/|$)',
+              message: 'renderer/ never imports electron; the host gives it window.mchBridge.',
+            },
+            {
+              regex: '(^|/)(app|main|device)(/|$)',
+              message: 'renderer/ may import common/ only; it speaks to the core through the bridge.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'renderer/ runs in a browser: no Node globals.' },
+        { name: 'require', message: 'renderer/ runs in a browser: no Node globals.' },
+        { name: 'Buffer', message: 'renderer/ runs in a browser: no Node globals.' },
       ],
     },
   },
