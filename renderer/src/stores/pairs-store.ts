@@ -1,0 +1,68 @@
+// The folder pairs and their live state: pairs:list, then pairs:changed; the calls that act on a pair answer its new state.
+import { computed, signal } from '@preact/signals';
+import type { PairView } from '../../../common/contract.ts';
+import type { Core } from '../bridge.ts';
+
+export class PairsStore {
+  /** Null until the first answer. */
+  readonly pairs = signal<PairView[] | null>(null);
+  readonly held = computed(() => (this.pairs.value ?? []).filter((pair) => pair.hold !== null));
+  /** Items not synced across every pair, held deletes included: the badge of the issues view. */
+  readonly issueTotal = computed(() =>
+    (this.pairs.value ?? []).reduce((sum, pair) => sum + pair.issueCount + (pair.hold ? 1 : 0), 0),
+  );
+  readonly #core: Core;
+
+  constructor(core: Core) {
+    this.#core = core;
+    core.on('pairs:changed', (pairs) => {
+      this.pairs.value = pairs;
+    });
+  }
+
+  byId(pairId: string): PairView | undefined {
+    return this.pairs.value?.find((pair) => pair.id === pairId);
+  }
+
+  async load(): Promise<void> {
+    this.pairs.value = await this.#core.invoke('pairs:list', {});
+  }
+
+  async pause(pairId: string | null): Promise<void> {
+    this.pairs.value = await this.#core.invoke('sync:pause', { pairId });
+  }
+
+  async resume(pairId: string | null): Promise<void> {
+    this.pairs.value = await this.#core.invoke('sync:resume', { pairId });
+  }
+
+  async syncNow(pairId: string | null): Promise<void> {
+    this.pairs.value = await this.#core.invoke('sync:now', { pairId });
+  }
+
+  async confirmDeletes(pairId: string): Promise<void> {
+    this.#replace(await this.#core.invoke('sync:confirmDeletes', { pairId }));
+  }
+
+  async restore(pairId: string): Promise<void> {
+    this.#replace(await this.#core.invoke('sync:restore', { pairId }));
+  }
+
+  async add(localRoot: string, remoteFolder: string): Promise<PairView> {
+    const pair = await this.#core.invoke('pairs:add', { localRoot, remoteFolder });
+    this.#replace(pair);
+    return pair;
+  }
+
+  async remove(pairId: string, keepLocalFiles: boolean): Promise<void> {
+    await this.#core.invoke('pairs:remove', { pairId, keepLocalFiles });
+    this.pairs.value = (this.pairs.value ?? []).filter((pair) => pair.id !== pairId);
+  }
+
+  #replace(pair: PairView): void {
+    const pairs = this.pairs.value ?? [];
+    this.pairs.value = pairs.some((known) => known.id === pair.id)
+      ? pairs.map((known) => (known.id === pair.id ? pair : known))
+      : [...pairs, pair];
+  }
+}
