@@ -1,0 +1,83 @@
+// A browser of the device's folders (remote:listFolders), with "New folder"; the folder shown is the one chosen.
+import { CornerLeftUp, Folder, FolderPlus } from 'lucide-preact';
+import type { JSX } from 'preact';
+import { useEffect, useId, useState } from 'preact/hooks';
+import type { RemoteFolderListing } from '../../../common/contract.ts';
+import { useStores } from '../stores/stores.ts';
+import { ErrorNote } from './error-note.tsx';
+import { useAction } from './use-action.ts';
+
+export function FolderBrowser({ onChoose }: { onChoose: (path: string) => void }): JSX.Element {
+  const { core } = useStores();
+  const [listing, setListing] = useState<RemoteFolderListing | null>(null);
+  const [newName, setNewName] = useState<string | null>(null);
+  const nameId = useId();
+  const open = useAction(async (folderId: string | null) => {
+    const next = await core.invoke('remote:listFolders', { folderId });
+    setListing(next);
+    onChoose(next.folder.path);
+  });
+  const create = useAction(async (parentId: string, name: string) => {
+    const folder = await core.invoke('remote:createFolder', { parentId, name });
+    setNewName(null);
+    await open.run(folder.id);
+  });
+  // The device's root once, when the browser appears.
+  useEffect(() => void open.run(null), []);
+  const parentId = listing?.parentId ?? null;
+
+  return (
+    <div class="folder-browser">
+      <p class="folder-current">
+        <span class="muted">Device folder: </span>
+        <strong>{listing?.folder.path ?? '…'}</strong>
+      </p>
+      <div class="folder-tools">
+        <button
+          type="button"
+          class="button small"
+          disabled={parentId === null || open.busy}
+          onClick={() => parentId !== null && void open.run(parentId)}
+        >
+          <CornerLeftUp />
+          Up
+        </button>
+        <button type="button" class="button small" onClick={() => setNewName('')} disabled={listing === null}>
+          <FolderPlus />
+          New folder
+        </button>
+      </div>
+      {newName !== null && listing !== null && (
+        <div class="inline-form">
+          <label for={nameId}>Name of the new folder</label>
+          <input id={nameId} value={newName} onInput={(event) => setNewName(event.currentTarget.value)} />
+          <button
+            type="button"
+            class="button small primary"
+            disabled={newName.trim() === '' || create.busy}
+            onClick={() => void create.run(listing.folder.id, newName.trim())}
+          >
+            Create
+          </button>
+          <button type="button" class="button small" onClick={() => setNewName(null)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      <ErrorNote error={open.error ?? create.error} />
+      {listing !== null && (
+        <ul class="folder-list" aria-label={`Folders in ${listing.folder.path}`}>
+          {listing.children.length === 0 && <li class="muted">No folders here.</li>}
+          {listing.children.map((child) => (
+            <li key={child.id}>
+              <button type="button" class="row-button" onClick={() => void open.run(child.id)}>
+                <Folder />
+                {child.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

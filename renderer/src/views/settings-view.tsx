@@ -1,0 +1,156 @@
+// Settings: folder pairs (add, remove asking about the local files), account, general settings, about (desktop-app.md §2.7).
+import { FolderPlus, LogOut, Trash2 } from 'lucide-preact';
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { PairView } from '../../../common/contract.ts';
+import { Dialog } from '../components/dialog.tsx';
+import { ErrorNote } from '../components/error-note.tsx';
+import { GeneralSettings } from '../components/general-settings.tsx';
+import { PairForm } from '../components/pair-form.tsx';
+import { useAction } from '../components/use-action.ts';
+import { ViewHeader } from '../components/view-header.tsx';
+import { baseName } from '../format.ts';
+import { useStores } from '../stores/stores.ts';
+
+export function SettingsView(): JSX.Element {
+  const { settings } = useStores();
+  const current = settings.settings.value;
+  return (
+    <div class="view">
+      <ViewHeader title="Settings" />
+      <FolderPairs />
+      <Account />
+      {current !== null && <GeneralSettings settings={current} />}
+      <About />
+    </div>
+  );
+}
+
+function FolderPairs(): JSX.Element {
+  const { pairs } = useStores();
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<PairView | null>(null);
+  return (
+    <section class="card" aria-labelledby="pairs-settings">
+      <h2 id="pairs-settings">Folders</h2>
+      <ul class="settings-pairs">
+        {(pairs.pairs.value ?? []).map((pair) => (
+          <li key={pair.id}>
+            <span class="settings-pair-text">
+              <strong>{baseName(pair.localRoot)}</strong>
+              <span class="muted small">
+                {pair.localRoot} ⇄ {pair.remoteFolder}
+              </span>
+            </span>
+            <button
+              type="button"
+              class="button small"
+              aria-label={`Stop syncing ${baseName(pair.localRoot)}`}
+              onClick={() => setRemoving(pair)}
+            >
+              <Trash2 />
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      {adding ? (
+        <PairForm submitLabel="Add and start syncing" onAdded={() => setAdding(false)} />
+      ) : (
+        <button type="button" class="button" onClick={() => setAdding(true)}>
+          <FolderPlus />
+          Add a folder
+        </button>
+      )}
+      {removing !== null && <RemovePair pair={removing} onClose={() => setRemoving(null)} />}
+    </section>
+  );
+}
+
+function RemovePair({ pair, onClose }: { pair: PairView; onClose: () => void }): JSX.Element {
+  const { pairs } = useStores();
+  const remove = useAction(async (keepLocalFiles: boolean) => {
+    await pairs.remove(pair.id, keepLocalFiles);
+    onClose();
+  });
+  return (
+    <Dialog title={`Stop syncing ${baseName(pair.localRoot)}?`} onClose={onClose}>
+      <p>
+        The folder on the device ({pair.remoteFolder}) stays as it is. Keep the local files in{' '}
+        <strong>{pair.localRoot}</strong>?
+      </p>
+      <ErrorNote error={remove.error} />
+      <div class="actions dialog-actions">
+        <button type="button" class="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          class="button danger"
+          disabled={remove.busy}
+          onClick={() => void remove.run(false)}
+        >
+          Move them to the trash
+        </button>
+        <button
+          type="button"
+          class="button primary"
+          disabled={remove.busy}
+          onClick={() => void remove.run(true)}
+        >
+          Keep the files
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function Account(): JSX.Element {
+  const { account } = useStores();
+  const signOut = useAction(() => account.signOut());
+  const current = account.account.value;
+  return (
+    <section class="card" aria-labelledby="account-settings">
+      <h2 id="account-settings">Account</h2>
+      <dl class="facts">
+        <dt>Signed in as</dt>
+        <dd>
+          {current?.user?.name ?? 'Nobody'}
+          {current?.user?.email ? <span class="muted"> ({current.user.email})</span> : null}
+        </dd>
+        <dt>Device</dt>
+        <dd>{current?.device?.name ?? 'None chosen'}</dd>
+        <dt>Sign-in kept in</dt>
+        <dd>
+          {current?.secretStore === 'keychain'
+            ? 'the system keychain'
+            : current?.secretStore === 'file'
+              ? 'a private file (no keychain was found on this computer)'
+              : '—'}
+        </dd>
+      </dl>
+      <ErrorNote error={signOut.error} />
+      <button type="button" class="button" disabled={signOut.busy} onClick={() => void signOut.run()}>
+        <LogOut />
+        Sign out
+      </button>
+    </section>
+  );
+}
+
+function About(): JSX.Element {
+  const about = useStores().settings.about.value;
+  return (
+    <section class="card" aria-labelledby="about-settings">
+      <h2 id="about-settings">About</h2>
+      <dl class="facts">
+        <dt>Version</dt>
+        <dd>{about?.version ?? '—'}</dd>
+        <dt>Settings folder</dt>
+        <dd class="path">{about?.profileDir ?? '—'}</dd>
+        <dt>Logs</dt>
+        <dd class="path">{about?.logsDir ?? '—'}</dd>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+// Status: every folder pair with its state, progress and controls (desktop-app.md §2.2).
+import { FolderPlus, Pause, Play } from 'lucide-preact';
+import type { JSX } from 'preact';
+import { ErrorNote } from '../components/error-note.tsx';
+import { PairCard } from '../components/pair-card.tsx';
+import { useAction } from '../components/use-action.ts';
+import { ViewHeader } from '../components/view-header.tsx';
+import { useStores } from '../stores/stores.ts';
+
+export function StatusView(): JSX.Element {
+  const { pairs } = useStores();
+  const list = pairs.pairs.value ?? [];
+  const allPaused = list.length > 0 && list.every((pair) => pair.paused);
+  const all = useAction((work: () => Promise<void>) => work());
+  return (
+    <div class="view">
+      <ViewHeader title="Status">
+        {list.length > 1 && (
+          <button
+            type="button"
+            class="button small"
+            disabled={all.busy}
+            onClick={() => void all.run(() => (allPaused ? pairs.resume(null) : pairs.pause(null)))}
+          >
+            {allPaused ? <Play /> : <Pause />}
+            {allPaused ? 'Resume all' : 'Pause all'}
+          </button>
+        )}
+      </ViewHeader>
+      <ErrorNote error={all.error} />
+      {list.length === 0 ? (
+        <div class="card empty">
+          <p>No folder is synced yet.</p>
+          <a class="button primary" href="#first-run">
+            <FolderPlus />
+            Add a folder
+          </a>
+        </div>
+      ) : (
+        <div class="pairs">
+          {list.map((pair) => (
+            <PairCard key={pair.id} pair={pair} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
