@@ -20,25 +20,27 @@ export function NavBar(): JSX.Element {
   const issues = pairs.issueTotal.value;
   return (
     <nav class="nav" aria-label="Views">
-      <p class="nav-brand" aria-hidden="true">
-        mch-sync
-      </p>
-      <ul>
-        {ENTRIES.map(({ view, label, icon: Icon }) => (
-          <li key={view}>
-            <a href={`#${view}`} aria-current={current === view ? 'page' : undefined}>
-              <Icon />
-              <span class="nav-label">{label}</span>
-              {view === 'issues' && issues > 0 && (
-                <span class="badge">
-                  {issues}
-                  <span class="visually-hidden"> to look at</span>
-                </span>
-              )}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <div class="nav-sticky">
+        <p class="nav-brand" aria-hidden="true">
+          mch-sync
+        </p>
+        <ul>
+          {ENTRIES.map(({ view, label, icon: Icon }) => (
+            <li key={view}>
+              <a href={`#${view}`} aria-current={current === view ? 'page' : undefined}>
+                <Icon />
+                <span class="nav-label">{label}</span>
+                {view === 'issues' && issues > 0 && (
+                  <span class="badge">
+                    {issues}
+                    <span class="visually-hidden"> to look at</span>
+                  </span>
+                )}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
     </nav>
   );
 }

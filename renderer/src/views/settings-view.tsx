@@ -45,7 +45,7 @@ function FolderPairs(): JSX.Element {
             <button
               type="button"
               class="button small"
-              aria-label={`Stop syncing ${baseName(pair.localRoot)}`}
+              aria-label={`Remove ${baseName(pair.localRoot)}`}
               onClick={() => setRemoving(pair)}
             >
               <Trash2 />
