@@ -1,0 +1,295 @@
+// The window's views in real Chromium under the window's CSP, over a scripted bridge: screenshots of every view (light, dark, 400 and 1280 px), axe-core, no overflow, no console errors or policy violations, and the calls the controls send.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViewName } from '../../common/contract.ts';
+import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { rendererSample } from '../helpers/renderer-sample.ts';
+import { AXE_PATH, serveRenderer, type RendererServer } from '../helpers/renderer-server.ts';
+import { scriptedBridgeSource, type ScriptedBridgeOptions } from '../helpers/scripted-bridge.ts';
+
+const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui');
+const SIZES = [
+  { width: 400, height: 600 },
+  { width: 1280, height: 800 },
+] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+let server: RendererServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  server = await serveRenderer();
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface OpenPage {
+  page: Page;
+  /** Console errors and uncaught exceptions. */
+  problems: string[];
+}
+
+async function openWindow(
+  view: ViewName,
+  scenario: ScriptedBridgeOptions['scenario'] = 'ready',
+  options: { bridge?: boolean; resolvesDroppedFiles?: boolean } = {},
+): Promise<OpenPage> {
+  const page = await browser.context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  if (options.bridge !== false) {
+    const sample = rendererSample(Date.now());
+    await page.addInitScript(
+      scriptedBridgeSource({ sample, scenario, resolvesDroppedFiles: options.resolvesDroppedFiles ?? false }),
+    );
+  }
+  await page.goto(`${server.url}/#${view}`);
+  await page.locator('main h1').first().waitFor();
+  return { page, problems };
+}
+
+function calls(page: Page): Promise<Array<{ name: string; request: Record<string, unknown> }>> {
+  return page.evaluate('window.__mch.calls');
+}
+
+async function violations(page: Page): Promise<string[]> {
+  return page.evaluate('window.__mch ? window.__mch.violations : []');
+}
+
+/** axe-core's serious and critical violations, as `rule: target` lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate<boolean>('typeof window.axe === "object"'))) {
+    await page.addScriptTag({ url: AXE_PATH });
+  }
+  const found = await page.evaluate<
+    Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
+  >(
+    `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
+  );
+  return found
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
+}
+
+/** What needs doing before a view shows its content (the search view shows results after a search). */
+const PREPARE: Partial<Record<ViewName, (page: Page) => Promise<void>>> = {
+  search: async (page) => {
+    await page.getByLabel('Search the device').fill('report');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.locator('mark').first().waitFor();
+  },
+};
+
+const VIEWS: Array<{ view: ViewName; scenario: ScriptedBridgeOptions['scenario']; shot: string }> = [
+  { view: 'first-run', scenario: 'new', shot: 'first-run' },
+  { view: 'status', scenario: 'ready', shot: 'status' },
+  { view: 'activity', scenario: 'ready', shot: 'activity' },
+  { view: 'issues', scenario: 'ready', shot: 'issues' },
+  { view: 'shares', scenario: 'ready', shot: 'shares' },
+  { view: 'search', scenario: 'ready', shot: 'search' },
+  { view: 'settings', scenario: 'ready', shot: 'settings' },
+];
+
+describe('every view', () => {
+  it.each(VIEWS)(
+    '$shot: light and dark at 400 and 1280 px, no serious axe violation, no overflow, no error',
+    async ({ view, scenario, shot }) => {
+      const { page, problems } = await openWindow(view, scenario);
+      await PREPARE[view]?.(page);
+      for (const scheme of SCHEMES) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const size of SIZES) {
+          await page.setViewportSize(size);
+          const where = `${shot} ${scheme} ${size.width}`;
+          const overflow = await page.evaluate<number>(
+            'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+          );
+          expect(overflow, `horizontal overflow in ${where}`).toBe(0);
+          await page.screenshot({ path: join(SHOTS, `${shot}-${scheme}-${size.width}.png`), fullPage: true });
+          expect(await seriousViolations(page), `axe in ${where}`).toEqual([]);
+        }
+      }
+      expect(await violations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    90_000,
+  );
+
+  it('runs under the policy: an inline style attribute set from markup is refused and recorded', async () => {
+    const { page } = await openWindow('status');
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<p style="color: red">inline</p>')`);
+    await expect.poll(() => violations(page)).toEqual([expect.stringMatching(/^style-src-attr/)]);
+    await page.close();
+  });
+
+  it('says so when the page has no bridge, instead of a blank window', async () => {
+    const { page, problems } = await openWindow('status', 'ready', { bridge: false });
+    expect(await page.locator('h1').innerText()).toBe('This window is not connected to mch-sync');
+    await page.screenshot({ path: join(SHOTS, 'no-bridge-light-1280.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the controls send the contract calls', () => {
+  it('sign-in sends account:signInPassword with what was typed', async () => {
+    const { page } = await openWindow('first-run', 'new');
+    await page.getByLabel('User name').fill('ann');
+    await page.getByLabel('Password').fill('correct horse');
+    await page.getByText('Advanced').click();
+    await page.getByLabel('Configuration URL').fill('http://127.0.0.1:9999/config');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Choose the device' }).waitFor();
+    const sent = (await calls(page)).filter((call) => call.name === 'account:signInPassword');
+    expect(sent).toEqual([
+      {
+        name: 'account:signInPassword',
+        request: { configUrl: 'http://127.0.0.1:9999/config', username: 'ann', password: 'correct horse' },
+      },
+    ]);
+    await page.close();
+  });
+
+  it('pause sends sync:pause with the pair', async () => {
+    const { page } = await openWindow('status');
+    const card = page.getByRole('article', { name: 'Family photos' });
+    await card.getByRole('button', { name: 'Pause', exact: true }).click();
+    await card.getByRole('button', { name: 'Resume', exact: true }).waitFor();
+    expect((await calls(page)).filter((call) => call.name === 'sync:pause')).toEqual([
+      { name: 'sync:pause', request: { pairId: 'photos' } },
+    ]);
+    await page.close();
+  });
+
+  it('"Restore them here" sends sync:restore for the held pair', async () => {
+    const { page } = await openWindow('issues');
+    await page.getByRole('button', { name: 'Restore them here' }).click();
+    await page.getByRole('heading', { name: 'Deletes waiting in Documents' }).waitFor({ state: 'detached' });
+    const sent = (await calls(page)).filter((call) => call.name.startsWith('sync:'));
+    expect(sent).toEqual([{ name: 'sync:restore', request: { pairId: 'documents' } }]);
+    await page.close();
+  });
+
+  it('search marks exactly the located text, an emoji before the match included', async () => {
+    const { page } = await openWindow('search');
+    await PREPARE.search?.(page);
+    const marks = await page.locator('.fragments mark').allInnerTexts();
+    expect(marks).toEqual(['report', 'report', 'Report']);
+    const emojiLine = await page.locator('.fragments li', { hasText: '🎉' }).innerHTML();
+    expect(emojiLine).toContain('🎉 <mark>report</mark> of the party');
+    expect((await calls(page)).find((call) => call.name === 'search:text')?.request).toEqual({
+      query: 'report',
+      limit: 50,
+      pageToken: null,
+    });
+    await page.close();
+  });
+
+  it('revoke asks first, then sends shares:revoke', async () => {
+    const { page } = await openWindow('shares');
+    const share = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Summer holiday' }) });
+    await share.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this link?' });
+    await dialog.waitFor();
+    expect((await calls(page)).some((call) => call.name === 'shares:revoke')).toBe(false);
+    await dialog.getByRole('button', { name: 'Revoke link' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await calls(page)).filter((call) => call.name === 'shares:revoke')).toEqual([
+      { name: 'shares:revoke', request: { shareId: 'sh-1' } },
+    ]);
+    expect(await page.getByRole('heading', { name: 'Summer holiday' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('a file dropped in the browser host says to use the picker', async () => {
+    const { page } = await openWindow('status');
+    const dataTransfer = await page.evaluateHandle(
+      `(() => { const d = new DataTransfer(); d.items.add(new File(['x'], 'notes.txt')); return d; })()`,
+    );
+    await page.dispatchEvent('main', 'dragenter', { dataTransfer });
+    await page.dispatchEvent('main', 'drop', { dataTransfer });
+    await page.getByText('Drop works in the desktop app', { exact: true }).waitFor();
+    expect(page.url()).toMatch(/#shares$/);
+    expect((await calls(page)).some((call) => call.name === 'shares:create')).toBe(false);
+    await page.close();
+  });
+
+  it('a file dropped where the host tells its path becomes a share link', async () => {
+    const { page } = await openWindow('status', 'ready', { resolvesDroppedFiles: true });
+    const dataTransfer = await page.evaluateHandle(
+      `(() => { const d = new DataTransfer(); d.items.add(new File(['x'], 'notes.txt')); return d; })()`,
+    );
+    await page.dispatchEvent('main', 'drop', { dataTransfer });
+    await page.getByText('Link ready', { exact: false }).waitFor();
+    expect((await calls(page)).filter((call) => call.name === 'shares:create')).toEqual([
+      { name: 'shares:create', request: { paths: ['/home/ann/Documents/notes.txt'], fresh: false } },
+    ]);
+    await page.close();
+  });
+
+  it('a notification is a toast whose button opens the view it names', async () => {
+    const { page } = await openWindow('status');
+    await page.evaluate(
+      `window.__mch.emit('notification', { id: 'n1', kind: 'conflict', title: 'Conflicts in Documents', body: '3 files changed on both sides.', count: 3, view: 'issues', pairId: 'documents' })`,
+    );
+    const toasts = page.getByRole('region', { name: 'Notifications' });
+    await toasts.getByText('Conflicts in Documents').waitFor();
+    await toasts.getByRole('button', { name: 'Show issues' }).click();
+    await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
+    expect(await toasts.getByText('Conflicts in Documents').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe('keyboard only', () => {
+  /** The accessible names of the elements Tab reaches, in order, from the top of the page. */
+  async function tabOrder(page: Page, presses: number): Promise<string[]> {
+    const reached: string[] = [];
+    for (let press = 0; press < presses; press += 1) {
+      await page.keyboard.press('Tab');
+      reached.push(
+        await page.evaluate<string>(
+          `(() => { const e = document.activeElement; return e ? (e.tagName + ' ' + (e.getAttribute('aria-label') || e.textContent || '').trim()) : ''; })()`,
+        ),
+      );
+    }
+    return reached;
+  }
+
+  it('Tab reaches the nav and the main action of the status and shares views', async () => {
+    const { page } = await openWindow('status');
+    const status = await tabOrder(page, 12);
+    expect(status).toContain('A Status');
+    expect(status).toContain('A Shares');
+    expect(status).toContain('BUTTON Pause');
+    await page.close();
+
+    const shares = await openWindow('shares');
+    const order = await tabOrder(shares.page, 10);
+    expect(order).toContain('A Settings');
+    expect(order).toContain('BUTTON Choose items');
+    await shares.page.close();
+  });
+
+  it('the nav moves to a view with Enter and puts the focus on its heading', async () => {
+    const { page } = await openWindow('status');
+    await page.getByRole('link', { name: 'Activity' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Activity');
+    await page.close();
+  });
+});

@@ -1,0 +1,295 @@
+// Fixed sample data for the renderer's view tests: two pairs (one syncing, one holding deletes), activity, issues with a conflict, shares, search matches and photos.
+import type {
+  AboutView,
+  AccountView,
+  ActivityView,
+  DeviceView,
+  IssueView,
+  LocalEntryView,
+  PairView,
+  PhotoView,
+  RemoteFolderListing,
+  SearchMatchView,
+  SettingsView,
+  ShareView,
+} from '../../common/contract.ts';
+
+const HOME = '/home/ann';
+const MINUTE = 60_000;
+
+export interface RendererSample {
+  account: AccountView;
+  signedOut: AccountView;
+  devices: DeviceView[];
+  folders: Record<string, RemoteFolderListing>;
+  pairs: PairView[];
+  activity: ActivityView[];
+  issues: IssueView[];
+  local: Record<string, LocalEntryView[]>;
+  shares: ShareView[];
+  matches: SearchMatchView[];
+  photos: PhotoView[];
+  settings: SettingsView;
+  about: AboutView;
+}
+
+/** The emoji is two UTF-16 units: the match after it starts at index 3, not 2. */
+export const EMOJI_FRAGMENT = '🎉 report of the party';
+
+export function rendererSample(nowMs: number): RendererSample {
+  const folder = (id: string, name: string, path: string) => ({ id, name, path });
+  const root = folder('root', '', '/');
+  const photosFolder = folder('f-photos', 'Photos', '/Photos');
+  const documentsFolder = folder('f-docs', 'Documents', '/Documents');
+  const account: AccountView = {
+    signedIn: true,
+    configUrl: 'http://127.0.0.1:8080/config',
+    user: { id: 'u1', name: 'Ann Example', email: 'ann@example.org' },
+    device: { id: 'd1', name: 'Living-room cloud', url: 'http://127.0.0.1:8080' },
+    secretStore: 'keychain',
+  };
+  return {
+    account,
+    signedOut: { signedIn: false, configUrl: null, user: null, device: null, secretStore: null },
+    devices: [
+      { id: 'd1', name: 'Living-room cloud', modelId: 'mch-2', chosen: false },
+      { id: 'd2', name: 'Office backup', modelId: 'mch-4', chosen: false },
+    ],
+    folders: {
+      root: { folder: root, parentId: null, children: [documentsFolder, photosFolder] },
+      'f-photos': {
+        folder: photosFolder,
+        parentId: 'root',
+        children: [folder('f-2024', '2024', '/Photos/2024')],
+      },
+      'f-docs': { folder: documentsFolder, parentId: 'root', children: [] },
+      'f-2024': { folder: folder('f-2024', '2024', '/Photos/2024'), parentId: 'f-photos', children: [] },
+    },
+    pairs: [
+      {
+        id: 'photos',
+        localRoot: `${HOME}/Pictures/Family photos`,
+        remoteFolder: '/Photos',
+        state: 'syncing',
+        detail: null,
+        paused: false,
+        progress: {
+          itemsDone: 128,
+          itemsTotal: 412,
+          bytesDone: 734_003_200,
+          bytesTotal: 2_147_483_648,
+          bytesPerSecond: 5_452_595,
+          secondsLeft: 259,
+          transfers: [
+            {
+              path: '2024/Summer holiday in the mountains with the whole family/IMG_20240714_183502.jpg',
+              direction: 'up',
+              bytesDone: 3_145_728,
+              bytesTotal: 5_242_880,
+            },
+            {
+              path: '2024/clip-beach.mp4',
+              direction: 'down',
+              bytesDone: 52_428_800,
+              bytesTotal: 188_743_680,
+            },
+          ],
+        },
+        lastSyncAtMs: nowMs - 42 * MINUTE,
+        itemsSynced: 12_408,
+        issueCount: 2,
+        hold: null,
+      },
+      {
+        id: 'documents',
+        localRoot: `${HOME}/Documents`,
+        remoteFolder: '/Documents',
+        state: 'held',
+        detail:
+          '214 items were deleted on this computer in one go; nothing is deleted on the device until you say.',
+        paused: false,
+        progress: null,
+        lastSyncAtMs: nowMs - 3 * 24 * 60 * MINUTE,
+        itemsSynced: 3_120,
+        issueCount: 1,
+        hold: {
+          reason: 'Many items were deleted on this computer at once.',
+          advice: 'If you meant to delete them, delete them on the device too. If not, restore them here.',
+          localDeletes: 214,
+          remoteDeletes: 0,
+          paths: [
+            'Taxes/2023/return.pdf',
+            'Taxes/2023/receipts/',
+            'Letters/landlord.odt',
+            'Recipes/bread.md',
+          ],
+          canConfirm: true,
+          canRestore: true,
+        },
+      },
+    ],
+    activity: [
+      ['uploaded', 'photos', '2024/IMG_20240714_183502.jpg', 1],
+      ['downloaded', 'photos', '2024/clip-beach.mp4', 3],
+      ['renamed', 'documents', 'Letters/landlord (final).odt', 8],
+      ['moved', 'documents', 'Archive/2022/insurance.pdf', 15],
+      ['deleted', 'documents', 'Taxes/2023/return.pdf', 21],
+      ['conflict', 'documents', 'Notes/shopping (conflict from laptop).md', 33],
+      ['created-folder', 'photos', '2024/Autumn', 60],
+    ].map(([kind, pairId, path, minutesAgo]) => ({
+      pairId: pairId as string,
+      kind: kind as ActivityView['kind'],
+      path: path as string,
+      atMs: nowMs - (minutesAgo as number) * MINUTE,
+      localPath: `${pairId === 'photos' ? `${HOME}/Pictures/Family photos` : `${HOME}/Documents`}/${path as string}`,
+    })),
+    issues: [
+      {
+        pairId: 'photos',
+        kind: 'skipped',
+        path: '2024/con.jpg',
+        localPath: `${HOME}/Pictures/Family photos/2024/con.jpg`,
+        code: 'NAME_NOT_ALLOWED',
+        message: 'The device does not accept this name. Rename the file; it syncs at once.',
+        otherCopy: null,
+      },
+      {
+        pairId: 'photos',
+        kind: 'retry',
+        path: '2024/raw/DSC_0042.NEF',
+        localPath: `${HOME}/Pictures/Family photos/2024/raw/DSC_0042.NEF`,
+        code: 'FILE_LOCKED',
+        message: 'Another program has the file open. It will be tried again in 30 s.',
+        otherCopy: null,
+      },
+      {
+        pairId: 'documents',
+        kind: 'conflict',
+        path: 'Notes/shopping.md',
+        localPath: `${HOME}/Documents/Notes/shopping.md`,
+        code: 'CONFLICT',
+        message: 'The file changed here and on the device. Both copies are kept: compare them and keep one.',
+        otherCopy: `${HOME}/Documents/Notes/shopping (conflict from laptop).md`,
+      },
+    ],
+    local: {
+      '': [
+        { name: 'Family photos', path: `${HOME}/Pictures/Family photos`, isFolder: true },
+        { name: 'Documents', path: `${HOME}/Documents`, isFolder: true },
+      ],
+      [`${HOME}/Documents`]: [
+        { name: 'Letters', path: `${HOME}/Documents/Letters`, isFolder: true },
+        { name: 'report 2024.pdf', path: `${HOME}/Documents/report 2024.pdf`, isFolder: false },
+      ],
+    },
+    shares: [
+      {
+        shareId: 'sh-1',
+        url: 'http://127.0.0.1:8080/s/Qm9uam91ciBsZXMgYW1pcw',
+        createdAtMs: nowMs - 2 * 60 * MINUTE,
+        items: [
+          {
+            id: 'i1',
+            name: 'Summer holiday',
+            localPath: `${HOME}/Pictures/Family photos/2024/Summer holiday`,
+            devicePath: '/Photos/2024/Summer holiday',
+          },
+        ],
+      },
+      {
+        shareId: 'sh-2',
+        url: 'http://127.0.0.1:8080/s/cmVwb3J0cy1hbmQtbW9yZQ',
+        createdAtMs: nowMs - 9 * 24 * 60 * MINUTE,
+        items: [
+          {
+            id: 'i2',
+            name: 'report 2024.pdf',
+            localPath: `${HOME}/Documents/report 2024.pdf`,
+            devicePath: '/Documents/report 2024.pdf',
+          },
+          {
+            id: 'i3',
+            name: 'budget.ods',
+            localPath: `${HOME}/Documents/budget.ods`,
+            devicePath: '/Documents/budget.ods',
+          },
+          { id: 'i4', name: null, localPath: null, devicePath: null },
+        ],
+      },
+    ],
+    matches: [
+      {
+        id: 'm1',
+        name: 'Annual report 2024.pdf',
+        isFolder: false,
+        size: 1_482_113,
+        mimeType: 'application/pdf',
+        mTimeMs: nowMs - 5 * 24 * 60 * MINUTE,
+        devicePath: '/Documents/Annual report 2024.pdf',
+        localPath: `${HOME}/Documents/Annual report 2024.pdf`,
+        fragments: [{ field: 'name', text: 'Annual report 2024.pdf', locations: [{ index: 7, length: 6 }] }],
+      },
+      {
+        id: 'm2',
+        name: '🎉 report of the party.txt',
+        isFolder: false,
+        size: 2_311,
+        mimeType: 'text/plain',
+        mTimeMs: nowMs - 40 * 24 * 60 * MINUTE,
+        devicePath: '/Notes/🎉 report of the party.txt',
+        localPath: null,
+        fragments: [{ field: 'name', text: EMOJI_FRAGMENT, locations: [{ index: 3, length: 6 }] }],
+      },
+      {
+        id: 'm3',
+        name: 'Reports',
+        isFolder: true,
+        size: 0,
+        mimeType: 'application/x-folder',
+        mTimeMs: null,
+        devicePath: '/Documents/Reports',
+        localPath: `${HOME}/Documents/Reports`,
+        fragments: [{ field: 'name', text: 'Reports', locations: [{ index: 0, length: 6 }] }],
+      },
+    ],
+    photos: [
+      {
+        id: 'p1',
+        name: 'IMG_20240714_183502.jpg',
+        size: 5_242_880,
+        mediaTimeMs: Date.UTC(2024, 6, 14, 18, 35, 2),
+        mediaTimeSource: 'camera',
+        width: 4032,
+        height: 3024,
+        cameraMake: 'Canon',
+        cameraModel: 'EOS R6',
+        devicePath: '/Photos/2024/IMG_20240714_183502.jpg',
+        localPath: `${HOME}/Pictures/Family photos/2024/IMG_20240714_183502.jpg`,
+      },
+      {
+        id: 'p2',
+        name: 'screenshot-map.png',
+        size: 402_112,
+        mediaTimeMs: Date.UTC(2024, 6, 15, 9, 12, 0),
+        mediaTimeSource: 'modified',
+        width: 1280,
+        height: 800,
+        cameraMake: null,
+        cameraModel: null,
+        devicePath: '/Photos/2024/screenshot-map.png',
+        localPath: null,
+      },
+    ],
+    settings: {
+      startAtLogin: true,
+      notifications: true,
+      pollIntervalSeconds: 60,
+      ignoreRules: '*.tmp\nnode_modules/\n',
+    },
+    about: {
+      version: '0.1.0',
+      profileDir: `${HOME}/.config/mch-sync`,
+      logsDir: `${HOME}/.config/mch-sync/logs`,
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// A scripted window.mchBridge for the renderer's view tests: answers every contract call from sample data, records the calls, and lets the test fire events.
+import type { RendererSample } from './renderer-sample.ts';
+
+export interface ScriptedBridgeOptions {
+  sample: RendererSample;
+  /** `new`: signed out and no pairs (the first run); `ready`: signed in with the sample's pairs. */
+  scenario: 'new' | 'ready';
+  /** Define the optional `pathForFile` the desktop host will add. */
+  resolvesDroppedFiles?: boolean;
+}
+
+/**
+ * The init script's source. It runs before the page's own scripts (as Electron's preload would);
+ * `window.__mch.calls` holds `{name, request}` of every invoke, `window.__mch.emit(name, payload)`
+ * fires an event, `window.__mch.violations` the CSP violations seen.
+ */
+export function scriptedBridgeSource(options: ScriptedBridgeOptions): string {
+  return `(${bridge.toString()})(${JSON.stringify(options)});`;
+}
+
+// Runs in the page: plain JavaScript over plain data, no imports (it is serialised with toString).
+function bridge(options: ScriptedBridgeOptions): void {
+  const data = structuredClone(options.sample);
+  const page = globalThis as unknown as Record<string, unknown> & {
+    document: { addEventListener(name: string, listener: (event: Record<string, string>) => void): void };
+  };
+  let account = options.scenario === 'new' ? data.signedOut : data.account;
+  let pairs = options.scenario === 'new' ? [] : data.pairs;
+  let settings = data.settings;
+  let shares = data.shares;
+  const calls: Array<{ name: string; request: unknown }> = [];
+  const violations: string[] = [];
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  page.document.addEventListener('securitypolicyviolation', (event) => {
+    violations.push(`${event['violatedDirective']} ${event['blockedURI']}`);
+  });
+  const withPair = (pairId: string, change: Record<string, unknown>) => {
+    pairs = pairs.map((pair) => (pair.id === pairId ? { ...pair, ...change } : pair));
+    return pairs;
+  };
+  type Request = Record<string, unknown>;
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  // The contract's rejections are UiError-shaped; an Error with the two extra fields is one.
+  const uiError = (code: string, title: string, message: string) =>
+    Object.assign(new Error(message), { code, title });
+  const answers: Record<string, (request: Request) => unknown> = {
+    'app:about': () => data.about,
+    'account:get': () => account,
+    'account:signInPassword': (request) => {
+      account = { ...data.account, configUrl: text(request['configUrl']), device: null };
+      return account;
+    },
+    'account:signInBrowser': () => (account = { ...data.account, device: null }),
+    'account:signOut': () => (account = { ...data.signedOut, configUrl: data.account.configUrl }),
+    'devices:list': () => data.devices,
+    'devices:choose': (request) => {
+      const device = data.devices.find((candidate) => candidate.id === request['deviceId']);
+      account = { ...account, device: device ? { id: device.id, name: device.name, url: null } : null };
+      return account;
+    },
+    'remote:listFolders': (request) => data.folders[text(request['folderId']) || 'root'],
+    'remote:createFolder': (request) => {
+      const parent = data.folders[text(request['parentId'])];
+      if (!parent) throw uiError('NOT_FOUND', 'Folder not found', 'It was removed.');
+      const id = `new-${Object.keys(data.folders).length}`;
+      const path = `${parent.folder.path === '/' ? '' : parent.folder.path}/${text(request['name'])}`;
+      const created = { id, name: text(request['name']), path };
+      parent.children.push(created);
+      data.folders[id] = { folder: created, parentId: parent.folder.id, children: [] };
+      return created;
+    },
+    'pairs:list': () => pairs,
+    'pairs:add': (request) => {
+      const pair = {
+        ...data.pairs[0]!,
+        id: `pair-${pairs.length + 1}`,
+        localRoot: text(request['localRoot']),
+        remoteFolder: text(request['remoteFolder']),
+        state: 'scanning' as const,
+        progress: null,
+        issueCount: 0,
+        hold: null,
+      };
+      pairs = [...pairs, pair];
+      return pair;
+    },
+    'pairs:remove': (request) => {
+      pairs = pairs.filter((pair) => pair.id !== request['pairId']);
+      return {};
+    },
+    'sync:pause': (request) =>
+      request['pairId'] === null
+        ? pairs
+        : withPair(text(request['pairId']), { paused: true, state: 'paused' }),
+    'sync:resume': (request) =>
+      request['pairId'] === null
+        ? pairs
+        : withPair(text(request['pairId']), { paused: false, state: 'scanning' }),
+    'sync:now': () => pairs,
+    'sync:confirmDeletes': (request) =>
+      withPair(text(request['pairId']), { hold: null, state: 'syncing' }).find(
+        (pair) => pair.id === request['pairId'],
+      ),
+    'sync:restore': (request) =>
+      withPair(text(request['pairId']), { hold: null, state: 'syncing' }).find(
+        (pair) => pair.id === request['pairId'],
+      ),
+    'activity:list': () => data.activity,
+    'issues:list': () => data.issues,
+    'local:browse': (request) => data.local[text(request['path'])] ?? [],
+    'shares:list': () => shares,
+    'shares:create': (request) => {
+      const paths = request['paths'] as string[];
+      const share = {
+        shareId: `sh-new-${shares.length}`,
+        url: `http://127.0.0.1:8080/s/new-${shares.length}`,
+        createdAtMs: Date.now(),
+        items: paths.map((path, index) => ({
+          id: `n${index}`,
+          name: path.split('/').at(-1) ?? path,
+          localPath: path,
+          devicePath: null,
+        })),
+      };
+      shares = [share, ...shares];
+      return { ...share, reused: false };
+    },
+    'shares:revoke': (request) => {
+      shares = shares.filter((share) => share.shareId !== request['shareId']);
+      return {};
+    },
+    'search:text': () => ({ matches: data.matches, pageToken: '' }),
+    'search:photos': () => ({ photos: data.photos, more: false }),
+    'settings:get': () => settings,
+    'settings:update': (request) => (settings = { ...settings, ...request }),
+    'shell:openPath': () => ({}),
+    'shell:showItem': () => ({}),
+    'shell:openUrl': () => ({}),
+  };
+  const scripted: Record<string, unknown> = {
+    async invoke(name: string, request: Request): Promise<unknown> {
+      calls.push({ name, request: structuredClone(request) });
+      const answer = answers[name];
+      if (!answer) throw uiError('NOT_SCRIPTED', 'Not scripted', name);
+      return structuredClone(answer(request));
+    },
+    on(name: string, listener: (payload: unknown) => void): () => void {
+      const set = listeners.get(name) ?? new Set();
+      set.add(listener);
+      listeners.set(name, set);
+      return () => set.delete(listener);
+    },
+  };
+  if (options.resolvesDroppedFiles) {
+    scripted['pathForFile'] = (file: { name: string }) => `/home/ann/Documents/${file.name}`;
+  }
+  page['mchBridge'] = scripted;
+  page['__mch'] = {
+    calls,
+    violations,
+    emit(name: string, payload: unknown) {
+      for (const listener of listeners.get(name) ?? []) listener(structuredClone(payload));
+    },
+  };
+}
