@@ -81,31 +81,76 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
 }
 
-/** What needs doing before a view shows its content (the search view shows results after a search). */
-const PREPARE: Partial<Record<ViewName, (page: Page) => Promise<void>>> = {
-  search: async (page) => {
-    await page.getByLabel('Search the device').fill('report');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.locator('mark').first().waitFor();
-  },
-};
+async function searchText(page: Page): Promise<void> {
+  await page.getByLabel('Search the device').fill('report');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.locator('mark').first().waitFor();
+}
 
-const VIEWS: Array<{ view: ViewName; scenario: ScriptedBridgeOptions['scenario']; shot: string }> = [
-  { view: 'first-run', scenario: 'new', shot: 'first-run' },
-  { view: 'status', scenario: 'ready', shot: 'status' },
-  { view: 'activity', scenario: 'ready', shot: 'activity' },
-  { view: 'issues', scenario: 'ready', shot: 'issues' },
-  { view: 'shares', scenario: 'ready', shot: 'shares' },
-  { view: 'search', scenario: 'ready', shot: 'search' },
-  { view: 'settings', scenario: 'ready', shot: 'settings' },
+/** Each screenshot: the view, the bridge's scenario, and what to do before it shows what is worth seeing. */
+const SHOTS_TAKEN: Array<{
+  shot: string;
+  view: ViewName;
+  scenario: ScriptedBridgeOptions['scenario'];
+  prepare?: (page: Page) => Promise<void>;
+}> = [
+  { shot: 'first-run', view: 'first-run', scenario: 'new' },
+  {
+    shot: 'first-run-device',
+    view: 'first-run',
+    scenario: 'new',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Sign in with browser' }).click();
+      await page.getByRole('radio', { name: /Office backup/ }).waitFor();
+    },
+  },
+  {
+    shot: 'first-run-folders',
+    view: 'first-run',
+    scenario: 'new',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Sign in with browser' }).click();
+      await page.getByRole('button', { name: 'Use this device' }).click();
+      await page.getByRole('button', { name: 'Photos' }).click();
+      await page.getByText('/Photos', { exact: true }).waitFor();
+    },
+  },
+  { shot: 'status', view: 'status', scenario: 'ready' },
+  { shot: 'activity', view: 'activity', scenario: 'ready' },
+  { shot: 'issues', view: 'issues', scenario: 'ready' },
+  { shot: 'shares', view: 'shares', scenario: 'ready' },
+  {
+    shot: 'shares-picker',
+    view: 'shares',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Choose items' }).click();
+      await page.getByRole('button', { name: 'Open Documents' }).click();
+      await page.getByRole('checkbox', { name: /report 2024\.pdf/ }).check();
+    },
+  },
+  { shot: 'search', view: 'search', scenario: 'ready', prepare: searchText },
+  {
+    shot: 'search-photos',
+    view: 'search',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Photos by date' }).click();
+      await page.getByLabel('From').fill('2024-07-01');
+      await page.getByLabel('To').fill('2024-07-31');
+      await page.getByRole('button', { name: 'Find photos' }).click();
+      await page.getByText('EOS R6', { exact: false }).waitFor();
+    },
+  },
+  { shot: 'settings', view: 'settings', scenario: 'ready' },
 ];
 
 describe('every view', () => {
-  it.each(VIEWS)(
+  it.each(SHOTS_TAKEN)(
     '$shot: light and dark at 400 and 1280 px, no serious axe violation, no overflow, no error',
-    async ({ view, scenario, shot }) => {
+    async ({ view, scenario, shot, prepare }) => {
       const { page, problems } = await openWindow(view, scenario);
-      await PREPARE[view]?.(page);
+      await prepare?.(page);
       for (const scheme of SCHEMES) {
         await page.emulateMedia({ colorScheme: scheme });
         for (const size of SIZES) {
@@ -183,7 +228,7 @@ describe('the controls send the contract calls', () => {
 
   it('search marks exactly the located text, an emoji before the match included', async () => {
     const { page } = await openWindow('search');
-    await PREPARE.search?.(page);
+    await searchText(page);
     const marks = await page.locator('.fragments mark').allInnerTexts();
     expect(marks).toEqual(['report', 'report', 'Report']);
     const emojiLine = await page.locator('.fragments li', { hasText: '🎉' }).innerHTML();

@@ -37,7 +37,7 @@ export function SharesView(): JSX.Element {
           Choose items
         </button>
       </ViewHeader>
-      <p class="hint">
+      <p class="hint view-hint">
         {core.canResolveDroppedFiles
           ? 'Or drop files from a synced folder on this window.'
           : 'Drop works in the desktop app; use "Choose items" here.'}
@@ -83,7 +83,7 @@ function ShareItem({ share }: { share: ShareView }): JSX.Element {
       <h2 id={titleId} class="share-title">
         {title}
       </h2>
-      <p class="muted">
+      <p class="muted small">
         {formatCount(share.items.length, 'item', 'items')} · created{' '}
         <time dateTime={isoTime(share.createdAtMs)}>{formatWhen(share.createdAtMs)}</time>
       </p>
@@ -96,7 +96,7 @@ function ShareItem({ share }: { share: ShareView }): JSX.Element {
         </button>
         <button
           type="button"
-          class="button small danger"
+          class="button small danger-quiet"
           aria-describedby={titleId}
           onClick={() => setConfirming(true)}
         >
