@@ -14,7 +14,7 @@ function sourceFiles(folder: string): string[] {
     return [];
   }
   return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)));
 }
 
@@ -27,7 +27,7 @@ describe('source tree conventions', () => {
 
   it('names every TypeScript file in kebab-case', () => {
     const badNames = files.filter(
-      (file) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z]+)*\.ts$/.test(file.split('/').at(-1) ?? ''),
+      (file) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z]+)*\.tsx?$/.test(file.split('/').at(-1) ?? ''),
     );
     expect(badNames).toEqual([]);
   });
