@@ -259,6 +259,28 @@ describe('the controls send the contract calls', () => {
     await page.close();
   });
 
+  it('removing a pair asks whether to keep the local files, then sends pairs:remove with the answer', async () => {
+    const { page } = await openWindow('settings');
+    await page.getByRole('button', { name: 'Remove Documents' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Stop syncing Documents?' });
+    await dialog.getByRole('button', { name: 'Keep the files' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await calls(page)).filter((call) => call.name === 'pairs:remove')).toEqual([
+      { name: 'pairs:remove', request: { pairId: 'documents', keepLocalFiles: true } },
+    ]);
+    expect(await page.getByRole('button', { name: 'Remove Documents' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('a settings switch sends settings:update with only what changed', async () => {
+    const { page } = await openWindow('settings');
+    await page.getByLabel('Show notifications').uncheck();
+    await expect
+      .poll(async () => (await calls(page)).filter((call) => call.name === 'settings:update'))
+      .toEqual([{ name: 'settings:update', request: { notifications: false } }]);
+    await page.close();
+  });
+
   it('a file dropped in the browser host says to use the picker', async () => {
     const { page } = await openWindow('status');
     const dataTransfer = await page.evaluateHandle(
@@ -292,6 +314,8 @@ describe('the controls send the contract calls', () => {
     );
     const toasts = page.getByRole('region', { name: 'Notifications' });
     await toasts.getByText('Conflicts in Documents').waitFor();
+    await page.setViewportSize(SIZES[0]);
+    await page.screenshot({ path: join(SHOTS, 'toast-light-400.png') });
     await toasts.getByRole('button', { name: 'Show issues' }).click();
     await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
     expect(await toasts.getByText('Conflicts in Documents').count()).toBe(0);
