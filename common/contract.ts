@@ -145,7 +145,10 @@ export interface PhotoView {
   id: string;
   name: string;
   size: number;
-  /** When it was taken (camera), else modified; ms on this computer's clock. */
+  /**
+   * When it was taken (camera), else modified: ms since the epoch, a camera's time (which has no zone)
+   * read as this computer's local time, so local formatting shows it as the camera wrote it.
+   */
   mediaTimeMs: number | null;
   mediaTimeSource: 'camera' | 'modified';
   width: number | null;

@@ -19,6 +19,15 @@ export function wallClockOf(instantMs: number, offsetAt: UtcOffsetAt): WallClock
   return instantMs + offsetAt(instantMs) * 60_000;
 }
 
+/**
+ * The instant at which this computer's clock showed `wall` (the inverse of `wallClockOf`; across a
+ * daylight-saving change the offset of the moment itself is used).
+ */
+export function instantOf(wall: WallClockMs, offsetAt: UtcOffsetAt = systemUtcOffset): number {
+  const guess = wall - offsetAt(wall) * 60_000;
+  return wall - offsetAt(guess) * 60_000;
+}
+
 /** An inclusive range of wall-clock times. */
 export interface WallClockRange {
   from: WallClockMs;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { ShareView } from '../../common/contract.ts';
 import { ItemPlaces } from '../search/item-places.ts';
-import { parseDateRange } from '../search/photo-dates.ts';
+import { instantOf, parseDateRange } from '../search/photo-dates.ts';
 import { searchPhotos } from '../search/photo-search.ts';
 import { searchFiles } from '../search/text-search.ts';
 import { liveLogDir } from '../service/pair-service.ts';
@@ -134,7 +134,7 @@ export function contentHandlers(core: UiCore): Handlers {
             id: file.id,
             name: file.name,
             size: file.size,
-            mediaTimeMs: mediaTime.wall,
+            mediaTimeMs: instantOf(mediaTime.wall),
             mediaTimeSource: mediaTime.source,
             width: file.image?.width ?? null,
             height: file.image?.height ?? null,

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   exifWallClock,
   formatWallClock,
+  instantOf,
   isoWallClock,
   mediaTimeOf,
   parseDateBound,
   parseDateRange,
   type UtcOffsetAt,
+  wallClockOf,
 } from '../../../../app/search/photo-dates.ts';
 import { SearchError } from '../../../../app/search/search-errors.ts';
 import { remoteFile } from '../../../helpers/remote-file.ts';
@@ -112,5 +114,15 @@ describe('camera dates and formatting', () => {
   it('prints a wall-clock time without a zone', () => {
     expect(formatWallClock(wall('2024-03-10T09:15:07.123'))).toBe('2024-03-10 09:15:07');
     expect(isoWallClock(wall('2024-03-10T09:15:07.123'))).toBe('2024-03-10T09:15:07.123');
+  });
+});
+
+describe('instantOf', () => {
+  it('is the inverse of wallClockOf, also for a zone east and west of UTC', () => {
+    for (const offset of [120, -300, 0]) {
+      const at: UtcOffsetAt = () => offset;
+      const instant = Date.UTC(2024, 5, 30, 21, 30);
+      expect(instantOf(wallClockOf(instant, at), at)).toBe(instant);
+    }
   });
 });
