@@ -62,7 +62,8 @@ export class PairManager {
   readonly #options: PairManagerOptions;
   readonly #running = new Map<string, RunningPair>();
   readonly #stopped = new Map<string, StoppedPair>();
-  readonly #seenActivity = new Map<string, number>();
+  /** Per pair, the activity entries already told (the status keeps the last few hundred). */
+  readonly #toldActivity = new Map<string, Set<ActivityEntry>>();
 
   constructor(options: PairManagerOptions) {
     this.#options = options;
@@ -239,11 +240,12 @@ export class PairManager {
   #changed(id: string): void {
     const running = this.#running.get(id);
     if (running !== undefined && this.#options.onActivity !== undefined) {
-      // The status keeps the newest first; what is newer than the last one told is new.
+      // The status copies its list but keeps the entries: an entry not told before is new (two in one
+      // millisecond included). Newest first, so told oldest first.
       const activity = running.service.live.status().activity;
-      const seen = this.#seenActivity.get(id) ?? 0;
-      const fresh = activity.filter((entry) => entry.atMs > seen);
-      if (fresh.length > 0) this.#seenActivity.set(id, Math.max(...fresh.map((entry) => entry.atMs)));
+      const told = this.#toldActivity.get(id) ?? new Set<ActivityEntry>();
+      const fresh = activity.filter((entry) => !told.has(entry));
+      this.#toldActivity.set(id, new Set(activity));
       for (const entry of fresh.reverse()) this.#options.onActivity(id, entry);
     }
     this.#options.onChange(id);
