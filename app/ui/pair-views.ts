@@ -67,7 +67,8 @@ export function pairView(facts: PairFacts): PairView {
     progress: progressView,
     lastSyncAtMs: status.lastSyncAtMs,
     itemsSynced: facts.itemsSynced,
-    issueCount: status.issues.length,
+    // Conflicts of recent activity count too: the window lists them under Issues.
+    issueCount: issueViews(facts.id, status).length,
     hold: facts.hold === null ? null : holdView(facts.hold),
   };
 }

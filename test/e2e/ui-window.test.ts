@@ -1,7 +1,16 @@
 // The window as a new user meets it: `mch-sync ui` (the real core and headless host) in Chromium against
 // the real device: sign in, choose the folders, watch it sync, see a new file in Activity, then stop cleanly.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -54,6 +63,13 @@ afterAll(async () => {
   if (home !== undefined) rmSync(home, { recursive: true, force: true });
 });
 
+function view(name: string): Promise<void> {
+  return page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('link', { name: new RegExp(name) })
+    .click();
+}
+
 describe('the window of mch-sync ui', () => {
   it('signs in with a password and a configuration URL given under Advanced', async () => {
     await page.getByLabel('User name').fill('alice');
@@ -96,6 +112,84 @@ describe('the window of mch-sync ui', () => {
     );
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ pid: ui.pid });
+  });
+
+  it('makes a link for two files from the Shares view that a stranger opens, then revokes it', async () => {
+    await view('Shares');
+    await page.getByRole('button', { name: 'Choose items' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose what to share' });
+    await picker.getByRole('button', { name: `Open ${folder}` }).click();
+    await picker.getByLabel('plan.txt').check();
+    await picker.getByLabel('dropped in.txt').check();
+    await picker.getByRole('button', { name: 'Share 2 items' }).click();
+    const created = page.getByRole('status').filter({ hasText: 'Link ready' });
+    const url = (await created.locator('.share-url').innerText()).trim();
+    await page.screenshot({ path: join(SHOTS, 'shares.png'), fullPage: true });
+    // Someone without an account, in a browser of their own.
+    const stranger = await launchBrowser();
+    try {
+      const their = await stranger.context.newPage();
+      await their.goto(url);
+      const names = await their.locator('tbody td.name').allInnerTexts();
+      expect(names.sort()).toEqual(['dropped in.txt', 'plan.txt']);
+      const [download] = await Promise.all([
+        their.waitForEvent('download'),
+        their.getByRole('link', { name: 'Download plan.txt' }).click(),
+      ]);
+      expect(readFileSync(await download.path(), 'utf8')).toBe('the plan\n');
+    } finally {
+      await stranger.close();
+    }
+    await page.getByRole('listitem').filter({ hasText: url }).getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this link?' });
+    await dialog.getByRole('button', { name: 'Revoke link' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await fetch(url)).status).toBe(404);
+  });
+
+  it('finds a file by its name, the match marked', async () => {
+    await view('Search');
+    await page.getByLabel('Search the device').fill('plan');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.locator('mark', { hasText: 'plan' }).first().waitFor();
+    await page.screenshot({ path: join(SHOTS, 'search.png'), fullPage: true });
+  });
+
+  it('pauses and resumes from the status, and shows a conflict with both copies', async () => {
+    await view('Status');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Resume', exact: true }).waitFor();
+    writeFileSync(join(folder, 'plan.txt'), 'changed here\n');
+    const found = (await (await device.fetchAs('alice', '/sdk/v2/filesSearch/text?q=plan.txt')).json()) as {
+      matches: Array<{ file: { id: string } }>;
+    };
+    const put = await device.fetchAs('alice', `/sdk/v2/files/${found.matches[0]?.file.id ?? ''}/content`, {
+      method: 'PUT',
+      body: 'changed on the device\n',
+    });
+    expect(put.status).toBe(204);
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await view('Issues');
+    await page.getByText('Conflict', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Open the other copy' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'issues-conflict.png'), fullPage: true });
+  });
+
+  it('holds an emptied folder and brings the files back with "Restore them here"', async () => {
+    const names = readdirSync(folder).filter((name) => name !== '.mch-sync');
+    for (const name of names) unlinkSync(join(folder, name));
+    await view('Issues');
+    await page.getByRole('button', { name: 'Restore them here' }).click({ timeout: 30_000 });
+    await waitFor('the restored files', () =>
+      names.every((name) => existsSync(join(folder, name))) ? true : undefined,
+    );
+  });
+
+  it('signs out from the settings', async () => {
+    await view('Settings');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 
   it('stops every pass cleanly on SIGTERM, having caused no console error', async () => {
