@@ -36,6 +36,13 @@ export function originalOfConflictedCopy(name: string): string | undefined {
   return `${match[1] ?? ''}${match[2] ?? ''}`;
 }
 
+/** The path a conflicted copy at `copyPath` (`/`-separated) was made from, or the path itself. */
+export function originalPathOfConflictedCopy(copyPath: string): string {
+  const slash = copyPath.lastIndexOf('/');
+  const original = originalOfConflictedCopy(copyPath.slice(slash + 1));
+  return original === undefined ? copyPath : `${copyPath.slice(0, slash + 1)}${original}`;
+}
+
 /** `name (case clash).ext`, for a second name a case-insensitive file system treats as the first. */
 export function caseClashName(name: string, isTaken: (candidate: string) => boolean): string {
   return uniqueName(name, (n) => (n === 1 ? 'case clash' : `case clash ${n}`), isTaken);

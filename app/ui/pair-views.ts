@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { ActivityKind, ActivityView, HoldView, IssueView, PairView } from '../../common/contract.ts';
 import type { SyncStatus } from '../../common/sync-status.ts';
-import { originalOfConflictedCopy } from '../sync/conflict-names.ts';
+import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
 import type { PassHold } from '../sync/pass-report.ts';
 
 /** Bytes per second over the last few seconds of progress; null until there is enough to say. */
@@ -127,8 +127,7 @@ export function issueViews(pairId: string, status: SyncStatus): IssueView[] {
   for (const entry of status.activity) {
     if (entry.action !== 'conflict') continue;
     const slash = entry.path.lastIndexOf('/');
-    const original = originalOfConflictedCopy(entry.path.slice(slash + 1));
-    const originalPath = original === undefined ? entry.path : `${entry.path.slice(0, slash + 1)}${original}`;
+    const originalPath = originalPathOfConflictedCopy(entry.path);
     issues.push({
       pairId,
       kind: 'conflict',

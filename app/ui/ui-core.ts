@@ -11,7 +11,7 @@ import type { BrowserOpener } from '../auth/system-browser.ts';
 import { deviceAddress } from '../cli/device-session.ts';
 import { systemClock, type Clock, type TimerHandle } from '../live/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
-import { originalOfConflictedCopy } from '../sync/conflict-names.ts';
+import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';
 import type { ContractHandlers, ContractService, EventListener } from './dispatch.ts';
 import { NotificationGrouper, type NotificationInput } from './notification-grouper.ts';
@@ -157,7 +157,7 @@ export class UiCore implements ContractService {
           this.notify({
             kind: 'conflict',
             title: 'Both versions kept',
-            body: `${originalPathOf(entry.path)}: changed here and on the device; both copies are kept.`,
+            body: `${originalPathOfConflictedCopy(entry.path)}: changed here and on the device; both copies are kept.`,
             view: 'issues',
             pairId,
           });
@@ -232,13 +232,6 @@ export class UiCore implements ContractService {
       this.emit('pairs:changed', this.pairViews());
     }, PAIRS_EVENT_MS);
   }
-}
-
-/** The path a conflicted copy was made from (the activity names the copy). */
-function originalPathOf(copyPath: string): string {
-  const slash = copyPath.lastIndexOf('/');
-  const original = originalOfConflictedCopy(copyPath.slice(slash + 1));
-  return original === undefined ? copyPath : `${copyPath.slice(0, slash + 1)}${original}`;
 }
 
 function summarizeNotifications(last: NotificationInput, count: number): NotificationInput {
