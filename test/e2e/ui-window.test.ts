@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { jpegWithExif } from '../helpers/images.ts';
 import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import { waitFor } from '../helpers/live-pair.ts';
 import { cliEnv, MCH_SYNC_BIN, runMchSync } from '../helpers/mch-sync.ts';
@@ -40,6 +41,14 @@ beforeAll(async () => {
   folder = join(home, 'Work');
   mkdirSync(folder);
   writeFileSync(join(folder, 'plan.txt'), 'the plan\n');
+  writeFileSync(
+    join(folder, 'harbour.jpg'),
+    jpegWithExif({
+      width: 640,
+      height: 480,
+      exif: { make: 'Canon', model: 'Canon EOS R5', dateTimeOriginal: '2024:03:10 09:15:00' },
+    }),
+  );
   ui = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', join(home, 'profile'), 'ui', '--no-open'], {
     env,
   });
@@ -147,11 +156,15 @@ describe('the window of mch-sync ui', () => {
     expect((await fetch(url)).status).toBe(404);
   });
 
-  it('finds a file by its name, the match marked', async () => {
+  it('finds a photo by its camera make, the match marked', async () => {
     await view('Search');
-    await page.getByLabel('Search the device').fill('plan');
+    await page.getByLabel('Search the device').fill('canon');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.locator('mark', { hasText: 'plan' }).first().waitFor();
+    await page.getByText('harbour.jpg').first().waitFor();
+    await page
+      .locator('mark', { hasText: /^Canon$/ })
+      .first()
+      .waitFor();
     await page.screenshot({ path: join(SHOTS, 'search.png'), fullPage: true });
   });
 
