@@ -31,7 +31,8 @@ const VERSION = (
 
 export function contentHandlers(core: UiCore): Handlers {
   const listShares = async (): Promise<ShareView[]> => {
-    const { sharing, client, pairs } = core.connection();
+    const { client, pairs } = core.connection();
+    const sharing = await core.connection().sharing();
     const described = await describeShares({ pairs: pairs.pairs(), client }, await sharing.list(), undefined);
     return described.shares.map((share) => ({
       shareId: share.shareId,
@@ -56,7 +57,8 @@ export function contentHandlers(core: UiCore): Handlers {
       }),
     'shares:list': listShares,
     'shares:create': async ({ paths, fresh }) => {
-      const { sharing, client, pairs } = core.connection();
+      const { client, pairs } = core.connection();
+      const sharing = await core.connection().sharing();
       const items = placeLocalItems(pairs.pairs(), paths);
       const looked = lookUpSyncedItems(items);
       const uploaded =
@@ -83,7 +85,7 @@ export function contentHandlers(core: UiCore): Handlers {
       };
     },
     'shares:revoke': async ({ shareId }) => {
-      const { sharing } = core.connection();
+      const sharing = await core.connection().sharing();
       const share = (await sharing.list()).find((candidate) => candidate.shareId === shareId);
       if (share === undefined) throw new ShareError('SHARE_NOT_FOUND', 'This link is gone already.');
       await sharing.revoke(share);

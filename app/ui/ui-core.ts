@@ -35,7 +35,8 @@ export interface Connection {
   session: Session;
   client: DeviceClient;
   pairs: PairManager;
-  sharing: LinkSharing;
+  /** Built on first use: the sharing service's address comes from the configuration service. */
+  sharing: () => Promise<LinkSharing>;
 }
 
 /** pairs:changed goes out at most this often: a tray or window never needs more (desktop-app.md §3). */
@@ -131,14 +132,26 @@ export class UiCore implements ContractService {
     const deviceUrl = await deviceAddress(session, undefined);
     const client = new DeviceClient({ deviceUrl, transport: session.transport });
     const device = session.settings.device;
-    const urls = await session.serviceUrls();
-    const sharing = new LinkSharing({
-      shares: new SharesClient({ shareUrl: urls.share, transport: session.transport }),
-      perms: new FilePermsClient(client),
-      ownerId: session.settings.user.id,
-      deviceId: device?.id ?? '',
-      unfinished: new UnfinishedShares(this.options.profileDir),
-    });
+    // Nothing here asks the network: with the device's saved address the pairs start even when the
+    // device or the configuration service does not answer (they show offline and retry).
+    let sharing: Promise<LinkSharing> | undefined;
+    const sharingOf = (): Promise<LinkSharing> => {
+      sharing ??= session.serviceUrls().then(
+        (urls) =>
+          new LinkSharing({
+            shares: new SharesClient({ shareUrl: urls.share, transport: session.transport }),
+            perms: new FilePermsClient(client),
+            ownerId: session.settings.user.id,
+            deviceId: device?.id ?? '',
+            unfinished: new UnfinishedShares(this.options.profileDir),
+          }),
+        (error: unknown) => {
+          sharing = undefined;
+          throw error;
+        },
+      );
+      return sharing;
+    };
     const settings = await this.settings.read();
     const pairs = new PairManager({
       profileDir: this.options.profileDir,
@@ -164,7 +177,7 @@ export class UiCore implements ContractService {
         }
       },
     });
-    this.#connection = { session, client, pairs, sharing };
+    this.#connection = { session, client, pairs, sharing: sharingOf };
     await pairs.startAll();
     this.#schedulePairsEvent();
   }
