@@ -47,6 +47,8 @@ export function runProcess(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A program that exits without reading its input (xclip -o) closes the pipe first: not a failure.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
