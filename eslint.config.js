@@ -83,6 +83,20 @@ export default tseslint.config(
     },
   },
   {
+    // The Electron main process and preload: thin glue from Electron to app/ (docs/architecture.md).
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)(renderer|device)/', message: 'main/ may import app/ and common/ only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The UI runs in Electron's sandboxed renderer and in a plain browser: DOM globals, no Node.
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
