@@ -9,13 +9,17 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns `node args...` and waits for a line matching `ready` (its first capture group is returned). */
+/**
+ * Spawns `node args...` (with `env`, this process's by default) and waits for a line matching `ready`
+ * (its first capture group is returned).
+ */
 export async function startNodeProcess(
   args: string[],
   ready: RegExp,
   timeoutMs = 20_000,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   const lines = createInterface({ input: child.stdout });
   const value = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in time`)), timeoutMs);

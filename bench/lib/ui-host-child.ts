@@ -1,0 +1,74 @@
+// A child process for the UI benches: the real UiCore of a profile behind the headless host, as `mch-sync ui --no-open` runs them, with the renderer folder given.
+//
+// `node ui-host-child.ts PROFILE RENDERER_DIR [--loop-delay]` prints `ui <address with the secret>`
+// once the host listens (the pairs have started by then; their first pass runs on), and on SIGTERM
+// stops the host and the core (every pass cleanly) and prints `report <json>` (a HostChildReport).
+// The environment is the parent's choice (HOME, MCH_SECRET_STORE=file).
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { startUiHost } from '../../app/ui-host/ui-host.ts';
+import { UiCore } from '../../app/ui/ui-core.ts';
+
+export interface HostChildReport {
+  /** Event-loop delay of the host process while it ran, ms (only with --loop-delay). */
+  loopDelay: { p50: number; p95: number; p99: number; max: number; count: number } | null;
+}
+
+/** Where a parent finds this script. */
+export const UI_HOST_CHILD = import.meta.filename;
+
+async function main(profileDir: string, rendererDir: string, watchLoop: boolean): Promise<void> {
+  // Off unless asked: its timer would wake an idle host 100 times a second.
+  let histogram: IntervalHistogram | undefined;
+  if (watchLoop) {
+    histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+  }
+  const log = (level: string, message: string): void => {
+    if (level !== 'info') process.stderr.write(`ui-host-child: ${level}: ${message}\n`);
+  };
+  const core = await UiCore.open({
+    profileDir,
+    env: process.env,
+    openExternal: async () => {
+      throw new Error('no browser is opened from a bench');
+    },
+    log,
+  });
+  const host = await startUiHost({
+    service: core,
+    rendererDir,
+    log: (line) => process.stderr.write(`ui-host-child: ${line}\n`),
+  });
+  console.log(`ui ${host.openUrl}`);
+  process.once('SIGTERM', () => {
+    void (async () => {
+      await host.close();
+      await core.close();
+      histogram?.disable();
+      const ms = (ns: number): number => ns / 1e6;
+      const report: HostChildReport = {
+        loopDelay:
+          histogram === undefined
+            ? null
+            : {
+                p50: ms(histogram.percentile(50)),
+                p95: ms(histogram.percentile(95)),
+                p99: ms(histogram.percentile(99)),
+                max: ms(histogram.max),
+                count: histogram.count,
+              },
+      };
+      console.log(`report ${JSON.stringify(report)}`);
+      process.exit(0);
+    })();
+  });
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const [profileDir, rendererDir, flag] = process.argv.slice(2);
+  if (profileDir === undefined || rendererDir === undefined) {
+    console.error('usage: ui-host-child.ts PROFILE RENDERER_DIR [--loop-delay]');
+    process.exit(2);
+  }
+  await main(profileDir, rendererDir, flag === '--loop-delay');
+}
