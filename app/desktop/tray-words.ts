@@ -1,0 +1,129 @@
+// The tray's words: the tooltip and the menu's status line for each tray state, from the pair views.
+import type { AccountView, ActivityView, PairView } from '../../common/contract.ts';
+import { assertNever } from '../../common/errors.ts';
+import { formatBytes } from '../cli/run-summary.ts';
+import type { TrayState } from './tray-model.ts';
+
+// English, like every other string of the app; a fixed locale keeps "10,000" the same on every machine.
+const count = new Intl.NumberFormat('en-US');
+
+/** The tooltip, which is also the menu's status line (desktop-app.md §3). */
+export function trayTooltipOf(
+  state: TrayState,
+  account: AccountView,
+  pairs: readonly PairView[],
+  recent: readonly ActivityView[],
+): string {
+  switch (state) {
+    case 'sign-in-needed':
+      return account.signedIn ? 'Sign in again' : 'Sign in to start';
+    case 'attention':
+      return attentionWords(pairs, recent);
+    case 'offline':
+      return 'Offline: will retry';
+    case 'syncing':
+      return syncingWords(pairs);
+    case 'paused':
+      return pausedWords(pairs);
+    case 'up-to-date':
+      return pairs.length === 0 ? 'Add a folder to start syncing' : 'Up to date';
+    default:
+      return assertNever(state, 'tray state');
+  }
+}
+
+/**
+ * "Syncing 12 of 340 files, 3.2 MB/s, 1 min left": the sums over the pairs that are busy. The time left
+ * is the longest of theirs (all are done when the last is); without a speed yet, it is left out.
+ */
+function syncingWords(pairs: readonly PairView[]): string {
+  const busy = pairs.filter((pair) => pair.state === 'syncing' || pair.state === 'scanning');
+  const withProgress = busy.filter((pair) => pair.progress !== null && pair.progress.itemsTotal > 0);
+  if (withProgress.length === 0) {
+    // A scan that has not planned anything yet has no numbers to give.
+    return busy.every((pair) => pair.state === 'scanning') ? 'Looking for changes' : 'Syncing';
+  }
+  let done = 0;
+  let total = 0;
+  let speed: number | null = null;
+  let secondsLeft: number | null = null;
+  for (const pair of withProgress) {
+    const progress = pair.progress;
+    if (progress === null) continue;
+    done += progress.itemsDone;
+    total += progress.itemsTotal;
+    if (progress.bytesPerSecond !== null) speed = (speed ?? 0) + progress.bytesPerSecond;
+    if (progress.secondsLeft !== null) secondsLeft = Math.max(secondsLeft ?? 0, progress.secondsLeft);
+  }
+  const parts = [`Syncing ${count.format(done)} of ${count.format(total)} ${total === 1 ? 'file' : 'files'}`];
+  // A speed of 0 says nothing useful in a tooltip (a pass creating folders moves no bytes).
+  if (speed !== null && speed > 0) parts.push(`${formatBytes(Math.round(speed))}/s`);
+  if (secondsLeft !== null && speed !== null && speed > 0) parts.push(`${timeLeft(secondsLeft)} left`);
+  return parts.join(', ');
+}
+
+/**
+ * An estimate, so rounded: "a few seconds", "25 s", "4 min", "1 h 20 min". The same rounding as the
+ * window's progress line (renderer/src/format.ts formatDuration, which app/ cannot import).
+ */
+export function timeLeft(seconds: number): string {
+  if (seconds < 10) return 'a few seconds';
+  if (seconds < 60) return `${Math.round(seconds / 5) * 5} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+function pausedWords(pairs: readonly PairView[]): string {
+  const paused = pairs.filter((pair) => pair.state === 'paused').length;
+  if (paused === pairs.length) return 'Paused';
+  return `Paused: ${paused} of ${pairs.length} folders (the others are up to date)`;
+}
+
+/**
+ * What needs the user, most pressing first: held deletes, folders that stopped, conflicts, then the
+ * other items that are not synced. Conflicts are told apart from other issues by the recent activity
+ * (PairView.issueCount counts both; pair-views.ts counts a conflict from the same activity).
+ */
+function attentionWords(pairs: readonly PairView[], recent: readonly ActivityView[]): string {
+  const parts: string[] = [];
+  const held = pairs.filter((pair) => pair.hold !== null || pair.state === 'held');
+  const heldDeletes = held.reduce(
+    (sum, pair) => sum + (pair.hold === null ? 0 : pair.hold.localDeletes + pair.hold.remoteDeletes),
+    0,
+  );
+  if (held.length > 0) {
+    parts.push(heldDeletes > 0 ? `${plural(heldDeletes, 'delete')} held for you` : 'Deletes held for you');
+  }
+  const stopped = pairs.filter((pair) => pair.state === 'error');
+  if (stopped.length === 1 && stopped[0] !== undefined) {
+    const pair = stopped[0];
+    parts.push(`${folderName(pair.localRoot)} stopped${pair.detail === null ? '' : `: ${pair.detail}`}`);
+  } else if (stopped.length > 1) {
+    parts.push(`${stopped.length} folders stopped`);
+  }
+  let conflicts = 0;
+  let others = 0;
+  for (const pair of pairs) {
+    const ofPair = recent.filter((entry) => entry.pairId === pair.id && entry.kind === 'conflict').length;
+    const pairConflicts = Math.min(ofPair, pair.issueCount);
+    conflicts += pairConflicts;
+    others += pair.issueCount - pairConflicts;
+  }
+  if (conflicts > 0) parts.push(`${plural(conflicts, 'conflict')} ${conflicts === 1 ? 'needs' : 'need'} you`);
+  if (others > 0) parts.push(`${plural(others, 'file')} not synced`);
+  // trayStateOf says attention only for one of the above; a bare word beats an empty tooltip anyway.
+  return parts.length === 0 ? 'Needs your attention' : parts.join('; ');
+}
+
+function plural(n: number, word: string): string {
+  return `${count.format(n)} ${n === 1 ? word : `${word}s`}`;
+}
+
+/** The last part of a folder's path ("/home/ann/MyCloud" → "MyCloud"), on either separator. */
+export function folderName(path: string): string {
+  const parts = path.split(/[\\/]/).filter((part) => part !== '');
+  return parts.at(-1) ?? path;
+}
