@@ -95,10 +95,15 @@ async function visit(context: BrowserContext, url: string, condition: ReadyCondi
   try {
     await page.addInitScript(watchForReady(condition));
     await page.goto(url);
-    await page.waitForFunction('window.mchReadyAt !== undefined', undefined, {
-      timeout: 30_000,
-      polling: 50,
-    });
+    // A function, not text: the window's CSP refuses the eval that text would need here.
+    await page.waitForFunction(
+      () => (globalThis as { mchReadyAt?: number }).mchReadyAt !== undefined,
+      undefined,
+      {
+        timeout: 30_000,
+        polling: 50,
+      },
+    );
     return await page.evaluate<Visit>(READ_TIMES);
   } finally {
     await page.close();
