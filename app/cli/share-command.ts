@@ -2,13 +2,7 @@
 import { copyToClipboard } from '../system/clipboard.ts';
 import { notify } from '../system/notifications.ts';
 import { knownFolderPairs } from '../profile/known-pairs.ts';
-import {
-  confirmOnDevice,
-  lookUpSyncedItems,
-  placeLocalItems,
-  type SyncedItem,
-} from '../share/shared-items.ts';
-import { waitForUploads } from '../share/upload-wait.ts';
+import { describeItems, SHARE_NOTICES, sharePaths } from '../share/share-paths.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { withDeviceAdvice } from './device-failures.ts';
 import { openShareSession } from './share-session.ts';
@@ -47,7 +41,7 @@ export async function runShare(context: CommandContext, values: Values, paths: s
       shareItems(context, paths, values['new'] === true),
     );
   } catch (error) {
-    if (wantsNotice) await tellPerson(context, 'Could not make a share link', messageOf(error));
+    if (wantsNotice) await tellPerson(context, SHARE_NOTICES.failedTitle, messageOf(error));
     throw error;
   }
   if (values['json'] === true) context.print(JSON.stringify(result, null, 2));
@@ -58,47 +52,34 @@ export async function runShare(context: CommandContext, values: Values, paths: s
       await copyToClipboard(result.url, { env: context.deps.env });
     } catch (error) {
       if (wantsNotice)
-        await tellPerson(context, 'Share link not copied', `${messageOf(error)} The link: ${result.url}`);
+        await tellPerson(
+          context,
+          SHARE_NOTICES.notCopiedTitle,
+          SHARE_NOTICES.notCopiedBody(messageOf(error), result.url),
+        );
       throw error;
     }
     if (values['json'] !== true) context.deps.stderr(`mch-sync: the link of ${what} is on the clipboard.\n`);
-    if (wantsNotice) await tellPerson(context, 'Share link copied', `Anyone with the link can open ${what}.`);
+    if (wantsNotice)
+      await tellPerson(context, SHARE_NOTICES.copiedTitle, SHARE_NOTICES.copiedBody(result.items));
   } else if (wantsNotice) {
-    await tellPerson(context, 'Share link ready', `${result.url} opens ${what}.`);
+    await tellPerson(context, SHARE_NOTICES.readyTitle, SHARE_NOTICES.readyBody(result));
   }
   return 0;
 }
 
 async function shareItems(context: CommandContext, paths: string[], fresh: boolean): Promise<ShareJson> {
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
-  // Paths are checked before anything is asked of the device: a refusal needs no sign-in.
-  const items = placeLocalItems(pairs, paths);
-  const session = await openShareSession(context, pairs);
   const signal = context.deps.signal;
-  const looked = lookUpSyncedItems(items);
-  let synced: SyncedItem[] = looked.synced;
-  if (looked.notYet.length > 0) {
-    const uploaded = await waitForUploads(looked.notYet, {
-      profileDir: context.profileDir,
-      onWaiting: (message) => context.deps.stderr(`mch-sync: ${message}\n`),
-      ...(signal === undefined ? {} : { signal }),
-    });
-    const order = new Map(items.map((item, position) => [item.path, position]));
-    synced = [...synced, ...uploaded].sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
-  }
-  // The same item given twice (by two spellings of one path) is one item of the link.
-  const unique = [...new Map(synced.map((item) => [item.id, item])).values()];
-  await confirmOnDevice(session.client, unique, signal);
-  const outcome = await session.sharing.share(
-    unique.map((item) => item.id),
-    { fresh, ...(signal === undefined ? {} : { signal }) },
-  );
-  return {
-    url: outcome.share.url,
-    shareId: outcome.share.shareId,
-    items: unique.map((item) => ({ path: item.path, id: item.id })),
-    reused: outcome.reused,
-  };
+  const link = await sharePaths(paths, {
+    pairs,
+    connect: () => openShareSession(context, pairs),
+    profileDir: context.profileDir,
+    onWaiting: (message) => context.deps.stderr(`mch-sync: ${message}\n`),
+    fresh,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return { url: link.url, shareId: link.shareId, items: link.items, reused: link.reused };
 }
 
 /** A notification when asked for; one that cannot be shown is a warning, never a failure of the share. */
@@ -108,20 +89,6 @@ async function tellPerson(context: CommandContext, title: string, body: string):
   } catch (error) {
     context.warn(`no notification shown: ${messageOf(error)}`);
   }
-}
-
-function describeItems(items: ShareJson['items']): string {
-  if (items.length === 1) return `"${baseName(items[0]?.path ?? '')}"`;
-  return `${items.length} items`;
-}
-
-function baseName(path: string): string {
-  return (
-    path
-      .split(/[\\/]/)
-      .filter((part) => part !== '')
-      .at(-1) ?? path
-  );
 }
 
 function messageOf(error: unknown): string {

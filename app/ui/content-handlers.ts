@@ -8,8 +8,7 @@ import { searchFiles } from '../search/text-search.ts';
 import { liveLogDir } from '../service/pair-service.ts';
 import { describeShares } from '../share/describe-shares.ts';
 import { ShareError } from '../share/share-errors.ts';
-import { confirmOnDevice, lookUpSyncedItems, placeLocalItems } from '../share/shared-items.ts';
-import { waitForUploads } from '../share/upload-wait.ts';
+import { sharePaths, type SharedLink } from '../share/share-paths.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import type { UiCore } from './ui-core.ts';
 
@@ -57,29 +56,13 @@ export function contentHandlers(core: UiCore): Handlers {
       }),
     'shares:list': listShares,
     'shares:create': async ({ paths, fresh }) => {
-      const { client, pairs } = core.connection();
-      const sharing = await core.connection().sharing();
-      const items = placeLocalItems(pairs.pairs(), paths);
-      const looked = lookUpSyncedItems(items);
-      const uploaded =
-        looked.notYet.length === 0
-          ? []
-          : await waitForUploads(looked.notYet, {
-              profileDir: core.options.profileDir,
-              onWaiting: (message) => core.options.log('info', message),
-            });
-      const synced = [...new Map([...looked.synced, ...uploaded].map((item) => [item.id, item])).values()];
-      await confirmOnDevice(client, synced);
-      const outcome = await sharing.share(
-        synced.map((item) => item.id),
-        { fresh },
-      );
-      const view = (await listShares()).find((share) => share.shareId === outcome.share.shareId);
+      const outcome = await shareThroughCore(core, paths, { fresh });
+      const view = (await listShares()).find((share) => share.shareId === outcome.shareId);
       void sharesChanged();
       return {
-        shareId: outcome.share.shareId,
-        url: outcome.share.url,
-        createdAtMs: outcome.share.dateCreated,
+        shareId: outcome.shareId,
+        url: outcome.url,
+        createdAtMs: outcome.createdAtMs,
         items: view?.items ?? [],
         reused: outcome.reused,
       };
@@ -165,4 +148,25 @@ export function contentHandlers(core: UiCore): Handlers {
       return next;
     },
   };
+}
+
+/**
+ * The link of `paths` through the core's own sign-in, folder pairs and live services (whose control
+ * sockets answer "sync now" for items not uploaded yet): the window's shares:create and the desktop
+ * app's share action.
+ */
+export async function shareThroughCore(
+  core: UiCore,
+  paths: readonly string[],
+  options: { fresh?: boolean; onWaiting?: (message: string) => void; signal?: AbortSignal } = {},
+): Promise<SharedLink> {
+  const connection = core.connection();
+  return sharePaths(paths, {
+    pairs: connection.pairs.pairs(),
+    connect: async () => ({ client: connection.client, sharing: await connection.sharing() }),
+    profileDir: core.options.profileDir,
+    onWaiting: options.onWaiting ?? ((message) => core.options.log('info', message)),
+    ...(options.fresh === undefined ? {} : { fresh: options.fresh }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
 }
