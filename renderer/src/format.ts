@@ -33,7 +33,8 @@ export function formatCount(count: number, one: string, many: string): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;
 }
 
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+// The same time style as dateTime's, so "today 9:08 AM" and "Nov 23, 2026, 9:50 AM" read alike.
+const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
