@@ -88,14 +88,28 @@ export async function enterUiHost(openUrl: string): Promise<UiHostClient> {
   };
 }
 
-/** Asks `pairs:list` every half second until its one pair is up to date after a pass; returns that view. */
-export async function waitForUpToDate(client: UiHostClient, timeoutMs: number): Promise<PairView> {
+/**
+ * Asks `pairs:list` every half second until its one pair is up to date after a pass that ended at or
+ * after `sinceMs` (epoch ms; a kept index remembers older passes); returns that view.
+ */
+export async function waitForUpToDate(
+  client: UiHostClient,
+  timeoutMs: number,
+  sinceMs = 0,
+): Promise<PairView> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { result } = await client.invoke<PairView[]>('pairs:list');
     if (!result.ok) throw new Error(`pairs:list: ${result.error.code} ${result.error.message}`);
     const [pair] = result.value;
-    if (pair?.state === 'idle' && pair.lastSyncAtMs !== null && pair.progress === null) return pair;
+    if (
+      pair?.state === 'idle' &&
+      pair.lastSyncAtMs !== null &&
+      pair.lastSyncAtMs >= sinceMs &&
+      pair.progress === null
+    ) {
+      return pair;
+    }
     if (pair?.state === 'error' || pair?.state === 'held' || pair?.state === 'sign-in-needed') {
       throw new Error(`the pair is ${pair.state}: ${pair.detail ?? ''}`);
     }
