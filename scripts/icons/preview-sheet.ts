@@ -48,7 +48,9 @@ export function previewSheet(sourceDir: string): Buffer {
             const alpha = (rgba[at + 3] ?? 0) / 255;
             // A template takes the panel's ink colour, as the menu bar tints it.
             const colour = layer === 'template' ? ink : [rgba[at] ?? 0, rgba[at + 1] ?? 0, rgba[at + 2] ?? 0];
-            const mixed = [0, 1, 2].map((c) => Math.round((colour[c] ?? 0) * alpha + panel[c] * (1 - alpha)));
+            const mixed = [0, 1, 2].map((c) =>
+              Math.round((colour[c] ?? 0) * alpha + (panel[c] ?? 0) * (1 - alpha)),
+            );
             for (let zy = 0; zy < ZOOM; zy += 1) {
               for (let zx = 0; zx < ZOOM; zx += 1) {
                 const x = left + px * ZOOM + zx;
