@@ -161,6 +161,8 @@ export interface PhotoView {
 
 export interface SettingsView {
   startAtLogin: boolean;
+  /** "Copy share link" in the file managers' context menus (desktop-app.md §4). */
+  fileManagerEntries: boolean;
   notifications: boolean;
   /** How often the device is asked for changes. */
   pollIntervalSeconds: number;

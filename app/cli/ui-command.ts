@@ -1,6 +1,12 @@
 // `mch-sync ui [--port N] [--no-open]`: the window in a browser, served by the headless host on loopback, with every folder pair syncing, until stopped.
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { autostartFor } from '../desktop/autostart.ts';
+import { profileKeyOf, SHARE_WORDS } from '../integrate/entry-description.ts';
+import { ownCommand, profileWords } from '../integrate/entry-command.ts';
+import { defaultProfileDir } from '../profile/profile-dir.ts';
+import type { SystemSwitch } from '../ui/system-settings.ts';
 import { startUiHost } from '../ui-host/ui-host.ts';
 import { UiCore } from '../ui/ui-core.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
@@ -19,6 +25,41 @@ Options:
 
 type Values = Record<string, string | boolean | undefined>;
 
+/** This installation's entry point, which the entries and the autostart entry run with this Node. */
+const OWN_BIN = fileURLToPath(new URL('../../bin/mch-sync.js', import.meta.url));
+
+/**
+ * What the window's system switches do in the headless host. The file-manager entries run
+ * `mch-sync share --copy --notify`. Start at login runs `mch-sync run` (every pair, live), not `ui
+ * --no-open`: the window of a login-started host would be at an address with a secret nobody saw,
+ * so what a person expects of it, their folders syncing from login on, is exactly `run`; `mch-sync
+ * status` and `mch-sync ui` (once `run` is stopped) show it. Linux only: elsewhere the app does it.
+ */
+export function headlessSwitches(
+  profileDir: string,
+  env: NodeJS.ProcessEnv,
+): { shareCommand: string[]; autostart: SystemSwitch | null } {
+  const home = env['HOME'] ?? homedir();
+  const defaultProfile = profileDir === defaultProfileDir(env, process.platform, home);
+  const base = [
+    ...ownCommand({ execPath: process.execPath, binPath: OWN_BIN }),
+    ...profileWords(profileDir, defaultProfile),
+  ];
+  const autostart = autostartFor({
+    platform: process.platform,
+    env,
+    home,
+    entry: {
+      appId: defaultProfile ? 'mch-sync-run' : `mch-sync-run-${profileKeyOf(profileDir)}`,
+      name: 'mch-sync',
+      comment: 'Keeps your synced folders in sync with your device',
+      icon: 'folder-remote',
+      command: [...base, 'run'],
+    },
+  });
+  return { shareCommand: [...base, ...SHARE_WORDS], autostart };
+}
+
 /** The built renderer: beside the sources (`dist/renderer`), or beside the compiled app in `dist/`. */
 export function rendererDir(): string {
   const candidates = [
@@ -33,6 +74,7 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
   const core = await UiCore.open({
     profileDir: context.profileDir,
     env: context.deps.env,
+    ...headlessSwitches(context.profileDir, context.deps.env),
     openExternal: context.deps.openBrowser,
     ...(context.deps.keychain === undefined ? {} : { keychain: context.deps.keychain }),
     log: (level, message) => {

@@ -3,14 +3,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { execWord, keyFileValue } from '../integrate/quoting.ts';
 import { writeFileAtomic } from '../profile/private-file.ts';
-
-/** A setting that lives outside the profile, in the system: start at login, the file-manager entries. */
-export interface SystemSwitch {
-  /** Whether it is on now, as the system has it (the person may have changed it elsewhere). */
-  isEnabled(): Promise<boolean>;
-  /** Turns it on (bringing it up to date) or off; doing it twice changes nothing more. */
-  setEnabled(enabled: boolean): Promise<void>;
-}
+import type { SystemSwitch } from '../ui/system-settings.ts';
 
 /** What the Electron glue fills with `app.setLoginItemSettings` / `app.getLoginItemSettings().openAtLogin`. */
 export interface LoginItemPort {

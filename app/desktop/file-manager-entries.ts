@@ -8,7 +8,7 @@ import {
   type IntegrationTarget,
 } from '../integrate/install.ts';
 import { IntegrateError } from '../integrate/integrate-errors.ts';
-import type { SystemSwitch } from './autostart.ts';
+import type { SystemSwitch } from '../ui/system-settings.ts';
 
 /** The word the app's entries end with: `<app> --share <selected paths>` (parseLaunchArgs). */
 export const APP_SHARE_WORDS: readonly string[] = ['--share'];

@@ -133,10 +133,10 @@ export function contentHandlers(core: UiCore): Handlers {
         places.close();
       }
     },
-    'settings:get': () => core.settings.read(),
+    'settings:get': () => core.systemSettings.read(),
     'settings:update': async (change) => {
       const before = await core.settings.read();
-      const next = await core.settings.update(change);
+      const next = await core.systemSettings.update(change);
       core.emit('settings:changed', next);
       // The poll interval and the ignore rules are read when a pair's service starts.
       if (

@@ -49,6 +49,7 @@ export const REQUEST_SCHEMAS = {
   'settings:get': empty,
   'settings:update': z.strictObject({
     startAtLogin: z.boolean().optional(),
+    fileManagerEntries: z.boolean().optional(),
     notifications: z.boolean().optional(),
     pollIntervalSeconds: z.number().int().min(10).max(3600).optional(),
     ignoreRules: z.string().max(65_536).optional(),

@@ -1,4 +1,5 @@
 // The one implementation of the UI contract: the signed-in session, one live service per folder pair, and the events the window hears; both hosts call it.
+import { homedir } from 'node:os';
 import type { EventName, EventPayload, PairView } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import { DeviceClient } from '../api/device-client.ts';
@@ -18,6 +19,9 @@ import { NotificationGrouper, type NotificationInput } from './notification-grou
 import { PairManager } from './pair-manager.ts';
 import { contractHandlers } from './ui-handlers.ts';
 import { UiSettingsFile } from './ui-settings.ts';
+import { SystemSettings, type SystemSwitch } from './system-settings.ts';
+import { FileManagerEntries } from '../desktop/file-manager-entries.ts';
+import { defaultProfileDir } from '../profile/profile-dir.ts';
 
 export interface UiCoreOptions {
   profileDir: string;
@@ -28,6 +32,14 @@ export interface UiCoreOptions {
   clock?: Clock;
   /** Warnings and unexpected failures, for the host's log. */
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * The words the file-manager entries run before the selected paths: the app's `[<app>, --share]`,
+   * the headless host's `mch-sync share --copy --notify`; null where the host installs none (the
+   * entries are Linux file managers'; Windows gets them from the installer, macOS from the app).
+   */
+  shareCommand?: readonly string[] | null;
+  /** Start at login as the host does it (autostart.ts); null where it has no way. */
+  autostart?: SystemSwitch | null;
 }
 
 /** What exists while signed in with a device: the clients and the running pairs. */
@@ -45,6 +57,8 @@ const PAIRS_EVENT_MS = 250;
 export class UiCore implements ContractService {
   readonly options: UiCoreOptions;
   readonly settings: UiSettingsFile;
+  /** The settings kept by the system (start at login, file-manager entries), over `settings`. */
+  readonly systemSettings: SystemSettings;
   readonly handlers: ContractHandlers;
   readonly #clock: Clock;
   readonly #listeners = new Set<EventListener>();
@@ -58,6 +72,11 @@ export class UiCore implements ContractService {
     this.options = options;
     this.#clock = options.clock ?? systemClock;
     this.settings = new UiSettingsFile(options.profileDir);
+    this.systemSettings = new SystemSettings({
+      file: this.settings,
+      profileDir: options.profileDir,
+      switches: { startAtLogin: options.autostart ?? null, fileManagerEntries: entriesOf(options) },
+    });
     this.#grouper = new NotificationGrouper({
       clock: this.#clock,
       emit: (notification) => this.emit('notification', notification),
@@ -77,6 +96,11 @@ export class UiCore implements ContractService {
       options.log('warn', error.message);
     }
     return core;
+  }
+
+  /** The desktop app at each start: first-start defaults once, then what is on brought up to date. */
+  applySystemSettings(): Promise<void> {
+    return this.systemSettings.applyAtStart();
   }
 
   get auth(): AuthEnvironment {
@@ -245,6 +269,20 @@ export class UiCore implements ContractService {
       this.emit('pairs:changed', this.pairViews());
     }, PAIRS_EVENT_MS);
   }
+}
+
+function entriesOf(options: UiCoreOptions): FileManagerEntries | null {
+  const command = options.shareCommand ?? null;
+  if (command === null || process.platform === 'win32' || process.platform === 'darwin') return null;
+  const home = options.env['HOME'] ?? homedir();
+  return new FileManagerEntries({
+    command,
+    profileDir: options.profileDir,
+    defaultProfile: options.profileDir === defaultProfileDir(options.env, process.platform, home),
+    env: options.env,
+    home,
+    log: options.log,
+  });
 }
 
 function summarizeNotifications(last: NotificationInput, count: number): NotificationInput {

@@ -1,4 +1,4 @@
-// The window's settings, `<profile>/ui-settings.json`: start at login, notifications, poll interval, extra ignore rules.
+// The window's settings, `<profile>/ui-settings.json`: start at login, file-manager entries, notifications, poll interval, extra ignore rules.
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { SettingsView } from '../../common/contract.ts';
@@ -8,6 +8,7 @@ export const UI_SETTINGS_FILE = 'ui-settings.json';
 
 export const DEFAULT_UI_SETTINGS: SettingsView = {
   startAtLogin: true,
+  fileManagerEntries: true,
   notifications: true,
   pollIntervalSeconds: 30,
   ignoreRules: '',
@@ -16,6 +17,7 @@ export const DEFAULT_UI_SETTINGS: SettingsView = {
 // Each field falls back to its default on its own: one bad value never resets the others.
 const storedSchema = z.object({
   startAtLogin: z.boolean().catch(DEFAULT_UI_SETTINGS.startAtLogin),
+  fileManagerEntries: z.boolean().catch(DEFAULT_UI_SETTINGS.fileManagerEntries),
   notifications: z.boolean().catch(DEFAULT_UI_SETTINGS.notifications),
   pollIntervalSeconds: z.number().int().min(10).max(3600).catch(DEFAULT_UI_SETTINGS.pollIntervalSeconds),
   ignoreRules: z.string().catch(DEFAULT_UI_SETTINGS.ignoreRules),

@@ -278,6 +278,15 @@ describe('the controls send the contract calls', () => {
     await expect
       .poll(async () => (await calls(page)).filter((call) => call.name === 'settings:update'))
       .toEqual([{ name: 'settings:update', request: { notifications: false } }]);
+    const entries = page.getByRole('checkbox', { name: 'Add “Copy share link” to the file manager' });
+    await expect.poll(() => entries.getAttribute('aria-describedby')).not.toBeNull();
+    expect(
+      await page.locator(`[id="${await entries.getAttribute('aria-describedby')}"]`).textContent(),
+    ).toMatch(/Right-click files in a synced folder/);
+    await entries.uncheck();
+    await expect
+      .poll(async () => (await calls(page)).filter((call) => call.name === 'settings:update').at(-1))
+      .toEqual({ name: 'settings:update', request: { fileManagerEntries: false } });
     await page.close();
   });
 

@@ -282,6 +282,7 @@ export function rendererSample(nowMs: number): RendererSample {
     ],
     settings: {
       startAtLogin: true,
+      fileManagerEntries: true,
       notifications: true,
       pollIntervalSeconds: 60,
       ignoreRules: '*.tmp\nnode_modules/\n',

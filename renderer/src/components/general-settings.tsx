@@ -1,4 +1,4 @@
-// The settings of every pair: start at login, notifications, how often the device is asked, extra ignore rules.
+// The settings of every pair: start at login, the file manager's share entry, notifications, how often the device is asked, extra ignore rules.
 import type { JSX } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { SettingsView } from '../../../common/contract.ts';
@@ -10,6 +10,8 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
   const store = useStores().settings;
   const ids = {
     login: useId(),
+    entries: useId(),
+    entriesHint: useId(),
     notify: useId(),
     poll: useId(),
     pollHint: useId(),
@@ -36,6 +38,21 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
         />
         <label for={ids.login}>Start mch-sync when I log in</label>
       </div>
+      <div class="check">
+        <input
+          id={ids.entries}
+          type="checkbox"
+          checked={settings.fileManagerEntries}
+          disabled={update.busy}
+          aria-describedby={ids.entriesHint}
+          onChange={(event) => void update.run({ fileManagerEntries: event.currentTarget.checked })}
+        />
+        <label for={ids.entries}>Add &ldquo;Copy share link&rdquo; to the file manager</label>
+      </div>
+      <p class="hint check-hint" id={ids.entriesHint}>
+        Right-click files in a synced folder to put one link to them on the clipboard. Turning this off
+        removes the entry.
+      </p>
       <div class="check">
         <input
           id={ids.notify}

@@ -257,7 +257,14 @@ describe('the desktop core', () => {
 
   it('keeps settings and tells the window', async () => {
     const next = await call('settings:update', { pollIntervalSeconds: 60, notifications: false });
-    expect(next).toMatchObject({ pollIntervalSeconds: 60, notifications: false, startAtLogin: true });
+    // This core has no system switches (start at login, file-manager entries): those read as off.
+    expect(next).toEqual({
+      pollIntervalSeconds: 60,
+      notifications: false,
+      startAtLogin: false,
+      fileManagerEntries: false,
+      ignoreRules: '',
+    });
     expect(await call('settings:get', {})).toEqual(next);
     expect(lastEvent('settings:changed')).toEqual(next);
     expect((await failure('settings:update', { pollIntervalSeconds: 1 })).code).toBe('CONTRACT_BAD_REQUEST');
