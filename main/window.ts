@@ -1,0 +1,85 @@
+// The app's one window: the renderer from mch-app://ui with every webPreferences field set, placed as a popover near the tray or as a normal window, hidden (not closed) when closed.
+import { BrowserWindow, screen, type Rectangle, type WebPreferences } from 'electron';
+import type { ViewName } from '../common/contract.ts';
+import { windowPlacementOf } from '../app/desktop/window-placement.ts';
+import { APP_URL } from './app-protocol.ts';
+
+/** desktop-app.md §2: the views fit a 400×600 popover. */
+export const WINDOW_SIZE = { width: 400, height: 600 } as const;
+
+/**
+ * Every field explicitly, as desktop-app.md §6 asks: defaults changed between Electron versions and
+ * Electronegativity assumes the old ones. The preload is the bundled one file; sandboxed, it cannot
+ * load another.
+ */
+export function webPreferencesFor(preload: string): WebPreferences {
+  return {
+    preload,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+    safeDialogs: true,
+    plugins: false,
+    enableWebSQL: false,
+    webgl: false,
+    autoplayPolicy: 'document-user-activation-required',
+  };
+}
+
+export interface AppWindow {
+  window: BrowserWindow;
+  /** Shows the window (placed near the tray when it knows where that is), on `view` when given. */
+  show(view?: ViewName | null, trayBounds?: Rectangle | null): void;
+  /** Lets the next close really close (quitting). */
+  allowClose(): void;
+}
+
+export function createAppWindow(options: { preload: string; icon?: string }): AppWindow {
+  const window = new BrowserWindow({
+    ...WINDOW_SIZE,
+    minWidth: 360,
+    minHeight: 420,
+    show: false,
+    title: 'mch-sync',
+    autoHideMenuBar: true,
+    ...(options.icon === undefined ? {} : { icon: options.icon }),
+    webPreferences: webPreferencesFor(options.preload),
+  });
+  let quitting = false;
+  // The tray app keeps running when its window closes (desktop-app.md §6).
+  window.on('close', (event) => {
+    if (quitting) return;
+    event.preventDefault();
+    window.hide();
+  });
+  let loaded = false;
+  const show = (view?: ViewName | null, trayBounds?: Rectangle | null): void => {
+    const anchor = trayBounds ?? null;
+    const point = anchor === null ? screen.getCursorScreenPoint() : { x: anchor.x, y: anchor.y };
+    const placement = windowPlacementOf({
+      trayBounds: anchor,
+      workArea: screen.getDisplayNearestPoint(point).workArea,
+      size: WINDOW_SIZE,
+    });
+    if (!window.isVisible()) {
+      window.setBounds({ x: placement.x, y: placement.y, width: placement.width, height: placement.height });
+    }
+    // The renderer routes by the hash: a new one is an in-page navigation, not a reload.
+    const target = view === undefined || view === null ? APP_URL : `${APP_URL}#${view}`;
+    if (!loaded || target !== APP_URL) {
+      loaded = true;
+      void window.loadURL(target);
+    }
+    window.show();
+    window.focus();
+  };
+  return { window, show, allowClose: () => (quitting = true) };
+}
