@@ -13,7 +13,8 @@ export interface ClipboardPort {
 
 /** What to tell the person, shaped like a NotificationView: clicking it opens `view`. */
 export interface ShareNotice {
-  outcome: 'copied' | 'not-copied' | 'failed';
+  /** `waiting`: only told through `onWaiting`, before the outcome, when items are uploaded first. */
+  outcome: 'copied' | 'not-copied' | 'failed' | 'waiting';
   title: string;
   body: string;
   view: ViewName;
@@ -50,7 +51,7 @@ export class ShareAction {
         onWaiting: (message) => {
           core.options.log('info', message);
           onWaiting?.({
-            outcome: 'copied',
+            outcome: 'waiting',
             title: 'Uploading first',
             body: 'The items are not on the device yet: the link is copied once they are uploaded.',
             view: 'status',
