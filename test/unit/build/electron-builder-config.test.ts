@@ -15,7 +15,9 @@ describe('electron-builder.yml', () => {
 
   it('is checked by a validator that rejects a misspelt option', async () => {
     const wrong = { ...config, nsis: { ...config.nsis, perMachin: false } };
-    await expect(validateConfiguration(wrong, new DebugLogger(false))).rejects.toThrow(/Invalid configuration object/);
+    await expect(validateConfiguration(wrong, new DebugLogger(false))).rejects.toThrow(
+      /Invalid configuration object/,
+    );
   });
 
   it('builds the installers of desktop-app.md §7', () => {
