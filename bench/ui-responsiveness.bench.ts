@@ -142,7 +142,7 @@ async function main(): Promise<void> {
       const loopText =
         loop === null
           ? ''
-          : `host event loop over the whole run (late by): p50 ${loop.p50.toFixed(0)} ms, p95 ${loop.p95.toFixed(0)} ms, p99 ${loop.p99.toFixed(0)} ms, max ${loop.max.toFixed(0)} ms`;
+          : `host event loop from when it listened (late by): p50 ${loop.p50.toFixed(0)} ms, p95 ${loop.p95.toFixed(0)} ms, p99 ${loop.p99.toFixed(0)} ms, max ${loop.max.toFixed(0)} ms`;
       printLatencyComparison(
         `pairs:list through the headless host (POST /api/pairs:list, secret cookie), one every ${INTERVAL_MS} ms: during the first pass of ${tree.files} files in ${tree.folders} folders (${passSeconds.toFixed(0)} s) and idle after it`,
         { name: 'idle (pair up to date)', ms: idle.map((s) => s.ms), detail: `slowest: ${slowest(idle, 3)}` },
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
           {
             name: 'during the first pass',
             ms: underLoad.map((s) => s.ms),
-            detail: `${byState(underLoad)}; slowest: ${slowest(underLoad, 5)}; ${loopText}`,
+            detail: `${byState(underLoad)}; ${underLoad.filter((s) => s.ms >= GOAL_MS).length} of them took 100 ms or more; slowest: ${slowest(underLoad, 5)}; ${loopText}`,
           },
         ],
       );

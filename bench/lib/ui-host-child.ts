@@ -10,7 +10,7 @@ import { UiCore } from '../../app/ui/ui-core.ts';
 
 export interface HostChildReport {
   /**
-   * How late the host's event loop ran a 10 ms timer while it ran, ms (only with --loop-delay): the
+   * How late the host's event loop ran a 10 ms timer from when it listened, ms (only with --loop-delay): the
    * histogram's values less the 10 ms it waits on purpose, so 0 is a free loop and 250 a 250 ms block.
    */
   loopDelay: { p50: number; p95: number; p99: number; max: number; count: number } | null;
@@ -22,12 +22,6 @@ const LOOP_RESOLUTION_MS = 10;
 export const UI_HOST_CHILD = import.meta.filename;
 
 async function main(profileDir: string, rendererDir: string, watchLoop: boolean): Promise<void> {
-  // Off unless asked: its timer would wake an idle host 100 times a second.
-  let histogram: IntervalHistogram | undefined;
-  if (watchLoop) {
-    histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-    histogram.enable();
-  }
   const log = (level: string, message: string): void => {
     if (level !== 'info') process.stderr.write(`ui-host-child: ${level}: ${message}\n`);
   };
@@ -44,6 +38,13 @@ async function main(profileDir: string, rendererDir: string, watchLoop: boolean)
     rendererDir,
     log: (line) => process.stderr.write(`ui-host-child: ${line}\n`),
   });
+  // Off unless asked: its timer would wake an idle host 100 times a second. From now on only: what
+  // blocked the loop before the host listened (loading, the watcher's first walk) kept no call waiting.
+  let histogram: IntervalHistogram | undefined;
+  if (watchLoop) {
+    histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    histogram.enable();
+  }
   console.log(`ui ${host.openUrl}`);
   process.once('SIGTERM', () => {
     void (async () => {
