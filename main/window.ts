@@ -1,38 +1,11 @@
 // The app's one window: the renderer from mch-app://ui with every webPreferences field set, placed as a popover near the tray or as a normal window, hidden (not closed) when closed.
-import { BrowserWindow, screen, type Rectangle, type WebPreferences } from 'electron';
+import { BrowserWindow, screen, type Rectangle } from 'electron';
 import type { ViewName } from '../common/contract.ts';
 import { windowPlacementOf } from '../app/desktop/window-placement.ts';
 import { APP_URL } from './app-protocol.ts';
 
 /** desktop-app.md §2: the views fit a 400×600 popover. */
 export const WINDOW_SIZE = { width: 400, height: 600 } as const;
-
-/**
- * Every field explicitly, as desktop-app.md §6 asks: defaults changed between Electron versions and
- * Electronegativity assumes the old ones. The preload is the bundled one file; sandboxed, it cannot
- * load another.
- */
-export function webPreferencesFor(preload: string): WebPreferences {
-  return {
-    preload,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    experimentalFeatures: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-    spellcheck: false,
-    safeDialogs: true,
-    plugins: false,
-    enableWebSQL: false,
-    webgl: false,
-    autoplayPolicy: 'document-user-activation-required',
-  };
-}
 
 export interface AppWindow {
   window: BrowserWindow;
@@ -51,7 +24,30 @@ export function createAppWindow(options: { preload: string; icon?: string }): Ap
     title: 'mch-sync',
     autoHideMenuBar: true,
     ...(options.icon === undefined ? {} : { icon: options.icon }),
-    webPreferences: webPreferencesFor(options.preload),
+    // Every field explicitly, as desktop-app.md §6 asks: defaults changed between Electron versions, and
+    // Electronegativity reads only a literal here and assumes the old ones. The preload is the bundled
+    // one file; sandboxed, it cannot load another.
+    webPreferences: {
+      preload: options.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      safeDialogs: true,
+      plugins: false,
+      enableWebSQL: false,
+      webgl: false,
+      autoplayPolicy: 'document-user-activation-required',
+      // A middle click would otherwise ask for a new window (denied anyway): not even asked.
+      disableBlinkFeatures: 'Auxclick',
+    },
   });
   let quitting = false;
   // The tray app keeps running when its window closes (desktop-app.md §6).
