@@ -1,5 +1,5 @@
 // Contract calls about what is on the device: share links, text and photo search; and the window's settings and about.
-import { readFileSync } from 'node:fs';
+import { clientVersion } from '../app-version.ts';
 import type { ShareView } from '../../common/contract.ts';
 import { ItemPlaces } from '../search/item-places.ts';
 import { instantOf, parseDateRange } from '../search/photo-dates.ts';
@@ -24,9 +24,7 @@ type Handlers = Pick<
   | 'settings:update'
 >;
 
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+const VERSION = clientVersion();
 
 export function contentHandlers(core: UiCore): Handlers {
   const listShares = async (): Promise<ShareView[]> => {
