@@ -33,6 +33,12 @@ const MAIN_DIR = dirname(fileURLToPath(import.meta.url));
 const log: MainLog = (level, message) => process.stderr.write(`mch-sync: ${level}: ${message}\n`);
 const argv = process.argv.slice(1);
 const launch = parseLaunchArgs(argv, process.cwd());
+const profileFlag = profileFlagOf(argv);
+const profileDir = resolveProfileDir({ flag: profileFlag, env: process.env });
+// Chromium's own files go inside the profile, not beside it in the same default folder (Electron's
+// userData is <appData>/mch-sync too); the lock is then one per profile, and a share reaches the
+// instance of its own profile.
+app.setPath('userData', join(profileDir, 'electron'));
 
 // Checked before anything starts: a second start only hands its share request to the first
 // (electron#20322: the data, not the reordered argv) and ends.
@@ -63,8 +69,6 @@ async function openWithSystem(target: string): Promise<void> {
 
 async function start(): Promise<void> {
   const platform = process.platform;
-  const profileFlag = profileFlagOf(argv);
-  const profileDir = resolveProfileDir({ flag: profileFlag, env: process.env });
   const command = appCommand({
     execPath: process.execPath,
     isPackaged: app.isPackaged,
@@ -132,6 +136,8 @@ async function start(): Promise<void> {
     onBatch: (paths) => void shareAction.share(paths).then((notice) => notifier.show(notice)),
   });
   const stopTray = await feedTray(core, (change) => tray.apply(change));
+  // test/electron/app.e2e.ts reads what the tray shows through Playwright's evaluate in this process.
+  if (process.env['MCH_E2E_HOOKS'] === '1') Object.assign(globalThis, { mchTray: tray });
 
   app.on('second-instance', (_event, _argv, _cwd, data) => {
     const paths = readShareRequestData(data);

@@ -38,19 +38,29 @@ export class AppTray {
   readonly tray: Tray;
   readonly #options: TrayOptions;
   readonly #images = new Map<string, NativeImage>();
+  /** What was applied last (Electron's Tray cannot be asked), for the end-to-end test. */
+  readonly shown: { icon: string; tooltip: string; menu: string[] };
 
   constructor(options: TrayOptions) {
     this.#options = options;
     this.tray = new Tray(this.#image(options.firstIcon));
+    this.shown = { icon: options.firstIcon, tooltip: '', menu: [] };
     // Windows and macOS open the window on a click; Linux sends no clicks once a menu is set.
     this.tray.on('click', () => options.onAction({ type: 'open-window' }));
   }
 
   /** What TrayUpdater decided to change. */
   apply(change: TrayChange): void {
-    if (change.icon !== undefined) this.tray.setImage(this.#image(change.icon));
-    if (change.tooltip !== undefined) this.tray.setToolTip(change.tooltip);
+    if (change.icon !== undefined) {
+      this.tray.setImage(this.#image(change.icon));
+      this.shown.icon = change.icon;
+    }
+    if (change.tooltip !== undefined) {
+      this.tray.setToolTip(change.tooltip);
+      this.shown.tooltip = change.tooltip;
+    }
     if (change.menu !== undefined) {
+      this.shown.menu = change.menu.map((item) => item.label);
       this.tray.setContextMenu(Menu.buildFromTemplate(menuTemplateOf(change.menu, this.#options)));
     }
   }
