@@ -1,4 +1,4 @@
-// `npm run test:electron`: the end-to-end test of the real app (test/electron/app.e2e.ts) where an Electron binary exists; where none does, says that it did not run and why, and exits 0.
+// `npm run test:electron`: the end-to-end test of the real app (test/electron/app-e2e.ts) where an Electron binary exists; where none does, says that it did not run and why, and exits 0.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +62,7 @@ if (import.meta.main) {
     process.exit(1);
   }
   const env = { ...process.env, MCH_ELECTRON: electron.path };
-  const test = [process.execPath, '--test', '--test-reporter=spec', 'test/electron/app.e2e.ts'];
+  const test = [process.execPath, '--test', '--test-reporter=spec', 'test/electron/app-e2e.ts'];
   // Linux without a display: a virtual one (xvfb-run, from the xvfb package).
   const headless = process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY'];
   process.exit(headless ? run('xvfb-run', ['-a', ...test], env) : run(test[0] ?? 'node', test.slice(1), env));
