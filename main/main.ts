@@ -136,7 +136,7 @@ async function start(): Promise<void> {
     onBatch: (paths) => void shareAction.share(paths).then((notice) => notifier.show(notice)),
   });
   const stopTray = await feedTray(core, (change) => tray.apply(change));
-  // test/electron/app.e2e.ts reads what the tray shows through Playwright's evaluate in this process.
+  // test/electron/app-e2e.ts reads what the tray shows through Playwright's evaluate in this process.
   if (process.env['MCH_E2E_HOOKS'] === '1') Object.assign(globalThis, { mchTray: tray });
 
   app.on('second-instance', (_event, _argv, _cwd, data) => {

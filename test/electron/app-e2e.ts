@@ -20,7 +20,7 @@ interface TrayShown {
 }
 
 if (ELECTRON === undefined) {
-  console.log('app.e2e: NOT RUN: MCH_ELECTRON names no Electron binary (use `npm run test:electron`).');
+  console.log('app-e2e: NOT RUN: MCH_ELECTRON names no Electron binary (use `npm run test:electron`).');
 } else {
   const electronPath = ELECTRON;
   let device: TestDevice;
