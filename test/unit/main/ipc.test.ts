@@ -173,7 +173,13 @@ describe('forwardEvents', () => {
     };
     return port;
   }
-  const settings = { startAtLogin: false, notifications: true, pollIntervalSeconds: 30, ignoreRules: '' };
+  const settings = {
+    startAtLogin: false,
+    fileManagerEntries: false,
+    notifications: true,
+    pollIntervalSeconds: 30,
+    ignoreRules: '',
+  };
 
   it('sends each event of the core to the window on mch:event, as JSON would', () => {
     const test = makeTestService();
