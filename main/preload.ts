@@ -1,5 +1,5 @@
 // The window's preload: window.mchBridge (UiBridge of common/contract.ts) over the two IPC channels, exactly the contract and nothing more; bundled into one file because a sandboxed preload cannot load others.
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { BRIDGE_GLOBAL, EVENT_NAMES, INVOKE_NAMES, type UiBridge, type UiError } from '../common/contract.ts';
 import { IPC_EVENT, IPC_INVOKE } from '../common/ipc-channels.ts';
 import { IpcError } from './ipc-errors.ts';
@@ -95,9 +95,26 @@ ipcRenderer.on(IPC_EVENT, (_event: IpcRendererEvent, name: unknown, payload: unk
   }
 });
 
-const bridge: UiBridge = {
+/**
+ * The path of a file dropped on the window, for drop-to-share (desktop-app.md §2.5), or null. Not a
+ * contract call: a page cannot learn a dropped file's path, only Electron can, and only for a File
+ * that came from a real drop. What the path may be used for is still decided in app/ (shares:create
+ * shares only synced items).
+ */
+function pathForFile(file: File): string | null {
+  try {
+    const path = webUtils.getPathForFile(file);
+    return path === '' ? null : path;
+  } catch {
+    // Not a File (the page may pass anything).
+    return null;
+  }
+}
+
+const bridge: UiBridge & { pathForFile: typeof pathForFile } = {
   invoke: invoke as UiBridge['invoke'],
   on: on as UiBridge['on'],
+  pathForFile,
 };
 
 contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, bridge);

@@ -11,9 +11,9 @@ import {
 } from '../../common/contract.ts';
 
 /**
- * What the renderer uses of its host. `pathForFile` is optional and not part of the contract yet: a
- * File dropped on a browser page has no path, Electron's preload can tell it (`webUtils.getPathForFile`)
- * and will add it here; where it is missing, drop-to-share says to use the picker.
+ * What the renderer uses of its host. `pathForFile` is optional and not a contract call: a File dropped
+ * on a browser page has no path, Electron's preload tells it (`webUtils.getPathForFile`, main/preload.ts);
+ * where it is missing (the headless host), drop-to-share says to use the picker.
  */
 export interface RendererBridge extends UiBridge {
   pathForFile?: (file: File) => string | null;

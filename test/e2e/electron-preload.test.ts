@@ -116,7 +116,12 @@ beforeAll(async () => {
     if (message.type() === 'error') problems.push(`${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  harness = await installPreload(page, { preloadFile, service: core, appOrigin: app.origin });
+  harness = await installPreload(page, {
+    preloadFile,
+    service: core,
+    appOrigin: app.origin,
+    droppedFiles: { 'todo.txt': join(folder, 'todo.txt') },
+  });
   await page.addInitScript(
     `window.violations = []; document.addEventListener('securitypolicyviolation', (event) => window.violations.push(event.violatedDirective));`,
   );
@@ -140,7 +145,11 @@ describe('the preload in the window', () => {
     await page.goto(`${app.origin}/`);
     await page.getByText('Up to date').first().waitFor({ timeout: 60_000 });
     await page.getByText(folder).first().waitFor();
-    expect(await page.evaluate<string[]>('Object.keys(window.mchBridge).sort()')).toEqual(['invoke', 'on']);
+    expect(await page.evaluate<string[]>('Object.keys(window.mchBridge).sort()')).toEqual([
+      'invoke',
+      'on',
+      'pathForFile',
+    ]);
     expect(await page.evaluate<boolean>('Object.isFrozen(window.mchBridge)')).toBe(true);
     expect(await page.evaluate<string>('typeof window.require')).toBe('undefined');
     await page.screenshot({ path: join(SHOTS, 'electron-status.png'), fullPage: true });
@@ -206,6 +215,26 @@ describe('the preload in the window', () => {
       .click();
     await page.getByText('arrived.txt').first().waitFor();
     await page.screenshot({ path: join(SHOTS, 'electron-activity.png'), fullPage: true });
+  });
+});
+
+describe('a file dropped on the window', () => {
+  it('becomes a link made by the real core for the synced file the preload names', async () => {
+    const drop = async (name: string): Promise<void> => {
+      const dataTransfer = await page.evaluateHandle(
+        `(() => { const d = new DataTransfer(); d.items.add(new File(['x'], ${JSON.stringify(name)})); return d; })()`,
+      );
+      await page.dispatchEvent('main', 'dragenter', { dataTransfer });
+      await page.dispatchEvent('main', 'drop', { dataTransfer });
+    };
+    expect(await page.evaluate<unknown>(`window.mchBridge.pathForFile({ name: 'todo.txt' })`)).toBeNull();
+    await drop('todo.txt');
+    await page.getByText('Link ready', { exact: false }).first().waitFor({ timeout: 60_000 });
+    const shares = (await call('shares:list', {})) as Array<{ items: Array<{ localPath: string | null }> }>;
+    expect(shares.map((share) => share.items.map((item) => item.localPath))).toContainEqual([
+      join(folder, 'todo.txt'),
+    ]);
+    await page.screenshot({ path: join(SHOTS, 'electron-dropped-link.png'), fullPage: true });
   });
 });
 

@@ -17,7 +17,7 @@ const DELIVER = '__mchIpcDeliver';
  * bundle is pasted in, not evaluated: the page's CSP has no 'unsafe-eval'. This checks the wiring of
  * preload, handlers and renderer, not Electron's real context isolation.
  */
-export function standInScript(preloadSource: string): string {
+export function standInScript(preloadSource: string, droppedFiles: Record<string, string> = {}): string {
   return `(function () {
   'use strict';
   var subscribed = [];
@@ -46,7 +46,15 @@ export function standInScript(preloadSource: string): string {
       });
     },
   });
-  var electronStandIn = { contextBridge: contextBridge, ipcRenderer: ipcRenderer };
+  // Electron knows a dropped File's path from the OS; the stand-in knows the test's files by name.
+  var droppedFiles = ${JSON.stringify(droppedFiles)};
+  var webUtils = {
+    getPathForFile: function (file) {
+      if (!(file instanceof File)) throw new TypeError('getPathForFile needs a File');
+      return Object.prototype.hasOwnProperty.call(droppedFiles, file.name) ? droppedFiles[file.name] : '';
+    },
+  };
+  var electronStandIn = { contextBridge: contextBridge, ipcRenderer: ipcRenderer, webUtils: webUtils };
   var module = { exports: {} };
   (function (require, module, exports) {
 ${preloadSource}
@@ -77,7 +85,13 @@ function senderFrameOf(frame: Frame): { url: string; parent: unknown } {
 /** Registers the real handlers for `page` (call before it loads anything) and forwards the core's events. */
 export async function installPreload(
   page: Page,
-  options: { preloadFile: string; service: ContractService; appOrigin: string },
+  options: {
+    preloadFile: string;
+    service: ContractService;
+    appOrigin: string;
+    /** File name → the path Electron's webUtils would tell for a dropped file of that name. */
+    droppedFiles?: Record<string, string>;
+  },
 ): Promise<PreloadHarness> {
   const handlers = new Map<string, Listener>();
   const ipcMain = {
@@ -105,7 +119,7 @@ export async function installPreload(
       return listener({ senderFrame } as unknown as IpcMainInvokeEvent, name, request);
     },
   );
-  await page.addInitScript(standInScript(readFileSync(options.preloadFile, 'utf8')));
+  await page.addInitScript(standInScript(readFileSync(options.preloadFile, 'utf8'), options.droppedFiles));
   // webContents.send: to the top frame only, in order.
   let queue = Promise.resolve();
   const stopEvents = forwardEvents(

@@ -1,3 +1,4 @@
+// packageVersion and clientVersion: the version found from the sources and from a compiled tree one folder deeper.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
