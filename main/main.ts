@@ -80,9 +80,10 @@ async function start(): Promise<void> {
     platform,
     entry: {
       appId: 'mch-sync',
-      name: 'mch-sync',
+      name: 'MCH Sync',
       comment: 'Keeps your folders in sync with your device',
-      icon: 'mch-sync',
+      // The icon the packages install (electron-builder.yml: linux.executableName).
+      icon: 'mch-sync-app',
       command: [...withProfile, HIDDEN_ARG],
     },
     env: process.env,
