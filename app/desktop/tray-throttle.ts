@@ -59,10 +59,7 @@ export class TrayUpdater {
       return;
     }
     if (this.#changeOf(model) === null) return;
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#timer = null;
-      this.#flush();
-    }, this.#minIntervalMs - since);
+    this.#arm(this.#minIntervalMs - since);
   }
 
   /** Stops: a pending change is dropped, and later updates are ignored (the tray is being destroyed). */
@@ -71,6 +68,17 @@ export class TrayUpdater {
     if (this.#timer !== null) this.#clock.clearTimeout(this.#timer);
     this.#timer = null;
     this.#latest = null;
+  }
+
+  #arm(delayMs: number): void {
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = null;
+      // Node may run a timer up to a millisecond before performance.now() says it is due (libuv
+      // rounds its loop time): wait out the rest, so two applies are never less than the interval apart.
+      const left = this.#minIntervalMs - (this.#clock.now() - (this.#lastApplyMs ?? -Infinity));
+      if (left > 0) this.#arm(Math.max(1, left));
+      else this.#flush();
+    }, delayMs);
   }
 
   #flush(): void {

@@ -155,3 +155,27 @@ describe('TrayUpdater', () => {
     expect(applied).toHaveLength(2);
   });
 });
+
+/** Runs every timer longer than 1 ms a millisecond early, as Node's timers may against performance.now(). */
+class EarlyClock extends ManualClock {
+  override setTimeout(callback: () => void, delayMs: number): ReturnType<ManualClock['setTimeout']> {
+    return super.setTimeout(callback, delayMs > 1 ? delayMs - 1 : delayMs);
+  }
+}
+
+describe('TrayUpdater on a clock whose timers fire early', () => {
+  it('waits out the rest: two applies are never less than the interval apart', () => {
+    const clock = new EarlyClock();
+    const appliedAt: number[] = [];
+    const updater = new TrayUpdater({ clock, apply: () => appliedAt.push(clock.now()) });
+    for (let event = 0; event < 400; event++) {
+      updater.update(model('tray-syncing', `Syncing ${event}`));
+      clock.advance(25);
+    }
+    clock.advance(2000);
+    expect(appliedAt.length).toBe(11);
+    for (let index = 1; index < appliedAt.length; index++) {
+      expect((appliedAt[index] ?? 0) - (appliedAt[index - 1] ?? 0)).toBeGreaterThanOrEqual(1000);
+    }
+  });
+});
