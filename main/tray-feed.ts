@@ -5,8 +5,12 @@ import { TrayUpdater, type TrayChange } from '../app/desktop/tray-throttle.ts';
 import { systemClock } from '../app/live/clock.ts';
 import type { UiCore } from '../app/ui/ui-core.ts';
 
-/** Enough recent entries for the menu's five files after duplicates of one path are dropped. */
-const RECENT_KEPT = 50;
+/**
+ * Enough recent entries for the menu's five files after duplicates of one path are dropped, and for
+ * the tooltip to tell conflicts from other issues (it counts the `conflict` entries among them): a
+ * burst of conflicts is a few hundred at most before the window is looked at.
+ */
+const RECENT_KEPT = 500;
 
 /** Starts feeding `apply`; returns the function that stops. */
 export async function feedTray(core: UiCore, apply: (change: TrayChange) => void): Promise<() => void> {
