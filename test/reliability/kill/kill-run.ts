@@ -1,0 +1,257 @@
+// One seed of the SIGKILL runs: real `mch-sync run` children killed mid-work, then runs until quiet, then the invariants.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DeviceClient } from '../../../app/api/device-client.ts';
+import { folderKey, indexFilePath, openIndexDb } from '../../../app/index/index-db.ts';
+import { IndexStore } from '../../../app/index/index-store.ts';
+import type { IndexRow } from '../../../app/sync/model.ts';
+import type { PassReport } from '../../../app/sync/pass-report.ts';
+import { ensureRemoteFolder } from '../../../app/sync/remote-folder.ts';
+import { clientFor } from '../../helpers/api-client.ts';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { cliEnv, runMchSync } from '../../helpers/mch-sync.ts';
+import {
+  applyLocalChange,
+  applyRemoteChange,
+  buildLocalTree,
+  buildRemoteTree,
+  type LocalSide,
+  type RemoteSide,
+} from '../canopy/apply.ts';
+import {
+  checkReport,
+  checkStable,
+  checkState,
+  requiredContents,
+  type PassState,
+} from '../canopy/invariants.ts';
+import { readDeviceTree, readLocalTree, readTrashedContents } from '../canopy/snapshot.ts';
+import { checkNoConflictedCopies, checkNoDuplicates, checkNoLeftovers } from './checks.ts';
+import { runChild, type ChildRun, type RunTarget } from './child.ts';
+import { generateKillScenario, type KillMoment, type KillScenario } from './scenario.ts';
+
+/** One device and one signed-in profile for many seeds, with the data of both in memory where it can be. */
+export interface KillRig {
+  device: TestDevice;
+  /** Holds the profile and every seed's folders. */
+  base: string;
+  profile: string;
+  env: NodeJS.ProcessEnv;
+  /** Another computer of the same user: the device-side changes go through it. */
+  other: DeviceClient;
+  stop(): Promise<void>;
+}
+
+export interface KillSeedOptions {
+  /** Files in the initial tree. */
+  files: number;
+  /** Print what each run did. */
+  log?: boolean;
+  /** A rig shared by many seeds; without one, the seed starts its own and stops it. */
+  rig?: KillRig;
+}
+
+/** Memory where there is one: uploads flush to disk, which is not under test and is most of the time on one. */
+function scratchBase(): string {
+  return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+export async function startKillRig(): Promise<KillRig> {
+  const base = mkdtempSync(join(scratchBase(), 'mch-kill-'));
+  const device = await startTestDevice({ dataDir: join(base, 'device') });
+  const profile = join(base, 'profile');
+  const home = join(base, 'home');
+  mkdirSync(join(home, '.local', 'share'), { recursive: true });
+  const env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
+  const stop = async (): Promise<void> => {
+    await device.stop();
+    rmSync(base, { recursive: true, force: true });
+  };
+  const login = await runMchSync(
+    [
+      '--profile',
+      profile,
+      'login',
+      '--config-url',
+      device.running.urls.config,
+      '--username',
+      'alice',
+      '--password-stdin',
+    ],
+    { input: 'alice-password\n', env },
+  );
+  if (login.code !== 0) {
+    await stop();
+    throw new Error(`login failed (${login.code}):\n${login.stdout}\n${login.stderr}`);
+  }
+  return { device, base, profile, env, other: clientFor(device).device, stop };
+}
+
+/** Runs seed `seed` and says what broke (nothing, when it converged with every invariant held). */
+export async function runKillSeed(seed: number, options: KillSeedOptions): Promise<{ violations: string[] }> {
+  const rig = options.rig ?? (await startKillRig());
+  try {
+    return await runSeed(rig, generateKillScenario(seed, options.files), options.log === true);
+  } finally {
+    if (options.rig === undefined) await rig.stop();
+  }
+}
+
+/** At most this many runs (not killed) after the kills: one to finish the work, one that finds nothing. */
+const QUIET_RUNS = 3;
+
+/** Runs per seed in this process, so a second run of a seed gets its own remote folder. */
+const runsOfSeed = new Map<number, number>();
+
+async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<{ violations: string[] }> {
+  const { scenario } = plan;
+  const run = (runsOfSeed.get(scenario.seed) ?? 0) + 1;
+  runsOfSeed.set(scenario.seed, run);
+  const work = mkdtempSync(join(rig.base, `seed-${scenario.seed}-`));
+  const local: LocalSide = { root: join(work, 'local'), scratch: join(work, 'scratch') };
+  const dataHome = join(work, 'home', '.local', 'share');
+  for (const folder of [local.root, local.scratch, dataHome]) mkdirSync(folder, { recursive: true });
+  const target: RunTarget = {
+    profile: rig.profile,
+    env: { ...rig.env, HOME: join(work, 'home'), XDG_DATA_HOME: dataHome },
+    localRoot: local.root,
+    remoteFolder: `/kill-${scenario.seed}${run === 1 ? '' : `-${run}`}`,
+  };
+  const remote: RemoteSide = {
+    client: rig.other,
+    device: rig.device.running.context,
+    folderId: (await ensureRemoteFolder(rig.other, target.remoteFolder)).id,
+  };
+  const say = (text: string): void => {
+    if (log) process.stdout.write(`seed ${scenario.seed}: ${text}\n`);
+  };
+  const violations: string[] = [];
+  try {
+    say(
+      `${plan.kind}, ${scenario.initial.length} items from the ${scenario.initialSide} side, ` +
+        `${scenario.local.length} local and ${scenario.remote.length} remote changes${plan.setupPass ? ' after a first pass' : ''}`,
+    );
+    if (scenario.initialSide === 'local') buildLocalTree(local, scenario.initial);
+    else await buildRemoteTree(remote, scenario.initial);
+    if (plan.setupPass) {
+      const setup = await runChild(rig.device, target);
+      if (setup.code !== 0)
+        return { violations: [`setup: the first pass exited ${setup.code}: ${setup.stderr}`] };
+      for (const change of scenario.local) applyLocalChange(local, change);
+      for (const change of scenario.remote) await applyRemoteChange(remote, change);
+    }
+    for (const moment of plan.kills) {
+      const killed = await runChild(rig.device, target, moment);
+      say(`${describeMoment(moment)}: ${describeRun(killed)}`);
+      // A run that ended before its moment is an ordinary run: it must have gone well.
+      if (killed.signal === null && !moment.live && killed.code !== 0)
+        violations.push(`pass-failed: a run between kills exited ${killed.code}: ${killed.stderr.trim()}`);
+    }
+    const reports: PassReport[] = [];
+    for (let index = 0; index < QUIET_RUNS && violations.length === 0; index += 1) {
+      const report = await quietRun(rig, target, violations, say);
+      if (report === undefined) break;
+      reports.push(report);
+      if (index === 0) violations.push(...checkReport(report, 'the run after the kills').map(text));
+      else {
+        violations.push(...checkStable(report).map(text));
+        break;
+      }
+    }
+    const state = readState(rig, target, remote.folderId, reports.at(-1));
+    violations.push(
+      ...checkState(state, requiredContents(scenario)).map(text),
+      ...checkNoLeftovers(state.local).map(text),
+      ...checkNoDuplicates(state.local, 'local').map(text),
+      ...checkNoDuplicates(state.remote, 'the device').map(text),
+      ...(plan.kind === 'mixed' ? [] : checkNoConflictedCopies(state.local).map(text)),
+    );
+    if (violations.length > 0) say(`violations:\n  ${violations.join('\n  ')}`);
+    return { violations };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    for (const name of readdirSync(join(rig.profile, 'index'), { withFileTypes: false }).filter((entry) =>
+      String(entry).startsWith(folderKey(local.root)),
+    ))
+      rmSync(join(rig.profile, 'index', String(name)), { force: true });
+    await rig.other.delete(remote.folderId).catch(() => undefined);
+  }
+}
+
+function text(violation: { code: string; message: string }): string {
+  return `${violation.code}: ${violation.message}`;
+}
+
+/** One run to its end; a pass held for the scenario's own deletes goes on as its user would. */
+async function quietRun(
+  rig: KillRig,
+  target: RunTarget,
+  violations: string[],
+  say: (text: string) => void,
+): Promise<PassReport | undefined> {
+  let result: ChildRun = await runChild(rig.device, target);
+  say(`run to the end: ${describeRun(result)}`);
+  if (result.code === 3) {
+    result = await runChild(rig.device, target, undefined, ['--confirm-deletes']);
+    say(`run to the end with --confirm-deletes: ${describeRun(result)}`);
+  }
+  const json = result.stdout.slice(result.stdout.indexOf('{'));
+  try {
+    const report = JSON.parse(json) as PassReport;
+    if (result.code !== 0)
+      violations.push(`pass-failed: a run after the kills exited ${result.code}: ${result.stderr.trim()}`);
+    return report;
+  } catch {
+    violations.push(
+      `pass-failed: a run after the kills exited ${result.code} without a report: ${result.stderr.trim()}`,
+    );
+    return undefined;
+  }
+}
+
+function readState(
+  rig: KillRig,
+  target: RunTarget,
+  folderId: string,
+  report: PassReport | undefined,
+): PassState {
+  const db = openIndexDb(indexFilePath(rig.profile, target.localRoot));
+  let index: IndexRow[];
+  try {
+    index = [...new IndexStore(db).entries()];
+  } finally {
+    db.close();
+  }
+  const dataHome = target.env['XDG_DATA_HOME'] ?? '';
+  const skippedOn = (side: 'local' | 'remote' | undefined): string[] =>
+    (report?.issues ?? [])
+      .filter((issue) => issue.kind === 'skipped' && issue.side === side)
+      .map((issue) => issue.path);
+  return {
+    local: readLocalTree(target.localRoot),
+    remote: readDeviceTree(rig.device.running.context, folderId),
+    index,
+    trashed: readTrashedContents([
+      join(dataHome, 'Trash', 'files'),
+      join(target.localRoot, '.mch-sync', 'trash'),
+    ]),
+    remoteRootId: folderId,
+    skipped: skippedOn(undefined),
+    skippedLocal: skippedOn('local'),
+    skippedRemote: skippedOn('remote'),
+  };
+}
+
+function describeMoment(moment: KillMoment): string {
+  const how = moment.live ? 'live run' : 'run --once';
+  if (moment.at === 'request')
+    return `${how} killed at request ${moment.request}${moment.thenMs > 0 ? ` + ${moment.thenMs} ms` : ''}`;
+  if (moment.at === 'local') return `${how} killed at local change ${moment.event}`;
+  return `${how} killed after ${moment.ms} ms`;
+}
+
+function describeRun(run: ChildRun): string {
+  const end = run.signal === null ? `exited ${run.code}` : `killed (${run.signal})`;
+  return `${end} after ${run.requests} requests`;
+}
