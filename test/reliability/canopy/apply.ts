@@ -33,7 +33,7 @@ function matchName(names: readonly string[], name: string): string | undefined {
 }
 
 /** The absolute local path of the scenario's `path`; `literal`: the last name is new, taken as given. */
-function absolute(side: LocalSide, path: string, literal = false): string {
+export function absolute(side: LocalSide, path: string, literal = false): string {
   const names = path.split('/');
   let current = side.root;
   for (const [index, name] of names.entries()) {
@@ -88,7 +88,7 @@ export function applyLocalChange(side: LocalSide, change: Change): void {
 }
 
 /** The id of the item at `path` below the remote folder, looked up name by name (exact names). */
-function resolve(side: RemoteSide, path: string): string {
+export function resolve(side: RemoteSide, path: string): string {
   let id = side.folderId;
   if (path === '') return id;
   for (const name of path.split('/')) {

@@ -19,7 +19,16 @@ export interface SnapshotItem {
   inode?: string;
 }
 
-export type ViolationCode = 'pass-failed' | 'trees-differ' | 'index-mismatch' | 'content-lost' | 'not-stable';
+export type ViolationCode =
+  | 'pass-failed'
+  | 'trees-differ'
+  | 'index-mismatch'
+  | 'content-lost'
+  | 'not-stable'
+  /** Soak runs (soak-invariants.ts): a version in more files than it was written to. */
+  | 'duplicate'
+  /** Soak runs: not quiet after as many passes as a disturbance may cost. */
+  | 'not-quiet';
 
 export interface Violation {
   code: ViolationCode;

@@ -1,0 +1,113 @@
+// The ledger of a soak run: every version a user wrote, and every version a user removed on purpose.
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import {
+  absolute,
+  applyLocalChange,
+  applyRemoteChange,
+  resolve,
+  type LocalSide,
+  type RemoteSide,
+} from './apply.ts';
+import { describeChange } from './format.ts';
+import type { RequiredContent, SnapshotItem } from './invariants.ts';
+import type { Change, TreeItem } from './model.ts';
+import { readDeviceTree, readLocalTree } from './snapshot.ts';
+
+/**
+ * Changes made while a pass runs meet a tree the engine is changing: a path may be gone or taken. Such
+ * a change is left out (as a user would find it impossible), and the ledger says what really happened,
+ * read from the item itself at the moment of the change rather than from the model.
+ */
+export class Ledger {
+  /** Each version a user wrote, with how many times (the same edit on both sides is two). */
+  readonly written = new Map<string, number>();
+  /** Versions a user deleted or overwrote on purpose: what the item held when the user changed it. */
+  readonly removed = new Set<string>();
+  /** Changes that could not be made (the engine had changed that path meanwhile). */
+  readonly impossible: string[] = [];
+  readonly #base: readonly TreeItem[];
+
+  constructor(base: readonly TreeItem[]) {
+    this.#base = base;
+  }
+
+  #write(content: string): void {
+    this.written.set(content, (this.written.get(content) ?? 0) + 1);
+  }
+
+  local(side: LocalSide, change: Change): void {
+    try {
+      const removed = localRemoved(side, change);
+      applyLocalChange(side, change);
+      for (const content of removed) this.removed.add(content);
+      const content = writtenBy(change);
+      if (content !== undefined) this.#write(content);
+    } catch (error) {
+      this.impossible.push(`local ${describeChange(change)}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  async remote(side: RemoteSide, change: Change): Promise<void> {
+    try {
+      const removed = remoteRemoved(side, change);
+      await applyRemoteChange(side, change);
+      for (const content of removed) this.removed.add(content);
+      const content = writtenBy(change);
+      if (content !== undefined) this.#write(content);
+    } catch (error) {
+      this.impossible.push(`remote ${describeChange(change)}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  /** Every version written (the initial tree's too) that was not removed on purpose: it must be somewhere. */
+  required(): RequiredContent[] {
+    const required = new Map<string, string>();
+    for (const item of this.#base) {
+      if (item.content !== undefined && !this.removed.has(item.content))
+        required.set(item.content, `initial ${item.path}, never deleted or overwritten by a user`);
+    }
+    for (const content of this.written.keys()) {
+      if (!this.removed.has(content))
+        required.set(content, 'written by a user, never deleted or overwritten');
+    }
+    return [...required].map(([content, why]) => ({ content, why }));
+  }
+
+  /** How many files may hold each version: one per time it was written (initial tree included). */
+  allowedCopies(): Map<string, number> {
+    const allowed = new Map(this.written);
+    for (const item of this.#base) {
+      if (item.content !== undefined) allowed.set(item.content, (allowed.get(item.content) ?? 0) + 1);
+    }
+    return allowed;
+  }
+}
+
+function writtenBy(change: Change): string | undefined {
+  return change.op === 'create-file' || change.op === 'edit' || change.op === 'folder-to-file'
+    ? change.content
+    : undefined;
+}
+
+function contents(items: readonly SnapshotItem[]): string[] {
+  return items.flatMap((item) => (item.content === undefined ? [] : [item.content]));
+}
+
+/** What the local change takes away, read from the disk just before it. */
+function localRemoved(side: LocalSide, change: Change): string[] {
+  if (change.op === 'create-file' || change.op === 'create-folder' || change.op === 'move') return [];
+  const target = absolute(side, change.path);
+  if (!existsSync(target)) return [];
+  if (!lstatSync(target).isDirectory()) return [readFileSync(target).toString('latin1')];
+  return contents(readLocalTree(target));
+}
+
+/** What the remote change takes away, read from the device's store just before it. */
+function remoteRemoved(side: RemoteSide, change: Change): string[] {
+  if (change.op === 'create-file' || change.op === 'create-folder' || change.op === 'move') return [];
+  const id = resolve(side, change.path);
+  const row = side.device.items.get(id);
+  if (row === undefined) return [];
+  if (row.is_dir === 1) return contents(readDeviceTree(side.device, id));
+  return row.blob === null ? [''] : [readFileSync(side.device.blobs.path(row.blob)).toString('latin1')];
+}

@@ -1,0 +1,139 @@
+// Soak scenarios (issue 18): a randomized scenario plus the disturbances of its seed: crash, faults, changes mid-pass, live.
+import type { WireCrash } from './wire.ts';
+import { Random } from './random.ts';
+import { DEFAULT_GENERATOR, generateScenario, type GeneratorOptions, type Scenario } from './scenario.ts';
+
+/** Where the engine's process dies. `at` counts requests through the relay, or index transactions. */
+export interface CrashPlan {
+  /** The first pass (bringing the initial tree over) or the pass after the changes. */
+  pass: 'first' | 'changes';
+  how: WireCrash | 'in-transaction';
+  at: number;
+}
+
+/** The device's own fault injection (`--faults`) for the engine's requests of the pass after the changes. */
+export interface FaultPlan {
+  error: number;
+  reset: number;
+  lost: number;
+  /** Milliseconds, 0 for none. */
+  latencyMs: number;
+  seed: number;
+}
+
+/**
+ * The changes from index `localFrom` / `remoteFrom` on are made while request `at` of the pass is held:
+ * before it goes to the device, or after the device answered and before the engine hears; `transfer`:
+ * while the at-th upload or download is in flight (answered by the device, not yet by the engine).
+ */
+export interface DuringPlan {
+  localFrom: number;
+  remoteFrom: number;
+  at: number;
+  where: 'before' | 'in-flight' | 'transfer';
+}
+
+export interface Disturbances {
+  crash: CrashPlan | null;
+  faults: FaultPlan | null;
+  during: DuringPlan | null;
+  /** Through the live service (watcher, debounce, polls) instead of syncOnce; no crash or faults then. */
+  live: boolean;
+}
+
+export interface SoakScenario extends Scenario {
+  soak: Disturbances;
+}
+
+/** How often each disturbance comes (0 to 1). */
+export interface SoakRates {
+  crash: number;
+  fault: number;
+  during: number;
+  live: number;
+}
+
+export const DEFAULT_SOAK_RATES: SoakRates = { crash: 0.35, fault: 0.3, during: 0.35, live: 0.08 };
+
+/**
+ * Smaller trees than sync-random's defaults (6 items, 3 changes a side): a soak seed runs several
+ * passes, and the disturbances, not the tree size, are what it is after.
+ */
+export const SOAK_GENERATOR: GeneratorOptions = {
+  ...DEFAULT_GENERATOR,
+  maxInitialItems: 6,
+  maxChangesPerSide: 3,
+};
+
+/** The seed's scenario (the same trees and changes as `generateScenario`) and its disturbances. */
+export function generateSoakScenario(
+  seed: number,
+  options: GeneratorOptions = SOAK_GENERATOR,
+  rates: SoakRates = DEFAULT_SOAK_RATES,
+): SoakScenario {
+  const scenario = generateScenario(seed, options);
+  // A stream of its own, so the trees are those of the same seed without disturbances.
+  const random = new Random(seed ^ 0x5eed_18);
+  const live = random.chance(rates.live);
+  const crashRoll = random.chance(rates.crash);
+  const faultRoll = random.chance(rates.fault);
+  const duringRoll = random.chance(rates.during);
+  const crash: CrashPlan | null =
+    live || !crashRoll
+      ? null
+      : {
+          pass: random.chance(0.3) ? 'first' : 'changes',
+          how: random.weighted({
+            'before-request': 3,
+            'after-answer': 3,
+            'mid-body': 2,
+            'in-transaction': 2,
+          }),
+          // A pass of these small trees makes some 3 to 15 requests and index transactions.
+          at: random.int(1, random.chance(0.5) ? 4 : 12),
+        };
+  const rate = 0.03 + random.next() * 0.12;
+  const faults: FaultPlan | null =
+    live || !faultRoll
+      ? null
+      : {
+          error: round(rate * 0.5),
+          reset: round(rate * 0.25),
+          lost: round(rate * 0.25),
+          latencyMs: random.chance(0.3) ? random.int(1, 5) : 0,
+          seed: random.int(1, 1_000_000),
+        };
+  const during: DuringPlan | null = !duringRoll
+    ? null
+    : {
+        localFrom: random.int(0, scenario.local.length),
+        remoteFrom: random.int(0, scenario.remote.length),
+        at: random.int(1, 8),
+        where: random.weighted({ before: 2, 'in-flight': 2, transfer: 1 }),
+      };
+  return { ...scenario, soak: { crash, faults, during, live } };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/** One line saying what disturbs the seed. */
+export function describeDisturbances(soak: Disturbances): string {
+  const parts: string[] = [];
+  if (soak.live) parts.push('live service');
+  if (soak.crash) parts.push(`crash in the ${soak.crash.pass} pass ${soak.crash.how} #${soak.crash.at}`);
+  if (soak.faults) {
+    const f = soak.faults;
+    parts.push(
+      `faults error=${f.error},reset=${f.reset},lost=${f.lost}${f.latencyMs > 0 ? `,latency=0-${f.latencyMs}` : ''} --seed ${f.seed}`,
+    );
+  }
+  if (soak.during) {
+    const d = soak.during;
+    parts.push(
+      `local changes from #${d.localFrom + 1} and remote from #${d.remoteFrom + 1} made ${d.where === 'before' ? 'before request' : d.where === 'in-flight' ? 'while the device answers request' : 'during transfer'} ${d.at} of the pass`,
+    );
+  }
+  return parts.length === 0 ? 'no disturbance' : parts.join('; ');
+}
