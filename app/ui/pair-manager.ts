@@ -14,7 +14,7 @@ import { startPairService, type PairService } from '../service/pair-service.ts';
 import { moveToTrash } from '../sync/local-trash.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
 import { remoteFolderSegments } from '../sync/remote-folder.ts';
-import { activityViews, issueViews, pairView, TransferRate } from './pair-views.ts';
+import { activityViewOf, activityViews, issueViews, pairView, TransferRate } from './pair-views.ts';
 
 export class PairError extends MchError {
   constructor(code: 'PAIR_NOT_FOUND' | 'PAIR_EXISTS' | 'PAIR_FOLDER_INVALID', message: string) {
@@ -55,7 +55,7 @@ export interface PairManagerOptions {
   /** A pair's status changed (state, progress, activity, issues). */
   onChange: (pairId: string) => void;
   /** New activity of a pair, as the engine reports it. */
-  onActivity?: (pairId: string, entry: ActivityEntry) => void;
+  onActivity?: (pairId: string, added: ActivityView[]) => void;
 }
 
 export class PairManager {
@@ -237,16 +237,28 @@ export class PairManager {
     this.#options.onChange(id);
   }
 
+  /** The pair's engine state alone: cheaper than its view, which counts the index's rows. */
+  stateOf(id: string): PairView['state'] {
+    return this.#running.get(id)?.service.live.status().state ?? 'error';
+  }
+
   #changed(id: string): void {
     const running = this.#running.get(id);
     if (running !== undefined && this.#options.onActivity !== undefined) {
       // The status copies its list but keeps the entries: an entry not told before is new (two in one
-      // millisecond included). Newest first, so told oldest first.
+      // millisecond included). Told as one batch per change, newest first like the list; a change
+      // comes with every operation of a pass, so this stays a walk of one short list.
       const activity = running.service.live.status().activity;
-      const told = this.#toldActivity.get(id) ?? new Set<ActivityEntry>();
-      const fresh = activity.filter((entry) => !told.has(entry));
-      this.#toldActivity.set(id, new Set(activity));
-      for (const entry of fresh.reverse()) this.#options.onActivity(id, entry);
+      const told = this.#toldActivity.get(id);
+      const fresh = told === undefined ? activity : activity.filter((entry) => !told.has(entry));
+      if (fresh.length > 0) {
+        this.#toldActivity.set(id, new Set(activity));
+        const localRoot = running.pair.localRoot;
+        this.#options.onActivity(
+          id,
+          fresh.map((entry) => activityViewOf(id, localRoot, entry)),
+        );
+      }
     }
     this.#options.onChange(id);
   }

@@ -1,7 +1,7 @@
 // A pair's live status as the window shows it: PairView, its activity and its issues, with speed and time left from the progress it saw.
 import { join } from 'node:path';
 import type { ActivityKind, ActivityView, HoldView, IssueView, PairView } from '../../common/contract.ts';
-import type { SyncStatus } from '../../common/sync-status.ts';
+import type { ActivityEntry, SyncStatus } from '../../common/sync-status.ts';
 import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
 import type { PassHold } from '../sync/pass-report.ts';
 
@@ -99,13 +99,17 @@ const KINDS: ReadonlySet<string> = new Set<ActivityKind>([
 ]);
 
 export function activityViews(pairId: string, status: SyncStatus): ActivityView[] {
-  return status.activity.map((entry) => ({
+  return status.activity.map((entry) => activityViewOf(pairId, status.localRoot, entry));
+}
+
+export function activityViewOf(pairId: string, localRoot: string, entry: ActivityEntry): ActivityView {
+  return {
     pairId,
     atMs: entry.atMs,
     kind: KINDS.has(entry.action) ? (entry.action as ActivityKind) : 'other',
     path: entry.path,
-    localPath: join(status.localRoot, ...entry.path.split('/')),
-  }));
+    localPath: join(localRoot, ...entry.path.split('/')),
+  };
 }
 
 /**

@@ -185,12 +185,10 @@ export class UiCore implements ContractService {
       ignoreRules: settings.ignoreRules,
       warn: (message) => this.options.log('warn', message),
       onChange: (pairId) => this.#pairChanged(pairId),
-      onActivity: (pairId, entry) => {
-        const local = pairs
-          .activity(pairId)
-          .find((view) => view.atMs === entry.atMs && view.path === entry.path);
-        if (local !== undefined) this.emit('activity:added', [local]);
-        if (entry.action === 'conflict') {
+      onActivity: (pairId, added) => {
+        this.emit('activity:added', added);
+        for (const entry of added) {
+          if (entry.kind !== 'conflict') continue;
           this.notify({
             kind: 'conflict',
             title: 'Both versions kept',
@@ -230,10 +228,12 @@ export class UiCore implements ContractService {
     this.#schedulePairsEvent();
     const connection = this.#connection;
     if (connection === undefined || !connection.pairs.ids().includes(pairId)) return;
-    const view = connection.pairs.view(pairId);
+    // A change comes with every operation of a pass: only a new state needs the whole view.
+    const state = connection.pairs.stateOf(pairId);
     const before = this.#lastStates.get(pairId);
-    this.#lastStates.set(pairId, view.state);
-    if (before === view.state) return;
+    this.#lastStates.set(pairId, state);
+    if (before === state) return;
+    const view = connection.pairs.view(pairId);
     if (view.state === 'held') {
       this.notify({
         kind: 'held-deletes',
