@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { runMchSync, runProcess, type CliRun } from '../../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../../helpers/signed-in-profile.ts';
+import { waitFor } from '../../helpers/live-pair.ts';
 import { hasXvfb, startXvfb, type TestDisplay } from '../../helpers/xvfb.ts';
 
 const canRun = hasXvfb() && process.platform === 'linux';
@@ -24,11 +25,22 @@ function mch(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   });
 }
 
+/**
+ * What the clipboard holds. `xclip -in` returns once it has read the text and leaves a forked child to
+ * take the selection and serve it, so right after the command the clipboard may still have no owner
+ * (seen under load as "target STRING not available"): ask until it has one.
+ */
 async function clipboard(): Promise<string> {
-  const read = await runProcess('xclip', ['-o', '-selection', 'clipboard'], {
-    env: { ...process.env, DISPLAY: display.display },
-  });
-  expect(read.code, read.stderr).toBe(0);
+  const read = await waitFor(
+    'a clipboard owner',
+    async () => {
+      const attempt = await runProcess('xclip', ['-o', '-selection', 'clipboard'], {
+        env: { ...process.env, DISPLAY: display.display },
+      });
+      return attempt.code === 0 ? attempt : undefined;
+    },
+    10_000,
+  );
   return read.stdout;
 }
 

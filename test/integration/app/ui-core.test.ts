@@ -233,6 +233,12 @@ describe('the desktop core', () => {
   });
 
   it('holds an emptied folder with the list of what would go, and restores it', async () => {
+    // The conflict's pass may still be uploading the conflicted copy: start from a settled folder, so
+    // every file below is on the device and all four deletes wait together.
+    await pairBecomes(
+      (view) => view.state === 'idle' && view.itemsSynced === synced().length,
+      'the conflict pass settled',
+    );
     for (const name of synced()) unlinkSync(join(folder, name));
     const held = await pairBecomes((view) => view.hold !== null, 'the hold');
     expect(held.hold).toMatchObject({
