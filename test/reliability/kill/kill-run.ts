@@ -88,8 +88,15 @@ export async function startKillRig(): Promise<KillRig> {
   return { device, base, profile, env, other: clientFor(device).device, stop };
 }
 
+export interface KillSeedResult {
+  /** Empty when the seed converged with every invariant held; each is `code: message`. */
+  violations: string[];
+  /** Runs that SIGKILL ended (the others reached their end before their moment). */
+  killed: number;
+}
+
 /** Runs seed `seed` and says what broke (nothing, when it converged with every invariant held). */
-export async function runKillSeed(seed: number, options: KillSeedOptions): Promise<{ violations: string[] }> {
+export async function runKillSeed(seed: number, options: KillSeedOptions): Promise<KillSeedResult> {
   const rig = options.rig ?? (await startKillRig());
   try {
     return await runSeed(rig, generateKillScenario(seed, options.files), options.log === true);
@@ -104,7 +111,7 @@ const QUIET_RUNS = 3;
 /** Runs per seed in this process, so a second run of a seed gets its own remote folder. */
 const runsOfSeed = new Map<number, number>();
 
-async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<{ violations: string[] }> {
+async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<KillSeedResult> {
   const { scenario } = plan;
   const run = (runsOfSeed.get(scenario.seed) ?? 0) + 1;
   runsOfSeed.set(scenario.seed, run);
@@ -127,6 +134,7 @@ async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<
     if (log) process.stdout.write(`seed ${scenario.seed}: ${text}\n`);
   };
   const violations: string[] = [];
+  let killed = 0;
   try {
     say(
       `${plan.kind}, ${scenario.initial.length} items from the ${scenario.initialSide} side, ` +
@@ -134,19 +142,31 @@ async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<
     );
     if (scenario.initialSide === 'local') buildLocalTree(local, scenario.initial);
     else await buildRemoteTree(remote, scenario.initial);
+    const early = {
+      local: scenario.local.slice(0, scenario.local.length - plan.late.local.length),
+      remote: scenario.remote.slice(0, scenario.remote.length - plan.late.remote.length),
+    };
     if (plan.setupPass) {
       const setup = await runChild(rig.device, target);
       if (setup.code !== 0)
-        return { violations: [`setup: the first pass exited ${setup.code}: ${setup.stderr}`] };
-      for (const change of scenario.local) applyLocalChange(local, change);
-      for (const change of scenario.remote) await applyRemoteChange(remote, change);
+        return { violations: [`setup: the first pass exited ${setup.code}: ${setup.stderr}`], killed };
+      for (const change of early.local) applyLocalChange(local, change);
+      for (const change of early.remote) await applyRemoteChange(remote, change);
     }
-    for (const moment of plan.kills) {
-      const killed = await runChild(rig.device, target, moment);
-      say(`${describeMoment(moment)}: ${describeRun(killed)}`);
+    for (const [index, moment] of plan.kills.entries()) {
+      const result = await runChild(rig.device, target, moment);
+      say(`${describeMoment(moment)}: ${describeRun(result)}`);
+      if (result.signal === 'SIGKILL') killed += 1;
       // A run that ended before its moment is an ordinary run: it must have gone well.
-      if (killed.signal === null && !moment.live && killed.code !== 0)
-        violations.push(`pass-failed: a run between kills exited ${killed.code}: ${killed.stderr.trim()}`);
+      else if (!moment.live && result.code !== 0)
+        violations.push(`pass-failed: a run between kills exited ${result.code}: ${result.stderr.trim()}`);
+      if (index === 0) {
+        // The user goes on working while nothing runs: the next run starts from the crash and these.
+        for (const change of plan.late.local) applyLocalChange(local, change);
+        for (const change of plan.late.remote) await applyRemoteChange(remote, change);
+        if (plan.late.local.length + plan.late.remote.length > 0)
+          say(`then ${plan.late.local.length} local and ${plan.late.remote.length} remote changes`);
+      }
     }
     const reports: PassReport[] = [];
     for (let index = 0; index < QUIET_RUNS && violations.length === 0; index += 1) {
@@ -168,7 +188,7 @@ async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<
       ...(plan.kind === 'mixed' ? [] : checkNoConflictedCopies(state.local).map(text)),
     );
     if (violations.length > 0) say(`violations:\n  ${violations.join('\n  ')}`);
-    return { violations };
+    return { violations, killed };
   } finally {
     rmSync(work, { recursive: true, force: true });
     for (const name of readdirSync(join(rig.profile, 'index'), { withFileTypes: false }).filter((entry) =>

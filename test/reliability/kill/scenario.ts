@@ -11,6 +11,7 @@ import {
 } from '../canopy/model.ts';
 import { Random } from '../canopy/random.ts';
 import type { Scenario } from '../canopy/scenario.ts';
+import { generateLateChanges, type LateChanges } from './late-changes.ts';
 
 /**
  * What the killed runs are doing: the first upload of a tree, a download (the first one, or of the
@@ -32,6 +33,8 @@ export interface KillScenario {
   /** A pass (not killed) syncs the initial tree before the changes are made; without one the first pass is the work. */
   setupPass: boolean;
   kills: KillMoment[];
+  /** The last changes of each side in `scenario`, made after the first kill and before the next run. */
+  late: LateChanges;
 }
 
 /** Most files tiny, some of tens of KB, a few of megabytes (those are in flight when a kill comes). */
@@ -43,7 +46,7 @@ function fileSize(random: Random): number {
 }
 
 /** Unique content per version (the ledger and the duplicate check trace versions by content). */
-class Contents {
+export class Contents {
   readonly #seed: number;
   readonly #random: Random;
   #count = 0;
@@ -243,17 +246,33 @@ export function generateKillScenario(seed: number, files: number): KillScenario 
           ? 'local'
           : 'remote';
   const work = setupPass ? local.changes.length + remote.changes.length : tree.size;
+  const scenario: Scenario = {
+    seed,
+    caseInsensitive: false,
+    initialSide,
+    initial: [...tree.values()],
+    local: local.changes,
+    remote: remote.changes,
+  };
+  // Drawn from their own numbers, so adding them left the rest of each seed as it was.
+  const lateRandom = new Random(seed + 0x40000000);
+  const late = lateRandom.chance(0.5)
+    ? generateLateChanges(
+        scenario,
+        setupPass ? ['local', 'remote'] : [initialSide],
+        new Contents(seed, lateRandom),
+        lateRandom,
+      )
+    : { local: [], remote: [] };
   return {
     scenario: {
-      seed,
-      caseInsensitive: false,
-      initialSide,
-      initial: [...tree.values()],
-      local: local.changes,
-      remote: remote.changes,
+      ...scenario,
+      local: [...scenario.local, ...late.local],
+      remote: [...scenario.remote, ...late.remote],
     },
     kind,
     setupPass,
+    late,
     // About one work request per item worked on (and per folder, for a first pass).
     // Downloads and remote moves happen in the local folder: a few file-system events per item.
     kills: killMoments(
