@@ -13,6 +13,7 @@ import {
   shareRequestData,
 } from '../app/desktop/launch-args.ts';
 import { profileFlagOf } from '../app/desktop/profile-arg.ts';
+import { QUICK_ACTION_NAME, QuickActionSwitch } from '../app/desktop/quick-action.ts';
 import { ShareAction } from '../app/desktop/share-action.ts';
 import { shellTargetOf } from '../app/desktop/shell-target.ts';
 import { trayIconFile } from '../app/desktop/tray-icon-file.ts';
@@ -100,6 +101,17 @@ async function start(): Promise<void> {
     log,
     autostart,
     shareCommand: [...withProfile, ...APP_SHARE_WORDS],
+    // macOS: the Quick Action shipped in the app's resources (build/macos in development).
+    ...(platform === 'darwin'
+      ? {
+          fileManagerEntries: new QuickActionSwitch({
+            source: app.isPackaged
+              ? join(process.resourcesPath, QUICK_ACTION_NAME)
+              : join(app.getAppPath(), 'build', 'macos', QUICK_ACTION_NAME),
+            home: app.getPath('home'),
+          }),
+        }
+      : {}),
   });
   await core.applySystemSettings().catch((error: unknown) => log('warn', `settings: ${String(error)}`));
 

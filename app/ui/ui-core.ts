@@ -40,6 +40,11 @@ export interface UiCoreOptions {
   shareCommand?: readonly string[] | null;
   /** Start at login as the host does it (autostart.ts); null where it has no way. */
   autostart?: SystemSwitch | null;
+  /**
+   * The host's own switch for "Copy share link" where it is not the Linux entries made from
+   * `shareCommand`: the app's Finder Quick Action on macOS (desktop/quick-action.ts).
+   */
+  fileManagerEntries?: SystemSwitch | null;
 }
 
 /** What exists while signed in with a device: the clients and the running pairs. */
@@ -271,7 +276,8 @@ export class UiCore implements ContractService {
   }
 }
 
-function entriesOf(options: UiCoreOptions): FileManagerEntries | null {
+function entriesOf(options: UiCoreOptions): SystemSwitch | null {
+  if (options.fileManagerEntries !== undefined) return options.fileManagerEntries;
   const command = options.shareCommand ?? null;
   if (command === null || process.platform === 'win32' || process.platform === 'darwin') return null;
   const home = options.env['HOME'] ?? homedir();
