@@ -1,0 +1,41 @@
+// The soak runs' kept failures: each shrunk reproduction in canopy/soak-regressions.ts runs again.
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { TestDevice } from '../helpers/device.ts';
+import { describeScenario, describeViolations } from './canopy/format.ts';
+import { normalizeScenario } from './canopy/replay.ts';
+import { generatorForThisMachine, startCanopyDevice } from './canopy/run.ts';
+import { runSoakScenario } from './canopy/soak-run.ts';
+import { describeDisturbances } from './canopy/soak-scenario.ts';
+import { SOAK_REGRESSIONS } from './canopy/soak-regressions.ts';
+
+// A scenario with local names a folding volume (macOS, Windows) would merge cannot be made there.
+const FOLDING = generatorForThisMachine().foldingVolume === true;
+
+let device: TestDevice;
+
+beforeAll(async () => {
+  device = await startCanopyDevice();
+});
+afterAll(async () => {
+  await device.stop();
+});
+
+describe('kept reproductions of soak seeds that failed', () => {
+  it.for(SOAK_REGRESSIONS.map((regression) => [regression.scenario.seed, regression] as const))(
+    'seed %i: quiet, both sides identical, the index agrees, nothing lost or doubled',
+    async ([, regression], { expect, skip }) => {
+      if (FOLDING && !regression.scenario.caseInsensitive) skip('needs a case-sensitive local volume');
+      const scenario = { ...normalizeScenario(regression.scenario), soak: regression.scenario.soak };
+      // The JSON the shrinker printed is what runs.
+      expect(scenario).toEqual(regression.scenario);
+      const result = await runSoakScenario(scenario, device);
+      const story = [
+        regression.why,
+        describeViolations(result.violations),
+        `disturbances: ${describeDisturbances(scenario.soak)}`,
+        describeScenario(scenario),
+      ];
+      expect(result.violations, story.join('\n')).toEqual([]);
+    },
+  );
+});
