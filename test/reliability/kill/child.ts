@@ -14,6 +14,8 @@ export interface ChildRun {
   stderr: string;
   /** Work requests (uploads, downloads, moves, creates, deletes) the device saw while it ran. */
   requests: number;
+  /** A live run that had said it was up to date: killed idle, not mid-work. */
+  idle: boolean;
 }
 
 export interface RunTarget {
@@ -128,7 +130,7 @@ export function runChild(
         reject(new Error(`mch-sync run did not end in ${HANG_MS / 1000} s:\n${stdout}\n${stderr}`));
         return;
       }
-      resolve({ code, signal, stdout, stderr, requests });
+      resolve({ code, signal, stdout, stderr, requests, idle: stdout.includes('Up to date') });
     });
   });
 }

@@ -29,7 +29,7 @@ import {
 import { readDeviceTree, readLocalTree, readTrashedContents } from '../canopy/snapshot.ts';
 import { checkNoConflictedCopies, checkNoDuplicates, checkNoLeftovers } from './checks.ts';
 import { runChild, type ChildRun, type RunTarget } from './child.ts';
-import { generateKillScenario, type KillMoment, type KillScenario } from './scenario.ts';
+import { generateKillScenario, type KillMoment, type KillScenario, type WorkKind } from './scenario.ts';
 
 /** One device and one signed-in profile for many seeds, with the data of both in memory where it can be. */
 export interface KillRig {
@@ -91,8 +91,13 @@ export async function startKillRig(): Promise<KillRig> {
 export interface KillSeedResult {
   /** Empty when the seed converged with every invariant held; each is `code: message`. */
   violations: string[];
-  /** Runs that SIGKILL ended (the others reached their end before their moment). */
+  kind: WorkKind;
+  /** Runs that SIGKILL ended mid-work (the others reached their end before their moment). */
   killed: number;
+  /** Live runs killed after they said they were up to date. */
+  killedIdle: number;
+  /** Runs meant to be killed. */
+  moments: number;
 }
 
 /** Runs seed `seed` and says what broke (nothing, when it converged with every invariant held). */
@@ -135,6 +140,14 @@ async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<
   };
   const violations: string[] = [];
   let killed = 0;
+  let killedIdle = 0;
+  const result = (violations: string[]): KillSeedResult => ({
+    violations,
+    kind: plan.kind,
+    killed,
+    killedIdle,
+    moments: plan.kills.length,
+  });
   try {
     say(
       `${plan.kind}, ${scenario.initial.length} items from the ${scenario.initialSide} side, ` +
@@ -148,18 +161,18 @@ async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<
     };
     if (plan.setupPass) {
       const setup = await runChild(rig.device, target);
-      if (setup.code !== 0)
-        return { violations: [`setup: the first pass exited ${setup.code}: ${setup.stderr}`], killed };
+      if (setup.code !== 0) return result([`setup: the first pass exited ${setup.code}: ${setup.stderr}`]);
       for (const change of early.local) applyLocalChange(local, change);
       for (const change of early.remote) await applyRemoteChange(remote, change);
     }
     for (const [index, moment] of plan.kills.entries()) {
-      const result = await runChild(rig.device, target, moment);
-      say(`${describeMoment(moment)}: ${describeRun(result)}`);
-      if (result.signal === 'SIGKILL') killed += 1;
+      const run = await runChild(rig.device, target, moment);
+      say(`${describeMoment(moment)}: ${describeRun(run)}`);
+      if (run.signal === 'SIGKILL' && run.idle) killedIdle += 1;
+      else if (run.signal === 'SIGKILL') killed += 1;
       // A run that ended before its moment is an ordinary run: it must have gone well.
-      else if (!moment.live && result.code !== 0)
-        violations.push(`pass-failed: a run between kills exited ${result.code}: ${result.stderr.trim()}`);
+      else if (!moment.live && run.code !== 0)
+        violations.push(`pass-failed: a run between kills exited ${run.code}: ${run.stderr.trim()}`);
       if (index === 0) {
         // The user goes on working while nothing runs: the next run starts from the crash and these.
         for (const change of plan.late.local) applyLocalChange(local, change);
@@ -188,7 +201,7 @@ async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<
       ...(plan.kind === 'mixed' ? [] : checkNoConflictedCopies(state.local).map(text)),
     );
     if (violations.length > 0) say(`violations:\n  ${violations.join('\n  ')}`);
-    return { violations, killed };
+    return result(violations);
   } finally {
     rmSync(work, { recursive: true, force: true });
     for (const name of readdirSync(join(rig.profile, 'index'), { withFileTypes: false }).filter((entry) =>

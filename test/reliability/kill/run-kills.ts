@@ -31,21 +31,33 @@ async function main(): Promise<number> {
   const failed: Array<{ seed: number; violations: string[] }> = [];
   const rig = await startKillRig();
   const started = Date.now();
+  const tally = { killed: 0, killedIdle: 0, moments: 0, kinds: new Map<string, number>() };
   try {
     for (let seed = from; seed < from + seeds; seed += 1) {
-      const { violations } = await runKillSeed(seed, { files, log: values.log === true, rig });
+      const result = await runKillSeed(seed, { files, log: values.log === true, rig });
+      const { violations } = result;
+      tally.killed += result.killed;
+      tally.killedIdle += result.killedIdle;
+      tally.moments += result.moments;
+      tally.kinds.set(result.kind, (tally.kinds.get(result.kind) ?? 0) + 1);
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      const what = `${result.kind}, ${result.killed} of ${result.moments} runs killed mid-work`;
       if (violations.length === 0) {
-        process.stdout.write(`seed ${seed} passed (${seconds} s)\n`);
+        process.stdout.write(`seed ${seed} passed (${what}; ${seconds} s)\n`);
         continue;
       }
       failed.push({ seed, violations });
-      process.stdout.write(`seed ${seed} FAILED (${seconds} s):\n  ${violations.join('\n  ')}\n`);
+      process.stdout.write(`seed ${seed} FAILED (${what}; ${seconds} s):\n  ${violations.join('\n  ')}\n`);
       if (values['keep-going'] !== true) break;
     }
   } finally {
     await rig.stop();
   }
+  process.stdout.write(
+    `${tally.killed} runs killed mid-work, ${tally.killedIdle} live runs killed idle, ` +
+      `${tally.moments - tally.killed - tally.killedIdle} ended before their moment; seeds by kind: ` +
+      `${[...tally.kinds].map(([kind, count]) => `${kind} ${count}`).join(', ')}\n`,
+  );
   const ran =
     failed.length > 0 && values['keep-going'] !== true ? (failed.at(-1)?.seed ?? from) - from + 1 : seeds;
   if (failed.length === 0) {

@@ -169,27 +169,32 @@ class SideChanges {
   }
 }
 
+/**
+ * Each run after a kill has less left to do, so its moment is drawn from a shorter range (the k-th
+ * kill from 1/k of the work). Delays: a run starts in well under a second here and a pass of a few
+ * hundred items takes a second or two, so they stay within that.
+ */
 function killMoments(
   random: Random,
   expectedRequests: number,
   localWork: boolean,
   expectedEvents: number,
 ): KillMoment[] {
-  const count = random.weighted({ 1: 5, 2: 3, 3: 2 });
-  return Array.from({ length: Number(count) }, (): KillMoment => {
+  const count = Number(random.weighted({ 1: 5, 2: 3, 3: 2 }));
+  return Array.from({ length: count }, (_, index): KillMoment => {
+    const share = (total: number): number => Math.max(2, Math.round(total / (index + 1)));
     const live = random.chance(0.2);
     const roll = random.next();
-    if (localWork && roll < 0.5)
-      return { at: 'local', event: random.int(1, Math.max(2, expectedEvents)), live };
+    if (localWork && roll < 0.5) return { at: 'local', event: random.int(1, share(expectedEvents)), live };
     if (roll < 0.8) {
       return {
         at: 'request',
-        request: random.int(1, Math.max(2, expectedRequests)),
+        request: random.int(1, share(expectedRequests)),
         thenMs: random.chance(0.5) ? random.int(0, 40) : 0,
         live,
       };
     }
-    return { at: 'delay', ms: random.int(100, 4_000), live };
+    return { at: 'delay', ms: random.int(300, 700 + share(expectedRequests) * 5), live };
   });
 }
 
