@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { ApiError, MchError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
+import type { RelativePath } from './model.ts';
 import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './executor.ts';
 import type { EngineEvents } from './engine-events.ts';
 import type { ExecutionContext } from './execution-context.ts';
@@ -23,7 +24,7 @@ import {
 } from './pass-record.ts';
 import { emptyCounts, type PassIssue, type PassReport } from './pass-report.ts';
 import { passInputs } from './pass-inputs.ts';
-import { PassScope, remoteChangedRoots, scopeInputs } from './pass-scope.ts';
+import { PassScope, remoteChangedRoots, scopeInputs, unplannedRemoteRoots } from './pass-scope.ts';
 import { plan, type DeleteGuard } from './planner.ts';
 import {
   quietPassIssues,
@@ -128,6 +129,14 @@ export class SyncEngine {
   #standingIssues: StandingIssues | undefined;
   /** A pass of this engine got past its first scan: partial downloads found later are resumable. */
   #started = false;
+  /**
+   * Where a scoped round's walk found a change on the device (a folder listed in full) outside the
+   * round's scope, so it planned nothing there. The walk cache keeps that folder's new listing, and the
+   * next poll's walk gets a 304 for it: without this, the poll would never plan the change (soak seed
+   * 30, issue 18: a folder another client made while a watched local change was synced). The next poll
+   * adds these paths to its scope; a round that sees everything empties it.
+   */
+  readonly #unplannedRemote = new Set<RelativePath>();
 
   constructor(options: SyncEngineOptions) {
     this.#options = options;
@@ -195,7 +204,12 @@ export class SyncEngine {
           roots = undefined;
         } else {
           walk = await this.#walk(remoteRootId, false, options.signal);
-          roots = [...roots, ...remoteChangedRoots(walk, this.#options.index, remoteRootId)];
+          roots = [
+            ...roots,
+            ...remoteChangedRoots(walk, this.#options.index, remoteRootId),
+            ...this.#unplannedRemote,
+          ];
+          this.#unplannedRemote.clear();
           // Nothing changed on either side: the disk is not read, and what was skipped still is.
           if (roots.length === 0) {
             report.issues = [...standingIssues.issues];
@@ -205,6 +219,7 @@ export class SyncEngine {
         }
       }
       const scope = roots === undefined || roots.includes('') ? undefined : new PassScope(roots);
+      if (scope === undefined) this.#unplannedRemote.clear();
       const trustCache = round === 1 && options.remote === 'trust-cache';
       // The last settled pass's record is worth comparing with only when this round sees everything.
       const quietCheck: SettledRecord | undefined =
@@ -240,6 +255,10 @@ export class SyncEngine {
         break;
       }
       walk ??= await (walking ?? this.#walk(remoteRootId, trustCache, options.signal));
+      if (scope !== undefined) {
+        for (const root of unplannedRemoteRoots(walk, this.#options.index, remoteRootId, scope))
+          this.#unplannedRemote.add(root);
+      }
       if (quietCheck !== undefined) {
         const quiet = quietPassIssues(scan, walk, this.#options.index, remoteRootId, quietCheck);
         if (quiet !== undefined) {

@@ -92,3 +92,56 @@ export function remoteChangedRoots(
   for (const vanished of walk.vanished) add(vanished.id);
   return [...roots];
 }
+
+/**
+ * The folders a scoped round's walk found changed on the device (listed in full, or gone) whose
+ * children disagree with the index, where the round's scope does not reach: it plans nothing there,
+ * and the walk cache answers 304 for them from now on, so the next poll must be told (soak seed 30,
+ * issue 18). A folder listed in full only because this engine wrote into it agrees with the index.
+ */
+export function unplannedRemoteRoots(
+  walk: RemoteWalkResult,
+  index: { get(remoteId: string): IndexRow | undefined; children(parentRemoteId: string): IndexRow[] },
+  remoteRootId: string,
+  scope: PassScope,
+): RelativePath[] {
+  const changed = [...walk.vanished.map((vanished) => vanished.id)];
+  const listed = [...walk.listed].filter((folderId) => {
+    const path = folderId === remoteRootId ? '' : walk.entries.get(folderId)?.path;
+    return path === undefined || !scope.covers(path);
+  });
+  if (listed.length > 0) {
+    const children = new Map<string, RemoteEntry[]>();
+    for (const entry of walk.entries.values()) {
+      if (listed.includes(entry.parentId))
+        children.set(entry.parentId, [...(children.get(entry.parentId) ?? []), entry]);
+    }
+    for (const folderId of listed) {
+      if (!agrees(children.get(folderId) ?? [], index.children(folderId))) changed.push(folderId);
+    }
+  }
+  const roots = new Set<RelativePath>();
+  for (const folderId of changed) {
+    if (folderId === remoteRootId) {
+      roots.add('');
+      continue;
+    }
+    const now = walk.entries.get(folderId)?.path;
+    const before = index.get(folderId)?.path;
+    if (now !== undefined && !scope.covers(now)) roots.add(now);
+    if (before !== undefined && !scope.covers(before)) roots.add(before);
+  }
+  return [...roots];
+}
+
+/** The same items, names and kinds, files at the same size and time (what deriveRemoteChange reads). */
+function agrees(walked: readonly RemoteEntry[], rows: readonly IndexRow[]): boolean {
+  if (walked.length !== rows.length) return false;
+  const byId = new Map(rows.map((row) => [row.remoteId, row]));
+  return walked.every((entry) => {
+    const row = byId.get(entry.id);
+    if (row === undefined || row.kind !== entry.kind || nameKey(row.name) !== nameKey(entry.name))
+      return false;
+    return entry.kind === 'folder' || (row.size === entry.size && row.mTimeMs === entry.mTimeMs);
+  });
+}

@@ -34,4 +34,36 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       },
     },
   },
+  {
+    why:
+      'trees differ (npm run soak -- --live --seeds 60, seed 30): a folder another client made while ' +
+      'watched local changes were synced never came down. A scoped pass listed its parent in full ' +
+      '(the engine had written there) but planned only its own scope; the walk cache kept the new ' +
+      'listing, so every later poll got a 304 for that folder and planned nothing. Fixed: the engine ' +
+      'remembers such folders (pass-scope.ts unplannedRemoteRoots) and the next poll scopes them in. ' +
+      'Timing-dependent: without the fix it failed 3 runs of 4',
+    scenario: {
+      seed: 30,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'd', kind: 'folder' },
+        { path: 'docs', kind: 'file', content: '30:i1 abcdefghijklmnopqrstuvwxyzabcdef\n' },
+        { path: 'sub', kind: 'folder' },
+        { path: 'd/sub', kind: 'folder' },
+      ],
+      local: [
+        { op: 'edit', path: 'docs', content: '30:l2 abcdefg\n' },
+        { op: 'create-folder', path: 'sub/re\u0301sume\u0301' },
+        { op: 'edit', path: 'docs', content: '30:l3 abcd\n' },
+      ],
+      remote: [{ op: 'create-folder', path: 'sub/notes' }],
+      soak: {
+        crash: null,
+        faults: null,
+        during: { localFrom: 2, remoteFrom: 1, at: 2, where: 'before' },
+        live: true,
+      },
+    },
+  },
 ];
