@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openIndexDb } from '../../../app/index/index-db.ts';
 import { IndexStore } from '../../../app/index/index-store.ts';
+import { startLocalWatcher } from '../../../app/live/local-watcher.ts';
 import { LiveSync } from '../../../app/service/live-sync.ts';
 import {
   SyncEngine,
@@ -28,6 +29,13 @@ import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.t
 const FIXED_NOW = new Date('2026-11-23T12:34:56Z');
 const DEBOUNCE_MS = 40;
 const POLL_MS = 150;
+/**
+ * The watcher holds an unlink this long for an add of the same inode (a move); 1 s by default, shorter
+ * here so a seed does not wait a second per delete. Events of one move come within microseconds here.
+ */
+const MOVE_WINDOW_MS = 250;
+/** A pass that starts this long after a change comes after the watcher's batch of it (or is its own). */
+const SETTLE_MS = MOVE_WINDOW_MS + DEBOUNCE_MS + 100;
 /** Quiet is two passes, begun after the last change had time to be seen, finding nothing; this long at most. */
 const QUIET_LIMIT_MS = 30_000;
 
@@ -98,15 +106,16 @@ export async function runLiveScenario(scenario: SoakScenario, device: TestDevice
     activePollMs: POLL_MS,
     debounceMs: DEBOUNCE_MS,
     log: (line) => log.push(line),
+    watch: (options) => startLocalWatcher({ ...options, moveWindowMs: MOVE_WINDOW_MS }),
   });
-  /** Waits until the service's own passes say quiet: two begun after `sinceMs` (plus the debounce) found nothing. */
+  /** Waits until the service's own passes say quiet: two begun SETTLE_MS after `sinceMs` found nothing. */
   const quiet = async (sinceMs: number, phase: string): Promise<Violation[]> => {
     const deadline = Date.now() + QUIET_LIMIT_MS;
     while (Date.now() < deadline) {
       // The scenario's deletes are the user's own: an emptied folder's hold is confirmed.
       if (live.hold()?.reason === 'emptied-root') live.confirmDeletes();
       await live.whenIdle();
-      const after = seen.filter((pass) => pass.startedAtMs >= sinceMs + DEBOUNCE_MS + 20);
+      const after = seen.filter((pass) => pass.startedAtMs >= sinceMs + SETTLE_MS);
       const failed = after.find((pass) => pass.report instanceof Error);
       if (failed !== undefined && failed.report instanceof Error) {
         return [{ code: 'pass-failed', message: `${phase}: a live pass threw ${failed.report.message}` }];
@@ -154,7 +163,7 @@ export async function runLiveScenario(scenario: SoakScenario, device: TestDevice
     const startedAt = Date.now();
     await live.start();
     const base = scenario.initial.map((item) => ({ ...item }));
-    const first = await quiet(startedAt - DEBOUNCE_MS, 'first pass');
+    const first = await quiet(startedAt - SETTLE_MS, 'first pass');
     if (first.length === 0) {
       const initial = state();
       first.push(
