@@ -37,12 +37,16 @@ export interface KillScenario {
   late: LateChanges;
 }
 
-/** Most files tiny, some of tens of KB, a few of megabytes (those are in flight when a kill comes). */
+/**
+ * Most files tiny, some of tens of KB, a few of megabytes (those are in flight when a kill comes), and
+ * one in 200 above the client's 8 MB resumable threshold (a session and chunks: more moments to die in).
+ */
 function fileSize(random: Random): number {
   const roll = random.next();
   if (roll < 0.7) return random.int(20, 400);
-  if (roll < 0.96) return random.int(1_000, 64_000);
-  return random.int(500_000, 3_000_000);
+  if (roll < 0.955) return random.int(1_000, 64_000);
+  if (roll < 0.995) return random.int(500_000, 3_000_000);
+  return random.int(8_500_000, 10_000_000);
 }
 
 /** Unique content per version (the ledger and the duplicate check trace versions by content). */
