@@ -185,14 +185,37 @@ async function report(
   console.log('(a crash or fault lands where the requests of that run put it: a replay may need a few runs)');
 }
 
-/** R2's real-SIGKILL runs (test/reliability/kill/kill-run.ts), when that module is there. */
-type KillRun = (seed: number, options: { files: number; log?: boolean }) => Promise<{ violations: string[] }>;
+/** The real-SIGKILL runs of test/reliability/kill/ (issue 18), when that module is there. */
+interface KillRuns {
+  run: (seed: number) => Promise<{ violations: string[] }>;
+  stop: () => Promise<void>;
+}
 
-async function loadKillRun(): Promise<KillRun | undefined> {
+interface KillModule {
+  runKillSeed?: (
+    seed: number,
+    options: { files: number; log?: boolean; rig?: unknown },
+  ) => Promise<{ violations: string[] }>;
+  startKillRig?: () => Promise<{ stop: () => Promise<void> }>;
+}
+
+async function loadKillRuns(files: number, log: boolean): Promise<KillRuns | undefined> {
   const path = new URL('../test/reliability/kill/kill-run.ts', import.meta.url);
   if (!existsSync(path)) return undefined;
-  const module = (await import(path.href)) as { runKillSeed?: KillRun };
-  return module.runKillSeed;
+  const module = (await import(path.href)) as KillModule;
+  const runKillSeed = module.runKillSeed;
+  if (runKillSeed === undefined) return undefined;
+  // One device and signed-in profile for every kill run of the sweep, started at the first.
+  let rig: { stop: () => Promise<void> } | undefined;
+  return {
+    run: async (seed) => {
+      rig ??= await module.startKillRig?.();
+      return runKillSeed(seed, { files, log, ...(rig === undefined ? {} : { rig }) });
+    },
+    stop: async () => {
+      await rig?.stop();
+    },
+  };
 }
 
 async function main(): Promise<number> {
@@ -203,7 +226,7 @@ async function main(): Promise<number> {
     console.error(`soak: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const killRun = options.killRate > 0 ? await loadKillRun() : undefined;
+  const killRun = options.killRate > 0 ? await loadKillRuns(options.killFiles, options.log) : undefined;
   const device = await startCanopyDevice();
   const started = Date.now();
   let done = 0;
@@ -228,14 +251,14 @@ async function main(): Promise<number> {
         );
         if (!options.keepGoing) break;
       }
-      // One seed in 1/killRate also runs a real SIGKILL of a child engine (its own seed stream).
+      // A share killRate of the seeds (picked by a hash of the seed) also runs R2's real SIGKILL run of it.
       if (
         killRun !== undefined &&
         options.killRate > 0 &&
         (scenario.seed * 2654435761) % 1e6 < options.killRate * 1e6
       ) {
         kills += 1;
-        const killed = await killRun(scenario.seed, { files: options.killFiles, log: options.log });
+        const killed = await killRun.run(scenario.seed);
         if (killed.violations.length > 0) {
           killFailures.push({ seed: scenario.seed, violations: killed.violations });
           console.log(`kill run ${scenario.seed} failed: ${killed.violations[0]}`);
@@ -251,6 +274,9 @@ async function main(): Promise<number> {
     console.log(`(${mix}${killText})`);
     for (const failure of killFailures) {
       console.log(`\nkill run ${failure.seed} FAILED:\n  ${failure.violations.join('\n  ')}`);
+      console.log(
+        `run it again: npx node test/reliability/kill/run-kills.ts --seed ${failure.seed} --files ${options.killFiles} --log`,
+      );
     }
     const [failure] = failures;
     if (failure === undefined && killFailures.length === 0) {
@@ -265,6 +291,7 @@ async function main(): Promise<number> {
     if (failure !== undefined) await report(device, failure.scenario, failure.result, options);
     return 1;
   } finally {
+    await killRun?.stop();
     await device.stop();
   }
 }
