@@ -24,6 +24,7 @@ import { Random } from './random.ts';
 import { checkNoDuplicatesIn, isQuiet } from './soak-invariants.ts';
 import type { SoakResult } from './soak-run.ts';
 import type { SoakScenario } from './soak-scenario.ts';
+import { WireRelay } from './wire.ts';
 import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.ts';
 
 const FIXED_NOW = new Date('2026-11-23T12:34:56Z');
@@ -81,7 +82,9 @@ export async function runLiveScenario(scenario: SoakScenario, device: TestDevice
   };
   const db = openIndexDb(join(work, 'index.db'));
   const index = new IndexStore(db);
-  const engineClient = clientFor(device);
+  // The engine's requests go through a relay only so that a remote change can have the device to itself.
+  const relay = new WireRelay(device.base);
+  const engineClient = clientFor(device, { deviceUrl: await relay.listen() });
   const log: EngineLogLine[] = [];
   const seen: Seen[] = [];
   const live = new LiveSync({
@@ -182,7 +185,7 @@ export async function runLiveScenario(scenario: SoakScenario, device: TestDevice
       const change = queue[side].shift();
       if (change === undefined) continue;
       if (side === 'local') ledger.local(local, change);
-      else await ledger.remote(remote, change);
+      else await relay.exclusive(() => ledger.remote(remote, change));
       await sleep(random.int(0, 60));
     }
     const violations = await quiet(Date.now(), 'changes');
@@ -196,6 +199,7 @@ export async function runLiveScenario(scenario: SoakScenario, device: TestDevice
     return result(violations, 'changes', ledger);
   } finally {
     await live.stop();
+    await relay.close();
     db.close();
     rmSync(work, { recursive: true, force: true });
     try {

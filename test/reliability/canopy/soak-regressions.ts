@@ -66,4 +66,37 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       },
     },
   },
+  {
+    why:
+      'content lost, in the harness (npm run soak -- --seeds 300 --from 1301, seed 1454): the other ' +
+      "client's edit read the device's version, then the engine's upload of another version landed, " +
+      'then the edit overwrote it unseen: a lost update of that client, not of the engine. Fixed in ' +
+      'canopy/wire.ts: a change made mid-pass has the device to itself (exclusive)',
+    scenario: {
+      seed: 1454,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'docs', kind: 'folder' },
+        { path: 'notes', kind: 'file', content: '1454:i1 \n' },
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        { path: 'x.bin', kind: 'file', content: '1454:i5 abcdefgh\n' },
+      ],
+      local: [
+        { op: 'edit', path: 'notes', content: '1454:l8 abcdefghijklmnopqrstuvwxyza\n' },
+        { op: 'edit', path: 'x.bin', content: '1454:l9 abcdefghijklmnopqrs\n' },
+        { op: 'delete', path: 'docs' },
+      ],
+      remote: [
+        { op: 'create-file', path: 'docs/caf\u00e9.txt', content: '1454:r6 abcdefghijkl\n' },
+        { op: 'edit', path: 'x.bin', content: '1454:r7 abcdefghijklmnopqrstuvwxyzabcd\n' },
+      ],
+      soak: {
+        crash: null,
+        faults: null,
+        during: { localFrom: 2, remoteFrom: 0, at: 4, where: 'before' },
+        live: false,
+      },
+    },
+  },
 ];

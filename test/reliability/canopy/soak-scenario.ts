@@ -103,14 +103,16 @@ export function generateSoakScenario(
           latencyMs: random.chance(0.3) ? random.int(1, 5) : 0,
           seed: random.int(1, 1_000_000),
         };
-  const during: DuringPlan | null = !duringRoll
-    ? null
-    : {
-        localFrom: random.int(0, scenario.local.length),
-        remoteFrom: random.int(0, scenario.remote.length),
-        at: random.int(1, 8),
-        where: random.weighted({ before: 2, 'in-flight': 2, transfer: 1 }),
-      };
+  // A live seed's changes are all made while the service runs, a few milliseconds apart.
+  const during: DuringPlan | null =
+    live || !duringRoll
+      ? null
+      : {
+          localFrom: random.int(0, scenario.local.length),
+          remoteFrom: random.int(0, scenario.remote.length),
+          at: random.int(1, 8),
+          where: random.weighted({ before: 2, 'in-flight': 2, transfer: 1 }),
+        };
   return { ...scenario, soak: { crash, faults, during, live } };
 }
 

@@ -47,6 +47,11 @@ export class WireRelay {
   #hooks: WireHooks = {};
   #crashed = false;
   readonly #sockets = new Set<Socket>();
+  /** Requests forwarded to the device and not answered yet. */
+  #atDevice = 0;
+  #onIdle: (() => void)[] = [];
+  /** While a hold runs, no request goes to the device: set, requests wait for it. */
+  #gate: Promise<void> | undefined;
   /** Every request seen since the last arming, `METHOD /path`. */
   readonly seen: string[] = [];
 
@@ -113,8 +118,9 @@ export class WireRelay {
     const { crash, hold } = this.#hooks;
     const crashHere = crash !== undefined && crash.at === number ? crash.how : undefined;
     if (crashHere === 'before-request') return this.#die(incoming);
-    if (hold?.at === number && hold.where === 'before') await hold.run();
+    if (hold?.at === number && hold.where === 'before') await this.exclusive(hold.run);
     const body = await readBody(incoming);
+    while (this.#gate !== undefined) await this.#gate;
     if (this.#crashed) return void incoming.socket.destroy();
     const cutUpload = crashHere === 'mid-body' && body.length > 1;
     let answer: { status: number; headers: IncomingMessage['headers']; body: Buffer };
@@ -137,7 +143,7 @@ export class WireRelay {
       (hold.where === 'transfer'
         ? hold.at === transferNumber
         : hold.where === 'in-flight' && hold.at === number);
-    if (heldHere) await hold.run();
+    if (heldHere) await this.exclusive(hold.run);
     if (this.#crashed) return void incoming.socket.destroy();
     if (crashHere === 'mid-body') {
       // Half an answer: the headers and some bytes, then the connection ends with the process.
@@ -147,6 +153,26 @@ export class WireRelay {
     }
     outgoing.writeHead(answer.status, answer.headers);
     outgoing.end(answer.body);
+  }
+
+  /**
+   * Runs the harness's changes with the device to themselves: after every request already sent has
+   * its answer, and before any other goes. A remote change reads what it removes and then makes it,
+   * and the engine must not write in between (the other client would overwrite a version it never
+   * saw, a lost update that would be that client's, not the engine's: soak seed 1454).
+   */
+  async exclusive(run: () => Promise<void>): Promise<void> {
+    let open = (): void => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    while (this.#gate !== undefined) await this.#gate;
+    this.#gate = gate;
+    try {
+      while (this.#atDevice > 0) await new Promise<void>((resolve) => this.#onIdle.push(resolve));
+      await run();
+    } finally {
+      this.#gate = undefined;
+      open();
+    }
   }
 
   #die(incoming: IncomingMessage): void {
@@ -162,29 +188,37 @@ export class WireRelay {
     body: Buffer,
     cut: boolean,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const target = new URL(url, this.#target);
-      const upstream = httpRequest(
-        target,
-        { method, headers: { ...headers, host: target.host }, agent: false },
-        (response) => {
-          readBody(response).then(
-            (answer) =>
-              resolve({ status: response.statusCode ?? 502, headers: response.headers, body: answer }),
-            reject,
-          );
-        },
-      );
-      upstream.on('error', reject);
-      if (cut) {
-        upstream.write(body, () => {
-          // Let the device take in the first half before the connection breaks.
-          setTimeout(() => upstream.destroy(new Error('cut')), 5);
-        });
-        return;
-      }
-      upstream.end(body);
-    });
+    this.#atDevice += 1;
+    const done = (): void => {
+      this.#atDevice -= 1;
+      if (this.#atDevice === 0) for (const resolve of this.#onIdle.splice(0)) resolve();
+    };
+    const answer = new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>(
+      (resolve, reject) => {
+        const target = new URL(url, this.#target);
+        const upstream = httpRequest(
+          target,
+          { method, headers: { ...headers, host: target.host }, agent: false },
+          (response) => {
+            readBody(response).then(
+              (answer) =>
+                resolve({ status: response.statusCode ?? 502, headers: response.headers, body: answer }),
+              reject,
+            );
+          },
+        );
+        upstream.on('error', reject);
+        if (cut) {
+          upstream.write(body, () => {
+            // Let the device take in the first half before the connection breaks.
+            setTimeout(() => upstream.destroy(new Error('cut')), 5);
+          });
+          return;
+        }
+        upstream.end(body);
+      },
+    );
+    return answer.finally(done);
   }
 }
 
