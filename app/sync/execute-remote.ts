@@ -14,7 +14,7 @@ import {
   type Op,
 } from './execute-shared.ts';
 import { MAX_EDIT_CHECK_BYTES, remoteHash } from './intent-recovery.ts';
-import { assertSubtreeAsWalked } from './subtree-check.ts';
+import { prepareFolderDelete } from './subtree-check.ts';
 import { msOfNs, nameKey, type IndexEntry, type RelativePath } from './model.ts';
 import { baseName } from './reconcile.ts';
 import { MOVING_PREFIX } from './local-names.ts';
@@ -288,8 +288,9 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
     detail: { ifMatch, kind: op.kind },
   });
   try {
-    if (op.kind === 'folder') await assertSubtreeAsWalked(context, op.remoteId, op.path);
-    await context.client.delete(op.remoteId, { ifMatch, signal: context.signal });
+    const deleteIfMatch =
+      op.kind === 'folder' ? await prepareFolderDelete(context, op.remoteId, op.path, ifMatch) : ifMatch;
+    await context.client.delete(op.remoteId, { ifMatch: deleteIfMatch, signal: context.signal });
   } catch (error) {
     // Already gone is what we wanted.
     if (codeOf(error) !== 'NOT_FOUND') {

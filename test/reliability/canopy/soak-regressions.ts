@@ -99,4 +99,36 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       },
     },
   },
+  {
+    why:
+      'content lost (npm run soak -- --seeds 300 --from 1901, seed 2176): an edit inside a folder made ' +
+      'between the listings of the folder check (seed 253) and the DELETE of the folder went with it. ' +
+      'Fixed: a subtree of up to 32 files and 8 folders is emptied item by item, each DELETE under its ' +
+      'own If-Match, and the folder deleted under its eTag of after that (subtree-check.ts)',
+    scenario: {
+      seed: 2176,
+      caseInsensitive: true,
+      initialSide: 'remote',
+      initial: [
+        { path: 'Notes', kind: 'file', content: '2176:i1 abcdefghijklmnopqrstuvwxyzab\n' },
+        { path: 'a.txt', kind: 'file', content: '2176:i2 abcdefghijklmn\n' },
+        { path: 'b.md', kind: 'file', content: '2176:i4 abcdefghijklmnopqrs\n' },
+        { path: 'caf\u00e9.txt', kind: 'folder' },
+        { path: 'sub', kind: 'folder' },
+        { path: 'sub/A.txt', kind: 'file', content: '2176:i3 abcdefghijklmnopqrstuvwxyzabcde\n' },
+      ],
+      local: [
+        { op: 'move', from: 'sub/A.txt', to: 'sub/x.bin' },
+        { op: 'delete', path: 'sub' },
+        { op: 'delete', path: 'Notes' },
+      ],
+      remote: [{ op: 'edit', path: 'sub/A.txt', content: '2176:r5 ab\n' }],
+      soak: {
+        crash: null,
+        faults: null,
+        during: { localFrom: 2, remoteFrom: 0, at: 4, where: 'in-flight' },
+        live: false,
+      },
+    },
+  },
 ];
