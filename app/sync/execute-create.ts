@@ -4,6 +4,7 @@ import { parentId, type ExecutionContext } from './execution-context.ts';
 import {
   codeOf,
   existingMatch,
+  indexPathIn,
   localDetail,
   readToSend,
   replanOn,
@@ -82,10 +83,14 @@ function recordCreated(
   contentHash: string | null,
 ): void {
   const isFile = op.op === 'upload';
+  // Below its folder's row as the index has it now, not at the plan's local path: a move of that
+  // folder may have failed this round (soak seed 2382: its 412 left the row at the old place), and a
+  // row outside its folder's subtree is left behind when the folder's row moves later.
+  const path = indexPathIn(context, created.parentId, op.name) ?? op.path;
   const entry: IndexEntry = {
     remoteId: created.id,
     parentRemoteId: created.parentId,
-    path: op.path,
+    path,
     name: op.name,
     kind: isFile ? 'file' : 'folder',
     eTag: created.eTag,
