@@ -107,6 +107,9 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
   const stop = async (stopped: EngineHost): Promise<void> => {
     requests.push(...stopped.client.requests());
     if (stopped.index.db.open) stopped.index.db.close();
+    // A request the dead process had sent still reaches the device; a restart takes longer than that
+    // (seed 2742: a create landing after the new process had looked for it in its recovery).
+    await stopped.relay.settled();
     await stopped.relay.close();
   };
   const pass = async (): Promise<PassReport | Error> => {

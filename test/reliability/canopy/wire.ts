@@ -99,6 +99,11 @@ export class WireRelay {
     this.#hooks.onCrash?.();
   }
 
+  /** Resolves when every request sent to the device has its answer (a dead process's too). */
+  async settled(): Promise<void> {
+    while (this.#atDevice > 0) await new Promise<void>((resolve) => this.#onIdle.push(resolve));
+  }
+
   async close(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
@@ -167,7 +172,7 @@ export class WireRelay {
     while (this.#gate !== undefined) await this.#gate;
     this.#gate = gate;
     try {
-      while (this.#atDevice > 0) await new Promise<void>((resolve) => this.#onIdle.push(resolve));
+      await this.settled();
       await run();
     } finally {
       this.#gate = undefined;
