@@ -117,6 +117,9 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
   }
   const fetched = await fetchToTemporary(context, op.remote, absolute);
+  // Read before it is in place: an edit made right after it lands must look like an edit to the next
+  // scan, not be recorded as the downloaded version (soak seed 2685, issue 18). Same inode, size, mtime.
+  const local = await localEntry(op.path, fetched.temporary);
   context.onLocalWrite({ kind: 'created', path: op.path });
   try {
     // link() never replaces: a file created here meanwhile wins and the download is looked at again.
@@ -135,7 +138,6 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
     await rename(fetched.temporary, absolute);
   }
   await rm(fetched.temporary, { force: true });
-  const local = await localEntry(op.path, absolute);
   context.index.place(rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash));
   context.counts.downloaded += 1;
 }
@@ -153,9 +155,10 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
     await unlink(fetched.temporary);
     throw changed();
   }
+  // Read before it is in place, as in download().
+  const local = await localEntry(op.path, fetched.temporary);
   context.onLocalWrite({ kind: 'modified', path: op.path });
   await rename(fetched.temporary, absolute);
-  const local = await localEntry(op.path, absolute);
   context.index.place(rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash));
   context.counts.downloaded += 1;
 }
