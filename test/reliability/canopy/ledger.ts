@@ -37,6 +37,14 @@ export class Ledger {
 
   local(side: LocalSide, change: Change): void {
     try {
+      // rename() replaces a file at the target; the scenario's move is to a free name (a file manager
+      // would ask first). Mid-pass the engine may have put an item there (seed 3766): impossible then.
+      // The same inode there is a case-only rename on a volume that folds case.
+      if (change.op === 'move' && existsSync(absolute(side, change.to, true))) {
+        const source = lstatSync(absolute(side, change.from)).ino;
+        if (lstatSync(absolute(side, change.to, true)).ino !== source)
+          throw new Error(`EEXIST: ${change.to} is taken`);
+      }
       const removed = localRemoved(side, change);
       applyLocalChange(side, change);
       for (const content of removed) this.removed.add(content);

@@ -158,4 +158,28 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       soak: { crash: null, faults: null, during: null, live: true },
     },
   },
+  {
+    why:
+      'content lost, in the harness (npm run soak -- --seeds 300 --from 3701, seed 3766): the local ' +
+      'move of sub to résumé, made mid-pass, renamed over the file résumé the engine had just downloaded ' +
+      "(rename() replaces a file), and the engine rightly sent that user's overwrite up. Fixed in " +
+      "canopy/ledger.ts: a move to a taken name is impossible, as the scenario's move is to a free name",
+    scenario: {
+      seed: 3766,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [{ path: 'sub', kind: 'folder' }],
+      local: [{ op: 'move', from: 'sub', to: 'r\u00e9sum\u00e9' }],
+      remote: [
+        { op: 'folder-to-file', path: 'sub', content: '3766:r4 abcdefghijklmnopqrstuvwxyzabcde\n' },
+        { op: 'create-file', path: 'r\u00e9sum\u00e9', content: '3766:r5 abcdefghijklmnopqr\n' },
+      ],
+      soak: {
+        crash: null,
+        faults: { error: 0.056, reset: 0.028, lost: 0.028, latencyMs: 1, seed: 823658 },
+        during: { localFrom: 0, remoteFrom: 2, at: 7, where: 'before' },
+        live: false,
+      },
+    },
+  },
 ];
