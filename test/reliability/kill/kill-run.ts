@@ -110,8 +110,8 @@ export async function runKillSeed(seed: number, options: KillSeedOptions): Promi
   }
 }
 
-/** At most this many runs (not killed) after the kills: one to finish the work, one that finds nothing. */
-const QUIET_RUNS = 3;
+/** The runs (not killed) after the kills: one to finish the work, one that must find nothing to do. */
+const QUIET_RUNS = 2;
 
 /** Runs per seed in this process, so a second run of a seed gets its own remote folder. */
 const runsOfSeed = new Map<number, number>();
@@ -204,10 +204,10 @@ async function runSeed(rig: KillRig, plan: KillScenario, log: boolean): Promise<
     return result(violations);
   } finally {
     rmSync(work, { recursive: true, force: true });
-    for (const name of readdirSync(join(rig.profile, 'index'), { withFileTypes: false }).filter((entry) =>
-      String(entry).startsWith(folderKey(local.root)),
-    ))
-      rmSync(join(rig.profile, 'index', String(name)), { force: true });
+    // The seed's index, its journal files and its lock: a sweep of hundreds of seeds leaves none.
+    const indexFolder = join(rig.profile, 'index');
+    for (const name of readdirSync(indexFolder).filter((name) => name.startsWith(folderKey(local.root))))
+      rmSync(join(indexFolder, name), { force: true });
     await rig.other.delete(remote.folderId).catch(() => undefined);
   }
 }
