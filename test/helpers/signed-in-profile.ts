@@ -13,9 +13,16 @@ export interface SignedInProfile {
   remove(): void;
 }
 
-/** Logs `alice` in with a password; throws with the command's output when that fails. */
-export async function signedInProfile(device: TestDevice, prefix: string): Promise<SignedInProfile> {
-  const home = mkdtempSync(join(tmpdir(), prefix));
+/**
+ * Logs `alice` in with a password; throws with the command's output when that fails. The HOME is a
+ * new folder named from `prefix` inside `parent` (the system's temporary folder unless given).
+ */
+export async function signedInProfile(
+  device: TestDevice,
+  prefix: string,
+  parent: string = tmpdir(),
+): Promise<SignedInProfile> {
+  const home = mkdtempSync(join(parent, prefix));
   const profile = join(home, 'profile');
   mkdirSync(join(home, '.local', 'share'), { recursive: true });
   // The trash of remote deletes goes under this HOME, never the real one.

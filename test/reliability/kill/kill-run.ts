@@ -10,7 +10,7 @@ import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { ensureRemoteFolder } from '../../../app/sync/remote-folder.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { cliEnv, runMchSync } from '../../helpers/mch-sync.ts';
+import { signedInProfile, type SignedInProfile } from '../../helpers/signed-in-profile.ts';
 import {
   applyLocalChange,
   applyRemoteChange,
@@ -60,31 +60,18 @@ function scratchBase(): string {
 export async function startKillRig(): Promise<KillRig> {
   const base = mkdtempSync(join(scratchBase(), 'mch-kill-'));
   const device = await startTestDevice({ dataDir: join(base, 'device') });
-  const profile = join(base, 'profile');
-  const home = join(base, 'home');
-  mkdirSync(join(home, '.local', 'share'), { recursive: true });
-  const env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
   const stop = async (): Promise<void> => {
     await device.stop();
     rmSync(base, { recursive: true, force: true });
   };
-  const login = await runMchSync(
-    [
-      '--profile',
-      profile,
-      'login',
-      '--config-url',
-      device.running.urls.config,
-      '--username',
-      'alice',
-      '--password-stdin',
-    ],
-    { input: 'alice-password\n', env },
-  );
-  if (login.code !== 0) {
+  let signedIn: SignedInProfile;
+  try {
+    signedIn = await signedInProfile(device, 'home-', base);
+  } catch (error) {
     await stop();
-    throw new Error(`login failed (${login.code}):\n${login.stdout}\n${login.stderr}`);
+    throw error;
   }
+  const { profile, env } = signedIn;
   return { device, base, profile, env, other: clientFor(device).device, stop };
 }
 
