@@ -11,7 +11,6 @@
 //    app's options, the tray model (trayModelOf) and its TrayUpdater fed by the core's events, the
 //    share action and its batcher (app/desktop). Electron's own share (its V8 isolate's baseline,
 //    Chromium's browser process) is not measured: no Electron binary runs here.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,11 +21,12 @@ import { trayModelOf } from '../app/desktop/tray-model.ts';
 import { TrayUpdater } from '../app/desktop/tray-throttle.ts';
 import { systemClock } from '../app/live/clock.ts';
 import { UiCore } from '../app/ui/ui-core.ts';
-import { MCH_SYNC_BIN, runMchSync } from '../test/helpers/mch-sync.ts';
+import { runMchSync } from '../test/helpers/mch-sync.ts';
 import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
 import { workFolder } from './lib/kept-setup.ts';
+import { withLiveRun } from './lib/live-run.ts';
 import { startNodeProcess } from './lib/processes.ts';
 import { secondsSince } from './lib/timing.ts';
 
@@ -155,59 +155,11 @@ async function passOnce(profile: BenchProfile, localRoot: string): Promise<strin
 
 /** `mch-sync run` alone: ready once `mch-sync status --json` says its first pass ended. */
 async function measureRun(profile: BenchProfile, localRoot: string): Promise<Memory> {
-  const startedMs = Date.now();
-  const started = process.hrtime.bigint();
-  const child = spawn(
-    process.execPath,
-    [
-      MCH_SYNC_BIN,
-      '--profile',
-      profile.profile,
-      'run',
-      '--folder',
-      localRoot,
-      '--remote-folder',
-      REMOTE_FOLDER,
-    ],
-    { env: profile.env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    for (;;) {
-      const status = await runMchSync(
-        ['--profile', profile.profile, 'status', '--json', '--folder', localRoot],
-        {
-          env: profile.env,
-        },
-      );
-      if (status.code === 0) {
-        const json = JSON.parse(status.stdout) as {
-          state: string;
-          lastSyncAtMs: number | null;
-          pid: number | null;
-        };
-        if (json.pid !== null && json.state === 'idle' && (json.lastSyncAtMs ?? 0) >= startedMs) break;
-        if (json.state === 'error' || json.state === 'held') throw new Error(`mch-sync run is ${json.state}`);
-      }
-      if (Date.now() > deadline) throw new Error('mch-sync run did not finish its first pass');
-      await sleep(1_000);
-    }
-    const readySeconds = secondsSince(started);
-    await settle(child.pid as number, 'mch-sync run');
-    const memory = memoryOf(child.pid as number);
-    child.kill('SIGTERM');
-    await exited;
-    if (!output.includes('Stopped.')) throw new Error(`mch-sync run did not stop cleanly:\n${output}`);
-    return { ...memory, readySeconds, detail: '' };
-  } finally {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  }
+  return withLiveRun(profile, localRoot, REMOTE_FOLDER, async (run) => {
+    const readySeconds = secondsSince(run.started);
+    await settle(run.pid, 'mch-sync run');
+    return { ...memoryOf(run.pid), readySeconds, detail: '' };
+  });
 }
 
 async function measureDesktop(profile: BenchProfile): Promise<Memory> {

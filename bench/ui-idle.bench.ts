@@ -13,14 +13,14 @@
 // Readiness is asked before the window (`mch-sync status --json`, and `pairs:list`), never during it.
 // Both poll the device 30 s after a pass (their default), so the window, placed from the pass's end,
 // holds the same two polls for both; the device's CPU in the same window is shown beside them.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { launchBrowser } from '../test/helpers/browser.ts';
-import { MCH_SYNC_BIN, runMchSync } from '../test/helpers/mch-sync.ts';
+import { runMchSync } from '../test/helpers/mch-sync.ts';
 import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
 import { workFolder } from './lib/kept-setup.ts';
+import { withLiveRun } from './lib/live-run.ts';
 import { startNodeProcess, type ServerProcess } from './lib/processes.ts';
 import { cpuSeconds, findPid, inotifyWatches, measureWindow, type UsageWindow } from './lib/process-usage.ts';
 import { buildRenderer } from './lib/renderer-build.ts';
@@ -71,37 +71,6 @@ async function passOnce(profile: BenchProfile, localRoot: string): Promise<strin
   return `${summary.status ?? '?'} ${JSON.stringify(summary.counts ?? {})}`;
 }
 
-/** `mch-sync status --json` until the running service's last pass ended after `sinceMs`. */
-async function waitForRunIdle(profile: BenchProfile, localRoot: string, sinceMs: number): Promise<number> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    const status = await runMchSync(
-      ['--profile', profile.profile, 'status', '--json', '--folder', localRoot],
-      {
-        env: profile.env,
-      },
-    );
-    if (status.code === 0) {
-      const json = JSON.parse(status.stdout) as {
-        state: string;
-        lastSyncAtMs: number | null;
-        pid: number | null;
-      };
-      if (
-        json.pid !== null &&
-        json.state === 'idle' &&
-        json.lastSyncAtMs !== null &&
-        json.lastSyncAtMs >= sinceMs
-      ) {
-        return json.lastSyncAtMs;
-      }
-      if (json.state === 'error' || json.state === 'held') throw new Error(`mch-sync run is ${json.state}`);
-    }
-    if (Date.now() > deadline) throw new Error('mch-sync run did not finish its first pass');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
-
 /** Measures `pid` for the window that starts WINDOW_OFFSET_MS after `passEndMs`. */
 async function measure(
   pid: number,
@@ -125,38 +94,9 @@ async function measureRun(
   localRoot: string,
   devicePid: number | undefined,
 ): Promise<Measured> {
-  const startedMs = Date.now();
-  const started = process.hrtime.bigint();
-  const child = spawn(
-    process.execPath,
-    [
-      MCH_SYNC_BIN,
-      '--profile',
-      profile.profile,
-      'run',
-      '--folder',
-      localRoot,
-      '--remote-folder',
-      REMOTE_FOLDER,
-    ],
-    { env: profile.env, stdio: ['ignore', 'pipe', 'inherit'] },
+  return withLiveRun(profile, localRoot, REMOTE_FOLDER, (run) =>
+    measure(run.pid, devicePid, secondsSince(run.started), run.passEndMs),
   );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    const passEndMs = await waitForRunIdle(profile, localRoot, startedMs);
-    const measured = await measure(child.pid as number, devicePid, secondsSince(started), passEndMs);
-    child.kill('SIGTERM');
-    await exited;
-    if (!output.includes('Stopped.')) throw new Error(`mch-sync run did not stop cleanly:\n${output}`);
-    return measured;
-  } finally {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  }
 }
 
 /** The host child with the window open on its status view in Chromium. */
