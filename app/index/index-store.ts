@@ -6,10 +6,13 @@ import type { IndexDb } from './index-db.ts';
 import { DigestStore } from './digest-store.ts';
 import { ListingStore } from './listing-store.ts';
 
-/** What kind of remote change an intent announces. */
-export type IntentAction = 'create-folder' | 'upload' | 'edit' | 'patch' | 'delete';
+/**
+ * What kind of change an intent announces: a remote change, or a download about to be put in place
+ * (a crash between the file landing and its index row would read as a new local file).
+ */
+export type IntentAction = 'create-folder' | 'upload' | 'edit' | 'patch' | 'delete' | 'download';
 
-/** A remote change recorded before it is sent (style.md §5). */
+/** A change recorded before it is made (style.md §5): sent to the device, or put in the folder. */
 export interface Intent {
   id: number;
   action: IntentAction;
@@ -224,7 +227,7 @@ export class IndexStore {
     });
   }
 
-  /** Records a remote change before it is sent; returns the intent's id. */
+  /** Records a change before it is made; returns the intent's id. */
   recordIntent(intent: NewIntent, nowMs: number = Date.now()): number {
     const result = this.#statements.insertIntent.run({
       action: intent.action,

@@ -111,6 +111,38 @@ async function fetchToTemporary(
   }
 }
 
+/**
+ * Puts a fetched file in place with `put` and writes its row. The row goes in as an intent first: a
+ * crash after the file lands and before its row is written leaves the intent, and the next pass's
+ * recovery writes the row if the file at the path is still this one (kill seed 761, issue 18).
+ * Without it that file reads as new: it would be uploaded as a second item, or kept as a conflict.
+ */
+async function putInPlace(
+  context: ExecutionContext,
+  row: IndexEntry,
+  local: LocalEntry,
+  put: () => Promise<void>,
+): Promise<void> {
+  const store = context.index.store;
+  const intent = store.recordIntent({
+    action: 'download',
+    path: row.path,
+    remoteId: row.remoteId,
+    parentRemoteId: row.parentRemoteId,
+    detail: { entry: { ...row, localMtimeNs: row.localMtimeNs?.toString() ?? null } },
+  });
+  try {
+    await put();
+  } catch (error) {
+    // Left for recovery only when this file is in place after all (its temporary's removal failed).
+    const there = await statOrUndefined(localPath(context.localRoot, row.path));
+    if (!isUnchanged(local, entryFromStats(row.path, there))) store.completeIntent(intent);
+    throw error;
+  }
+  store.completeIntent(intent, () => context.index.place(row));
+  context.counts.downloaded += 1;
+}
+
 export async function download(context: ExecutionContext, op: Op<'download'>): Promise<void> {
   const absolute = localPath(context.localRoot, op.path);
   if ((await statOrUndefined(absolute)) !== undefined) {
@@ -120,26 +152,27 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
   // Read before it is in place: an edit made right after it lands must look like an edit to the next
   // scan, not be recorded as the downloaded version (soak seed 2685, issue 18). Same inode, size, mtime.
   const local = await localEntry(op.path, fetched.temporary);
+  const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
   context.onLocalWrite({ kind: 'created', path: op.path });
-  try {
-    // link() never replaces: a file created here meanwhile wins and the download is looked at again.
-    await link(fetched.temporary, absolute);
-  } catch (error) {
-    const code = errnoOf(error);
-    if (code === 'EEXIST') {
-      await unlink(fetched.temporary);
-      throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+  await putInPlace(context, row, local, async () => {
+    try {
+      // link() never replaces: a file created here meanwhile wins and the download is looked at again.
+      await link(fetched.temporary, absolute);
+    } catch (error) {
+      const code = errnoOf(error);
+      if (code === 'EEXIST') {
+        await unlink(fetched.temporary);
+        throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+      }
+      // File systems without hard links (FAT, some network shares): check, then rename.
+      if ((await statOrUndefined(absolute)) !== undefined) {
+        await unlink(fetched.temporary);
+        throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+      }
+      await rename(fetched.temporary, absolute);
     }
-    // File systems without hard links (FAT, some network shares): check, then rename.
-    if ((await statOrUndefined(absolute)) !== undefined) {
-      await unlink(fetched.temporary);
-      throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
-    }
-    await rename(fetched.temporary, absolute);
-  }
-  await rm(fetched.temporary, { force: true });
-  context.index.place(rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash));
-  context.counts.downloaded += 1;
+    await rm(fetched.temporary, { force: true });
+  });
 }
 
 export async function downloadContent(context: ExecutionContext, op: Op<'download-content'>): Promise<void> {
@@ -158,9 +191,8 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
   // Read before it is in place, as in download().
   const local = await localEntry(op.path, fetched.temporary);
   context.onLocalWrite({ kind: 'modified', path: op.path });
-  await rename(fetched.temporary, absolute);
-  context.index.place(rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash));
-  context.counts.downloaded += 1;
+  const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
+  await putInPlace(context, row, local, () => rename(fetched.temporary, absolute));
 }
 
 export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>): Promise<void> {

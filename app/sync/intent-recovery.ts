@@ -7,7 +7,9 @@ import type { DeviceClient, RemoteFile } from '../api/device-client.ts';
 import type { Intent } from '../index/index-store.ts';
 import { hashFile } from './content-hash.ts';
 import type { IndexWriter } from './index-writes.ts';
+import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
 import { STATE_FOLDER_NAME } from './local-names.ts';
+import type { IndexEntry } from './model.ts';
 
 export interface RecoveryContext {
   client: DeviceClient;
@@ -33,7 +35,8 @@ function number(detail: Record<string, unknown>, key: string): number | undefine
 /**
  * Settles every pending intent: a create the device carried out becomes an index row (so the next
  * round sees a synced item, not a new one to upload twice); an edit it carried out is recorded when
- * its content is ours. Patches and deletes need nothing: the next round compares both sides.
+ * its content is ours; a download found in place gets its row. Patches and deletes need nothing: the
+ * next round compares both sides.
  * Returns how many intents there were.
  */
 export async function recoverIntents(context: RecoveryContext): Promise<number> {
@@ -42,6 +45,7 @@ export async function recoverIntents(context: RecoveryContext): Promise<number> 
   for (const intent of intents) {
     if (intent.action === 'upload' || intent.action === 'create-folder') await adoptCreate(context, intent);
     if (intent.action === 'edit') await adoptEdit(context, intent);
+    if (intent.action === 'download') await adoptDownload(context, intent);
     store.completeIntent(intent.id);
   }
   return intents.length;
@@ -119,6 +123,41 @@ async function adoptEdit(context: RecoveryContext, intent: Intent): Promise<void
     localMtimeNs: BigInt(localMtimeNs),
     contentHash,
   });
+}
+
+/**
+ * A download that landed before its row was written: the row goes in when the file at its path is
+ * still the one downloaded (same inode, size and mtime) and no other item's row holds the path.
+ */
+async function adoptDownload(context: RecoveryContext, intent: Intent): Promise<void> {
+  const store = context.index.store;
+  const entry = downloadedEntry(intent.detail['entry']);
+  if (!entry || entry.inode === null || entry.localSize === null || entry.localMtimeNs === null) return;
+  const occupant = store.byPath(entry.path);
+  if (occupant && occupant.remoteId !== entry.remoteId) return;
+  if (entry.parentRemoteId !== context.remoteRootId && !store.get(entry.parentRemoteId)) return;
+  const there = entryFromStats(entry.path, await statOrUndefined(localPath(context.localRoot, entry.path)));
+  const landed = { path: entry.path, kind: 'file' as const, inode: entry.inode, size: entry.localSize };
+  if (!isUnchanged({ ...landed, mtimeNs: entry.localMtimeNs }, there)) return;
+  context.index.place(entry);
+}
+
+/** The index row a download intent carries (its local mtime as a decimal string), if well formed. */
+function downloadedEntry(value: unknown): IndexEntry | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const entry = value as Record<string, unknown>;
+  const strings = ['remoteId', 'parentRemoteId', 'path', 'name', 'eTag', 'inode', 'localMtimeNs'];
+  const numbers = ['size', 'mTimeMs', 'localSize'];
+  if (entry['kind'] !== 'file') return undefined;
+  if (!strings.every((key) => typeof entry[key] === 'string')) return undefined;
+  if (!numbers.every((key) => typeof entry[key] === 'number')) return undefined;
+  if (!/^\d+$/.test(entry['localMtimeNs'] as string)) return undefined;
+  const contentHash = entry['contentHash'];
+  return {
+    ...(entry as unknown as IndexEntry),
+    localMtimeNs: BigInt(entry['localMtimeNs'] as string),
+    contentHash: typeof contentHash === 'string' ? contentHash : null,
+  };
 }
 
 /** SHA-256 of the device's content of `file` (downloaded to the state folder, then removed). */

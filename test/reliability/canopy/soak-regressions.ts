@@ -182,4 +182,55 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       },
     },
   },
+  {
+    why:
+      'duplicate (npm run soak -- --seeds 300 --from 7001 --crash-rate 1 --fault-rate 0.5, seed 7090; ' +
+      'shrunk, then without its faults and mid-pass changes, which it does not need): the device moved ' +
+      "and edited café.txt while it was edited here, so the pass kept both and downloaded the device's " +
+      'version to b.md; the process died in the transaction of its index row, after the file was in ' +
+      "place. The next process took b.md for a new local file and uploaded it beside the device's. " +
+      'Fixed: a download is recorded as an intent before it is put in place, and recovery writes its ' +
+      'row when the file at the path is still the one downloaded (execute-local.ts, intent-recovery.ts)',
+    scenario: {
+      seed: 7090,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'caf\u00e9.txt', kind: 'file', content: '7090:i1 abcdefghijklmnopqrstuvwxyzabcdef\n' },
+      ],
+      local: [{ op: 'edit', path: 'caf\u00e9.txt', content: '7090:l4 abcdefghijklmnopqrstuvwxyzabcd\n' }],
+      remote: [
+        { op: 'move', from: 'caf\u00e9.txt', to: 'b.md' },
+        { op: 'edit', path: 'b.md', content: '7090:r2 abcdefghijklmnopqrstuv\n' },
+      ],
+      soak: {
+        crash: { pass: 'changes', how: 'in-transaction', at: 2 },
+        faults: null,
+        during: null,
+        live: false,
+      },
+    },
+  },
+  {
+    why:
+      'trees differ (npm run soak -- --seeds 300 --from 6001 --items 12 --changes 6, seed 6296, live): ' +
+      'beside the synced folder résumé the user made its twin spelled in NFD. The watched pass scanned ' +
+      'only the new spelling while its scope, compared under NFC, took the synced one as scanned too: ' +
+      'no clash was reported and both were left locally with one on the device. Fixed: the scoped scan ' +
+      "compares paths under NFC as the pass's scope does (scan-walk.ts ScanScope), so both are read and " +
+      'the new one is left out as a NAME_CLASH, as a full pass does',
+    scenario: {
+      seed: 6296,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/re\u0301sume\u0301', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/re\u0301sume\u0301/r\u00e9sum\u00e9', kind: 'folder' },
+      ],
+      local: [{ op: 'create-folder', path: 'r\u00e9sum\u00e9/re\u0301sume\u0301/re\u0301sume\u0301' }],
+      remote: [],
+      soak: { crash: null, faults: null, during: null, live: true },
+    },
+  },
 ];
