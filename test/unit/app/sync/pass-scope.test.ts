@@ -45,6 +45,23 @@ describe('scanLocalFolder within', () => {
     expect(scan.skipped.map((item) => [item.path, item.reason])).toEqual([['a/b/c/x.log', 'ignored']]);
     expect(scan.root).toBe('ok');
   });
+
+  it('reads a scoped name in either normal form, and finds the clash between the two spellings', () => {
+    const root = mkdtempSync(join(tmpdir(), 'mch-scope-'));
+    const nfc = 'r\u00e9sum\u00e9';
+    const nfd = 're\u0301sume\u0301';
+    mkdirSync(join(root, nfd, nfc), { recursive: true });
+    mkdirSync(join(root, nfd, nfd));
+    mkdirSync(join(root, nfd, 'other'));
+    // The pass's scope is the new NFD folder; its NFC twin beside it is read too (seed 6296).
+    const scan = scanLocalFolder(root, { within: [`${nfc}/${nfd}`] });
+    expect(scan.entries.map((entry) => entry.path).sort()).toEqual(
+      [nfd, `${nfd}/${nfc}`, `${nfd}/${nfd}`].sort(),
+    );
+    expect(scan.clashes.map((clash) => [clash.folder, clash.kind, [...clash.paths].sort()])).toEqual([
+      [nfd, 'unicode', [`${nfd}/${nfc}`, `${nfd}/${nfd}`].sort()],
+    ]);
+  });
 });
 
 describe('scopeInputs', () => {
