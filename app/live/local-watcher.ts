@@ -1,6 +1,6 @@
 // Watches the synced folder with chokidar and hands the live service debounced, cleaned batches of local changes.
 import { lstatSync, type BigIntStats } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local-names.ts';
 import type { ItemKind, RelativePath } from '../sync/model.ts';
@@ -101,6 +101,10 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
   let closed = false;
   let rescan: LiveWatchError | undefined;
   let holdTimer: TimerHandle | undefined;
+  /** Files chokidar reported since the last batch: the cleaner learns them only when it drains. */
+  const filesSinceBatch = new Set<RelativePath>();
+  /** Files replaced by a folder since the last batch (see `onRaw`). */
+  const foldersSinceBatch = new Set<RelativePath>();
 
   const seed = (): void => {
     if (options.knownItem === undefined) cleaner.seed(scanLocalFolder(root).entries);
@@ -118,6 +122,8 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       return;
     }
     const batch = cleaner.drain(clock.now());
+    filesSinceBatch.clear();
+    foldersSinceBatch.clear();
     if (holdTimer !== undefined) clock.clearTimeout(holdTimer);
     holdTimer = undefined;
     if (batch.heldUntilMs !== undefined) {
@@ -163,6 +169,7 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       if (known === undefined) return;
       cleaner.push({ type: known.kind === 'folder' ? 'unlinkDir' : 'unlink', path: relative, atMs });
     } else {
+      if (!isFolder) filesSinceBatch.add(relative);
       cleaner.push({
         type: isFolder ? 'addDir' : event === 'change' ? 'change' : 'add',
         path: relative,
@@ -191,6 +198,28 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
   watcher.on('all', (event, path) => {
     if (isRawEventType(event)) onEvent(event, path);
   });
+  /**
+   * chokidar 6 says nothing when a file is replaced by a folder of the same name, and does not watch
+   * inside that folder (its issues #165 and #996; soak seed 5059): only the raw event of the name
+   * shows it. The unlink and addDir it should have sent are made here, and the folder is watched.
+   */
+  const onRaw = (type: string, name: unknown, details: unknown): void => {
+    const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (closed || type !== 'rename' || typeof name !== 'string' || typeof folder !== 'string') return;
+    const absolute = join(isAbsolute(folder) ? folder : join(root, folder), name);
+    const path = relative(root, absolute);
+    if (path === '' || path.startsWith('..') || isNeverWatched(root, absolute)) return;
+    const key = sep === '/' ? path : path.split(sep).join('/');
+    // Cheapest first: most raw events are of files, and a folder that was no file needs nothing.
+    if (foldersSinceBatch.has(key) || lstatQuietly(absolute)?.isDirectory() !== true) return;
+    if (!filesSinceBatch.delete(key) && cleaner.knownItemAt(key)?.kind !== 'file') return;
+    // Seen as a file until the batch drains: the name's next raw event must not count again.
+    foldersSinceBatch.add(key);
+    onEvent('unlink', path);
+    onEvent('addDir', path);
+    watcher.add(absolute);
+  };
+  watcher.on('raw', onRaw);
   watcher.on('error', (error: unknown) => {
     if (!closed) requestRescan(liveWatchError(error));
   });

@@ -115,6 +115,31 @@ group('local watcher (real chokidar)', () => {
     expect((await harness.settle()).map(show)).toEqual(['modified doc.txt']);
   });
 
+  it('a file replaced at once by a folder of its name is reported, and the folder is watched', async () => {
+    // chokidar 6 itself says nothing here (soak seed 5059): the watcher reads its raw events.
+    const harness = await watchFolder((root) => {
+      writeFileSync(join(root, 'd'), 'a file');
+      mkdirSync(join(root, 'sub'));
+      writeFileSync(join(root, 'sub', 'e'), 'a file too');
+    });
+    unlinkSync(join(harness.root, 'd'));
+    mkdirSync(join(harness.root, 'd'));
+    unlinkSync(join(harness.root, 'sub', 'e'));
+    mkdirSync(join(harness.root, 'sub', 'e'));
+    expect((await harness.settle()).map(show).sort()).toEqual([
+      'created d',
+      'created sub/e',
+      'deleted d',
+      'deleted sub/e',
+    ]);
+    writeFileSync(join(harness.root, 'd', 'inside.txt'), 'new');
+    writeFileSync(join(harness.root, 'sub', 'e', 'deeper.txt'), 'new');
+    expect((await harness.settle()).map(show).sort()).toEqual([
+      'created d/inside.txt',
+      'created sub/e/deeper.txt',
+    ]);
+  });
+
   it('a symbolic link is never reported, a deleted file is', async () => {
     const harness = await watchFolder((root) => writeFileSync(join(root, 'a.txt'), 'hello'));
     symlinkSync(harness.root, join(harness.root, 'loop'));
