@@ -25,6 +25,11 @@ export interface LocalWatcherOptions {
   onRescanNeeded: (reason: RescanReason, message: string, error: LiveWatchError) => void;
   /** Quiet time before a batch goes out (default 300 ms). */
   debounceMs?: number;
+  /**
+   * Quiet time instead when every pending event is half of a rename already paired by inode (default
+   * 50 ms, never more than `debounceMs`; see `EventCleaner.settled`): a lone rename goes out at once.
+   */
+  settledDebounceMs?: number;
   /** A batch goes out at the latest this long after its first event (default 2000 ms). */
   maxWaitMs?: number;
   /** An unlink and an add of the same inode this close together are one move (default 1000 ms). */
@@ -137,6 +142,9 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
   const debouncer = new Debouncer({
     quietMs: options.debounceMs ?? 300,
     maxWaitMs: options.maxWaitMs ?? 2000,
+    settledQuietMs: options.settledDebounceMs ?? 50,
+    // A rescan waits out the long quiet time: the events that led to it may go on.
+    isSettled: () => rescan === undefined && cleaner.settled,
     onFire: flush,
     clock,
   });

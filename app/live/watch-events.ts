@@ -68,6 +68,12 @@ export interface EventCleanerOptions {
   affectedLimits?: AffectedPathLimits;
 }
 
+/**
+ * At most this many pending events can be settled (four renames): past it, more are likely on the way
+ * (a burst of renames, a tool moving a selection), and the batch waits for the long quiet time.
+ */
+export const SETTLED_MAX_EVENTS = 8;
+
 // Partial downloads end in `.mch-partial`; the scanner skips them only with a leading dot, but no user
 // file has this suffix and an executor rename of one must never come back as a change.
 const PARTIAL_SUFFIX = '.mch-partial';
@@ -103,6 +109,31 @@ export class EventCleaner {
   /** Events waiting for `drain`. */
   get pendingCount(): number {
     return this.#pending.length;
+  }
+
+  /**
+   * Whether the pending events already say all they will: few (`SETTLED_MAX_EVENTS`), no folder among
+   * them, and every one half of a move paired by inode, or nothing at all (a chmod). Then a batch need
+   * not wait out the long quiet time. Anything else may be the start of something longer: an unlink
+   * whose add has not come (a move out, or one whose other half is late), a folder (chokidar reports its
+   * children after it, over up to a second for thousands), a created or replaced file (being written:
+   * delete then create, a safe-save), an edit (the next write may follow).
+   */
+  get settled(): boolean {
+    if (this.#pending.length > SETTLED_MAX_EVENTS) return false;
+    if (this.#pending.some((event) => kindOf(event.type) === 'folder')) return false;
+    const tracks = replayEvents(
+      this.#pending,
+      (path) => this.#known.get(path),
+      (path) => this.knownItemAt(path),
+    );
+    const moves = pairMoves(tracks, this.#windowMs);
+    const sources = new Set([...moves.values()].map((track) => track.path));
+    for (const track of tracks.values()) {
+      const outcome = classify(track, moves.get(track.path), sources.has(track.path));
+      if (outcome.some((change) => change.kind !== 'moved')) return false;
+    }
+    return true;
   }
 
   /** Replaces what is known with a scan's entries and drops the pending events (after a full rescan). */

@@ -8,6 +8,7 @@ import {
   startLocalWatcher,
   type LocalChangeBatch,
   type LocalWatcher,
+  type LocalWatcherOptions,
 } from '../../../app/live/local-watcher.ts';
 
 interface Harness {
@@ -38,7 +39,10 @@ function show(change: LocalChange): string {
 }
 
 /** A temporary folder made by `prepare`, watched once ready. */
-async function watchFolder(prepare: (root: string) => void): Promise<Harness> {
+async function watchFolder(
+  prepare: (root: string) => void,
+  options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs'> = {},
+): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'mch-live-'));
   cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
   prepare(root);
@@ -49,6 +53,7 @@ async function watchFolder(prepare: (root: string) => void): Promise<Harness> {
   const batches: LocalChangeBatch[] = [];
   const rescans: string[] = [];
   const watcher = startLocalWatcher({
+    ...options,
     root,
     onBatch: (batch) => batches.push(batch),
     onRescanNeeded: (reason) => rescans.push(reason),
@@ -90,6 +95,22 @@ group('local watcher (real chokidar)', () => {
       affectedPaths: ['a.txt', 'b.txt'],
     });
     expect((await harness.settle()).map(show)).toEqual(['moved a.txt -> b.txt']);
+  });
+
+  it('a lone rename goes out after the settled quiet time, not the long one', async () => {
+    // Ten minutes of quiet for anything else: only the settled quiet time can report it within the test.
+    const harness = await watchFolder((root) => writeFileSync(join(root, 'a.txt'), 'hello'), {
+      debounceMs: 600_000,
+      settledDebounceMs: 50,
+    });
+    renameSync(join(harness.root, 'a.txt'), join(harness.root, 'b.txt'));
+    await waitFor(() => harness.batches.length > 0, 'a batch');
+    expect(harness.batches).toEqual([
+      {
+        changes: [{ kind: 'moved', path: 'b.txt', fromPath: 'a.txt', itemKind: 'file' }],
+        affectedPaths: ['a.txt', 'b.txt'],
+      },
+    ]);
   });
 
   it('moving a folder of 200 files is one move', async () => {
