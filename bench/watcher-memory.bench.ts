@@ -9,6 +9,9 @@
 // anonymous memory) when the watcher is ready and again after BENCH_WATCH_IDLE_SECONDS (10) idle, the
 // peak (VmHWM), inotify watches and CPU; the child adds V8's own heap figures. Last, a heap snapshot of
 // the service's configuration counts what chokidar keeps per watched file (BENCH_WATCH_SNAPSHOT=0 skips).
+// With BENCH_WATCH_LIVE_ENVS (e.g. `none,MALLOC_ARENA_MAX=2`), a real `mch-sync run` on the same tree
+// (mirrored to a device first, kept under BENCH_WATCH_KEEP/live) is read 10 s and 60 s after its first
+// pass, once per environment: the allocator levers measured on the service itself.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { countHeapSnapshot, type HeapGroup } from './lib/heap-snapshot-counts.ts';
 import { writeTree } from './lib/file-tree.ts';
 import { workFolder } from './lib/kept-setup.ts';
+import { measureLiveRuns, type LiveEnvironment } from './lib/live-run-memory.ts';
 import { readMemoryMap, type MemoryMap } from './lib/memory-map.ts';
 import { cpuSeconds, inotifyWatches } from './lib/process-usage.ts';
 import { median, secondsSince } from './lib/timing.ts';
@@ -28,6 +32,9 @@ const IDLE_SECONDS = Number(process.env['BENCH_WATCH_IDLE_SECONDS'] ?? 10);
 const RUNS = Number(process.env['BENCH_WATCH_RUNS'] ?? 1);
 const KEEP_DIR = process.env['BENCH_WATCH_KEEP'];
 const SNAPSHOT = process.env['BENCH_WATCH_SNAPSHOT'] !== '0';
+/** `mch-sync run` under each environment too: `none,MALLOC_ARENA_MAX=2` (`A=1+B=2` sets two); empty skips. */
+const LIVE_ENVS = process.env['BENCH_WATCH_LIVE_ENVS'] ?? '';
+const LIVE_CHECKPOINTS = [10, 60];
 const CHILD = join(import.meta.dirname, 'lib', 'watcher-child.ts');
 const READY_TIMEOUT_MS = 1_800_000;
 /** glibc and libuv read these at start: a variant sets its own, none is inherited from the bench. */
@@ -46,6 +53,11 @@ const VARIANTS: Variant[] = [
   { id: 'defaults', name: 'chokidar 6, live-idle options', kind: 'chokidar-defaults' },
   { id: 'service', name: 'chokidar 6, service options', kind: 'service' },
   { id: 'no-ignored', name: 'service options, no `ignored` function', kind: 'service-no-ignored' },
+  {
+    id: 'bounded',
+    name: 'service, walk bounded to 64 lstat/readdir in flight (diagnostic)',
+    kind: 'service-bounded-walk',
+  },
   { id: 'arena1', name: 'service + MALLOC_ARENA_MAX=1', kind: 'service', env: { MALLOC_ARENA_MAX: '1' } },
   { id: 'arena2', name: 'service + MALLOC_ARENA_MAX=2', kind: 'service', env: { MALLOC_ARENA_MAX: '2' } },
   {
@@ -223,6 +235,7 @@ async function main(): Promise<void> {
     if (SNAPSHOT && service !== undefined && bare !== undefined) {
       await printSnapshot(service, bare, root, folder.path);
     }
+    if (LIVE_ENVS !== '') await printLiveRuns(root, shape);
   } finally {
     folder.done();
   }
@@ -258,6 +271,52 @@ async function printSnapshot(variant: Variant, floor: Variant, root: string, wor
   for (const group of grown.sort((a, b) => b.count - a.count).slice(0, 16)) {
     console.log(
       `| ${group.name} | ${group.count} | ${(group.count / FILES).toFixed(3)} | ${(group.selfBytes / 1024 / 1024).toFixed(2)} |`,
+    );
+  }
+}
+
+function parseEnvironments(text: string): LiveEnvironment[] {
+  return text.split(',').map((name) => ({
+    name: name === 'none' ? 'no allocator setting' : name.split('+').join(' '),
+    env: Object.fromEntries(
+      name === 'none' ? [] : name.split('+').map((pair) => pair.split('=', 2) as [string, string]),
+    ),
+  }));
+}
+
+/** The live service itself (`mch-sync run`, its first pass over a mirrored tree done) under each environment. */
+async function printLiveRuns(root: string, shape: string): Promise<void> {
+  const results = await measureLiveRuns(
+    root,
+    KEEP_DIR === undefined ? undefined : join(KEEP_DIR, 'live'),
+    shape,
+    parseEnvironments(LIVE_ENVS),
+    LIVE_CHECKPOINTS,
+  );
+  const base = results[0];
+  console.log(`\nmch-sync run (live) on ${shape}, read from outside after its first pass`);
+  console.log(
+    `| case | first pass done after (s) | ${LIVE_CHECKPOINTS.map((seconds) => `RSS ${seconds} s after (MB)`).join(' | ')} | RSS ratio | peak (MB) | brk heap / thread arenas (n) / other anon (MB) | inotify watches |`,
+  );
+  console.log(`|---|---:|${LIVE_CHECKPOINTS.map(() => '---:|').join('')}---:|---:|---:|---:|`);
+  for (const result of results) {
+    const last = result.samples.at(-1)?.memory;
+    const baseLast = base?.samples.at(-1)?.memory;
+    if (last === undefined || baseLast === undefined) continue;
+    console.log(
+      [
+        '',
+        result.environment.name,
+        result.readySeconds.toFixed(1),
+        ...result.samples.map((sample) => mb(sample.memory.rssMb)),
+        result === base ? '1.00 (baseline)' : (last.rssMb / baseLast.rssMb).toFixed(2),
+        mb(last.peakRssMb),
+        `${mb(last.brkHeapMb)} / ${mb(last.threadArenasMb)} (${last.arenas}) / ${mb(last.otherAnonymousMb)}`,
+        `${result.watches}`,
+        '',
+      ]
+        .join(' | ')
+        .trim(),
     );
   }
 }

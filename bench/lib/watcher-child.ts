@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 
 /** What a child runs: nothing (Node's floor), our own per-folder fs.watch, or chokidar configured one way. */
-export type WatcherKind = 'node' | 'minimal' | 'chokidar-defaults' | 'service' | 'service-no-ignored';
+export type WatcherKind =
+  'node' | 'minimal' | 'chokidar-defaults' | 'service' | 'service-no-ignored' | 'service-bounded-walk';
 
 export const WATCHER_KINDS: readonly WatcherKind[] = [
   'node',
@@ -16,6 +17,7 @@ export const WATCHER_KINDS: readonly WatcherKind[] = [
   'chokidar-defaults',
   'service',
   'service-no-ignored',
+  'service-bounded-walk',
 ];
 
 /** The child's own figures, printed as JSON after `ready ` and `usage `. */
@@ -59,7 +61,38 @@ function startMinimal(root: string): Running {
   };
 }
 
+/**
+ * Diagnostic only: at most `limit` of the walk's `lstat` and `readdir` calls in flight. chokidar reads
+ * every folder at once and readdirp stats each entry, so without a bound every file of the tree has a
+ * pending request at the peak. Node's builtin ESM exports follow their CommonJS object once synced.
+ */
+async function boundWalk(limit: number): Promise<void> {
+  const fs = (await import('node:fs')).promises as unknown as Record<
+    string,
+    (...args: unknown[]) => Promise<unknown>
+  >;
+  const { syncBuiltinESMExports } = await import('node:module');
+  let running = 0;
+  const queue: (() => void)[] = [];
+  const bounded =
+    (call: (...args: unknown[]) => Promise<unknown>) =>
+    async (...args: unknown[]): Promise<unknown> => {
+      if (running >= limit) await new Promise<void>((go) => queue.push(go));
+      running += 1;
+      try {
+        return await call(...args);
+      } finally {
+        running -= 1;
+        queue.shift()?.();
+      }
+    };
+  for (const name of ['lstat', 'readdir'] as const)
+    fs[name] = bounded(fs[name] as (...args: unknown[]) => Promise<unknown>);
+  syncBuiltinESMExports();
+}
+
 async function startChokidar(kind: WatcherKind, root: string): Promise<Running> {
+  if (kind === 'service-bounded-walk') await boundWalk(64);
   const { watch } = await import('chokidar');
   const { chokidarWatchOptions } = await import('../../app/live/watch-options.ts');
   const options =
