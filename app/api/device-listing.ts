@@ -51,6 +51,32 @@ export function listingUrl(client: DeviceClient, folderId: string, options: List
   });
 }
 
+/** Characters `URLSearchParams` leaves as they are (application/x-www-form-urlencoded). */
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
+
+/**
+ * The request targets (path and query) of first listing pages with `limit`, by folder id: what
+ * `listingUrl` gives, without building a URL for each of a walk's thousand folders.
+ */
+export function listingTargets(
+  client: DeviceClient,
+  limit: number | undefined,
+): (folderId: string) => string {
+  const probe = listingUrl(client, '', { limit });
+  const [head, tail] = [`${probe.pathname}?ids=`, probe.search.slice('?ids='.length)];
+  // `ids` comes first in the query (listingUrl sets it first); anything else: one URL each.
+  if (!probe.search.startsWith('?ids=')) {
+    return (folderId) => {
+      const url = listingUrl(client, folderId, { limit });
+      return `${url.pathname}${url.search}`;
+    };
+  }
+  return (folderId) =>
+    FORM_SAFE.test(folderId)
+      ? `${head}${folderId}${tail}`
+      : `${head}${new URLSearchParams([['ids', folderId]]).toString().slice('ids='.length)}${tail}`;
+}
+
 export async function listPage(
   client: DeviceClient,
   folderId: string,

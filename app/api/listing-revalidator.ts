@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { DeviceClient } from './device-client.ts';
-import { listingUrl } from './device-listing.ts';
+import { listingTargets, listingUrl } from './device-listing.ts';
 import { Http1ResponseReader, type Http1Response } from './http1-responses.ts';
 import type { ApiResponse } from './transport.ts';
 import { assertTokenSafe, describeRequest } from './url-safety.ts';
@@ -33,11 +33,28 @@ export interface RevalidatorOptions {
 }
 
 interface Waiting {
-  url: URL;
+  /** `GET https://host/path` for the log. */
+  described: string;
+  folderId: string;
+  pageSize: number | undefined;
   eTag: string;
   correlationId: string;
   startedAt: number;
   resolve: (result: Revalidation) => void;
+}
+
+interface HeadParts {
+  /** From after the target to the If-None-Match value. */
+  beforeETag: string;
+  /** From after the ETag to the X-Correlation-Id value. */
+  beforeCorrelationId: string;
+}
+
+/** What every request of one page size shares: where it goes, and how it is logged. */
+interface Targets {
+  target: (folderId: string) => string;
+  /** `GET https://host/path`, the same for every folder (the id is in the query). */
+  described: string;
 }
 
 /** Header values go into the request as they are: nothing that could end a line or a field. */
@@ -52,6 +69,8 @@ class PipelinedConnection {
   readonly #onAnswer: (waiting: Waiting, answer: Http1Response) => void;
   readonly #onDone: (connection: PipelinedConnection, anomaly: boolean) => void;
   #usable = true;
+  /** Request heads sent in this turn of the event loop, written at its end. */
+  #outgoing = '';
 
   constructor(
     socket: Socket,
@@ -93,13 +112,17 @@ class PipelinedConnection {
 
   send(waiting: Waiting, head: string): void {
     this.#waiting.push(waiting);
-    // Requests sent in one turn of the event loop leave in one write.
-    if (this.#socket.writableCorked === 0) {
-      this.#socket.cork();
-      process.nextTick(() => this.#socket.uncork());
-    }
-    this.#socket.write(head, 'latin1');
+    // Requests sent in one turn of the event loop leave as one string in one write: a write per
+    // request (or a corked writev of them) costs more than the requests themselves.
+    if (this.#outgoing === '') process.nextTick(this.#flush);
+    this.#outgoing += head;
   }
+
+  readonly #flush = (): void => {
+    const heads = this.#outgoing;
+    this.#outgoing = '';
+    if (this.#usable && heads !== '') this.#socket.write(heads, 'latin1');
+  };
 
   #answered(answer: Http1Response): void {
     const waiting = this.#waiting.shift();
@@ -138,10 +161,15 @@ export class ListingRevalidator {
   readonly #connections: PipelinedConnection[] = [];
   readonly #maxConnections: number;
   readonly #depth: number;
+  /** A connection with at most this many answers to come is given more requests. */
+  readonly #refillAt: number;
   readonly #queue: Array<{ waiting: Waiting; head: string }> = [];
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = (): void => this.close();
   #token: Promise<string | undefined> | undefined;
+  /** The head's fixed parts once the token is known: a walk reads its token once. */
+  #head: HeadParts | undefined;
+  readonly #targets = new Map<number, Targets | undefined>();
   /** Connections opened so far: one that keeps failing is not opened again and again. */
   #opened = 0;
   #stopped = false;
@@ -150,6 +178,7 @@ export class ListingRevalidator {
     this.#client = client;
     this.#maxConnections = Math.max(1, options.connections ?? 2);
     this.#depth = Math.max(1, options.depth ?? 32);
+    this.#refillAt = Math.floor(this.#depth / 2);
     this.#signal = options.signal;
     this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
     // A device whose answers this reader could not follow once is asked one request at a time.
@@ -159,26 +188,68 @@ export class ListingRevalidator {
   /** Whether the listing of `folderId` (read with `pageSize`) still has the listing ETag `eTag`. */
   async revalidate(folderId: string, eTag: string, pageSize: number | undefined): Promise<Revalidation> {
     if (this.#stopped || this.#signal?.aborted === true || !HEADER_SAFE.test(eTag)) return ASK_AGAIN;
-    const url = listingUrl(this.#client, folderId, pageSize === undefined ? {} : { limit: pageSize });
-    let token: string | undefined;
-    try {
-      assertTokenSafe(url);
-      token = await (this.#token ??= this.#client.transport.tokens?.accessToken());
-    } catch {
-      return ASK_AGAIN;
+    const targets = this.#targetsFor(pageSize);
+    let head = this.#head;
+    if (targets === undefined) return ASK_AGAIN;
+    if (head === undefined) {
+      try {
+        const token = await (this.#token ??= this.#client.transport.tokens?.accessToken());
+        if (token === undefined || !HEADER_SAFE.test(token)) return ASK_AGAIN;
+        head = this.#head ??= this.#headParts(token);
+      } catch {
+        return ASK_AGAIN;
+      }
+      if (this.#stopped) return ASK_AGAIN;
     }
-    if (token === undefined || !HEADER_SAFE.test(token) || this.#stopped) return ASK_AGAIN;
     const correlationId = randomUUID();
-    const transport = this.#client.transport;
-    const head =
-      `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n` +
-      `Authorization: Bearer ${token}\r\nIf-None-Match: ${eTag}\r\nAccept: application/json\r\n` +
-      // The body of a changed folder is read as it comes: no compression to undo here.
-      `Accept-Encoding: identity\r\nUser-Agent: ${transport.userAgent}\r\nX-Correlation-Id: ${correlationId}\r\n\r\n`;
+    const request =
+      `GET ${targets.target(folderId)}${head.beforeETag}${eTag}${head.beforeCorrelationId}` +
+      `${correlationId}\r\n\r\n`;
     return new Promise<Revalidation>((resolve) => {
-      this.#queue.push({ waiting: { url, eTag, correlationId, startedAt: Date.now(), resolve }, head });
+      const waiting: Waiting = {
+        described: targets.described,
+        folderId,
+        pageSize,
+        eTag,
+        correlationId,
+        startedAt: Date.now(),
+        resolve,
+      };
+      this.#queue.push({ waiting, head: request });
       this.#dispatch();
     });
+  }
+
+  /** The targets of listings read with `pageSize`, made once; undefined where no token may go. */
+  #targetsFor(pageSize: number | undefined): Targets | undefined {
+    const key = pageSize ?? 0;
+    let targets = this.#targets.get(key);
+    if (targets === undefined && !this.#targets.has(key)) {
+      const url = listingUrl(this.#client, '', pageSize === undefined ? {} : { limit: pageSize });
+      try {
+        assertTokenSafe(url);
+        targets = {
+          target: listingTargets(this.#client, pageSize),
+          described: describeRequest('GET', url),
+        };
+      } catch {
+        targets = undefined;
+      }
+      this.#targets.set(key, targets);
+    }
+    return targets;
+  }
+
+  /** The fixed parts of every request head, around its ETag and correlation id. */
+  #headParts(token: string): HeadParts {
+    const { host } = this.#client.deviceUrl;
+    return {
+      beforeETag: ` HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nIf-None-Match: `,
+      beforeCorrelationId:
+        // The body of a changed folder is read as it comes: no compression to undo here.
+        `\r\nAccept: application/json\r\nAccept-Encoding: identity\r\n` +
+        `User-Agent: ${this.#client.transport.userAgent}\r\nX-Correlation-Id: `,
+    };
   }
 
   /** Ends the connections; anything still waiting is asked again. */
@@ -189,19 +260,24 @@ export class ListingRevalidator {
     for (const connection of this.#connections.splice(0)) connection.close();
   }
 
+  /**
+   * Sends what is queued. A connection takes requests once half its answers came back, then as many
+   * as it has room for: refilled one request per answer, a walk would cost a write (and, with a
+   * device that answers as fast as it is asked, a read) per folder, which is most of a poll's CPU.
+   */
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      const connection = this.#connectionWithRoom();
+      const connection = this.#connectionToFill();
       if (connection === undefined) return;
-      const next = this.#queue.shift() as { waiting: Waiting; head: string };
-      connection.send(next.waiting, next.head);
+      const room = this.#depth - connection.load;
+      for (const { waiting, head } of this.#queue.splice(0, room)) connection.send(waiting, head);
     }
   }
 
-  #connectionWithRoom(): PipelinedConnection | undefined {
+  #connectionToFill(): PipelinedConnection | undefined {
     let best: PipelinedConnection | undefined;
     for (const connection of this.#connections) {
-      if (connection.load < this.#depth && (best === undefined || connection.load < best.load))
+      if (connection.load <= this.#refillAt && (best === undefined || connection.load < best.load))
         best = connection;
     }
     if (best !== undefined && best.load === 0) return best;
@@ -253,7 +329,7 @@ export class ListingRevalidator {
     this.#client.transport.note({
       message: 'answer',
       correlationId: waiting.correlationId,
-      request: describeRequest('GET', waiting.url),
+      request: waiting.described,
       attempt: 1,
       status: answer.status,
       durationMs: Date.now() - waiting.startedAt,
@@ -277,7 +353,12 @@ export class ListingRevalidator {
         kind: 'ok',
         headers: answer.headers,
         correlationId: waiting.correlationId,
-        url: waiting.url,
+        // Made only for a changed folder: a poll's 304s need no URL object each.
+        url: listingUrl(
+          this.#client,
+          waiting.folderId,
+          waiting.pageSize === undefined ? {} : { limit: waiting.pageSize },
+        ),
         body: answer.body,
       },
     };

@@ -11,8 +11,12 @@ export type { CachedListing } from './walk-listing.ts';
 // A 304 costs the device little, so round trips bound the walk: 8 in flight took a third less time
 // than 4 over 1,011 folders (bench/sync-pass.bench.ts tree).
 export const DEFAULT_WALK_CONCURRENCY = 8;
-/** Folders whose kept listing is being revalidated at once, pipelined (listing-revalidator.ts). */
-const PIPELINED_FOLDERS = 64;
+/**
+ * Folders whose kept listing is being revalidated at once, pipelined (listing-revalidator.ts). More than
+ * the revalidator keeps on its connections (2 × 32), so it always has requests queued to refill a
+ * connection with in one write; with no more than that, each answer let one folder in, sent alone.
+ */
+const PIPELINED_FOLDERS = 256;
 
 /** Stable codes of the walk's own failures (the API layer's `ApiError`s pass through unchanged). */
 export type RemoteWalkErrorCode = 'REMOTE_ROOT_MISSING';

@@ -234,6 +234,38 @@ describe('ListingRevalidator against servers that do not play along', () => {
     expect(client.pipelinedRevalidation).toBe(false);
   });
 
+  it('refills a connection in batches, not a request per answer, however the answers come', async () => {
+    // The server answers one request per turn of its event loop, each in its own write, as the device
+    // does; and counts its reads of each connection (a write of the client's is at most one read).
+    const reads = new Map<Socket, number>();
+    const queues = new Map<Socket, string[]>();
+    const answerNext = (socket: Socket): void => {
+      const head = queues.get(socket)?.shift();
+      if (head === undefined || socket.destroyed) return;
+      socket.write(notModifiedFor(head));
+      setImmediate(() => answerNext(socket));
+    };
+    const base = await rawServer((head, index, socket) => {
+      if (index === 0) {
+        reads.set(socket, 1);
+        queues.set(socket, []);
+        socket.on('data', () => reads.set(socket, (reads.get(socket) ?? 0) + 1));
+      }
+      const queue = queues.get(socket) as string[];
+      queue.push(head);
+      if (queue.length === 1) setImmediate(() => answerNext(socket));
+      return '';
+    });
+    const client = deviceClientAt(base);
+    const eTags = Array.from({ length: 300 }, (_, at) => `"e${at}"`);
+    const kinds = await revalidateAll(client, eTags);
+    expect(kinds.every((kind) => kind === 'not-modified')).toBe(true);
+    expect(reads.size).toBe(2);
+    const total = [...reads.values()].reduce((sum, count) => sum + count, 0);
+    // 32 requests at first on each connection, then 16 or more at a time: at most about 20 writes.
+    expect(total).toBeLessThanOrEqual(30);
+  });
+
   it('sends nothing where a token may not go, and asks again once the walk is aborted', async () => {
     const insecure = deviceClientAt('http://example.invalid');
     expect(await revalidateAll(insecure, ['"a"'])).toEqual(['ask-again']);
