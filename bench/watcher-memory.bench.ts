@@ -45,6 +45,8 @@ interface Variant {
   name: string;
   kind: WatcherKind;
   env?: Record<string, string>;
+  /** Node/V8 flags of the child. */
+  nodeArgs?: string[];
 }
 
 const VARIANTS: Variant[] = [
@@ -65,6 +67,18 @@ const VARIANTS: Variant[] = [
     name: 'service + MALLOC_TRIM_THRESHOLD_=128 KiB',
     kind: 'service',
     env: { MALLOC_TRIM_THRESHOLD_: '131072' },
+  },
+  {
+    id: 'semi1',
+    name: 'service + --max-semi-space-size=1',
+    kind: 'service',
+    nodeArgs: ['--max-semi-space-size=1'],
+  },
+  {
+    id: 'bounded-arena2',
+    name: 'walk bounded to 64 + MALLOC_ARENA_MAX=2 (diagnostic)',
+    kind: 'service-bounded-walk',
+    env: { MALLOC_ARENA_MAX: '2' },
   },
   { id: 'pool1', name: 'service + UV_THREADPOOL_SIZE=1', kind: 'service', env: { UV_THREADPOOL_SIZE: '1' } },
 ];
@@ -87,11 +101,12 @@ interface Child {
   stop(): Promise<void>;
 }
 
-function startChild(kind: WatcherKind, root: string, env: Record<string, string> = {}): Child {
+function startChild(variant: Variant, root: string): Child {
+  const { kind } = variant;
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ENV_LEVERS) delete childEnv[name];
-  const child = spawn(process.execPath, [CHILD, kind, root], {
-    env: { ...childEnv, ...env },
+  const child = spawn(process.execPath, [...(variant.nodeArgs ?? []), CHILD, kind, root], {
+    env: { ...childEnv, ...variant.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting: { prefix: string; resolve: (rest: string) => void; reject: (error: Error) => void }[] = [];
@@ -135,7 +150,7 @@ function startChild(kind: WatcherKind, root: string, env: Record<string, string>
 
 async function measureVariant(variant: Variant, root: string, snapshotPath?: string): Promise<Measured> {
   const started = process.hrtime.bigint();
-  const child = startChild(variant.kind, root, variant.env);
+  const child = startChild(variant, root);
   try {
     const ready = JSON.parse(await child.next('ready ', READY_TIMEOUT_MS)) as ChildUsage;
     const readySeconds = secondsSince(started);
