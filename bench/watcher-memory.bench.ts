@@ -57,7 +57,7 @@ const VARIANTS: Variant[] = [
   { id: 'no-ignored', name: 'service options, no `ignored` function', kind: 'service-no-ignored' },
   {
     id: 'bounded',
-    name: 'service, walk bounded to 64 lstat/readdir in flight (diagnostic)',
+    name: 'service, first walk bounded to 64 calls (watchWithChokidar)',
     kind: 'service-bounded-walk',
   },
   { id: 'arena1', name: 'service + MALLOC_ARENA_MAX=1', kind: 'service', env: { MALLOC_ARENA_MAX: '1' } },
@@ -76,7 +76,7 @@ const VARIANTS: Variant[] = [
   },
   {
     id: 'bounded-arena2',
-    name: 'walk bounded to 64 + MALLOC_ARENA_MAX=2 (diagnostic)',
+    name: 'watchWithChokidar + MALLOC_ARENA_MAX=2',
     kind: 'service-bounded-walk',
     env: { MALLOC_ARENA_MAX: '2' },
   },

@@ -61,47 +61,18 @@ function startMinimal(root: string): Running {
   };
 }
 
-/**
- * Diagnostic only: at most `limit` of the walk's `lstat` and `readdir` calls in flight. chokidar reads
- * every folder at once and readdirp stats each entry, so without a bound every file of the tree has a
- * pending request at the peak. Node's builtin ESM exports follow their CommonJS object once synced.
- */
-async function boundWalk(limit: number): Promise<void> {
-  const fs = (await import('node:fs')).promises as unknown as Record<
-    string,
-    (...args: unknown[]) => Promise<unknown>
-  >;
-  const { syncBuiltinESMExports } = await import('node:module');
-  let running = 0;
-  const queue: (() => void)[] = [];
-  const bounded =
-    (call: (...args: unknown[]) => Promise<unknown>) =>
-    async (...args: unknown[]): Promise<unknown> => {
-      if (running >= limit) await new Promise<void>((go) => queue.push(go));
-      running += 1;
-      try {
-        return await call(...args);
-      } finally {
-        running -= 1;
-        queue.shift()?.();
-      }
-    };
-  for (const name of ['lstat', 'readdir'] as const)
-    fs[name] = bounded(fs[name] as (...args: unknown[]) => Promise<unknown>);
-  syncBuiltinESMExports();
-}
-
 async function startChokidar(kind: WatcherKind, root: string): Promise<Running> {
-  if (kind === 'service-bounded-walk') await boundWalk(64);
   const { watch } = await import('chokidar');
   const { chokidarWatchOptions } = await import('../../app/live/watch-options.ts');
+  const { watchWithChokidar } = await import('../../app/live/chokidar-watch.ts');
   const options =
     kind === 'chokidar-defaults'
       ? { ignoreInitial: true, followSymlinks: false }
       : kind === 'service-no-ignored'
         ? { ...chokidarWatchOptions(root), ignored: undefined }
         : chokidarWatchOptions(root);
-  const watcher = watch(root, options);
+  // The bounded walk is the live watcher's own factory, as the service would run it.
+  const watcher = kind === 'service-bounded-walk' ? watchWithChokidar(root) : watch(root, options);
   // The service listens to both; `raw` makes chokidar hand over every fs.watch callback.
   watcher.on('all', count);
   watcher.on('raw', count);
