@@ -1,9 +1,10 @@
 // One live poll's client CPU at 1,011 folders (issue 19: at most 50 ms), against bare clients sending the same requests.
 //
-// The tree (`BENCH_POLL_CPU_FILES` empty files, default 100,000, in `BENCH_POLL_CPU_FOLDERS` folders
+// The tree (`BENCH_POLL_CPU_FILES` small files, default 100,000, in `BENCH_POLL_CPU_FOLDERS` folders
 // under 10 top folders) is mirrored to a device (a child process) by one engine pass, kept between runs
-// with `BENCH_POLL_CPU_KEEP=DIR`. A poll with nothing changed is one conditional GET per folder, each a
-// 304, so the files only weigh on the setup. Then, in rounds (`BENCH_POLL_CPU_POLLS`, default 9, after 2
+// with `BENCH_POLL_CPU_KEEP=DIR`. It is live-idle.bench.ts's tree, device folder and layout, so one kept
+// folder serves both (`BENCH_POLL_CPU_KEEP=$BENCH_LIVE_IDLE_KEEP`). A poll with nothing changed is one
+// conditional GET per folder, each a 304: the files weigh on the setup and on the device's answers. Then, in rounds (`BENCH_POLL_CPU_POLLS`, default 9, after 2
 // unmeasured), each case once, CPU time of this process (`process.cpuUsage`) around it:
 // - bare, pipelined: the 1,011 conditional GETs written on 2 raw sockets, 32 in flight on each (what
 //   the client's revalidator does), answers only split and checked for 304: the floor of this way;
@@ -31,10 +32,10 @@ import { startLiveHarness } from './lib/live-harness.ts';
 import { median, secondsSince } from './lib/timing.ts';
 
 const FILES = Number(process.env['BENCH_POLL_CPU_FILES'] ?? 100_000);
-const FOLDERS = Number(process.env['BENCH_POLL_CPU_FOLDERS'] ?? 1_000);
+const FOLDERS = Number(process.env['BENCH_POLL_CPU_FOLDERS'] ?? Math.max(1, Math.round(FILES / 100)));
 const POLLS = Number(process.env['BENCH_POLL_CPU_POLLS'] ?? 9);
 const WARMUP = 2;
-const REMOTE_FOLDER = '/poll-cpu';
+const REMOTE_FOLDER = '/live-idle';
 const KEEP_DIR = process.env['BENCH_POLL_CPU_KEEP'];
 
 /** One conditional GET: the URL's path and query, and the listing ETag it revalidates. */
@@ -242,13 +243,14 @@ async function measureLive(setup: {
 }
 
 async function main(): Promise<void> {
+  // The same marker as live-idle's: either bench reuses the other's kept folder.
   const folder = workFolder(KEEP_DIR, 'mch-poll-cpu-bench-', `${FILES} files in ${FOLDERS} folders`);
   const work = folder.path;
   try {
     const localRoot = join(work, 'local');
     let started = process.hrtime.bigint();
     if (!folder.reused) {
-      writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: () => 0 });
+      writeTree(localRoot, { files: FILES, folders: FOLDERS, topFolders: 10, size: (index) => index % 64 });
       console.log(`created ${FILES} files in ${FOLDERS} folders in ${secondsSince(started).toFixed(1)} s`);
     }
     const device = await startBenchDevice(join(work, 'device'));
@@ -283,8 +285,9 @@ async function main(): Promise<void> {
       };
       const walkTally = new Map<string, number>();
       const pollTally = new Map<string, number>();
-      const counted = (into: Map<string, number>): void => {
-        for (const [key, count] of tally) into.set(key, (into.get(key) ?? 0) + count);
+      /** Adds the requests since the last call to `into` (only in measured rounds). */
+      const counted = (into: Map<string, number>, keep: boolean): void => {
+        if (keep) for (const [key, count] of tally) into.set(key, (into.get(key) ?? 0) + count);
         tally.clear();
       };
       for (let round = 0; round < WARMUP + POLLS; round += 1) {
@@ -292,6 +295,7 @@ async function main(): Promise<void> {
         const pipelined = await measure(() => barePipelined(base, device.token, requests));
         const http = await measure(() => bareHttp(base, device.token, requests, agent));
         tally.clear();
+        // The first engine poll after the setup lists the folders the upload wrote to (unmeasured).
         const walk = await measure(async () => {
           const result = await walkRemote(client, rootId, { cache });
           if (result.stats.notModified !== requests.length) {
@@ -299,12 +303,12 @@ async function main(): Promise<void> {
           }
           cache = result.cache;
         });
-        counted(walkTally);
+        counted(walkTally, keep);
         const poll = await measure(async () => {
           const report = await engine.syncOnce({ scope: [], scopeRemoteChanges: true });
           if (report.status !== 'synced') throw new Error(`poll: ${report.status}`);
         });
-        counted(pollTally);
+        counted(pollTally, keep);
         if (!keep) continue;
         cases.pipelined.push(pipelined);
         cases.http.push(http);
@@ -312,9 +316,7 @@ async function main(): Promise<void> {
         cases.poll.push(poll);
       }
       const per = (tallied: Map<string, number>): string =>
-        describeTally(
-          new Map([...tallied].map(([key, count]) => [key, Math.round(count / (WARMUP + POLLS))])),
-        );
+        describeTally(new Map([...tallied].map(([key, count]) => [key, Math.round(count / POLLS)])));
       const baseline = median(cases.pipelined.map((run) => run.cpuMs));
       console.log(
         `\nOne poll's client CPU, ${requests.length} folders (${FILES} files), median of ${POLLS} rounds`,
