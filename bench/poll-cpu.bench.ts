@@ -295,7 +295,6 @@ async function main(): Promise<void> {
         const pipelined = await measure(() => barePipelined(base, device.token, requests));
         const http = await measure(() => bareHttp(base, device.token, requests, agent));
         tally.clear();
-        // The first engine poll after the setup lists the folders the upload wrote to (unmeasured).
         const walk = await measure(async () => {
           const result = await walkRemote(client, rootId, { cache });
           if (result.stats.notModified !== requests.length) {
@@ -304,6 +303,7 @@ async function main(): Promise<void> {
           cache = result.cache;
         });
         counted(walkTally, keep);
+        // The first engine poll after the setup lists the folders the upload wrote to (unmeasured).
         const poll = await measure(async () => {
           const report = await engine.syncOnce({ scope: [], scopeRemoteChanges: true });
           if (report.status !== 'synced') throw new Error(`poll: ${report.status}`);
