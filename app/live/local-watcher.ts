@@ -3,6 +3,7 @@ import { lstatSync, type BigIntStats } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local-names.ts';
+import type { WrittenItem } from '../sync/engine-events.ts';
 import type { ItemKind, RelativePath } from '../sync/model.ts';
 import { scanLocalFolder } from '../sync/scanner.ts';
 import { systemClock, type Clock, type TimerHandle } from './clock.ts';
@@ -49,6 +50,8 @@ export interface ExpectEchoOptions {
   fromPath?: RelativePath;
   /** How long the echo is waited for (default 10 s); expect it right before the rename, not before a download. */
   withinMs?: number;
+  /** For a file written: what the write leaves at the path; anything else there then is no echo. */
+  item?: WrittenItem;
 }
 
 export interface LocalWatcher {
@@ -97,7 +100,7 @@ function lstatQuietly(path: string): BigIntStats | undefined {
 export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
   const root = resolve(options.root);
   const clock = options.clock ?? systemClock;
-  const echoes = new ExpectedEchoes();
+  const echoes = new ExpectedEchoes((path) => lstatQuietly(join(root, path)));
   const cleanerOptions: ConstructorParameters<typeof EventCleaner>[0] = { echoes };
   if (options.moveWindowMs !== undefined) cleanerOptions.moveWindowMs = options.moveWindowMs;
   if (options.knownItem !== undefined) cleanerOptions.knownItem = options.knownItem;
@@ -245,7 +248,13 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       await watcher.close();
     },
     expectEcho: (path, kind, expectOptions = {}) =>
-      echoes.expect(path, kind, clock.now() + (expectOptions.withinMs ?? 10_000), expectOptions.fromPath),
+      echoes.expect(
+        path,
+        kind,
+        clock.now() + (expectOptions.withinMs ?? 10_000),
+        expectOptions.fromPath,
+        expectOptions.item,
+      ),
     flush: () => {
       debouncer.cancel();
       flush();

@@ -80,11 +80,10 @@ export class LiveSync {
     this.#clock = options.clock ?? systemClock;
     this.#engine = options.engine({
       onLocalWrite: (write) => {
-        this.#watcher?.expectEcho(
-          write.path,
-          write.kind,
-          write.fromPath === undefined ? {} : { fromPath: write.fromPath },
-        );
+        this.#watcher?.expectEcho(write.path, write.kind, {
+          ...(write.fromPath === undefined ? {} : { fromPath: write.fromPath }),
+          ...(write.item === undefined ? {} : { item: write.item }),
+        });
       },
       onActivity: (entry) => {
         this.#activity.unshift(entry);

@@ -8,6 +8,17 @@ export interface LocalWrite {
   path: RelativePath;
   /** For a move: where the item is now. */
   fromPath?: RelativePath;
+  /**
+   * For a file written: what it will be at `path` (inode, size, mtime), so that a write of the user's
+   * right after it is not taken for its echo.
+   */
+  item?: WrittenItem;
+}
+
+export interface WrittenItem {
+  inode: string;
+  size: number;
+  mtimeNs: bigint;
 }
 
 export interface EngineEvents {

@@ -153,7 +153,7 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
   // scan, not be recorded as the downloaded version (soak seed 2685, issue 18). Same inode, size, mtime.
   const local = await localEntry(op.path, fetched.temporary);
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
-  context.onLocalWrite({ kind: 'created', path: op.path });
+  context.onLocalWrite({ kind: 'created', path: op.path, item: local });
   await putInPlace(context, row, local, async () => {
     try {
       // link() never replaces: a file created here meanwhile wins and the download is looked at again.
@@ -190,7 +190,7 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
   }
   // Read before it is in place, as in download().
   const local = await localEntry(op.path, fetched.temporary);
-  context.onLocalWrite({ kind: 'modified', path: op.path });
+  context.onLocalWrite({ kind: 'modified', path: op.path, item: local });
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
   await putInPlace(context, row, local, () => rename(fetched.temporary, absolute));
 }

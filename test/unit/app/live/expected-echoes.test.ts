@@ -25,6 +25,26 @@ group('expected echoes', () => {
     expect(echoes.size).toBe(0);
   });
 
+  it("a user's save right after a download, in the same batch, is not taken for the download's echo", () => {
+    // What is on disk when the batch drains: the download (inode 5), or the user's save over it (9).
+    let onDisk = { ino: 5n, size: 3n, mtimeNs: 100n };
+    const echoes = new ExpectedEchoes((path) => (path === 'a.txt' ? onDisk : undefined));
+    echoes.expect('a.txt', 'created', 60_000, undefined, { inode: '5', size: 3, mtimeNs: 100n });
+    onDisk = { ino: 9n, size: 7n, mtimeNs: 200n };
+    expect(
+      world(echoes, [])
+        .push(add('a.txt', 5), change('a.txt', 9, 7, 200n))
+        .drain(),
+    ).toEqual(['created a.txt']);
+  });
+
+  it('a download whose file is still as written is swallowed', () => {
+    const echoes = new ExpectedEchoes(() => ({ ino: 5n, size: 3n, mtimeNs: 100n }));
+    echoes.expect('a.txt', 'created', 60_000, undefined, { inode: '5', size: 3, mtimeNs: 100n });
+    expect(world(echoes, []).push(add('a.txt', 5)).drain()).toEqual([]);
+    expect(echoes.size).toBe(0);
+  });
+
   it('an echo is swallowed once: the next edit of the same file is reported', () => {
     const echoes = new ExpectedEchoes();
     echoes.expect('a', 'modified', 60_000);
