@@ -4,7 +4,7 @@ import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from './content-hash.ts';
 import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
-import { transferProgress } from './execute-shared.ts';
+import { indexPathIn, transferProgress } from './execute-shared.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
 import { DOWNLOAD_TEMP_PREFIX } from './local-names.ts';
 import { moveToTrash, TrashError } from './local-trash.ts';
@@ -19,7 +19,11 @@ function errnoOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** The index row of a remote item as it now is on both sides. */
+/**
+ * The index row of a remote item as it now is on both sides, at `path` on disk. The row goes below its
+ * folder's row as the index has it: a local move of that folder not carried up yet (its PATCH failed,
+ * or comes later) moves the row with its folder's when it is (soak seed 6750, as 2382 for creates).
+ */
 function rowFor(
   context: ExecutionContext,
   path: RelativePath,
@@ -28,12 +32,14 @@ function rowFor(
   local: LocalEntry,
   contentHash: string | null,
 ): IndexEntry {
+  // This pass may have moved it on the device itself (a local move carried up before a download).
+  const parentRemoteId = context.movedTo.get(remote.id) ?? remote.parentId;
+  const indexPath = indexPathIn(context, parentRemoteId, baseName(path)) ?? path;
   return {
     remoteId: remote.id,
-    // This pass may have moved it on the device itself (a local move carried up before a download).
-    parentRemoteId: context.movedTo.get(remote.id) ?? remote.parentId,
-    path,
-    name: baseName(path),
+    parentRemoteId,
+    path: indexPath,
+    name: baseName(indexPath),
     kind: remote.kind,
     eTag,
     size: remote.size,
@@ -126,7 +132,8 @@ async function putInPlace(
   const store = context.index.store;
   const intent = store.recordIntent({
     action: 'download',
-    path: row.path,
+    // Where the file lands; the row's path may differ (below its folder's row, see rowFor).
+    path: local.path,
     remoteId: row.remoteId,
     parentRemoteId: row.parentRemoteId,
     detail: { entry: { ...row, localMtimeNs: row.localMtimeNs?.toString() ?? null } },
@@ -135,8 +142,8 @@ async function putInPlace(
     await put();
   } catch (error) {
     // Left for recovery only when this file is in place after all (its temporary's removal failed).
-    const there = await statOrUndefined(localPath(context.localRoot, row.path));
-    if (!isUnchanged(local, entryFromStats(row.path, there))) store.completeIntent(intent);
+    const there = await statOrUndefined(localPath(context.localRoot, local.path));
+    if (!isUnchanged(local, entryFromStats(local.path, there))) store.completeIntent(intent);
     throw error;
   }
   store.completeIntent(intent, () => context.index.place(row));

@@ -136,8 +136,9 @@ async function adoptDownload(context: RecoveryContext, intent: Intent): Promise<
   const occupant = store.byPath(entry.path);
   if (occupant && occupant.remoteId !== entry.remoteId) return;
   if (entry.parentRemoteId !== context.remoteRootId && !store.get(entry.parentRemoteId)) return;
-  const there = entryFromStats(entry.path, await statOrUndefined(localPath(context.localRoot, entry.path)));
-  const landed = { path: entry.path, kind: 'file' as const, inode: entry.inode, size: entry.localSize };
+  // The file is where it landed (the intent's path); its row may be below its folder's older path.
+  const there = entryFromStats(intent.path, await statOrUndefined(localPath(context.localRoot, intent.path)));
+  const landed = { path: intent.path, kind: 'file' as const, inode: entry.inode, size: entry.localSize };
   if (!isUnchanged({ ...landed, mtimeNs: entry.localMtimeNs }, there)) return;
   context.index.place(entry);
 }

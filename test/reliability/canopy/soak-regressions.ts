@@ -276,4 +276,38 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       soak: { crash: null, faults: null, during: null, live: true },
     },
   },
+  {
+    why:
+      'index row astray (npm run soak -- --seeds 10000, seed 6750): the user moved Docs to d while the ' +
+      'device got a new file in Docs/résumé and moved Docs elsewhere, mid-pass; the PATCH of the move ' +
+      "failed (412) and the new file's download wrote its row at d/résumé/sub, below no folder row (the " +
+      "folder's row was still at Docs/résumé), so it stayed behind when the folder's row moved. Fixed: " +
+      "a download's row (and a local folder's) goes below its folder's row as the index has it " +
+      '(execute-local.ts rowFor), as creates already did (seed 2382)',
+    scenario: {
+      seed: 6750,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'Docs', kind: 'folder' },
+        { path: 'Docs/re\u0301sume\u0301', kind: 'folder' },
+        { path: 'Docs/re\u0301sume\u0301/re\u0301sume\u0301', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 'Docs', to: 'd' }],
+      remote: [
+        {
+          op: 'create-file',
+          path: 'Docs/re\u0301sume\u0301/sub',
+          content: '6750:r3 abcdefghijklmnopqrstuv\n',
+        },
+        { op: 'move', from: 'Docs', to: 'r\u00e9sum\u00e9' },
+      ],
+      soak: {
+        crash: null,
+        faults: null,
+        during: { localFrom: 3, remoteFrom: 1, at: 5, where: 'before' },
+        live: false,
+      },
+    },
+  },
 ];
