@@ -24,7 +24,13 @@ import {
 } from './pass-record.ts';
 import { emptyCounts, type PassIssue, type PassReport } from './pass-report.ts';
 import { passInputs } from './pass-inputs.ts';
-import { PassScope, remoteChangedRoots, scopeInputs, unplannedRemoteRoots } from './pass-scope.ts';
+import {
+  PassScope,
+  remoteChangedRoots,
+  scopeInputs,
+  unplannedRemoteRoots,
+  withStandingOutside,
+} from './pass-scope.ts';
 import { plan, type DeleteGuard } from './planner.ts';
 import {
   quietPassIssues,
@@ -298,6 +304,11 @@ export class SyncEngine {
         restoreEmptied: options.restore ?? false,
       });
       report.issues = issues;
+      if (scope !== undefined && standingIssues !== undefined) {
+        const merged = withStandingOutside({ issues, fromScan }, standingIssues, scope);
+        report.issues = [...merged.issues];
+        fromScan = merged.fromScan;
+      }
       // Watched deletes that leave the folder empty are held like an emptied folder found by a full scan.
       if (scope !== undefined && planned.deletes.remote > 0 && this.#rootIsEmpty()) {
         wholeTree = true;

@@ -1,5 +1,7 @@
 // An incremental round: only the changed subtrees and what surrounds them; elsewhere the index stands for the disk.
 import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import type { PassIssue } from './pass-report.ts';
+import type { StandingIssues } from './quiet-pass.ts';
 import { nameKey } from './model.ts';
 import { parentPath, type ReconcileInput } from './reconcile.ts';
 import type { RemoteWalkResult } from './remote-walk.ts';
@@ -35,6 +37,31 @@ export class PassScope {
     const key = nameKey(path);
     return this.covers(key) || this.#ancestors.has(key) || this.#parents.has(parentPath(key));
   }
+}
+
+/**
+ * An incremental round's issues: what it found inside its scope, and the last settled pass's issues
+ * outside it, which still stand (a name left out beside an unrelated change is still left out; seed
+ * 8522 lost its NAME_CLASH from the report that way). The scan's issues stay first, `fromScan` of them.
+ */
+export function withStandingOutside(
+  found: StandingIssues,
+  standing: StandingIssues,
+  scope: PassScope,
+): StandingIssues {
+  const outside = (issue: PassIssue): boolean => !scope.covers(issue.path);
+  const keptScan = standing.issues.slice(0, standing.fromScan).filter(outside);
+  const keptOther = standing.issues.slice(standing.fromScan).filter(outside);
+  if (keptScan.length === 0 && keptOther.length === 0) return found;
+  return {
+    issues: [
+      ...found.issues.slice(0, found.fromScan),
+      ...keptScan,
+      ...found.issues.slice(found.fromScan),
+      ...keptOther,
+    ],
+    fromScan: found.fromScan + keptScan.length,
+  };
 }
 
 /** The local side of an index row, as it was when last synced (outside the scanned subtrees). */

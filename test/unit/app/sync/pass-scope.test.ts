@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexEntry, RemoteEntry } from '../../../../app/sync/model.ts';
-import { PassScope, remoteChangedRoots, scopeInputs } from '../../../../app/sync/pass-scope.ts';
+import type { PassIssue } from '../../../../app/sync/pass-report.ts';
+import {
+  PassScope,
+  remoteChangedRoots,
+  scopeInputs,
+  withStandingOutside,
+} from '../../../../app/sync/pass-scope.ts';
 import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
 import { scanLocalFolder } from '../../../../app/sync/scanner.ts';
 
@@ -61,6 +67,45 @@ describe('scanLocalFolder within', () => {
     expect(scan.clashes.map((clash) => [clash.folder, clash.kind, [...clash.paths].sort()])).toEqual([
       [nfd, 'unicode', [`${nfd}/${nfc}`, `${nfd}/${nfd}`].sort()],
     ]);
+  });
+});
+
+describe('withStandingOutside', () => {
+  const issue = (path: string, code: string): PassIssue => ({ kind: 'skipped', path, code, message: code });
+  const show = (list: readonly PassIssue[]): string[] => list.map((each) => `${each.code} ${each.path}`);
+
+  it("keeps the last settled pass's issues outside the scope and drops those it looked at again", () => {
+    const standing = {
+      issues: [
+        issue('far/link', 'SYMLINK'),
+        issue('docs/old', 'SYMLINK'),
+        issue('r\u00e9sum\u00e9', 'NAME_CLASH'),
+      ],
+      fromScan: 2,
+    };
+    // The round looked at docs/ (its old issue is gone) and found a new scan issue there.
+    const merged = withStandingOutside(
+      { issues: [issue('docs/new', 'SYMLINK'), issue('docs/x', 'REFUSED')], fromScan: 1 },
+      standing,
+      new PassScope(['docs']),
+    );
+    expect(show(merged.issues)).toEqual([
+      'SYMLINK docs/new',
+      'SYMLINK far/link',
+      'REFUSED docs/x',
+      'NAME_CLASH r\u00e9sum\u00e9',
+    ]);
+    expect(merged.fromScan).toBe(2);
+  });
+
+  it('drops a standing issue whose path the scope covers in the other normal form', () => {
+    const standing = { issues: [issue('re\u0301sume\u0301', 'NAME_CLASH')], fromScan: 0 };
+    const merged = withStandingOutside(
+      { issues: [], fromScan: 0 },
+      standing,
+      new PassScope(['r\u00e9sum\u00e9']),
+    );
+    expect(merged.issues).toEqual([]);
   });
 });
 
