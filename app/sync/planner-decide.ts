@@ -146,7 +146,7 @@ function decideLocalChanged(
     case 'moved-modified': {
       if (localModified) {
         // Both edited: the same content on both sides is no conflict.
-        if (item.local && item.remote && sameContent(item.local, item.remote)) {
+        if (item.local && item.remote && !item.contentDiffers && sameContent(item.local, item.remote)) {
           return R === 'modified' && localMoved
             ? decision({ action: 'sync', location: 'local', pushMove: true })
             : decision({

@@ -23,6 +23,11 @@ export interface ReconciledItem {
   remote: RemoteEntry | null;
   localChange: Change;
   remoteChange: Change;
+  /**
+   * Set when the bytes were compared and differ though size and time agree (both sides edited the
+   * file): the planner must not take the two for the same content.
+   */
+  contentDiffers?: boolean;
 }
 
 export function reconcile(input: ReconcileInput): ReconciledItem[] {

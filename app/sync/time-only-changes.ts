@@ -3,7 +3,7 @@ import { ApiError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { hashFile } from './content-hash.ts';
-import { remoteHash } from './intent-recovery.ts';
+import { MAX_EDIT_CHECK_BYTES, remoteHash } from './intent-recovery.ts';
 import { localPath } from './local-paths.ts';
 import type { RemoteEntry } from './model.ts';
 import type { Change, ReconciledItem } from './reconcile.ts';
@@ -43,7 +43,12 @@ export async function settleTimeOnlyChanges(
     const { index, local, remote } = item;
     if (!index || !local || !remote || local.kind !== 'file' || remote.kind !== 'file') continue;
     if (!EDITED.has(item.localChange) || !EDITED.has(item.remoteChange)) continue;
-    if (sameContent(local, remote)) continue;
+    if (sameContent(local, remote)) {
+      // Equal size and time do not make equal bytes when both sides edited: two edits of one size
+      // within one millisecond would read as agreed and one would be lost (soak seed 1251).
+      if (!(await sameBytes(context, local.path, remote))) item.contentDiffers = true;
+      continue;
+    }
     const baseHash = context.index.get(index.remoteId)?.contentHash ?? null;
     const localHash =
       local.size === index.size || local.size === remote.size
@@ -63,6 +68,17 @@ export async function settleTimeOnlyChanges(
       item.remoteChange = withoutEdit(item.remoteChange);
     }
   }
+}
+
+/**
+ * Whether the local file and the device's version hold the same bytes; false when that cannot be told
+ * (too big to fetch for it, unreadable, or changed meanwhile): the conflict that follows keeps both.
+ */
+async function sameBytes(context: TimeOnlyContext, path: string, remote: RemoteEntry): Promise<boolean> {
+  if (remote.size > MAX_EDIT_CHECK_BYTES) return false;
+  const localHash = await hashLocal(context, path);
+  if (localHash === undefined) return false;
+  return (await hashRemote(context, remote)) === localHash;
 }
 
 /** The hash of a local file, or undefined when it cannot be read now (the executor looks again). */

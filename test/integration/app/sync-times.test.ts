@@ -144,4 +144,30 @@ describe('a change of modification time alone', () => {
     expect(report.counts.conflicts).toBe(1);
     expect(Object.keys(pair.localTree())).toHaveLength(2);
   });
+
+  it('keeps both when both edits have one size and one time: the bytes are compared (soak seed 1251)', async () => {
+    const pair = newPair();
+    pair.writeLocal('a.txt', 'alpha');
+    expect((await pair.sync()).status).toBe('synced');
+    pair.writeLocal('a.txt', 'local', OLD);
+    await pair.writeRemote('a.txt', 'remot', OLD);
+    const report = await pair.sync();
+    expect(report.counts.conflicts).toBe(1);
+    const texts = Object.values(pair.localTree()).map((item) => (item.kind === 'file' ? item.text : ''));
+    expect(texts.sort()).toEqual(['local', 'remot']);
+    expect(await pair.remoteTree()).toEqual(pair.localTree());
+  });
+
+  it('records equal bytes with one size and one time on both sides as agreed, with no copy', async () => {
+    const pair = newPair();
+    pair.writeLocal('a.txt', 'alpha');
+    expect((await pair.sync()).status).toBe('synced');
+    pair.writeLocal('a.txt', 'same!', OLD);
+    await pair.writeRemote('a.txt', 'same!', OLD);
+    const { report, writes } = await pair.syncCounting();
+    expect(report.counts.conflicts).toBe(0);
+    // The device's version is read once to compare; nothing is sent.
+    expect(writes.filter((request) => !request.startsWith('GET '))).toEqual([]);
+    expect(pair.localTree()).toEqual(files({ 'a.txt': 'same!' }));
+  });
 });
