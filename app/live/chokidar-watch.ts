@@ -27,15 +27,31 @@ let walking: { watchers: number; originals: Record<WalkCall, FsCall> } | undefin
 
 function bounded(call: FsCall, limit: number): FsCall {
   let running = 0;
-  const waiting: (() => void)[] = [];
+  // A queue read from `next`: Array.shift() on a queue of a whole tree's files is quadratic.
+  let waiting: ((() => void) | undefined)[] = [];
+  let next = 0;
+  /** A finished call hands its slot to the first waiting one, so the bound holds at every moment. */
+  const release = (): void => {
+    const go = waiting[next];
+    if (go === undefined) {
+      running -= 1;
+      return;
+    }
+    waiting[next] = undefined;
+    next += 1;
+    if (next === waiting.length) {
+      waiting = [];
+      next = 0;
+    }
+    go();
+  };
   return async (...args) => {
-    if (running >= limit) await new Promise<void>((go) => waiting.push(go));
-    running += 1;
+    if (running < limit) running += 1;
+    else await new Promise<void>((go) => waiting.push(go));
     try {
       return await call(...args);
     } finally {
-      running -= 1;
-      waiting.shift()?.();
+      release();
     }
   };
 }

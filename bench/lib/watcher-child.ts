@@ -65,6 +65,12 @@ function startMinimal(root: string): Running {
   };
 }
 
+/** BENCH_WALK_CONCURRENCY: another bound for the bounded walk, to compare. */
+const walkConcurrency =
+  process.env['BENCH_WALK_CONCURRENCY'] === undefined
+    ? undefined
+    : Number(process.env['BENCH_WALK_CONCURRENCY']);
+
 async function startChokidar(kind: WatcherKind, root: string): Promise<Running> {
   const { watch } = await import('chokidar');
   const { chokidarWatchOptions } = await import('../../app/live/watch-options.ts');
@@ -77,7 +83,10 @@ async function startChokidar(kind: WatcherKind, root: string): Promise<Running> 
         : chokidarWatchOptions(root);
   const started = process.hrtime.bigint();
   // The bounded walk is the live watcher's own factory, as the service would run it.
-  const watcher = kind === 'service-bounded-walk' ? watchWithChokidar(root) : watch(root, options);
+  const watcher =
+    kind === 'service-bounded-walk'
+      ? watchWithChokidar(root, walkConcurrency === undefined ? {} : { walkConcurrency })
+      : watch(root, options);
   // The service listens to both; `raw` makes chokidar hand over every fs.watch callback.
   watcher.on('all', count);
   watcher.on('raw', count);
