@@ -4,16 +4,18 @@
 // under 10 top folders) is mirrored to a device (a child process) by one engine pass, kept between runs
 // with `BENCH_POLL_CPU_KEEP=DIR`. It is live-idle.bench.ts's tree, device folder and layout, so one kept
 // folder serves both (`BENCH_POLL_CPU_KEEP=$BENCH_LIVE_IDLE_KEEP`). A poll with nothing changed is one
-// conditional GET per folder, each a 304: the files weigh on the setup and on the device's answers. Then, in rounds (`BENCH_POLL_CPU_POLLS`, default 9, after 2
-// unmeasured), each case once, CPU time of this process (`process.cpuUsage`) around it:
+// conditional GET per folder, each a 304: the files weigh on the setup and on the device's answers.
+// Then, in rounds (`BENCH_POLL_CPU_POLLS`, default 9, after 2 unmeasured), each case once, CPU time of
+// this process (`process.cpuUsage`) around it:
 // - bare, pipelined: the 1,011 conditional GETs written on 2 raw sockets, 32 in flight on each (what
 //   the client's revalidator does), answers only split and checked for 304: the floor of this way;
 // - bare node:http: the same GETs through a keep-alive `http.Agent`, 8 sockets, 64 in flight;
 // - the walk: `walkRemote` with the previous walk's cache, as the live service keeps it;
 // - the poll: `SyncEngine.syncOnce({scope: [], scopeRemoteChanges: true})`, what LiveSync's timer runs.
 // Then the live service itself (`LiveSync` with its watcher on the tree, through bench/lib/live-harness,
-// polling every second instead of every 30 s): the CPU of each of its polls, and of the bare pipelined
-// client run right after each one in the same process (whose heap now holds the watcher's).
+// polling every second instead of every 30 s, `BENCH_POLL_CPU_LIVE_POLL_MS`): the CPU of each of its
+// polls, and of the bare pipelined client run right after each one in the same process (whose heap now
+// holds the watcher's).
 // Medians are printed with their ratio to the bare pipelined client of the same table.
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -37,6 +39,12 @@ const POLLS = Number(process.env['BENCH_POLL_CPU_POLLS'] ?? 9);
 const WARMUP = 2;
 const REMOTE_FOLDER = '/live-idle';
 const KEEP_DIR = process.env['BENCH_POLL_CPU_KEEP'];
+/**
+ * LiveSync's poll period here (default 1 s, the service's is 30 s). A poll after a long idle time costs
+ * more than one right after another (caches, and V8 dropping code unused for a while): live-idle
+ * measures that one; a longer period here shows it too, at the cost of a longer run.
+ */
+const LIVE_POLL_MS = Number(process.env['BENCH_POLL_CPU_LIVE_POLL_MS'] ?? 1_000);
 
 /** One conditional GET: the URL's path and query, and the listing ETag it revalidates. */
 interface Revalidation {
@@ -190,7 +198,7 @@ async function measureLive(setup: {
     localRoot: setup.localRoot,
     remoteFolder: REMOTE_FOLDER,
     indexPath: join(setup.work, 'index.db'),
-    pollMs: 1_000,
+    pollMs: LIVE_POLL_MS,
   });
   const bare: Measured[] = [];
   const polls: Measured[] = [];
@@ -215,7 +223,7 @@ async function measureLive(setup: {
         for (const [key, count] of harness.tally) tally.set(key, (tally.get(key) ?? 0) + count);
       }
       harness.tally.clear();
-      // Between this poll and the next (a second later), in the same process.
+      // Between this poll and the next, in the same process.
       bare.push(await measure(() => barePipelined(base, setup.token, setup.requests)));
     }
     const others = harness.passes.filter((pass) => pass.mode !== 'poll').length;
@@ -224,7 +232,7 @@ async function measureLive(setup: {
     );
     const baseline = median(bare.slice(-POLLS).map((run) => run.cpuMs));
     console.log(
-      `\nLiveSync's polls with its watcher running, ${setup.requests.length} folders (${FILES} files), median of ${POLLS}`,
+      `\nLiveSync's polls with its watcher running, one every ${LIVE_POLL_MS / 1000} s, ${setup.requests.length} folders (${FILES} files), median of ${POLLS}`,
     );
     console.log('| case | CPU (ms) | CPU range (ms) | CPU ratio | wall (ms) | detail |');
     console.log('|---|---:|---:|---:|---:|---|');
