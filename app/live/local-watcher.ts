@@ -1,14 +1,14 @@
 // Watches the synced folder with chokidar and hands the live service debounced, cleaned batches of local changes.
 import { lstatSync, type BigIntStats } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local-names.ts';
 import type { WrittenItem } from '../sync/engine-events.ts';
 import type { ItemKind, RelativePath } from '../sync/model.ts';
 import { scanLocalFolder } from '../sync/scanner.ts';
 import { systemClock, type Clock, type TimerHandle } from './clock.ts';
 import { Debouncer } from './debouncer.ts';
 import { ExpectedEchoes, type EchoKind } from './expected-echoes.ts';
+import { chokidarWatchOptions, isNeverWatched } from './watch-options.ts';
 import { liveWatchError, rootChangedError, type LiveWatchError, type RescanReason } from './watch-errors.ts';
 import { EventCleaner, type KnownItem, type LocalChange, type RawEventType } from './watch-events.ts';
 
@@ -66,15 +66,6 @@ export interface LocalWatcher {
   expectEcho(path: RelativePath, kind: EchoKind, options?: ExpectEchoOptions): () => void;
   /** Sends what is pending now instead of after the quiet time (tests, shutdown of a pass). */
   flush(): void;
-}
-
-/** Names chokidar need not watch at all: the same names the cleaner drops, tested on the last component. */
-function isNeverWatched(root: string, path: string): boolean {
-  if (path === root) return false;
-  const name = basename(path);
-  return (
-    name === STATE_FOLDER_NAME || temporaryOrSystemReason(name) !== undefined || name.endsWith('.mch-partial')
-  );
 }
 
 function isRawEventType(event: string): event is RawEventType {
@@ -194,18 +185,7 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
   };
 
   seed();
-  const watcher: FSWatcher = watch(root, {
-    cwd: root,
-    ignoreInitial: true,
-    followSymlinks: false,
-    // The cleaner pairs unlink + add itself (by inode, not only by path), in one tested place.
-    atomic: false,
-    // Half-written files are the executor's concern (it checks size and mtime around an upload).
-    awaitWriteFinish: false,
-    // Unreadable folders are reported by the scanner, with a reason, on the next pass.
-    ignorePermissionErrors: true,
-    ignored: (path: string) => isNeverWatched(root, path),
-  });
+  const watcher: FSWatcher = watch(root, chokidarWatchOptions(root));
   watcher.on('all', (event, path) => {
     if (isRawEventType(event)) onEvent(event, path);
   });
