@@ -8,6 +8,7 @@ import { scanLocalFolder } from '../sync/scanner.ts';
 import { systemClock, type Clock, type TimerHandle } from './clock.ts';
 import { Debouncer } from './debouncer.ts';
 import { ExpectedEchoes, type EchoKind } from './expected-echoes.ts';
+import { UnwatchedFolders } from './unwatched-folders.ts';
 import { chokidarWatchOptions, isNeverWatched } from './watch-options.ts';
 import { liveWatchError, rootChangedError, type LiveWatchError, type RescanReason } from './watch-errors.ts';
 import { EventCleaner, type KnownItem, type LocalChange, type RawEventType } from './watch-events.ts';
@@ -66,6 +67,11 @@ export interface LocalWatcher {
   expectEcho(path: RelativePath, kind: EchoKind, options?: ExpectEchoOptions): () => void;
   /** Sends what is pending now instead of after the quiet time (tests, shutdown of a pass). */
   flush(): void;
+  /**
+   * The subtrees holding folders the inotify watch limit left unwatched: no event will say what
+   * changes there, so every poll reads them from disk. Empty (the common case) while all are watched.
+   */
+  unwatchedPaths(): RelativePath[];
 }
 
 function isRawEventType(event: string): event is RawEventType {
@@ -211,8 +217,16 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
     watcher.add(absolute);
   };
   watcher.on('raw', onRaw);
+  const unwatched = new UnwatchedFolders(root);
   watcher.on('error', (error: unknown) => {
-    if (!closed) requestRescan(liveWatchError(error));
+    if (closed) return;
+    // chokidar reports each folder the watch limit leaves unwatched (the rest of a big first walk, a
+    // folder made later); polls read them from then on. The first one asks for the rescan that catches
+    // up and tells the user, with the command that raises the limit; a full rescan per later folder
+    // would cost a large tree dearly and tell nothing new.
+    const first = unwatched.size === 0;
+    if (unwatched.note(error) && !first) return;
+    requestRescan(liveWatchError(error));
   });
   const ready = new Promise<void>((resolveReady) => {
     watcher.once('ready', () => resolveReady());
@@ -239,5 +253,6 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       debouncer.cancel();
       flush();
     },
+    unwatchedPaths: () => unwatched.affectedPaths(),
   };
 }

@@ -301,7 +301,8 @@ export class LiveSync {
     if (this.#stopped || this.#paused) return;
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
-      this.#request(mode, null, mode === 'revalidate' ? undefined : []);
+      // Folders the watch limit left unwatched are read by every poll: nothing else says they changed.
+      this.#request(mode, null, mode === 'revalidate' ? undefined : (this.#watcher?.unwatchedPaths() ?? []));
     }, delayMs);
   }
 

@@ -19,7 +19,13 @@ afterEach(async () => {
 
 /** A watcher that never reports anything: what the service learns of the disk comes from its passes. */
 function silentWatcher(_options: LocalWatcherOptions): LocalWatcher {
-  return { ready: Promise.resolve(), close: async () => {}, expectEcho: () => () => {}, flush: () => {} };
+  return {
+    ready: Promise.resolve(),
+    close: async () => {},
+    expectEcho: () => () => {},
+    flush: () => {},
+    unwatchedPaths: () => [],
+  };
 }
 
 describe('the poll of a watched folder', () => {
