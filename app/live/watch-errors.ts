@@ -55,8 +55,9 @@ export function liveWatchError(error: unknown): LiveWatchError {
       'WATCH_LIMIT',
       'watch-limit',
       'Too many folders to watch',
-      'The system limit on watched folders (inotify max_user_watches) is reached, so changes in some ' +
-        'folders are only found by a full scan, which runs now. To raise the limit: ' +
+      'The system limit on watched folders (inotify max_user_watches) is reached, so some folders are ' +
+        'not watched: changes there are found by the regular check for changes (every 30 s) instead of ' +
+        'at once; a full scan runs now. To raise the limit: ' +
         ` ${RAISE_WATCH_LIMIT}; then restart mch-sync.`,
       error,
     );
