@@ -21,12 +21,11 @@ import { trayModelOf } from '../app/desktop/tray-model.ts';
 import { TrayUpdater } from '../app/desktop/tray-throttle.ts';
 import { systemClock } from '../app/live/clock.ts';
 import { UiCore } from '../app/ui/ui-core.ts';
-import { runMchSync } from '../test/helpers/mch-sync.ts';
 import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
 import { workFolder } from './lib/kept-setup.ts';
-import { withLiveRun } from './lib/live-run.ts';
+import { passOnce, withLiveRun } from './lib/live-run.ts';
 import { startNodeProcess } from './lib/processes.ts';
 import { secondsSince } from './lib/timing.ts';
 
@@ -133,26 +132,6 @@ async function settle(pid: number, name: string): Promise<void> {
   console.log(`${name}: RSS each second of the settle (MB): ${trace.join(' ')}`);
 }
 
-async function passOnce(profile: BenchProfile, localRoot: string): Promise<string> {
-  const run = await runMchSync(
-    [
-      '--profile',
-      profile.profile,
-      'run',
-      '--once',
-      '--json',
-      '--folder',
-      localRoot,
-      '--remote-folder',
-      REMOTE_FOLDER,
-    ],
-    { env: profile.env, timeoutMs: READY_TIMEOUT_MS },
-  );
-  if (run.code !== 0) throw new Error(`run --once failed (${run.code}):\n${run.stdout}\n${run.stderr}`);
-  const summary = JSON.parse(run.stdout) as { status?: string; counts?: Record<string, number> };
-  return `${summary.status ?? '?'} ${JSON.stringify(summary.counts ?? {})}`;
-}
-
 /** `mch-sync run` alone: ready once `mch-sync status --json` says its first pass ended. */
 async function measureRun(profile: BenchProfile, localRoot: string): Promise<Memory> {
   return withLiveRun(profile, localRoot, REMOTE_FOLDER, async (run) => {
@@ -208,7 +187,7 @@ async function main(): Promise<void> {
       await addBenchPair(profile, localRoot, REMOTE_FOLDER);
       started = process.hrtime.bigint();
       console.log(
-        `mch-sync run --once: ${await passOnce(profile, localRoot)} in ${secondsSince(started).toFixed(1)} s`,
+        `mch-sync run --once: ${await passOnce(profile, localRoot, REMOTE_FOLDER, READY_TIMEOUT_MS)} in ${secondsSince(started).toFixed(1)} s`,
       );
       folder.ready();
       const run = await measureRun(profile, localRoot);

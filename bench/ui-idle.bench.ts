@@ -15,12 +15,11 @@
 // holds the same two polls for both; the device's CPU in the same window is shown beside them.
 import { join } from 'node:path';
 import { launchBrowser } from '../test/helpers/browser.ts';
-import { runMchSync } from '../test/helpers/mch-sync.ts';
 import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
 import { workFolder } from './lib/kept-setup.ts';
-import { withLiveRun } from './lib/live-run.ts';
+import { passOnce, withLiveRun } from './lib/live-run.ts';
 import { startNodeProcess, type ServerProcess } from './lib/processes.ts';
 import { cpuSeconds, findPid, inotifyWatches, measureWindow, type UsageWindow } from './lib/process-usage.ts';
 import { buildRenderer } from './lib/renderer-build.ts';
@@ -48,27 +47,6 @@ interface Measured {
   device: number;
   readySeconds: number;
   watches: number;
-}
-
-/** One pass of the pair with the real command; throws unless it ends synced. */
-async function passOnce(profile: BenchProfile, localRoot: string): Promise<string> {
-  const run = await runMchSync(
-    [
-      '--profile',
-      profile.profile,
-      'run',
-      '--once',
-      '--json',
-      '--folder',
-      localRoot,
-      '--remote-folder',
-      REMOTE_FOLDER,
-    ],
-    { env: profile.env, timeoutMs: READY_TIMEOUT_MS },
-  );
-  if (run.code !== 0) throw new Error(`run --once failed (${run.code}):\n${run.stdout}\n${run.stderr}`);
-  const summary = JSON.parse(run.stdout) as { status?: string; counts?: Record<string, number> };
-  return `${summary.status ?? '?'} ${JSON.stringify(summary.counts ?? {})}`;
 }
 
 /** Measures `pid` for the window that starts WINDOW_OFFSET_MS after `passEndMs`. */
@@ -174,7 +152,7 @@ async function main(): Promise<void> {
       const profile = await signInBenchProfile(device, join(work, 'home'));
       await addBenchPair(profile, localRoot, REMOTE_FOLDER);
       started = process.hrtime.bigint();
-      const pass = await passOnce(profile, localRoot);
+      const pass = await passOnce(profile, localRoot, REMOTE_FOLDER, READY_TIMEOUT_MS);
       console.log(`mch-sync run --once: ${pass} in ${secondsSince(started).toFixed(1)} s`);
       folder.ready();
       const devicePid = findPid(dataDir);

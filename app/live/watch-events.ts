@@ -68,6 +68,14 @@ export interface EventCleanerOptions {
   affectedLimits?: AffectedPathLimits;
 }
 
+/** The pending events replayed: tracks by path, the moves paired, and what each track amounts to. */
+interface Replayed {
+  tracks: Map<RelativePath, Track>;
+  moves: Map<RelativePath, Track>;
+  sources: Set<RelativePath>;
+  outcomes: { track: Track; outcome: LocalChange[] }[];
+}
+
 /**
  * At most this many pending events can be settled (four renames): past it, more are likely on the way
  * (a burst of renames, a tool moving a selection), and the batch waits for the long quiet time.
@@ -122,6 +130,14 @@ export class EventCleaner {
   get settled(): boolean {
     if (this.#pending.length > SETTLED_MAX_EVENTS) return false;
     if (this.#pending.some((event) => kindOf(event.type) === 'folder')) return false;
+    for (const { outcome } of this.#replay().outcomes) {
+      if (outcome.some((change) => change.kind !== 'moved')) return false;
+    }
+    return true;
+  }
+
+  /** The pending events replayed path by path: each track with the changes it amounts to. */
+  #replay(): Replayed {
     const tracks = replayEvents(
       this.#pending,
       (path) => this.#known.get(path),
@@ -129,11 +145,11 @@ export class EventCleaner {
     );
     const moves = pairMoves(tracks, this.#windowMs);
     const sources = new Set([...moves.values()].map((track) => track.path));
-    for (const track of tracks.values()) {
-      const outcome = classify(track, moves.get(track.path), sources.has(track.path));
-      if (outcome.some((change) => change.kind !== 'moved')) return false;
-    }
-    return true;
+    const outcomes = [...tracks.values()].map((track) => ({
+      track,
+      outcome: classify(track, moves.get(track.path), sources.has(track.path)),
+    }));
+    return { tracks, moves, sources, outcomes };
   }
 
   /** Replaces what is known with a scan's entries and drops the pending events (after a full rescan). */
@@ -164,17 +180,10 @@ export class EventCleaner {
 
   /** Cleans the pending events into changes; deletions younger than the move window stay pending. */
   drain(nowMs: number): CleanedBatch {
-    const tracks = replayEvents(
-      this.#pending,
-      (path) => this.#known.get(path),
-      (path) => this.knownItemAt(path),
-    );
-    const moves = pairMoves(tracks, this.#windowMs);
-    const sources = new Set([...moves.values()].map((track) => track.path));
+    const { tracks, moves, sources, outcomes } = this.#replay();
     const changes: LocalChange[] = [];
     const deleted: Track[] = [];
-    for (const track of tracks.values()) {
-      const outcome = classify(track, moves.get(track.path), sources.has(track.path));
+    for (const { track, outcome } of outcomes) {
       changes.push(...outcome);
       if (outcome.length === 1 && outcome[0]?.kind === 'deleted' && track.after === undefined) {
         deleted.push(track);

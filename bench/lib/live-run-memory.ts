@@ -1,11 +1,10 @@
 // A real `mch-sync run` (live) on the watcher bench's tree, once per environment, read from outside: does an allocator setting change the idle service's RSS?
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runMchSync } from '../../test/helpers/mch-sync.ts';
 import { addBenchPair, signInBenchProfile, type BenchProfile } from './bench-profile.ts';
 import { startBenchDevice } from './device.ts';
 import { workFolder } from './kept-setup.ts';
-import { withLiveRun } from './live-run.ts';
+import { passOnce, withLiveRun } from './live-run.ts';
 import { readMemoryMap, type MemoryMap } from './memory-map.ts';
 import { inotifyWatches } from './process-usage.ts';
 import { secondsSince } from './timing.ts';
@@ -44,22 +43,8 @@ export async function measureLiveRuns(
     const profile = await signInBenchProfile(device, join(folder.path, 'home'));
     await addBenchPair(profile, localRoot, REMOTE_FOLDER);
     const started = process.hrtime.bigint();
-    const once = await runMchSync(
-      [
-        '--profile',
-        profile.profile,
-        'run',
-        '--once',
-        '--json',
-        '--folder',
-        localRoot,
-        '--remote-folder',
-        REMOTE_FOLDER,
-      ],
-      { env: profile.env, timeoutMs: PASS_TIMEOUT_MS },
-    );
-    if (once.code !== 0) throw new Error(`run --once failed (${once.code}):\n${once.stdout}\n${once.stderr}`);
-    console.log(`mch-sync run --once (mirroring the tree) in ${secondsSince(started).toFixed(1)} s`);
+    const once = await passOnce(profile, localRoot, REMOTE_FOLDER, PASS_TIMEOUT_MS);
+    console.log(`mch-sync run --once (mirroring the tree): ${once} in ${secondsSince(started).toFixed(1)} s`);
     folder.ready();
     const results: LiveMemory[] = [];
     for (const environment of environments) {

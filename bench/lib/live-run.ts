@@ -42,6 +42,35 @@ export async function waitForRunIdle(
   }
 }
 
+/**
+ * One `mch-sync run --once --json` of the pair with the real command; throws unless it exits 0. Returns
+ * the pass's status and counts in one line, for the bench's log.
+ */
+export async function passOnce(
+  profile: BenchProfile,
+  localRoot: string,
+  remoteFolder: string,
+  timeoutMs: number = READY_TIMEOUT_MS,
+): Promise<string> {
+  const run = await runMchSync(
+    [
+      '--profile',
+      profile.profile,
+      'run',
+      '--once',
+      '--json',
+      '--folder',
+      localRoot,
+      '--remote-folder',
+      remoteFolder,
+    ],
+    { env: profile.env, timeoutMs },
+  );
+  if (run.code !== 0) throw new Error(`run --once failed (${run.code}):\n${run.stdout}\n${run.stderr}`);
+  const summary = JSON.parse(run.stdout) as { status?: string; counts?: Record<string, number> };
+  return `${summary.status ?? '?'} ${JSON.stringify(summary.counts ?? {})}`;
+}
+
 /** What `use` gets: the running child, when it was started, and when its first pass ended. */
 export interface LiveRun {
   pid: number;
