@@ -74,7 +74,7 @@ const walkConcurrency =
 async function startChokidar(kind: WatcherKind, root: string): Promise<Running> {
   const { watch } = await import('chokidar');
   const { chokidarWatchOptions } = await import('../../app/live/watch-options.ts');
-  const { watchWithChokidar } = await import('../../app/live/chokidar-watch.ts');
+  const { watchWithChokidar } = await import('./bounded-chokidar.ts');
   const options =
     kind === 'chokidar-defaults'
       ? { ignoreInitial: true, followSymlinks: false }

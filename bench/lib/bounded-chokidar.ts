@@ -1,4 +1,4 @@
-// Starts chokidar for the live watcher with its first walk of the tree bounded to a few file system calls at a time.
+// chokidar as the live watcher configures it, its first walk bounded to a few file system calls at a time (an experiment of issue 19).
 //
 // Why: chokidar 6 reads every folder of the tree at once and readdirp lstat's every entry, so when the
 // first walk peaks nearly every file of the tree has a pending request (a promise, its stats buffer,
@@ -8,11 +8,12 @@
 // follow `fs.promises` once `syncBuiltinESMExports()` is called). The bound is process-wide because
 // the functions are: several watchers starting together share it and the last one to be ready puts
 // the originals back. A readdirp stream made meanwhile keeps the bounded function it read, which
-// still calls the original.
+// still calls the original. Not in the service: patching node:fs/promises for the whole process is
+// not something to ship; bench/watcher-memory measures what it would save (docs/benchmarks.md).
 import { promises as fsPromises } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { watch, type FSWatcher } from 'chokidar';
-import { chokidarWatchOptions } from './watch-options.ts';
+import { chokidarWatchOptions } from '../../app/live/watch-options.ts';
 
 /** Calls in flight during the first walk: enough to keep libuv's 4 threads busy, far below a tree's files. */
 export const DEFAULT_WALK_CONCURRENCY = 64;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe as group, expect, it } from 'vitest';
 import type { FSWatcher } from 'chokidar';
-import { watchWithChokidar } from '../../../app/live/chokidar-watch.ts';
+import { watchWithChokidar } from '../../../bench/lib/bounded-chokidar.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
