@@ -1,18 +1,22 @@
 // Crash leftovers: download temporaries deleted, items parked under temporary names put back.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openIndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
 import { tidyLeftovers } from '../../../../app/sync/leftovers.ts';
 import { scanLocalFolder } from '../../../../app/sync/scanner.ts';
 
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
 function setUp(): { root: string; index: IndexStore } {
-  return {
-    root: mkdtempSync(join(tmpdir(), 'mch-leftovers-')),
-    index: new IndexStore(openIndexDb(':memory:')),
-  };
+  const root = mkdtempSync(join(tmpdir(), 'mch-leftovers-'));
+  roots.push(root);
+  return { root, index: new IndexStore(openIndexDb(':memory:')) };
 }
 
 describe('tidyLeftovers', () => {

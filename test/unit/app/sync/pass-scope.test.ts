@@ -1,8 +1,8 @@
 // Incremental rounds: the scan reads only the changed subtrees, the index stands for the rest of the disk.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { IndexEntry, RemoteEntry } from '../../../../app/sync/model.ts';
 import type { PassIssue } from '../../../../app/sync/pass-report.ts';
 import {
@@ -37,8 +37,18 @@ function remote(id: string, path: string): RemoteEntry {
 }
 
 describe('scanLocalFolder within', () => {
-  it('reads the scoped subtrees and the folders on the way, with the .mchignore files on the way', () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+  const tempRoot = (): string => {
     const root = mkdtempSync(join(tmpdir(), 'mch-scope-'));
+    roots.push(root);
+    return root;
+  };
+
+  it('reads the scoped subtrees and the folders on the way, with the .mchignore files on the way', () => {
+    const root = tempRoot();
     mkdirSync(join(root, 'a', 'b', 'c'), { recursive: true });
     mkdirSync(join(root, 'other'));
     writeFileSync(join(root, '.mchignore'), '*.log\n');
@@ -53,7 +63,7 @@ describe('scanLocalFolder within', () => {
   });
 
   it('reads a scoped name in either normal form, and finds the clash between the two spellings', () => {
-    const root = mkdtempSync(join(tmpdir(), 'mch-scope-'));
+    const root = tempRoot();
     const nfc = 'r\u00e9sum\u00e9';
     const nfd = 're\u0301sume\u0301';
     mkdirSync(join(root, nfd, nfc), { recursive: true });
