@@ -14,8 +14,6 @@ import { fileURLToPath } from 'node:url';
 import { openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
 import { SyncEngine } from '../app/sync/engine.ts';
-import { STATE_FOLDER_NAME } from '../app/sync/local-names.ts';
-import type { PassReport } from '../app/sync/pass-report.ts';
 import { ensureRemoteFolder } from '../app/sync/remote-folder.ts';
 import { ListingCacheKeeper } from '../app/sync/listing-cache.ts';
 import { walkRemote } from '../app/sync/remote-walk.ts';
@@ -24,7 +22,9 @@ import { countedClient, describeTally, writeRequests } from './lib/bench-client.
 import { cpuSeconds, findPid } from './lib/process-usage.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
+import { runFind } from './lib/find-baseline.ts';
 import { workFolder } from './lib/kept-setup.ts';
+import { changesOf } from './lib/pass-changes.ts';
 import { printComparison, type Measurement } from './lib/report.ts';
 import { median, ownCpuSeconds, secondsSince } from './lib/timing.ts';
 
@@ -93,15 +93,6 @@ interface PartsChildAnswer {
   /** The same revalidations one request each (what every walk sent before they were pipelined). */
   oneByOne: Part;
   indexRead: Part;
-}
-
-/** Everything a pass changed, as one number: 0 for a pass with nothing to do. */
-function changesOf(report: PassReport): number {
-  // A spread is a plain object type, so Object.values sees numbers (an interface would give any[]).
-  const counted: Record<string, number> = { ...report.counts };
-  const counts = Object.values(counted).reduce((sum, count) => sum + count, 0);
-  const operations = Object.values(report.operations).reduce((sum, count) => sum + count, 0);
-  return counts + operations + report.issues.length;
 }
 
 function engineFor(setup: Setup): { engine: SyncEngine; tally: Map<string, number>; close: () => void } {
@@ -210,33 +201,6 @@ function runChild<T>(mode: '--pass' | '--parts', setup: Setup, script = import.m
   });
   if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as T;
-}
-
-/** The user + system seconds in the second line of the shell's `times` (its children: find). */
-function childCpuSeconds(timesOutput: string): number {
-  const line = timesOutput.trim().split('\n').at(-1) ?? '';
-  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)];
-  return parts.reduce((sum, part) => sum + Number(part[1]) * 60 + Number(part[2]), 0);
-}
-
-function runFind(root: string): { seconds: number; cpu: number; output: string } {
-  const started = process.hrtime.bigint();
-  const result = spawnSync('sh', [
-    '-c',
-    `find "$1" -printf '%i %s %T@ %p\\n' > /dev/null; times`,
-    'find',
-    root,
-  ]);
-  const seconds = secondsSince(started);
-  if (result.status !== 0) throw new Error(`find failed: ${result.stderr.toString()}`);
-  // The listing itself (not timed) shows whether any pass touched the local tree. The engine's own
-  // state folder is left out: each new engine probes the file system's name rules in it.
-  const listing = spawnSync(
-    'find',
-    [root, '-path', `${root}/${STATE_FOLDER_NAME}`, '-prune', '-o', '-printf', '%i %s %T@ %p\\n'],
-    { maxBuffer: 1 << 30 },
-  );
-  return { seconds, cpu: childCpuSeconds(result.stdout.toString()), output: listing.stdout.toString() };
 }
 
 async function initialSync(setup: Setup): Promise<void> {

@@ -1,0 +1,410 @@
+// Sync passes over 1,000,000 files in 10,000 folders against `find` on the same tree: a pass with nothing changed, and `mch-sync run --once` processes that must plan, with their peak RSS.
+//
+// Setup (kept with BENCH_SCALE_PASS_KEEP=DIR): the device's rows and content and the local tree are
+// written straight to disk with the same sizes, bytes and modification times (bench/lib/scale-tree.ts),
+// then a first `mch-sync run --once` adopts every item (equal size and time, no index row: recorded
+// without a transfer), which is itself a pass that plans over every item: its time and peak RSS are
+// reported. Each run then measures, each in a fresh process, alternating with `find DIR -printf`:
+// 1. the pass alone in-process (what sync-pass measures as the first pass of `run --once`);
+// 2. a whole `mch-sync run --once` process with nothing changed (wall time from spawn to exit);
+// 3. `run --once` after one file was edited, after one was added, after that one was deleted again
+//    (the tree stays as it was made), and after a pass was cancelled the way the live service's stop
+//    cancels one (the settled record it took is gone: the next pass plans over everything);
+// 4. a quiet `run --once` again, which must be quiet.
+// Peak RSS of every `run --once` is read from outside (GNU time: the rusage wait4 returns). A pass
+// with nothing to do that sends anything but GETs, reports anything, changes the local tree or
+// changes a row on the device fails the bench.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { indexFilePath, openIndexDb } from '../app/index/index-db.ts';
+import { IndexStore } from '../app/index/index-store.ts';
+import { SyncEngine } from '../app/sync/engine.ts';
+import { META_SETTLED } from '../app/sync/quiet-pass.ts';
+import type { PassReport } from '../app/sync/pass-report.ts';
+import { countedClient, describeTally, writeRequests } from './lib/bench-client.ts';
+import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
+import { startBenchDevice } from './lib/device.ts';
+import { runFind } from './lib/find-baseline.ts';
+import { workFolder } from './lib/kept-setup.ts';
+import { changesOf } from './lib/pass-changes.ts';
+import { writeScalePair } from './lib/scale-tree.ts';
+import { timedMchSync, type TimedCliRun } from './lib/timed-cli.ts';
+import { median, ownCpuSeconds, secondsSince } from './lib/timing.ts';
+
+const FILES = Number(process.env['BENCH_SCALE_PASS_FILES'] ?? 1_000_000);
+const FOLDERS = Number(process.env['BENCH_SCALE_PASS_FOLDERS'] ?? Math.max(1, Math.round(FILES / 100)));
+const TOP_FOLDERS = 10;
+const RUNS = Number(process.env['BENCH_SCALE_PASS_RUNS'] ?? 3);
+const KEEP_DIR = process.env['BENCH_SCALE_PASS_KEEP'];
+/** `node --heapsnapshot-near-heap-limit`-style flags or others for every measured `run --once` (NODE_OPTIONS). */
+const CLI_NODE_OPTIONS = process.env['BENCH_SCALE_PASS_NODE_OPTIONS'];
+const REMOTE_FOLDER = '/scale-pass';
+/** Long enough for a pass that plans over a million items on a busy machine. */
+const TIMEOUT_MS = 3_600_000;
+/** The peak RSS goal of issue 19 for any `run --once`. */
+const PEAK_GOAL_MB = 1024;
+/** The file each run edits, and the one it adds and deletes again. */
+const EDITED = join('top-3', 'folder-3', 'file-7.txt');
+const ADDED = join('top-0', 'scale-pass-added.txt');
+
+/** What a child process needs to reach the tree, the index and the device. */
+interface Setup {
+  base: string;
+  token: string;
+  localRoot: string;
+  indexPath: string;
+}
+
+interface PassFigures {
+  seconds: number;
+  /** From the start of the process to the end of the pass. */
+  sinceStart: number;
+  cpu: number;
+  peakMb: number;
+  requests: string;
+  writes: number;
+  changes: number;
+}
+
+/** One measured `run --once`: the process from outside and what its JSON report says. */
+interface CliFigures {
+  seconds: number;
+  cpu: number;
+  peakMb: number;
+  operations: Record<string, number>;
+  changes: number;
+  /** Whether the pass ended at the quiet check (its --verbose log says so) instead of planning. */
+  quiet: boolean;
+  load: number;
+}
+
+function engineFor(setup: Setup): { engine: SyncEngine; tally: Map<string, number>; close: () => void } {
+  const db = openIndexDb(setup.indexPath);
+  const { client, tally } = countedClient(setup.base, setup.token);
+  const engine = new SyncEngine({
+    client,
+    index: new IndexStore(db),
+    localRoot: setup.localRoot,
+    remoteFolder: REMOTE_FOLDER,
+  });
+  return { engine, tally, close: () => db.close() };
+}
+
+/** Child mode: the first pass of a fresh process, timed alone (the process's start is not counted). */
+async function passChild(setup: Setup): Promise<void> {
+  const { engine, tally, close } = engineFor(setup);
+  try {
+    const started = process.hrtime.bigint();
+    const cpuStart = ownCpuSeconds();
+    const report = await engine.syncOnce();
+    const figures: PassFigures = {
+      seconds: secondsSince(started),
+      sinceStart: performance.now() / 1000,
+      cpu: ownCpuSeconds() - cpuStart,
+      peakMb: process.resourceUsage().maxRSS / 1024,
+      requests: describeTally(tally),
+      writes: writeRequests(tally),
+      changes: changesOf(report) + (report.status === 'synced' ? 0 : 1),
+    };
+    console.log(JSON.stringify(figures));
+  } finally {
+    close();
+  }
+}
+
+/**
+ * Child mode: a pass cancelled as `LiveSync.stop()` cancels the one running when the service stops
+ * (its AbortSignal aborted). The pass took the settled record when it started, so the next pass
+ * finds none and plans over everything, as the first `run --once` after a stopped service does.
+ */
+async function cancelledPassChild(setup: Setup): Promise<void> {
+  const { engine, close } = engineFor(setup);
+  try {
+    const abort = new AbortController();
+    const pass = engine.syncOnce({ remote: 'revalidate', signal: abort.signal });
+    abort.abort();
+    const outcome = await pass.then(
+      (report) => `ended ${report.status}`,
+      (error: unknown) => `cancelled (${(error as { code?: string }).code ?? String(error)})`,
+    );
+    console.log(JSON.stringify({ outcome }));
+  } finally {
+    close();
+  }
+  const db = openIndexDb(setup.indexPath);
+  try {
+    if (new IndexStore(db).getMeta(META_SETTLED) !== undefined)
+      throw new Error('the cancelled pass left the settled record in place');
+  } finally {
+    db.close();
+  }
+}
+
+function runChild<T>(mode: '--pass' | '--cancelled-pass', setup: Setup): T {
+  const child = spawnSync(process.execPath, [import.meta.filename, mode, JSON.stringify(setup)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as T;
+}
+
+/** Rows on the device and the last time one changed: equal before and after means nothing was written. */
+function deviceState(deviceDir: string): string {
+  const db = new Database(join(deviceDir, 'device.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT count(*) AS n, max(updated_at) AS at FROM items').get() as {
+      n: number;
+      at: number;
+    };
+    return `${row.n} rows, last change ${row.at}`;
+  } finally {
+    db.close();
+  }
+}
+
+async function runOnce(
+  profile: BenchProfile,
+  localRoot: string,
+  options: { verbose: boolean } = { verbose: true },
+): Promise<CliFigures & { run: TimedCliRun }> {
+  const load = loadavg()[0] as number;
+  const env =
+    CLI_NODE_OPTIONS === undefined ? profile.env : { ...profile.env, NODE_OPTIONS: CLI_NODE_OPTIONS };
+  const run = await timedMchSync(
+    [
+      '--profile',
+      profile.profile,
+      'run',
+      '--once',
+      '--json',
+      ...(options.verbose ? ['--verbose'] : []),
+      '--folder',
+      localRoot,
+      '--remote-folder',
+      REMOTE_FOLDER,
+    ],
+    { env, timeoutMs: TIMEOUT_MS },
+  );
+  if (run.code !== 0)
+    throw new Error(`run --once failed (${run.code}):\n${run.stdout}\n${run.stderr.slice(-4000)}`);
+  const report = JSON.parse(run.stdout) as PassReport;
+  return {
+    run,
+    seconds: run.seconds,
+    cpu: run.cpu,
+    peakMb: run.peakMb,
+    operations: report.operations,
+    changes: changesOf(report),
+    quiet: run.stderr.includes('nothing changed on either side since the last settled pass'),
+    load,
+  };
+}
+
+function describeCli(figures: CliFigures, findSeconds: number): string {
+  const operations = Object.entries(figures.operations)
+    .map(([op, count]) => `${op} ${count}`)
+    .join(', ');
+  return `${figures.seconds.toFixed(2)} s (${(figures.seconds / findSeconds).toFixed(2)}× find), CPU ${figures.cpu.toFixed(2)} s, peak RSS ${figures.peakMb.toFixed(0)} MB, ${figures.quiet ? 'quiet check' : 'planned'}${operations === '' ? '' : `; ${operations}`} (load ${figures.load.toFixed(2)})`;
+}
+
+/** A quiet `run --once`: fails unless it ended at the quiet check having changed nothing on either side. */
+async function quietRunOnce(
+  profile: BenchProfile,
+  localRoot: string,
+  deviceDir: string,
+  what: string,
+): Promise<CliFigures> {
+  const tree = runFind(localRoot).output;
+  const device = deviceState(deviceDir);
+  const figures = await runOnce(profile, localRoot);
+  if (figures.changes > 0 || !figures.quiet)
+    throw new Error(`${what}: a pass with nothing to do planned or changed something: ${figures.run.stdout}`);
+  if (runFind(localRoot).output !== tree) throw new Error(`${what}: the local tree changed`);
+  if (deviceState(deviceDir) !== device) throw new Error(`${what}: the device changed`);
+  return figures;
+}
+
+/** A `run --once` that must plan: fails unless it carried out exactly `expected` (operation → count). */
+async function plannedRunOnce(
+  profile: BenchProfile,
+  localRoot: string,
+  what: string,
+  expected: Record<string, number>,
+): Promise<CliFigures> {
+  const figures = await runOnce(profile, localRoot);
+  if (figures.quiet || JSON.stringify(figures.operations) !== JSON.stringify(expected)) {
+    throw new Error(
+      `${what}: expected a planned pass with ${JSON.stringify(expected)}: ${figures.run.stdout}`,
+    );
+  }
+  return figures;
+}
+
+/** Saves the edited file with new bytes and a new time, as an editor does. */
+function editFile(localRoot: string, run: number): void {
+  writeFileSync(join(localRoot, EDITED), `edited in run ${run} at ${new Date().toISOString()}\n`);
+}
+
+interface AdoptFigures {
+  seconds: number;
+  cpu: number;
+  peakMb: number;
+  operations: Record<string, number>;
+  load: number;
+  setupSeconds: number;
+}
+
+async function main(): Promise<void> {
+  const sizes = `${FILES} files in ${FOLDERS} folders`;
+  const folder = workFolder(KEEP_DIR, 'mch-scale-pass-bench-', sizes);
+  const work = folder.path;
+  const localRoot = join(work, 'local');
+  const deviceDir = join(work, 'device');
+  const adoptFile = join(work, 'adopt.json');
+  try {
+    let setupSeconds = 0;
+    if (folder.reused) {
+      console.log(`reusing the setup in ${work} (${sizes})`);
+    } else {
+      const started = process.hrtime.bigint();
+      const written = await writeScalePair(deviceDir, localRoot, REMOTE_FOLDER, {
+        files: FILES,
+        folders: FOLDERS,
+        topFolders: TOP_FOLDERS,
+      });
+      setupSeconds = secondsSince(started);
+      console.log(
+        `wrote ${written.files} files (${written.bytes} bytes, ${written.blobs} content files on the device) in ${written.folders} folders on both sides in ${setupSeconds.toFixed(1)} s`,
+      );
+    }
+    const deviceStarted = process.hrtime.bigint();
+    const device = await startBenchDevice(deviceDir, 600_000);
+    console.log(`device ready in ${secondsSince(deviceStarted).toFixed(1)} s`);
+    try {
+      const profile = await signInBenchProfile(device, join(work, 'home'));
+      await addBenchPair(profile, localRoot, REMOTE_FOLDER);
+      const setup: Setup = {
+        base: device.base,
+        token: device.token,
+        localRoot,
+        indexPath: indexFilePath(profile.profile, localRoot),
+      };
+      if (!folder.reused) {
+        // The first pass adopts every item: both sides hold it, with equal size and time.
+        const adopt = await runOnce(profile, localRoot, { verbose: false });
+        const recorded = adopt.operations['index-update'] ?? 0;
+        if (Object.keys(adopt.operations).length !== 1 || recorded !== FILES + FOLDERS + TOP_FOLDERS) {
+          throw new Error(
+            `the adopting pass did not record every item alone: ${JSON.stringify(adopt.operations)}`,
+          );
+        }
+        const figures: AdoptFigures = { ...adopt, setupSeconds };
+        writeFileSync(adoptFile, JSON.stringify(figures));
+        console.log(`adopting run --once: ${describeCli(adopt, Number.NaN)}`);
+        folder.ready();
+      }
+      const adopt = existsSync(adoptFile)
+        ? (JSON.parse(readFileSync(adoptFile, 'utf8')) as AdoptFigures)
+        : undefined;
+
+      const finds: number[] = [];
+      const findCpus: number[] = [];
+      const inProcess: PassFigures[] = [];
+      const cases = new Map<string, CliFigures[]>();
+      const add = (name: string, figures: CliFigures): void => {
+        cases.set(name, [...(cases.get(name) ?? []), figures]);
+      };
+      for (let run = 0; run < RUNS; run += 1) {
+        const find = runFind(localRoot);
+        finds.push(find.seconds);
+        findCpus.push(find.cpu);
+        const load = loadavg()[0] as number;
+        const pass = runChild<PassFigures>('--pass', setup);
+        if (pass.writes > 0 || pass.changes > 0)
+          throw new Error(`a pass with nothing to do changed something: ${pass.requests}`);
+        if (runFind(localRoot).output !== find.output)
+          throw new Error('the in-process pass changed the local tree');
+        inProcess.push(pass);
+        console.log(
+          `run ${run + 1}: find ${find.seconds.toFixed(2)} s (CPU ${find.cpu.toFixed(2)} s); in-process pass ${pass.seconds.toFixed(2)} s (${(pass.seconds / find.seconds).toFixed(2)}× find; ${pass.sinceStart.toFixed(2)} s from process start), CPU ${pass.cpu.toFixed(2)} s, peak RSS ${pass.peakMb.toFixed(0)} MB; ${pass.requests} (load ${load.toFixed(2)})`,
+        );
+        const report = (name: string, figures: CliFigures): void => {
+          add(name, figures);
+          console.log(`  ${name}: ${describeCli(figures, find.seconds)}`);
+        };
+        report(
+          'run --once, nothing changed',
+          await quietRunOnce(profile, localRoot, deviceDir, 'quiet run --once'),
+        );
+        editFile(localRoot, run);
+        report(
+          'run --once, one file edited',
+          await plannedRunOnce(profile, localRoot, 'edit', { 'upload-content': 1 }),
+        );
+        writeFileSync(join(localRoot, ADDED), `added in run ${run}\n`);
+        report('run --once, one file added', await plannedRunOnce(profile, localRoot, 'add', { upload: 1 }));
+        unlinkSync(join(localRoot, ADDED));
+        report(
+          'run --once, one file deleted',
+          await plannedRunOnce(profile, localRoot, 'delete', { 'remote-delete': 1 }),
+        );
+        const cancelled = runChild<{ outcome: string }>('--cancelled-pass', setup);
+        report(
+          `run --once after a cancelled pass (${cancelled.outcome})`,
+          await plannedRunOnce(profile, localRoot, 'after a cancelled pass', {}),
+        );
+        report(
+          'run --once, nothing changed (again)',
+          await quietRunOnce(profile, localRoot, deviceDir, 'quiet again'),
+        );
+      }
+
+      const findMedian = median(finds);
+      const times = (seconds: number): string => `${(seconds / findMedian).toFixed(2)}×`;
+      console.log(
+        `\nSync passes, ${FILES} files in ${FOLDERS} folders (median of ${RUNS} runs; peak RSS: the highest; goal < ${PEAK_GOAL_MB} MB)`,
+      );
+      console.log('| case | time | × find | CPU | peak RSS | load (1 min) |');
+      console.log('|---|---:|---:|---:|---:|---|');
+      console.log(
+        `| find -printf | ${findMedian.toFixed(2)} s | 1.00 | ${median(findCpus).toFixed(2)} s | | |`,
+      );
+      const inSeconds = median(inProcess.map((pass) => pass.seconds));
+      console.log(
+        `| quiet pass in-process (first pass of a fresh process) | ${inSeconds.toFixed(2)} s | ${times(inSeconds)} (goal ≤ 2×) | ${median(inProcess.map((pass) => pass.cpu)).toFixed(2)} s | ${Math.max(...inProcess.map((pass) => pass.peakMb)).toFixed(0)} MB | |`,
+      );
+      for (const [name, runs] of cases) {
+        const seconds = median(runs.map((figures) => figures.seconds));
+        const goal = name.startsWith('run --once, nothing changed') ? ' (goal ≤ 2.5×)' : '';
+        const loads = runs.map((figures) => figures.load.toFixed(1)).join(', ');
+        console.log(
+          `| ${name} | ${seconds.toFixed(2)} s | ${times(seconds)}${goal} | ${median(runs.map((figures) => figures.cpu)).toFixed(2)} s | ${Math.max(...runs.map((figures) => figures.peakMb)).toFixed(0)} MB | ${loads} |`,
+        );
+      }
+      if (adopt !== undefined) {
+        console.log(
+          `| first run --once, adopting every item (setup; once) | ${adopt.seconds.toFixed(2)} s | ${times(adopt.seconds)} | ${adopt.cpu.toFixed(2)} s | ${adopt.peakMb.toFixed(0)} MB | ${adopt.load.toFixed(1)} |`,
+        );
+      }
+      const peaks = [...cases.values()].flat().map((figures) => figures.peakMb);
+      if (adopt !== undefined) peaks.push(adopt.peakMb);
+      const worst = Math.max(...peaks);
+      console.log(
+        `\nhighest peak RSS of any run --once: ${worst.toFixed(0)} MB (${worst < PEAK_GOAL_MB ? 'under' : 'NOT under'} the ${PEAK_GOAL_MB} MB goal)`,
+      );
+    } finally {
+      await device.stop();
+    }
+  } finally {
+    folder.done();
+  }
+}
+
+const [mode, setup] = process.argv.slice(2);
+if (mode === '--pass') await passChild(JSON.parse(setup as string) as Setup);
+else if (mode === '--cancelled-pass') await cancelledPassChild(JSON.parse(setup as string) as Setup);
+else await main();
