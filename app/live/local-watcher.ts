@@ -1,15 +1,21 @@
 // Watches the synced folder with chokidar and hands the live service debounced, cleaned batches of local changes.
 import { lstatSync, type BigIntStats } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { join, resolve } from 'node:path';
 import type { WrittenItem } from '../sync/engine-events.ts';
 import type { ItemKind, RelativePath } from '../sync/model.ts';
 import { scanLocalFolder } from '../sync/scanner.ts';
+import { startChokidarSource } from './chokidar-source.ts';
 import { systemClock, type Clock, type TimerHandle } from './clock.ts';
 import { Debouncer } from './debouncer.ts';
 import { ExpectedEchoes, type EchoKind } from './expected-echoes.ts';
+import {
+  defaultSourceKind,
+  type FolderEventSink,
+  type FolderEventSource,
+  type FolderEventSourceKind,
+} from './folder-event-source.ts';
+import { startFolderWatches } from './folder-watches.ts';
 import { UnwatchedFolders } from './unwatched-folders.ts';
-import { chokidarWatchOptions, isNeverWatched } from './watch-options.ts';
 import { liveWatchError, rootChangedError, type LiveWatchError, type RescanReason } from './watch-errors.ts';
 import { EventCleaner, type KnownItem, type LocalChange, type RawEventType } from './watch-events.ts';
 
@@ -43,6 +49,8 @@ export interface LocalWatcherOptions {
   knownItem?: (path: RelativePath) => KnownItem | undefined;
   /** Paths excluded by `.mchignore` rules, never reported. */
   isIgnored?: (path: RelativePath, kind: ItemKind) => boolean;
+  /** What watches the folder (default: `defaultSourceKind()`, our own on Linux, chokidar elsewhere). */
+  source?: FolderEventSourceKind;
   clock?: Clock;
 }
 
@@ -74,12 +82,6 @@ export interface LocalWatcher {
   unwatchedPaths(): RelativePath[];
 }
 
-function isRawEventType(event: string): event is RawEventType {
-  return (
-    event === 'add' || event === 'addDir' || event === 'change' || event === 'unlink' || event === 'unlinkDir'
-  );
-}
-
 function lstatQuietly(path: string): BigIntStats | undefined {
   try {
     return lstatSync(path, { bigint: true, throwIfNoEntry: false });
@@ -90,9 +92,10 @@ function lstatQuietly(path: string): BigIntStats | undefined {
 }
 
 /**
- * Starts watching `root`: chokidar 6 with one watch per folder, never following symlinks, ignoring the
- * state folder and temporary names. Every add and change is lstat'ed at once (bigint inode, like the
- * scanner) so that a later unlink of the same item can be paired with where it shows up.
+ * Starts watching `root` with one watch per folder (our own or chokidar 6, see folder-event-source.ts),
+ * never following symlinks, ignoring the state folder and temporary names. Every add and change is
+ * lstat'ed at once (bigint inode, like the scanner) so that a later unlink of the same item can be
+ * paired with where it shows up.
  */
 export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
   const root = resolve(options.root);
@@ -106,9 +109,9 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
   let closed = false;
   let rescan: LiveWatchError | undefined;
   let holdTimer: TimerHandle | undefined;
-  /** Files chokidar reported since the last batch: the cleaner learns them only when it drains. */
+  /** Files reported since the last batch: the cleaner learns them only when it drains. */
   const filesSinceBatch = new Set<RelativePath>();
-  /** Files replaced by a folder since the last batch (see `onRaw`). */
+  /** Files replaced by a folder since the last batch (see `claimReplacedFile`). */
   const foldersSinceBatch = new Set<RelativePath>();
 
   const seed = (): void => {
@@ -154,21 +157,21 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
     debouncer.trigger();
   };
 
-  const onEvent = (event: RawEventType, path: string): void => {
+  const onEvent = (event: RawEventType, relative: RelativePath, sourceStats?: BigIntStats): void => {
     if (closed) return;
-    const relative = sep === '/' ? path : path.split(sep).join('/');
-    if (relative === '') {
-      if (event === 'unlinkDir') requestRescan(rootChangedError(root));
-      return;
-    }
     const atMs = clock.now();
     if (event === 'unlink' || event === 'unlinkDir') {
+      // A file made and gone again before anyone saw it (a temporary file renamed over another, say):
+      // everything there at ready is known (`seed`) and everything made since was reported.
+      if (event === 'unlink' && !filesSinceBatch.has(relative) && cleaner.knownItemAt(relative) === undefined) {
+        return;
+      }
       cleaner.push({ type: event, path: relative, atMs });
       debouncer.trigger();
       return;
     }
-    const stats = lstatQuietly(join(root, path));
-    // Gone already: chokidar reports the unlink next.
+    const stats = sourceStats ?? lstatQuietly(join(root, relative));
+    // Gone already: the source reports the unlink next.
     if (stats === undefined) return;
     const isFolder = stats.isDirectory();
     if (!isFolder && !stats.isFile()) {
@@ -190,46 +193,40 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
     debouncer.trigger();
   };
 
-  seed();
-  const watcher: FSWatcher = watch(root, chokidarWatchOptions(root));
-  watcher.on('all', (event, path) => {
-    if (isRawEventType(event)) onEvent(event, path);
-  });
-  /**
-   * chokidar 6 says nothing when a file is replaced by a folder of the same name, and does not watch
-   * inside that folder (its issues #165 and #996; soak seed 5059): only the raw event of the name
-   * shows it. The unlink and addDir it should have sent are made here, and the folder is watched.
-   */
-  const onRaw = (type: string, name: unknown, details: unknown): void => {
-    const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-    if (closed || type !== 'rename' || typeof name !== 'string' || typeof folder !== 'string') return;
-    const absolute = join(isAbsolute(folder) ? folder : join(root, folder), name);
-    const path = relative(root, absolute);
-    if (path === '' || path.startsWith('..') || isNeverWatched(root, absolute)) return;
-    const key = sep === '/' ? path : path.split(sep).join('/');
-    // Cheapest first: most raw events are of files, and a folder that was no file needs nothing.
-    if (foldersSinceBatch.has(key) || lstatQuietly(absolute)?.isDirectory() !== true) return;
-    if (!filesSinceBatch.delete(key) && cleaner.knownItemAt(key)?.kind !== 'file') return;
-    // Seen as a file until the batch drains: the name's next raw event must not count again.
-    foldersSinceBatch.add(key);
-    onEvent('unlink', path);
-    onEvent('addDir', path);
-    watcher.add(absolute);
-  };
-  watcher.on('raw', onRaw);
   const unwatched = new UnwatchedFolders(root);
-  watcher.on('error', (error: unknown) => {
-    if (closed) return;
-    // chokidar reports each folder the watch limit leaves unwatched (the rest of a big first walk, a
-    // folder made later); polls read them from then on. The first one asks for the rescan that catches
-    // up and tells the user, with the command that raises the limit; a full rescan per later folder
-    // would cost a large tree dearly and tell nothing new.
-    const first = unwatched.size === 0;
-    if (unwatched.note(error) && !first) return;
-    requestRescan(liveWatchError(error));
-  });
-  const ready = new Promise<void>((resolveReady) => {
-    watcher.once('ready', () => resolveReady());
+  const sink: FolderEventSink = {
+    event: onEvent,
+    rootVanished: () => {
+      if (!closed) requestRescan(rootChangedError(root));
+    },
+    claimReplacedFile: (path) => {
+      if (foldersSinceBatch.has(path)) return false;
+      if (!filesSinceBatch.has(path) && cleaner.knownItemAt(path)?.kind !== 'file') return false;
+      // Seen as a file until the batch drains: the name's next event must not count again.
+      foldersSinceBatch.add(path);
+      return true;
+    },
+    error: (error) => {
+      if (closed) return;
+      // Each folder the watch limit leaves unwatched is reported (the rest of a big first walk, a
+      // folder made later); polls read them from then on. The first one asks for the rescan that
+      // catches up and tells the user, with the command that raises the limit; a full rescan per later
+      // folder would cost a large tree dearly and tell nothing new.
+      const first = unwatched.size === 0;
+      if (unwatched.note(error) && !first) return;
+      requestRescan(liveWatchError(error));
+    },
+  };
+
+  const sourceOptions = { root, sink };
+  const source: FolderEventSource =
+    (options.source ?? defaultSourceKind()) === 'native'
+      ? startFolderWatches(sourceOptions)
+      : startChokidarSource(sourceOptions);
+  // Seeded once every folder is watched: what is there then is known, what comes later is reported.
+  // Events before are dropped with it (the live service's first pass starts after `ready`).
+  const ready = source.ready.then(() => {
+    if (!closed) seed();
   });
 
   return {
@@ -239,7 +236,7 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       debouncer.cancel();
       if (holdTimer !== undefined) clock.clearTimeout(holdTimer);
       holdTimer = undefined;
-      await watcher.close();
+      await source.close();
     },
     expectEcho: (path, kind, expectOptions = {}) =>
       echoes.expect(

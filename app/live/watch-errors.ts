@@ -47,6 +47,16 @@ function errnoCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/**
+ * Whether a folder's watch or listing failed for a reason that is no watcher failure: the folder is
+ * unreadable (the scanner reports it, with its reason, on the next pass, as chokidar's
+ * `ignorePermissionErrors` leaves it) or gone or replaced already (its parent's event says so).
+ */
+export function isSkippedFolderError(error: unknown): boolean {
+  const code = errnoCode(error);
+  return code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
+}
+
 /** The one place that reads errno codes of watcher errors (style.md §4). */
 export function liveWatchError(error: unknown): LiveWatchError {
   const code = errnoCode(error);

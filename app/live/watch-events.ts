@@ -2,7 +2,15 @@
 import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local-names.ts';
 import type { ItemKind, LocalEntry, RelativePath } from '../sync/model.ts';
 import { collapseAffectedPaths, parentOf, type AffectedPathLimits } from './affected-paths.ts';
-import { classify, kindOf, pairMoves, replayEvents, withoutImplied, type Track } from './event-replay.ts';
+import {
+  classify,
+  contentDiffers,
+  kindOf,
+  pairMoves,
+  replayEvents,
+  withoutImplied,
+  type Track,
+} from './event-replay.ts';
 import type { ExpectedEchoes } from './expected-echoes.ts';
 
 /** chokidar's five events. */
@@ -145,11 +153,34 @@ export class EventCleaner {
     );
     const moves = pairMoves(tracks, this.#windowMs);
     const sources = new Set([...moves.values()].map((track) => track.path));
+    const folderMoves = new Map<RelativePath, RelativePath>();
+    for (const [target, source] of moves) {
+      if (source.leftAs?.kind === 'folder') folderMoves.set(target, source.path);
+    }
     const outcomes = [...tracks.values()].map((track) => ({
       track,
-      outcome: classify(track, moves.get(track.path), sources.has(track.path)),
+      outcome: this.#cameWithFolder(track, folderMoves)
+        ? []
+        : classify(track, moves.get(track.path), sources.has(track.path)),
     }));
     return { tracks, moves, sources, outcomes };
+  }
+
+  /**
+   * Whether a new item below a moved folder is the item that was at the same place below the folder's
+   * old path (same inode, kind and content): it moved with its folder. A watcher that reads a folder
+   * new to it reports what it holds as added, with no unlink of the old paths to pair them with.
+   */
+  #cameWithFolder(track: Track, folderMoves: Map<RelativePath, RelativePath>): boolean {
+    const after = track.after;
+    if (folderMoves.size === 0 || track.before !== undefined || after?.inode === undefined) return false;
+    for (let ancestor = parentOf(track.path); ancestor !== ''; ancestor = parentOf(ancestor)) {
+      const source = folderMoves.get(ancestor);
+      if (source === undefined) continue;
+      const was = this.knownItemAt(source + track.path.slice(ancestor.length));
+      return was?.inode === after.inode && was.kind === after.kind && !contentDiffers(was, after);
+    }
+    return false;
   }
 
   /** Replaces what is known with a scan's entries and drops the pending events (after a full rescan). */

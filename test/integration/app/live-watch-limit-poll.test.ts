@@ -18,7 +18,7 @@ function namespacesWork(): boolean {
 }
 
 /**
- * Inside the namespace: the real device and the live service (chokidar's watcher) over `folders`
+ * Inside the namespace: the real device and the live service (its default watcher) over `folders`
  * folders under `top/`. Once synced, only the folders left unwatched change (an edit, a new file, a
  * new folder): a change in a watched one would make the poll read around it on the device's side
  * too. Then a folder made later, when no watch is left, and a change in it. Each step waits until
@@ -82,7 +82,7 @@ group('the live service at the inotify watch limit', () => {
       const scratch = mkdtempSync(join(tmpdir(), 'mch-watch-limit-poll-'));
       cleanups.push(() => rmSync(scratch, { recursive: true, force: true }));
       // 14 folders (the root, top, 12 below it) and 12 watches: two folders under top/ are not
-      // watched, few enough to be listed one by one. Which ones depends on the order of chokidar's walk.
+      // watched, few enough to be listed one by one. Which ones depends on the order of the watcher's walk.
       const folders = 12;
       const limit = 12;
       const script = `echo ${limit} > /proc/sys/user/max_inotify_watches && exec "$0" --input-type=module -e "$1" "$2"`;

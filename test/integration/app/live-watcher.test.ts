@@ -1,8 +1,10 @@
-// The local watcher on a real folder with real chokidar: what a rename, a folder move, a safe-save and own writes report.
+// The local watcher on a real folder with each of its sources (our own per-folder fs.watch, chokidar 6): what a rename, a folder move, a safe-save, own writes and new or replaced folders report.
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe as group, expect, it } from 'vitest';
+import type { FolderEventSourceKind } from '../../../app/live/folder-event-source.ts';
 import type { LocalChange } from '../../../app/live/watch-events.ts';
 import {
   startLocalWatcher,
@@ -39,9 +41,9 @@ function show(change: LocalChange): string {
 }
 
 /** A temporary folder made by `prepare`, watched once ready. */
-async function watchFolder(
+async function watchFolderWith(
   prepare: (root: string) => void,
-  options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs'> = {},
+  options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs' | 'source'> = {},
 ): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'mch-live-'));
   cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
@@ -85,7 +87,14 @@ function fillFolder(folder: string, count: number): void {
   for (let index = 0; index < count; index += 1) writeFileSync(join(folder, `f${index}.txt`), `${index}`);
 }
 
-group('local watcher (real chokidar)', () => {
+const SOURCES: FolderEventSourceKind[] = ['native', 'chokidar'];
+
+group.each(SOURCES)('local watcher (source %s)', (source) => {
+  const watchFolder = (
+    prepare: (root: string) => void,
+    options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs'> = {},
+  ): Promise<Harness> => watchFolderWith(prepare, { ...options, source });
+
   it('a rename gives one batch with one move', async () => {
     const harness = await watchFolder((root) => writeFileSync(join(root, 'a.txt'), 'hello'));
     renameSync(join(harness.root, 'a.txt'), join(harness.root, 'b.txt'));
@@ -183,6 +192,102 @@ group('local watcher (real chokidar)', () => {
     writeFileSync(partial, 'jpeg bytes');
     harness.watcher.expectEcho('new.jpg', 'created');
     renameSync(partial, join(harness.root, 'new.jpg'));
+    expect(await harness.settle()).toEqual([]);
+  });
+
+  it('a folder made with files in it at once is one creation, and is watched', async () => {
+    const harness = await watchFolder(() => undefined);
+    // No pause between the folder and its files: they exist before any watch of the folder can.
+    fillFolder(join(harness.root, 'new'), 20);
+    fillFolder(join(harness.root, 'new', 'inner'), 5);
+    expect((await harness.settle()).map(show)).toEqual(['created new']);
+    writeFileSync(join(harness.root, 'new', 'inner', 'later.txt'), 'later');
+    expect((await harness.settle()).map(show)).toEqual(['created new/inner/later.txt']);
+  });
+
+  it('a folder copied in (cp -r) or moved in from outside is one creation, and is watched', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'mch-live-outside-'));
+    cleanups.push(async () => rmSync(outside, { recursive: true, force: true }));
+    fillFolder(join(outside, 'album', 'raw', 'deep'), 30);
+    fillFolder(join(outside, 'moved', 'raw'), 30);
+    const harness = await watchFolder(() => undefined);
+    const copy = spawnSync('cp', ['-r', join(outside, 'album'), join(harness.root, 'album')]);
+    expect(copy.status, copy.stderr.toString()).toBe(0);
+    renameSync(join(outside, 'moved'), join(harness.root, 'moved'));
+    expect((await harness.settle()).map(show).sort()).toEqual(['created album', 'created moved']);
+    writeFileSync(join(harness.root, 'album', 'raw', 'deep', 'later.txt'), 'later');
+    writeFileSync(join(harness.root, 'moved', 'raw', 'later.txt'), 'later');
+    expect((await harness.settle()).map(show).sort()).toEqual([
+      'created album/raw/deep/later.txt',
+      'created moved/raw/later.txt',
+    ]);
+  });
+
+  it('a deep new tree is one creation, watched to the bottom', async () => {
+    const harness = await watchFolder(() => undefined);
+    const bottom = join(harness.root, 'a', 'b', 'c', 'd', 'e', 'f');
+    mkdirSync(bottom, { recursive: true });
+    writeFileSync(join(bottom, 'leaf.txt'), 'leaf');
+    expect((await harness.settle()).map(show)).toEqual(['created a']);
+    writeFileSync(join(bottom, 'leaf 2.txt'), 'leaf');
+    mkdirSync(join(bottom, 'g'));
+    expect((await harness.settle()).map(show)).toEqual([
+      'created a/b/c/d/e/f/g',
+      'created a/b/c/d/e/f/leaf 2.txt',
+    ]);
+  });
+
+  it('a deleted subtree is one deletion, and a folder made again at its place is watched', async () => {
+    const harness = await watchFolder((root) => {
+      fillFolder(join(root, 'tree', 'one', 'two'), 10);
+      fillFolder(join(root, 'tree', 'three'), 10);
+    });
+    rmSync(join(harness.root, 'tree'), { recursive: true });
+    expect((await harness.settle()).map(show)).toEqual(['deleted tree']);
+    mkdirSync(join(harness.root, 'tree', 'one'), { recursive: true });
+    expect((await harness.settle()).map(show)).toEqual(['created tree']);
+    writeFileSync(join(harness.root, 'tree', 'one', 'back.txt'), 'back');
+    expect((await harness.settle()).map(show)).toEqual(['created tree/one/back.txt']);
+  });
+
+  // chokidar 6 reports the folder's deletion and never the file that took its name (the converse of
+  // soak seed 5059): our own source only.
+  it.skipIf(source === 'chokidar')('a folder replaced by a file is a deletion and a creation', async () => {
+    const harness = await watchFolder((root) => fillFolder(join(root, 'box', 'inner'), 5));
+    rmSync(join(harness.root, 'box'), { recursive: true });
+    writeFileSync(join(harness.root, 'box'), 'a file now');
+    // The deletion of what was below may follow in a later batch, held for the move window (it might
+    // have been half of a move), when the folder's own deletion and replacement went out already.
+    const changes = (await harness.settle()).map(show);
+    expect(changes).toEqual(expect.arrayContaining(['created box', 'deleted box']));
+    expect(changes.filter((change) => !change.startsWith('deleted box/'))).toHaveLength(2);
+    writeFileSync(join(harness.root, 'box'), 'a file, edited');
+    expect((await harness.settle()).map(show)).toEqual(['modified box']);
+  });
+
+  it('a folder renamed over an empty folder is watched as the new one', async () => {
+    const harness = await watchFolder((root) => {
+      mkdirSync(join(root, 'target'));
+      fillFolder(join(root, 'source', 'sub'), 3);
+    });
+    renameSync(join(harness.root, 'source'), join(harness.root, 'target'));
+    // The empty folder it replaced goes with it: nothing to say about it.
+    expect((await harness.settle()).map(show)).toEqual(['moved source -> target']);
+    writeFileSync(join(harness.root, 'target', 'sub', 'new.txt'), 'new');
+    expect((await harness.settle()).map(show)).toEqual(['created target/sub/new.txt']);
+  });
+
+  it('temporary names and partial downloads are never reported, in new folders neither', async () => {
+    const harness = await watchFolder(() => undefined);
+    writeFileSync(join(harness.root, '.~lock.report.odt#'), 'lock');
+    writeFileSync(join(harness.root, 'report.odt~'), 'backup');
+    writeFileSync(join(harness.root, '.photo.jpg.3.mch-partial'), 'partial');
+    fillFolder(join(harness.root, '.mch-sync', 'trash'), 3);
+    fillFolder(join(harness.root, 'fresh', '.mch-sync'), 3);
+    writeFileSync(join(harness.root, 'fresh', '~$budget.xlsx'), 'lock');
+    expect((await harness.settle()).map(show)).toEqual(['created fresh']);
+    writeFileSync(join(harness.root, 'fresh', '.mch-sync', 'state.json'), '{}');
+    unlinkSync(join(harness.root, 'fresh', '~$budget.xlsx'));
     expect(await harness.settle()).toEqual([]);
   });
 

@@ -126,6 +126,20 @@ group('moves', () => {
     expect(world.drain()).toEqual(['moved dir/ -> dir2/']);
   });
 
+  it('mv dir dir2 as our own watcher reports it (the folder, then what reading dir2 finds) is one move', () => {
+    const seed = [folder('dir', 1), file('dir/f0', 2), folder('dir/sub', 4), file('dir/sub/deep', 5)];
+    const world = new CleanerWorld(seed).push(
+      unlinkDir('dir'),
+      addDir('dir2', 1),
+      add('dir2/f0', 2),
+      addDir('dir2/sub', 4),
+      // Not what was there: the same inode with other content, another inode.
+      add('dir2/sub/deep', 5, 7, 300n),
+      add('dir2/new', 9),
+    );
+    expect(world.drain()).toEqual(['moved dir/ -> dir2/', 'created dir2/new', 'created dir2/sub/deep']);
+  });
+
   it('a folder move then a new file inside it: the move and the creation', () => {
     const world = new CleanerWorld([folder('dir', 1), file('dir/a', 2)]).push(
       unlink('dir/a'),
