@@ -211,6 +211,25 @@ function markHoldersOfLeftOut(
   }
 }
 
+/**
+ * An index row read for this round takes the remote entry's strings where they are equal: a pass that
+ * plans holds every row and every entry at once, and a million of each would otherwise hold each path,
+ * name, id and ETag twice. The row is this round's own object; only equal values are swapped.
+ */
+function shareStrings(row: IndexRow, found: RemoteEntry): void {
+  row.remoteId = found.id;
+  if (row.path === found.path) row.path = found.path;
+  if (row.name === found.name) row.name = found.name;
+  if (row.eTag === found.eTag) row.eTag = found.eTag;
+}
+
+/** The same for the local half of a row: the scan's inode string and mtime where they are equal. */
+function shareLocalValues(row: IndexRow, found: LocalEntry | undefined): void {
+  if (found === undefined || found.inode !== row.inode) return;
+  row.inode = found.inode;
+  if (found.mtimeNs === row.localMtimeNs) row.localMtimeNs = found.mtimeNs;
+}
+
 /** What the scan skipped (but the client's own folder) and its portability warnings, as issues. */
 export function scanIssues(scan: ScanResult): PassIssue[] {
   const issues: PassIssue[] = [];
@@ -260,19 +279,37 @@ export function passInputs(
   }
 
   const rows = new Map<string, IndexRow>();
-  for (const row of index) rows.set(row.remoteId, row);
+  for (const row of index) {
+    const found = walk.entries.get(row.remoteId);
+    if (found !== undefined) shareStrings(row, found);
+    rows.set(row.remoteId, row);
+  }
   const shadowed = shadowedLocalPaths(scan, rows, issues);
-  const remote = new Map<string, RemoteEntry>();
   const unparked = new Unparker(rows);
   const names = chosenRemoteNames(walk, rows);
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
+  // The walk's own map stands for the remote side until an entry is left out or changed: then a copy
+  // is made (a million entries need not be in two maps when nothing is left out).
+  let copy: Map<string, RemoteEntry> | undefined;
+  let position = 0;
+  const leaveOut = (): void => {
+    if (copy !== undefined) return;
+    copy = new Map();
+    for (const entry of walk.entries.values()) {
+      if (copy.size === position - 1) break;
+      copy.set(entry.id, entry);
+    }
+  };
   // Parents come before children in the walk, so a skipped folder is known before its content.
   for (const found of walk.entries.values()) {
+    // Counts this entry: the ones before it were all taken as they are, unless `copy` exists.
+    position += 1;
     const entry = unparked.entry(found);
     if (unknown.covers(entry.path)) {
       leftOutParents.add(found.parentId);
+      leaveOut();
       continue;
     }
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
@@ -283,6 +320,7 @@ export function passInputs(
       if (!shadowedRemote.has(found.parentId)) issues.push(normalisationClash(entry.path, 'remote'));
       shadowedRemote.add(found.id);
       leftOutParents.add(found.parentId);
+      leaveOut();
       continue;
     }
     const reason = remoteSkipReason(entry.name);
@@ -295,11 +333,17 @@ export function passInputs(
         code: 'NOT_SYNCED_NAME',
         message: `On the device: ${reason}.`,
       });
+      leaveOut();
       continue;
     }
-    remote.set(entry.id, entry);
+    if (entry !== found) leaveOut();
+    copy?.set(entry.id, entry);
   }
-  markHoldersOfLeftOut(remote, walk.entries, leftOutParents);
+  if (leftOutParents.size > 0) {
+    copy ??= new Map(walk.entries);
+    markHoldersOfLeftOut(copy, walk.entries, leftOutParents);
+  }
+  const remote: ReadonlyMap<string, RemoteEntry> = copy ?? walk.entries;
 
   const local = new Map<RelativePath, LocalEntry>();
   for (const entry of scan.entries) {
@@ -307,6 +351,7 @@ export function passInputs(
   }
   for (const row of rows.values()) {
     if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
+    else shareLocalValues(row, local.get(row.path));
   }
   const nameClashes = issues.filter((issue) => issue.code === 'NAME_CLASH').length;
   return { input: { local, remote, index: rows, remoteRootId }, issues, fromScan, nameClashes };

@@ -137,12 +137,13 @@ export class Walk {
     const { entries, skipped } = this.#result;
     const facts = this.#facts;
     const first = entries.length;
-    const prefix = folder.relative === '' ? '' : `${folder.relative}/`;
+    const top = folder.relative === '';
     const synced: string[] = [];
     const lines: string[] | undefined = this.#digests && folder.whole ? [] : undefined;
     for (let at = 0; at < listed.count; at++) {
       const name = listed.name(at);
-      const path = prefix + name;
+      // One flat string (`prefix + name` is a cons string that the pass's maps flatten into a second).
+      const path = top ? name : [folder.relative, name].join('/');
       const whole = folder.whole || this.#scope?.covers(path) === true;
       if (!whole && !(listed.isFolderHint(at) && this.#scope?.isOnTheWay(path) === true)) continue;
       if (name === STATE_FOLDER_NAME) {
@@ -202,7 +203,7 @@ export class Walk {
         end: entries.length,
       });
     }
-    this.#findClashes(folder.relative, prefix, synced);
+    this.#findClashes(folder.relative, top ? '' : `${folder.relative}/`, synced);
     return undefined;
   }
 
