@@ -246,11 +246,21 @@ export class EventCleaner {
     sources: Set<RelativePath>,
     nowMs: number,
   ): { paths: Set<RelativePath>; untilMs: number | undefined } {
+    // A folder something else took the place of (a file, another folder) goes out now, and what
+    // vanished below it goes with it: held, it would wait alone for an add of its inode, and a new
+    // item given the freed inode number meanwhile would be taken for its move (soak seed 30088).
+    const replacedFolders = new Set<RelativePath>();
+    for (const track of tracks.values()) {
+      if (track.leftAs?.kind === 'folder' && track.after !== undefined && !sources.has(track.path)) {
+        replacedFolders.add(track.path);
+      }
+    }
     const roots = new Set<RelativePath>();
     let untilMs: number | undefined;
     for (const track of deleted) {
       const ripeAtMs = track.leftAtMs + this.#windowMs;
       if (ripeAtMs <= nowMs) continue;
+      if (replacedFolders.size > 0 && hasAncestorIn(track.path, replacedFolders)) continue;
       roots.add(track.path);
       untilMs = untilMs === undefined ? ripeAtMs : Math.min(untilMs, ripeAtMs);
     }
@@ -302,4 +312,12 @@ export class EventCleaner {
       else this.#known.set(track.path, track.after);
     }
   }
+}
+
+/** Whether a proper ancestor of `path` is in `folders`. */
+function hasAncestorIn(path: RelativePath, folders: Set<RelativePath>): boolean {
+  for (let ancestor = parentOf(path); ancestor !== ''; ancestor = parentOf(ancestor)) {
+    if (folders.has(ancestor)) return true;
+  }
+  return false;
 }
