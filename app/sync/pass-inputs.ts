@@ -34,6 +34,10 @@ class Unknown {
   /** For many paths, sets to look each ancestor up in (built on first need). */
   #sets: { self: Set<string>; below: Set<string> } | undefined;
 
+  get size(): number {
+    return this.#paths.length;
+  }
+
   add(path: RelativePath, self: boolean): void {
     const key = nameKey(path);
     this.#paths.push({ key, prefix: `${key}/`, self });
@@ -278,13 +282,19 @@ export function passInputs(
     });
   }
 
+  // The local side first, so that each row takes its equal values as it is read: a value swapped
+  // later, once a million rows live in the old generation, is garbage only a full GC frees.
+  const local = new Map<RelativePath, LocalEntry>();
+  for (const entry of scan.entries) if (!unknown.covers(entry.path)) local.set(entry.path, entry);
   const rows = new Map<string, IndexRow>();
   for (const row of index) {
     const found = walk.entries.get(row.remoteId);
     if (found !== undefined) shareStrings(row, found);
+    shareLocalValues(row, local.get(row.path));
     rows.set(row.remoteId, row);
   }
   const shadowed = shadowedLocalPaths(scan, rows, issues);
+  const unknownBefore = unknown.size;
   const unparked = new Unparker(rows);
   const names = chosenRemoteNames(walk, rows);
   const shadowedRemote = new Set<string>();
@@ -345,13 +355,14 @@ export function passInputs(
   }
   const remote: ReadonlyMap<string, RemoteEntry> = copy ?? walk.entries;
 
-  const local = new Map<RelativePath, LocalEntry>();
-  for (const entry of scan.entries) {
-    if (!unknown.covers(entry.path) && !isShadowed(entry.path, shadowed)) local.set(entry.path, entry);
+  // Names refused on the device left those paths unknown on this side too; shadowed names are left out.
+  if (unknown.size > unknownBefore || shadowed.size > 0) {
+    for (const path of local.keys()) {
+      if (unknown.covers(path) || isShadowed(path, shadowed)) local.delete(path);
+    }
   }
   for (const row of rows.values()) {
     if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
-    else shareLocalValues(row, local.get(row.path));
   }
   const nameClashes = issues.filter((issue) => issue.code === 'NAME_CLASH').length;
   return { input: { local, remote, index: rows, remoteRootId }, issues, fromScan, nameClashes };

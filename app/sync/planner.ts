@@ -66,8 +66,8 @@ export const HELD_PATHS_SHOWN = 500;
 
 export function plan(input: PlanInput): Plan {
   const items = input.items;
-  const localTotal = input.partOf?.localTotal ?? items.filter((item) => item.local).length;
-  const remoteTotal = input.partOf?.remoteTotal ?? items.filter((item) => item.remote).length;
+  const localTotal = input.partOf?.localTotal ?? countOf(items, (item) => item.local !== null);
+  const remoteTotal = input.partOf?.remoteTotal ?? countOf(items, (item) => item.remote !== null);
   // An empty root with a non-empty index may be a wiped or unmounted folder as well as the user's own
   // deletes: never read silently either way. Held unless the user chose to delete or to restore.
   const emptied =
@@ -103,6 +103,13 @@ export function plan(input: PlanInput): Plan {
   }
   const operations = emitOperations(tree, input.remoteRootId);
   return { status: 'ready', operations: withIndexUpdates(items, operations), deletes };
+}
+
+/** Counted, not filtered: an array of a million items is garbage only a full GC frees. */
+function countOf(items: readonly ReconciledItem[], holds: (item: ReconciledItem) => boolean): number {
+  let count = 0;
+  for (const item of items) if (holds(item)) count += 1;
+  return count;
 }
 
 function deletedPaths(tree: PlanTree, action: 'local-trash' | 'remote-delete'): RelativePath[] {
