@@ -11,6 +11,8 @@
 //    (the tree stays as it was made), and after a pass was cancelled the way the live service's stop
 //    cancels one (the settled record it took is gone: the next pass plans over everything);
 // 4. a quiet `run --once` again, which must be quiet.
+// Every `run --once` case runs twice: through bin/mch-sync.js (the TypeScript sources, as `npm run
+// sync` runs them) and from the compiled build, as a packaged app runs it.
 // Peak RSS of every `run --once` is read from outside (GNU time: the rusage wait4 returns). A pass
 // with nothing to do that sends anything but GETs, reports anything, changes the local tree or
 // changes a row on the device fails the bench.
@@ -41,6 +43,12 @@ const RUNS = Number(process.env['BENCH_SCALE_PASS_RUNS'] ?? 3);
 const KEEP_DIR = process.env['BENCH_SCALE_PASS_KEEP'];
 /** `node --heapsnapshot-near-heap-limit`-style flags or others for every measured `run --once` (NODE_OPTIONS). */
 const CLI_NODE_OPTIONS = process.env['BENCH_SCALE_PASS_NODE_OPTIONS'];
+/**
+ * Every `run --once` case also runs from the compiled build (`npm run build`, run first), as a packaged
+ * app runs it: no TypeScript loader in the process. `BENCH_SCALE_PASS_BUILT=0` skips it.
+ */
+const BUILT = process.env['BENCH_SCALE_PASS_BUILT'] !== '0';
+const BUILT_MAIN = new URL('../dist/app/cli/main.js', import.meta.url).href;
 const REMOTE_FOLDER = '/scale-pass';
 /** Long enough for a pass that plans over a million items on a busy machine. */
 const TIMEOUT_MS = 3_600_000;
@@ -169,7 +177,7 @@ function deviceState(deviceDir: string): string {
 async function runOnce(
   profile: BenchProfile,
   localRoot: string,
-  options: { verbose: boolean } = { verbose: true },
+  options: { verbose?: boolean; entry?: string | undefined } = {},
 ): Promise<CliFigures & { run: TimedCliRun }> {
   const load = loadavg()[0] as number;
   const env =
@@ -181,13 +189,13 @@ async function runOnce(
       'run',
       '--once',
       '--json',
-      ...(options.verbose ? ['--verbose'] : []),
+      ...(options.verbose === false ? [] : ['--verbose']),
       '--folder',
       localRoot,
       '--remote-folder',
       REMOTE_FOLDER,
     ],
-    { env, timeoutMs: TIMEOUT_MS },
+    { env, timeoutMs: TIMEOUT_MS, ...(options.entry === undefined ? {} : { entry: options.entry }) },
   );
   if (run.code !== 0)
     throw new Error(`run --once failed (${run.code}):\n${run.stdout}\n${run.stderr.slice(-4000)}`);
@@ -217,10 +225,11 @@ async function quietRunOnce(
   localRoot: string,
   deviceDir: string,
   what: string,
+  entry: string | undefined,
 ): Promise<CliFigures> {
   const tree = runFind(localRoot).output;
   const device = deviceState(deviceDir);
-  const figures = await runOnce(profile, localRoot);
+  const figures = await runOnce(profile, localRoot, { entry });
   if (figures.changes > 0 || !figures.quiet)
     throw new Error(`${what}: a pass with nothing to do planned or changed something: ${figures.run.stdout}`);
   if (runFind(localRoot).output !== tree) throw new Error(`${what}: the local tree changed`);
@@ -234,8 +243,9 @@ async function plannedRunOnce(
   localRoot: string,
   what: string,
   expected: Record<string, number>,
+  entry: string | undefined,
 ): Promise<CliFigures> {
-  const figures = await runOnce(profile, localRoot);
+  const figures = await runOnce(profile, localRoot, { entry });
   if (figures.quiet || JSON.stringify(figures.operations) !== JSON.stringify(expected)) {
     throw new Error(
       `${what}: expected a planned pass with ${JSON.stringify(expected)}: ${figures.run.stdout}`,
@@ -247,6 +257,20 @@ async function plannedRunOnce(
 /** Saves the edited file with new bytes and a new time, as an editor does. */
 function editFile(localRoot: string, run: number): void {
   writeFileSync(join(localRoot, EDITED), `edited in run ${run} at ${new Date().toISOString()}\n`);
+}
+
+/** Builds the app and writes an entry like bin/mch-sync.js that runs the compiled CLI; returns its path. */
+function builtEntry(work: string): string {
+  const build = spawnSync('npm', ['run', 'build'], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`);
+  const entry = join(work, 'mch-sync-built.mjs');
+  writeFileSync(
+    entry,
+    `// mch-sync from the compiled build, as bin/mch-sync.js runs the sources.\n` +
+      `const { main } = await import(${JSON.stringify(BUILT_MAIN)});\n` +
+      'process.exitCode = await main(process.argv.slice(2));\n',
+  );
+  return entry;
 }
 
 interface AdoptFigures {
@@ -318,6 +342,10 @@ async function main(): Promise<void> {
         ? (JSON.parse(readFileSync(adoptFile, 'utf8')) as AdoptFigures)
         : undefined;
 
+      const variants: Array<{ label: string; entry: string | undefined }> = [
+        { label: '', entry: undefined },
+        ...(BUILT ? [{ label: ' (compiled build)', entry: builtEntry(work) }] : []),
+      ];
       const finds: number[] = [];
       const findCpus: number[] = [];
       const inProcess: PassFigures[] = [];
@@ -343,31 +371,36 @@ async function main(): Promise<void> {
           add(name, figures);
           console.log(`  ${name}: ${describeCli(figures, find.seconds)}`);
         };
-        report(
-          'run --once, nothing changed',
-          await quietRunOnce(profile, localRoot, deviceDir, 'quiet run --once'),
-        );
-        editFile(localRoot, run);
-        report(
-          'run --once, one file edited',
-          await plannedRunOnce(profile, localRoot, 'edit', { 'upload-content': 1 }),
-        );
-        writeFileSync(join(localRoot, ADDED), `added in run ${run}\n`);
-        report('run --once, one file added', await plannedRunOnce(profile, localRoot, 'add', { upload: 1 }));
-        unlinkSync(join(localRoot, ADDED));
-        report(
-          'run --once, one file deleted',
-          await plannedRunOnce(profile, localRoot, 'delete', { 'remote-delete': 1 }),
-        );
-        const cancelled = runChild<{ outcome: string }>('--cancelled-pass', setup);
-        report(
-          `run --once after a cancelled pass (${cancelled.outcome})`,
-          await plannedRunOnce(profile, localRoot, 'after a cancelled pass', {}),
-        );
-        report(
-          'run --once, nothing changed (again)',
-          await quietRunOnce(profile, localRoot, deviceDir, 'quiet again'),
-        );
+        for (const { label, entry } of variants) {
+          report(
+            `run --once, nothing changed${label}`,
+            await quietRunOnce(profile, localRoot, deviceDir, 'quiet run --once', entry),
+          );
+          editFile(localRoot, run);
+          report(
+            `run --once, one file edited${label}`,
+            await plannedRunOnce(profile, localRoot, 'edit', { 'upload-content': 1 }, entry),
+          );
+          writeFileSync(join(localRoot, ADDED), `added in run ${run}\n`);
+          report(
+            `run --once, one file added${label}`,
+            await plannedRunOnce(profile, localRoot, 'add', { upload: 1 }, entry),
+          );
+          unlinkSync(join(localRoot, ADDED));
+          report(
+            `run --once, one file deleted${label}`,
+            await plannedRunOnce(profile, localRoot, 'delete', { 'remote-delete': 1 }, entry),
+          );
+          const cancelled = runChild<{ outcome: string }>('--cancelled-pass', setup);
+          report(
+            `run --once after a cancelled pass (${cancelled.outcome})${label}`,
+            await plannedRunOnce(profile, localRoot, 'after a cancelled pass', {}, entry),
+          );
+          report(
+            `run --once, nothing changed (again)${label}`,
+            await quietRunOnce(profile, localRoot, deviceDir, 'quiet again', entry),
+          );
+        }
       }
 
       const findMedian = median(finds);
