@@ -1,4 +1,4 @@
-// Where the live watcher's memory goes: chokidar 6 as the service configures it, its variants and our own per-folder fs.watch, each a child process read from outside, against `find` on the same tree.
+// Where the live watcher's memory goes: chokidar 6 as the service configures it, its variants, our own source (folder-watches.ts) and the live watcher over each, each a child process read from outside, against `find` on the same tree.
 //
 // The tree: BENCH_WATCH_FILES (100,000) empty files in BENCH_WATCH_FOLDERS (files / 100) folders under
 // 10 top folders, kept for the next run with BENCH_WATCH_KEEP=DIR (it may be under /dev/shm). Timed
@@ -81,6 +81,13 @@ const VARIANTS: Variant[] = [
     env: { MALLOC_ARENA_MAX: '2' },
   },
   { id: 'pool1', name: 'service + UV_THREADPOOL_SIZE=1', kind: 'service', env: { UV_THREADPOOL_SIZE: '1' } },
+  { id: 'own', name: 'own source alone (folder-watches.ts)', kind: 'own-source' },
+  {
+    id: 'watcher-own',
+    name: 'startLocalWatcher, own source (the Linux default)',
+    kind: 'local-watcher-native',
+  },
+  { id: 'watcher-chokidar', name: 'startLocalWatcher, chokidar source', kind: 'local-watcher-chokidar' },
 ];
 
 interface Measured {

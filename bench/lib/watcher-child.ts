@@ -7,9 +7,21 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 
-/** What a child runs: nothing (Node's floor), our own per-folder fs.watch, or chokidar configured one way. */
+/**
+ * What a child runs: nothing (Node's floor), a bare per-folder fs.watch, chokidar configured one way, the
+ * service's own source alone (folder-watches.ts), or the live watcher as the service starts it
+ * (`startLocalWatcher`, its cleaner seeded by a scan at ready) over either source.
+ */
 export type WatcherKind =
-  'node' | 'minimal' | 'chokidar-defaults' | 'service' | 'service-no-ignored' | 'service-bounded-walk';
+  | 'node'
+  | 'minimal'
+  | 'chokidar-defaults'
+  | 'service'
+  | 'service-no-ignored'
+  | 'service-bounded-walk'
+  | 'own-source'
+  | 'local-watcher-native'
+  | 'local-watcher-chokidar';
 
 export const WATCHER_KINDS: readonly WatcherKind[] = [
   'node',
@@ -18,6 +30,9 @@ export const WATCHER_KINDS: readonly WatcherKind[] = [
   'service',
   'service-no-ignored',
   'service-bounded-walk',
+  'own-source',
+  'local-watcher-native',
+  'local-watcher-chokidar',
 ];
 
 /** The child's own figures, printed as JSON after `ready ` and `usage `. */
@@ -95,6 +110,27 @@ async function startChokidar(kind: WatcherKind, root: string): Promise<Running> 
   return { started, close: () => watcher.close() };
 }
 
+/** The own source alone, its events counted: what the live watcher adds to it is the cleaner. */
+async function startOwnSource(root: string): Promise<Running> {
+  const { startFolderWatches } = await import('../../app/live/folder-watches.ts');
+  const started = process.hrtime.bigint();
+  const source = startFolderWatches({
+    root,
+    sink: { event: count, error: count, rootVanished: count, claimReplacedFile: () => false },
+  });
+  await source.ready;
+  return { started, close: () => source.close() };
+}
+
+/** `startLocalWatcher` as the live service starts it, over one source. */
+async function startServiceWatcher(source: 'native' | 'chokidar', root: string): Promise<Running> {
+  const { startLocalWatcher } = await import('../../app/live/local-watcher.ts');
+  const started = process.hrtime.bigint();
+  const watcher = startLocalWatcher({ root, source, onBatch: count, onRescanNeeded: count });
+  await watcher.ready;
+  return { started, close: () => watcher.close() };
+}
+
 function usage(watchMs: number): ChildUsage {
   const memory = process.memoryUsage();
   const cpu = process.cpuUsage();
@@ -116,7 +152,13 @@ async function main(kind: WatcherKind, root: string): Promise<void> {
       ? { started: process.hrtime.bigint(), close: async () => undefined }
       : kind === 'minimal'
         ? startMinimal(root)
-        : await startChokidar(kind, root);
+        : kind === 'own-source'
+          ? await startOwnSource(root)
+          : kind === 'local-watcher-native'
+            ? await startServiceWatcher('native', root)
+            : kind === 'local-watcher-chokidar'
+              ? await startServiceWatcher('chokidar', root)
+              : await startChokidar(kind, root);
   const watchMs = Number(process.hrtime.bigint() - running.started) / 1e6;
   console.log(`ready ${JSON.stringify(usage(watchMs))}`);
   const lines = createInterface({ input: process.stdin });
