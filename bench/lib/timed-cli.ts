@@ -1,5 +1,5 @@
 // One `mch-sync` command as its own process, timed from outside: wall time, CPU time and peak RSS (GNU time's maxrss, from wait4).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MCH_SYNC_BIN, runProcess, type CliRun } from '../../test/helpers/mch-sync.ts';
@@ -22,6 +22,9 @@ export async function timedMchSync(
   args: readonly string[],
   options: { env: NodeJS.ProcessEnv; timeoutMs: number; entry?: string },
 ): Promise<TimedCliRun> {
+  if (!existsSync(TIME_BIN)) {
+    throw new Error(`${TIME_BIN} is missing: install GNU time (Debian: apt-get install time) to run this bench`);
+  }
   const folder = mkdtempSync(join(tmpdir(), 'mch-timed-cli-'));
   const report = join(folder, 'time');
   try {
