@@ -87,6 +87,11 @@ const VARIANTS: Variant[] = [
     name: 'startLocalWatcher, own source (the Linux default)',
     kind: 'local-watcher-native',
   },
+  {
+    id: 'watcher-own-index',
+    name: 'startLocalWatcher, own source, identities from the index (no scan)',
+    kind: 'local-watcher-native-index',
+  },
   { id: 'watcher-chokidar', name: 'startLocalWatcher, chokidar source', kind: 'local-watcher-chokidar' },
 ];
 

@@ -96,7 +96,12 @@ export function startFolderWatches({ root, sink }: FolderEventSourceOptions): Fo
   const absolute = (path: RelativePath): string => (path === '' ? root : join(root, path));
 
   const send = (type: 'add' | 'change', path: RelativePath, stats: BigIntStats): void => {
-    if (type === 'change' && last?.path === path && last.size === stats.size && last.mtimeNs === stats.mtimeNs) {
+    if (
+      type === 'change' &&
+      last?.path === path &&
+      last.size === stats.size &&
+      last.mtimeNs === stats.mtimeNs
+    ) {
       return;
     }
     last = { path, size: stats.size, mtimeNs: stats.mtimeNs };
@@ -235,7 +240,10 @@ export function startFolderWatches({ root, sink }: FolderEventSourceOptions): Fo
     if (stats.isDirectory()) {
       // One whose turn in the walk is still to come reads what it holds then. A `change` of a known
       // folder is its own attributes.
-      if (known !== undefined && (known.inode === undefined || (type === 'change' && known.inode === stats.ino))) {
+      if (
+        known !== undefined &&
+        (known.inode === undefined || (type === 'change' && known.inode === stats.ino))
+      ) {
         return;
       }
       if (known !== undefined) {

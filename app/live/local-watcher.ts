@@ -162,8 +162,14 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
     const atMs = clock.now();
     if (event === 'unlink' || event === 'unlinkDir') {
       // A file made and gone again before anyone saw it (a temporary file renamed over another, say):
-      // everything there at ready is known (`seed`) and everything made since was reported.
-      if (event === 'unlink' && !filesSinceBatch.has(relative) && cleaner.knownItemAt(relative) === undefined) {
+      // with the scan's seed everything there at ready is known and everything made since was
+      // reported. The index (`knownItem`) lacks what a running pass has not recorded yet: kept then.
+      if (
+        event === 'unlink' &&
+        options.knownItem === undefined &&
+        !filesSinceBatch.has(relative) &&
+        cleaner.knownItemAt(relative) === undefined
+      ) {
         return;
       }
       cleaner.push({ type: event, path: relative, atMs });

@@ -25,8 +25,13 @@ export interface LiveSyncOptions {
   log?: (line: EngineLogLine) => void;
   /** Called whenever the status changes (state, progress, activity); read it with `status()`. */
   onChange?: () => void;
-  /** The watcher (a seam for tests that cannot watch); default chokidar. */
+  /** The watcher (a seam for tests that cannot watch); default `startLocalWatcher`. */
   watch?: (options: LocalWatcherOptions) => LocalWatcher;
+  /**
+   * What the index says was at a path (`knownItemsFromIndex`), for the watcher to pair moves of items
+   * it saw no event for; without it the watcher scans the folder at start and keeps the result.
+   */
+  knownItem?: LocalWatcherOptions['knownItem'];
 }
 
 /**
@@ -105,6 +110,7 @@ export class LiveSync {
       root: this.#options.localRoot,
       ...(this.#options.debounceMs === undefined ? {} : { debounceMs: this.#options.debounceMs }),
       ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+      ...(this.#options.knownItem === undefined ? {} : { knownItem: this.#options.knownItem }),
       onBatch: (batch) => {
         this.#localActivity = true;
         this.#request('trust-cache', null, batch.affectedPaths);

@@ -21,6 +21,7 @@ export type WatcherKind =
   | 'service-bounded-walk'
   | 'own-source'
   | 'local-watcher-native'
+  | 'local-watcher-native-index'
   | 'local-watcher-chokidar';
 
 export const WATCHER_KINDS: readonly WatcherKind[] = [
@@ -32,6 +33,7 @@ export const WATCHER_KINDS: readonly WatcherKind[] = [
   'service-bounded-walk',
   'own-source',
   'local-watcher-native',
+  'local-watcher-native-index',
   'local-watcher-chokidar',
 ];
 
@@ -122,11 +124,25 @@ async function startOwnSource(root: string): Promise<Running> {
   return { started, close: () => source.close() };
 }
 
-/** `startLocalWatcher` as the live service starts it, over one source. */
-async function startServiceWatcher(source: 'native' | 'chokidar', root: string): Promise<Running> {
+/**
+ * `startLocalWatcher` as the live service starts it, over one source. `withIndex`: given `knownItem`,
+ * as the service is when it passes the index's rows (`knownItemsFromIndex`), so no scan seeds it; the
+ * tree has no index here, and nothing is looked up while nothing changes.
+ */
+async function startServiceWatcher(
+  source: 'native' | 'chokidar',
+  root: string,
+  withIndex = false,
+): Promise<Running> {
   const { startLocalWatcher } = await import('../../app/live/local-watcher.ts');
   const started = process.hrtime.bigint();
-  const watcher = startLocalWatcher({ root, source, onBatch: count, onRescanNeeded: count });
+  const watcher = startLocalWatcher({
+    root,
+    source,
+    onBatch: count,
+    onRescanNeeded: count,
+    ...(withIndex ? { knownItem: () => undefined } : {}),
+  });
   await watcher.ready;
   return { started, close: () => watcher.close() };
 }
@@ -154,8 +170,8 @@ async function main(kind: WatcherKind, root: string): Promise<void> {
         ? startMinimal(root)
         : kind === 'own-source'
           ? await startOwnSource(root)
-          : kind === 'local-watcher-native'
-            ? await startServiceWatcher('native', root)
+          : kind === 'local-watcher-native' || kind === 'local-watcher-native-index'
+            ? await startServiceWatcher('native', root, kind === 'local-watcher-native-index')
             : kind === 'local-watcher-chokidar'
               ? await startServiceWatcher('chokidar', root)
               : await startChokidar(kind, root);

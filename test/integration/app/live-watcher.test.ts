@@ -1,10 +1,22 @@
 // The local watcher on a real folder with each of its sources (our own per-folder fs.watch, chokidar 6): what a rename, a folder move, a safe-save, own writes and new or replaced folders report.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe as group, expect, it } from 'vitest';
+import { openIndexDb } from '../../../app/index/index-db.ts';
+import { IndexStore } from '../../../app/index/index-store.ts';
 import type { FolderEventSourceKind } from '../../../app/live/folder-event-source.ts';
+import { knownItemsFromIndex } from '../../../app/live/index-known-items.ts';
 import type { LocalChange } from '../../../app/live/watch-events.ts';
 import {
   startLocalWatcher,
@@ -43,7 +55,7 @@ function show(change: LocalChange): string {
 /** A temporary folder made by `prepare`, watched once ready. */
 async function watchFolderWith(
   prepare: (root: string) => void,
-  options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs' | 'source'> = {},
+  options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs' | 'source' | 'knownItem'> = {},
 ): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'mch-live-'));
   cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
@@ -92,8 +104,38 @@ const SOURCES: FolderEventSourceKind[] = ['native', 'chokidar'];
 group.each(SOURCES)('local watcher (source %s)', (source) => {
   const watchFolder = (
     prepare: (root: string) => void,
-    options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs'> = {},
+    options: Pick<LocalWatcherOptions, 'debounceMs' | 'settledDebounceMs' | 'knownItem'> = {},
   ): Promise<Harness> => watchFolderWith(prepare, { ...options, source });
+
+  it('with identities from the index and no scan, a rename of an item never seen is one move', async () => {
+    const store = new IndexStore(openIndexDb(':memory:'));
+    const harness = await watchFolder(
+      (root) => {
+        writeFileSync(join(root, 'a.txt'), 'hello');
+        const stats = lstatSync(join(root, 'a.txt'), { bigint: true });
+        store.upsert({
+          remoteId: 'r-a',
+          parentRemoteId: 'root',
+          path: 'a.txt',
+          name: 'a.txt',
+          kind: 'file',
+          eTag: '"1"',
+          size: 5,
+          mTimeMs: 1,
+          inode: stats.ino.toString(),
+          localSize: Number(stats.size),
+          localMtimeNs: stats.mtimeNs,
+          contentHash: null,
+        });
+      },
+      { knownItem: knownItemsFromIndex(store) },
+    );
+    renameSync(join(harness.root, 'a.txt'), join(harness.root, 'b.txt'));
+    await waitFor(() => harness.batches.length > 0, 'a batch');
+    expect(harness.batches[0]?.changes).toEqual([
+      { kind: 'moved', path: 'b.txt', fromPath: 'a.txt', itemKind: 'file' },
+    ]);
+  });
 
   it('a rename gives one batch with one move', async () => {
     const harness = await watchFolder((root) => writeFileSync(join(root, 'a.txt'), 'hello'));
