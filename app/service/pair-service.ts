@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
+import { knownItemsFromIndex } from '../live/index-known-items.ts';
 import { openRotatingLog } from '../log/rotating-log.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { startControlServer } from './control-server.ts';
@@ -51,6 +52,9 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
   };
   const live = new LiveSync({
     localRoot: options.localRoot,
+    // The watcher looks up what it saw no event for in the index, instead of holding a scan of every
+    // file for as long as the service runs (200 MB and 2× find to ready at 1,000,000 files).
+    knownItem: knownItemsFromIndex(options.index),
     remoteFolder: options.remoteFolder,
     log: logLine,
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),

@@ -7,6 +7,7 @@ import { DeviceClient } from '../../app/api/device-client.ts';
 import { Transport } from '../../app/api/transport.ts';
 import { openIndexDb } from '../../app/index/index-db.ts';
 import { IndexStore } from '../../app/index/index-store.ts';
+import { knownItemsFromIndex } from '../../app/live/index-known-items.ts';
 import { startLocalWatcher } from '../../app/live/local-watcher.ts';
 import { LiveSync } from '../../app/service/live-sync.ts';
 import { SyncEngine } from '../../app/sync/engine.ts';
@@ -108,6 +109,7 @@ export function startLiveHarness(options: LiveHarnessOptions): LiveHarness {
 
   const db = openIndexDb(options.indexPath);
   const live = new LiveSync({
+    knownItem: knownItemsFromIndex(new IndexStore(db)),
     localRoot: options.localRoot,
     remoteFolder: options.remoteFolder,
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),

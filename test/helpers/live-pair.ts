@@ -4,6 +4,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { knownItemsFromIndex } from '../../app/live/index-known-items.ts';
 import { LiveSync, type LiveSyncOptions } from '../../app/service/live-sync.ts';
 import { SyncEngine, type SyncOptions } from '../../app/sync/engine.ts';
 import type { PassReport } from '../../app/sync/pass-report.ts';
@@ -79,6 +80,7 @@ export class LivePair {
     this.#reader = pair;
     const passes = this.passes;
     this.live = new LiveSync({
+      knownItem: knownItemsFromIndex(pair.index),
       localRoot: pair.localRoot,
       remoteFolder: pair.remoteFolder,
       pollMs: options.pollMs ?? 500,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openIndexDb } from '../../../app/index/index-db.ts';
 import { IndexStore } from '../../../app/index/index-store.ts';
+import { knownItemsFromIndex } from '../../../app/live/index-known-items.ts';
 import { startLocalWatcher } from '../../../app/live/local-watcher.ts';
 import { LiveSync } from '../../../app/service/live-sync.ts';
 import {
@@ -88,6 +89,7 @@ export async function runLiveScenario(scenario: SoakScenario, device: TestDevice
   const log: EngineLogLine[] = [];
   const seen: Seen[] = [];
   const live = new LiveSync({
+    knownItem: knownItemsFromIndex(index),
     engine: (events) =>
       new WatchedEngine(
         {
