@@ -28,6 +28,7 @@ import { META_SETTLED } from '../app/sync/quiet-pass.ts';
 import type { PassReport } from '../app/sync/pass-report.ts';
 import { countedClient, describeTally, writeRequests } from './lib/bench-client.ts';
 import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
+import { measureLiveIdle, type LiveIdleFigures } from './lib/live-idle-window.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { runFind } from './lib/find-baseline.ts';
 import { workFolder } from './lib/kept-setup.ts';
@@ -50,6 +51,8 @@ const CLI_NODE_OPTIONS = process.env['BENCH_SCALE_PASS_NODE_OPTIONS'];
 const BUILT = process.env['BENCH_SCALE_PASS_BUILT'] !== '0';
 const BUILT_MAIN = new URL('../dist/app/cli/main.js', import.meta.url).href;
 const REMOTE_FOLDER = '/scale-pass';
+/** The live service's idle window after its first pass (`0` skips the live case). */
+const LIVE_SECONDS = Number(process.env['BENCH_SCALE_PASS_LIVE_SECONDS'] ?? 60);
 /** Long enough for a pass that plans over a million items on a busy machine. */
 const TIMEOUT_MS = 3_600_000;
 /** The peak RSS goal of issue 19 for any `run --once`. */
@@ -403,6 +406,14 @@ async function main(): Promise<void> {
         }
       }
 
+      // The live service on the same pair, after the passes: its first pass is a quiet one.
+      let live: LiveIdleFigures | undefined;
+      if (LIVE_SECONDS > 0) {
+        const load = loadavg()[0] as number;
+        live = await measureLiveIdle(profile, localRoot, REMOTE_FOLDER, LIVE_SECONDS);
+        console.log(`live service: ${JSON.stringify(live)} (load ${load.toFixed(2)})`);
+      }
+
       const findMedian = median(finds);
       const times = (seconds: number): string => `${(seconds / findMedian).toFixed(2)}×`;
       console.log(
@@ -428,6 +439,11 @@ async function main(): Promise<void> {
       if (adopt !== undefined) {
         console.log(
           `| first run --once, adopting every item (setup; once) | ${adopt.seconds.toFixed(2)} s | ${times(adopt.seconds)} | ${adopt.cpu.toFixed(2)} s | ${adopt.peakMb.toFixed(0)} MB | ${adopt.load.toFixed(1)} |`,
+        );
+      }
+      if (live !== undefined) {
+        console.log(
+          `| live service (\`mch-sync run\`), ${live.windowSeconds.toFixed(0)} s idle after its first pass (done after ${live.firstPassSeconds.toFixed(1)} s) | | | ${live.cpuSeconds.toFixed(2)} s in the window | ${live.endRssMb.toFixed(0)} MB at the end (window peak ${live.windowPeakRssMb.toFixed(0)}, life peak ${live.lifePeakRssMb.toFixed(0)}; brk heap ${live.brkHeapMb.toFixed(0)}, other anon ${live.otherAnonymousMb.toFixed(0)}; ${live.watches} inotify watches) | |`,
         );
       }
       const peaks = [...cases.values()].flat().map((figures) => figures.peakMb);
