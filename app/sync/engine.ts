@@ -351,7 +351,10 @@ export class SyncEngine {
     rememberPass(this.#options.index, report);
     // A name left out for a clash after a round that moved things may be free now: the next pass plans.
     const clashAfterMoves = executed && report.issues.some((issue) => issue.code === 'NAME_CLASH');
-    if (standing !== undefined && !clashAfterMoves)
+    // A scoped round that found changes on the device outside its scope kept their folders' new
+    // listings without planning them: a record now would let the next engine's quiet check take those
+    // listings (304s) for settled and never bring the changes (soak seed 70312).
+    if (standing !== undefined && !clashAfterMoves && this.#unplannedRemote.size === 0)
       recordSettled(this.#options.index, remoteRootId, standing);
     return report;
   }

@@ -187,3 +187,26 @@ describe('a pass with nothing to do', () => {
     expect((await pass(pair)).quiet).toBe(true);
   });
 });
+
+describe('a scoped round that saw a change on the device outside its scope', () => {
+  it('leaves no settled record, so the next whole pass (or the next process) still brings the change', async () => {
+    const pair = await syncedPair();
+    // A live round around a file the user saved in docs/ uploads it: this engine wrote into docs/.
+    pair.writeLocal('docs/mine.txt', 'mine');
+    expect((await pair.sync({ scope: ['docs/mine.txt'], remote: 'trust-cache' })).status).toBe('synced');
+    // Another client adds a file to docs/; the user makes a folder at the root.
+    await pair.writeRemote('docs/theirs.txt', 'from the device');
+    pair.mkdirLocal('e');
+    // The round around the new folder lists docs/ again (this engine wrote there) and finds the
+    // device's new file, outside its scope: left for a later round (soak seed 70312: never brought).
+    const scoped = await pair.sync({ scope: ['e'], remote: 'trust-cache' });
+    expect(scoped.status).toBe('synced');
+    expect(pair.localTree()['docs/theirs.txt']).toBeUndefined();
+    // The service stops before its next round; the next process runs a whole pass.
+    pair.restart();
+    const next = await pass(pair);
+    expect(next.quiet).toBe(false);
+    expect(pair.readLocal('docs/theirs.txt')).toBe('from the device');
+    expect(await pair.remoteTree()).toEqual(pair.localTree());
+  });
+});
