@@ -27,7 +27,7 @@ import { passInputs } from './pass-inputs.ts';
 import {
   PassScope,
   remoteChangedRoots,
-  scopeInputs,
+  scopedPassInputs,
   unplannedRemoteRoots,
   withStandingOutside,
 } from './pass-scope.ts';
@@ -277,11 +277,14 @@ export class SyncEngine {
           break;
         }
       }
-      const inputs = passInputs(scan, walk, this.#options.index.entries(), remoteRootId);
-      const { issues, nameClashes } = inputs;
+      // A scoped round reads only the index rows around its scope (and any row a lookup leads to).
+      const inputs =
+        scope === undefined
+          ? passInputs(scan, walk, this.#options.index.entries(), remoteRootId)
+          : scopedPassInputs(scan, walk, this.#options.index, remoteRootId, scope);
+      const { issues, nameClashes, input } = inputs;
       fromScan = inputs.fromScan;
       executed = false;
-      const input = scope === undefined ? inputs.input : scopeInputs(inputs.input, scope);
       const items = reconcile(input);
       // A time changed on one side must not make a conflict of equal bytes (reads only files both changed).
       await settleTimeOnlyChanges(items, {

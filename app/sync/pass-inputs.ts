@@ -28,6 +28,22 @@ export interface PassInputs {
   nameClashes: number;
 }
 
+/**
+ * The index beyond the rows a round read (a scoped round reads only those around its scope): the rows
+ * a remote entry's id or a local entry's inode leads to, wherever they are.
+ */
+export interface RowLookup {
+  get(remoteId: string): IndexRow | undefined;
+  byInode(inode: string): readonly IndexRow[];
+}
+
+/** A scoped round's part of the index: the rows it read are around `isAround`, the rest is `elsewhere`. */
+export interface ScopedRows {
+  elsewhere: RowLookup;
+  /** The local entries the round keeps (pass-scope.ts leaves out the rest anyway). */
+  isAround(path: RelativePath): boolean;
+}
+
 /** Paths (NFC) below which nothing is known this round; `self` also covers the path itself. */
 class Unknown {
   readonly #paths: Array<{ key: string; prefix: string; self: boolean }> = [];
@@ -76,10 +92,10 @@ const REMOTE_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}[0-9a-
  * moves it out of its temporary name (`parkedAs`).
  */
 class Unparker {
-  readonly #rows: ReadonlyMap<string, IndexRow>;
+  readonly #rows: RowLookup;
   readonly #moved: Array<{ from: string; to: string }> = [];
 
-  constructor(rows: ReadonlyMap<string, IndexRow>) {
+  constructor(rows: RowLookup) {
     this.#rows = rows;
   }
 
@@ -109,14 +125,14 @@ class Unparker {
  */
 function chosenRemoteNames(
   walk: RemoteWalkResult,
-  rows: ReadonlyMap<string, IndexRow>,
+  rows: RowLookup,
 ): { folders: Set<string>; chosen: Map<string, string> } {
   const folders = new Set<string>();
   for (const entry of walk.entries.values()) if (!isAscii(entry.name)) folders.add(entry.parentId);
   const chosen = new Map<string, string>();
   if (folders.size === 0) return { folders, chosen };
   const rank = (entry: RemoteEntry): number =>
-    rows.has(entry.id) ? 0 : entry.name === entry.name.normalize('NFC') ? 1 : 2;
+    rows.get(entry.id) !== undefined ? 0 : entry.name === entry.name.normalize('NFC') ? 1 : 2;
   const byId = walk.entries;
   for (const entry of byId.values()) {
     if (!folders.has(entry.parentId)) continue;
@@ -150,6 +166,7 @@ function normalisationClash(path: RelativePath, side: 'local' | 'remote'): PassI
 function shadowedLocalPaths(
   scan: ScanResult,
   rows: ReadonlyMap<string, IndexRow>,
+  elsewhere: RowLookup | undefined,
   issues: PassIssue[],
 ): Set<RelativePath> {
   const shadowed = new Set<RelativePath>();
@@ -159,9 +176,14 @@ function shadowedLocalPaths(
   const synced = new Set<string>();
   for (const row of rows.values()) if (row.inode !== null) synced.add(`${nameKey(row.path)}\n${row.inode}`);
   const inodeOf = new Map(scan.entries.map((entry) => [entry.path, entry.inode]));
+  const isSynced = (path: RelativePath): boolean => {
+    const inode = inodeOf.get(path) ?? '';
+    if (synced.has(`${nameKey(path)}\n${inode}`)) return true;
+    return elsewhere?.byInode(inode).some((row) => nameKey(row.path) === nameKey(path)) ?? false;
+  };
   for (const clash of clashes) {
     const keep =
-      clash.paths.find((path) => synced.has(`${nameKey(path)}\n${inodeOf.get(path) ?? ''}`)) ??
+      clash.paths.find(isSynced) ??
       clash.paths.find((path) => path === path.normalize('NFC')) ??
       clash.paths[0];
     for (const path of clash.paths) {
@@ -257,14 +279,17 @@ export function scanIssues(scan: ScanResult): PassIssue[] {
 /**
  * An item the scan skipped (ignored, unreadable, a symlink...), a folder that vanished from the walk,
  * or a remote item refused by name is unknown, never deleted: its index rows are left out of the round
- * (and so untouched), and so are the other side's items there.
+ * (and so untouched), and so are the other side's items there. `index` is every row, or (a scoped
+ * round) only the rows around the scope, in the same order, with `scoped` for the rest.
  */
 export function passInputs(
   scan: ScanResult,
   walk: RemoteWalkResult,
   index: Iterable<IndexRow>,
   remoteRootId: string,
+  scoped?: ScopedRows,
 ): PassInputs {
+  const elsewhere = scoped?.elsewhere;
   const issues = scanIssues(scan);
   const fromScan = issues.length;
   const unknown = new Unknown();
@@ -285,7 +310,10 @@ export function passInputs(
   // The local side first, so that each row takes its equal values as it is read: a value swapped
   // later, once a million rows live in the old generation, is garbage only a full GC frees.
   const local = new Map<RelativePath, LocalEntry>();
-  for (const entry of scan.entries) if (!unknown.covers(entry.path)) local.set(entry.path, entry);
+  for (const entry of scan.entries) {
+    if (!unknown.covers(entry.path) && (scoped === undefined || scoped.isAround(entry.path)))
+      local.set(entry.path, entry);
+  }
   const rows = new Map<string, IndexRow>();
   for (const row of index) {
     const found = walk.entries.get(row.remoteId);
@@ -293,10 +321,17 @@ export function passInputs(
     shareLocalValues(row, local.get(row.path));
     rows.set(row.remoteId, row);
   }
-  const shadowed = shadowedLocalPaths(scan, rows, issues);
+  const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
   const unknownBefore = unknown.size;
-  const unparked = new Unparker(rows);
-  const names = chosenRemoteNames(walk, rows);
+  const lookup: RowLookup =
+    elsewhere === undefined
+      ? { get: (remoteId) => rows.get(remoteId), byInode: () => [] }
+      : {
+          get: (remoteId) => rows.get(remoteId) ?? elsewhere.get(remoteId),
+          byInode: (inode) => elsewhere.byInode(inode),
+        };
+  const unparked = new Unparker(lookup);
+  const names = chosenRemoteNames(walk, lookup);
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));

@@ -1,10 +1,13 @@
 // An incremental round: only the changed subtrees and what surrounds them; elsewhere the index stands for the disk.
+import type { IndexStore } from '../index/index-store.ts';
 import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from './model.ts';
+import { passInputs, type PassInputs } from './pass-inputs.ts';
 import type { PassIssue } from './pass-report.ts';
 import type { StandingIssues } from './quiet-pass.ts';
 import { nameKey } from './model.ts';
 import { parentPath, type ReconcileInput } from './reconcile.ts';
 import type { RemoteWalkResult } from './remote-walk.ts';
+import type { ScanResult } from './scanner.ts';
 
 /**
  * Paths (NFC) an incremental round looks at: inside a changed subtree, a folder on the way to one (a
@@ -37,6 +40,74 @@ export class PassScope {
     const key = nameKey(path);
     return this.covers(key) || this.#ancestors.has(key) || this.#parents.has(parentPath(key));
   }
+
+  /** The paths (NFC) `isAround` takes: the roots' subtrees, the folders on the way, and their parents' children. */
+  get extent(): { subtrees: readonly string[]; folders: readonly string[]; childrenOf: readonly string[] } {
+    return { subtrees: this.#keys, folders: [...this.#ancestors], childrenOf: [...this.#parents] };
+  }
+}
+
+/** SQLite's order of paths (memcmp of UTF-8, that is code points): `IndexStore.entries()` comes in it. */
+function byStoredPath(a: IndexRow, b: IndexRow): number {
+  const x = a.path;
+  const y = b.path;
+  const length = Math.min(x.length, y.length);
+  for (let at = 0; at < length; at++) {
+    let p = x.charCodeAt(at);
+    let q = y.charCodeAt(at);
+    if (p === q) continue;
+    // UTF-16 puts surrogates (code points from U+10000) before U+E000-U+FFFF; code points do not.
+    if (p >= 0xd800 && q >= 0xd800) {
+      p = p < 0xe000 ? p + 0x2000 : p - 0x800;
+      q = q < 0xe000 ? q + 0x2000 : q - 0x800;
+    }
+    return p - q;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * The index rows `scope.isAround`, in the order of `index.entries()`, read by path ranges: a scoped
+ * round need not read a million rows to keep a few. Stored paths are compared as they are spelled, so
+ * the rows whose path is not ASCII (whose NFC form may differ) are read too and sorted by `isAround`.
+ */
+export function rowsAround(index: IndexStore, scope: PassScope): IndexRow[] {
+  const found = new Map<string, IndexRow>();
+  const take = (rows: Iterable<IndexRow>): void => {
+    for (const row of rows)
+      if (scope.isAround(row.path) && !found.has(row.remoteId)) found.set(row.remoteId, row);
+  };
+  const { subtrees, folders, childrenOf } = scope.extent;
+  for (const path of subtrees) take(index.rowsWithin(path));
+  for (const path of childrenOf) take(index.rowsInFolder(path));
+  for (const path of folders) {
+    const entry = path === '' ? undefined : index.byPath(path);
+    if (entry !== undefined) {
+      const { contentHash: _hash, ...row } = entry;
+      take([row]);
+    }
+  }
+  take(index.nonAsciiRows());
+  return [...found.values()].sort(byStoredPath);
+}
+
+/**
+ * A scoped round's inputs: `scopeInputs(passInputs(scan, walk, index.entries(), ...), scope)` without
+ * reading every row. passInputs looks rows up beyond the scope only by a remote entry's id (a parked or
+ * a clashing name) or by a local entry's inode (a clashing name): the index answers those one by one.
+ */
+export function scopedPassInputs(
+  scan: ScanResult,
+  walk: RemoteWalkResult,
+  index: IndexStore,
+  remoteRootId: string,
+  scope: PassScope,
+): PassInputs {
+  const inputs = passInputs(scan, walk, rowsAround(index, scope), remoteRootId, {
+    elsewhere: index,
+    isAround: (path) => scope.isAround(path),
+  });
+  return { ...inputs, input: scopeInputs(inputs.input, scope) };
 }
 
 /**
