@@ -32,6 +32,7 @@ import {
   withStandingOutside,
 } from './pass-scope.ts';
 import { plan, type DeleteGuard } from './planner.ts';
+import { quietDifferences } from './quiet-differences.ts';
 import {
   quietPassIssues,
   recordSettled,
@@ -224,7 +225,9 @@ export class SyncEngine {
           }
         }
       }
-      const scope = roots === undefined || roots.includes('') ? undefined : new PassScope(roots);
+      let scope = roots === undefined || roots.includes('') ? undefined : new PassScope(roots);
+      /** Scoped by the quiet check to the few items that differ (quiet-differences.ts). */
+      let aroundDifferences = false;
       if (scope === undefined) this.#unplannedRemote.clear();
       const trustCache = round === 1 && options.remote === 'trust-cache';
       // The last settled pass's record is worth comparing with only when this round sees everything.
@@ -276,6 +279,26 @@ export class SyncEngine {
           fromScan = quiet.length - quietCheck.issues.length;
           break;
         }
+        // A few items differ: the round plans around them, reading only their index rows.
+        const differing = quietDifferences(scan, walk, this.#options.index, remoteRootId, quietCheck);
+        if (differing?.length === 0) {
+          // No issues stand (quietDifferences asks for none) and nothing differs: as quiet as above.
+          log({
+            level: 'debug',
+            message: 'round 1: the listings the device changed hold what the index has',
+          });
+          report.issues = [];
+          fromScan = 0;
+          break;
+        }
+        if (differing !== undefined) {
+          log({ level: 'debug', message: `round 1: planned around ${differing.length} differing items` });
+          // Every entry and row that differs in a listing the device changed is a root: no device change
+          // is left outside this scope unplanned (unplannedRemoteRoots would name the changed listings'
+          // folders, whose differing children this round plans, and keep the settled record from being written).
+          scope = new PassScope(differing);
+          aroundDifferences = true;
+        }
       }
       // A scoped round reads only the index rows around its scope (and any row a lookup leads to).
       const inputs =
@@ -307,13 +330,16 @@ export class SyncEngine {
         restoreEmptied: options.restore ?? false,
       });
       report.issues = issues;
-      if (scope !== undefined && standingIssues !== undefined) {
+      // Around differences there were no issues standing anywhere (quietDifferences), and the scan was whole.
+      if (scope !== undefined && standingIssues !== undefined && !aroundDifferences) {
         const merged = withStandingOutside({ issues, fromScan }, standingIssues, scope);
         report.issues = [...merged.issues];
         fromScan = merged.fromScan;
       }
       // Watched deletes that leave the folder empty are held like an emptied folder found by a full scan.
-      if (scope !== undefined && planned.deletes.remote > 0 && this.#rootIsEmpty()) {
+      // Around differences the scan was whole: it says (a second scan of a million files need not).
+      const rootIsEmpty = (): boolean => (aroundDifferences ? scan.root === 'empty' : this.#rootIsEmpty());
+      if (scope !== undefined && planned.deletes.remote > 0 && rootIsEmpty()) {
         wholeTree = true;
         continue;
       }
