@@ -20,21 +20,19 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { indexFilePath, openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
 import { SyncEngine } from '../app/sync/engine.ts';
 import { META_SETTLED } from '../app/sync/quiet-pass.ts';
-import type { PassReport } from '../app/sync/pass-report.ts';
 import { countedClient, describeTally, writeRequests } from './lib/bench-client.ts';
-import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
+import { addBenchPair, signInBenchProfile } from './lib/bench-profile.ts';
 import { measureLiveIdle, type LiveIdleFigures } from './lib/live-idle-window.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { runFind } from './lib/find-baseline.ts';
+import { describeCli, ScaleRuns, type CliFigures } from './lib/scale-run-once.ts';
 import { workFolder } from './lib/kept-setup.ts';
 import { changesOf } from './lib/pass-changes.ts';
 import { writeScalePair } from './lib/scale-tree.ts';
-import { timedMchSync, type TimedCliRun } from './lib/timed-cli.ts';
 import { median, ownCpuSeconds, secondsSince } from './lib/timing.ts';
 
 const FILES = Number(process.env['BENCH_SCALE_PASS_FILES'] ?? 1_000_000);
@@ -78,18 +76,6 @@ interface PassFigures {
   requests: string;
   writes: number;
   changes: number;
-}
-
-/** One measured `run --once`: the process from outside and what its JSON report says. */
-interface CliFigures {
-  seconds: number;
-  cpu: number;
-  peakMb: number;
-  operations: Record<string, number>;
-  changes: number;
-  /** Whether the pass ended at the quiet check (its --verbose log says so) instead of planning. */
-  quiet: boolean;
-  load: number;
 }
 
 function engineFor(setup: Setup): { engine: SyncEngine; tally: Map<string, number>; close: () => void } {
@@ -163,100 +149,6 @@ function runChild<T>(mode: '--pass' | '--cancelled-pass', setup: Setup): T {
   return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as T;
 }
 
-/** Rows on the device and the last time one changed: equal before and after means nothing was written. */
-function deviceState(deviceDir: string): string {
-  const db = new Database(join(deviceDir, 'device.db'), { readonly: true });
-  try {
-    const row = db.prepare('SELECT count(*) AS n, max(updated_at) AS at FROM items').get() as {
-      n: number;
-      at: number;
-    };
-    return `${row.n} rows, last change ${row.at}`;
-  } finally {
-    db.close();
-  }
-}
-
-async function runOnce(
-  profile: BenchProfile,
-  localRoot: string,
-  options: { verbose?: boolean; entry?: string | undefined } = {},
-): Promise<CliFigures & { run: TimedCliRun }> {
-  const load = loadavg()[0] as number;
-  const env =
-    CLI_NODE_OPTIONS === undefined ? profile.env : { ...profile.env, NODE_OPTIONS: CLI_NODE_OPTIONS };
-  const run = await timedMchSync(
-    [
-      '--profile',
-      profile.profile,
-      'run',
-      '--once',
-      '--json',
-      ...(options.verbose === false ? [] : ['--verbose']),
-      '--folder',
-      localRoot,
-      '--remote-folder',
-      REMOTE_FOLDER,
-    ],
-    { env, timeoutMs: TIMEOUT_MS, ...(options.entry === undefined ? {} : { entry: options.entry }) },
-  );
-  if (run.code !== 0)
-    throw new Error(`run --once failed (${run.code}):\n${run.stdout}\n${run.stderr.slice(-4000)}`);
-  const report = JSON.parse(run.stdout) as PassReport;
-  return {
-    run,
-    seconds: run.seconds,
-    cpu: run.cpu,
-    peakMb: run.peakMb,
-    operations: report.operations,
-    changes: changesOf(report),
-    quiet: run.stderr.includes('nothing changed on either side since the last settled pass'),
-    load,
-  };
-}
-
-function describeCli(figures: CliFigures, findSeconds: number): string {
-  const operations = Object.entries(figures.operations)
-    .map(([op, count]) => `${op} ${count}`)
-    .join(', ');
-  return `${figures.seconds.toFixed(2)} s (${(figures.seconds / findSeconds).toFixed(2)}× find), CPU ${figures.cpu.toFixed(2)} s, peak RSS ${figures.peakMb.toFixed(0)} MB, ${figures.quiet ? 'quiet check' : 'planned'}${operations === '' ? '' : `; ${operations}`} (load ${figures.load.toFixed(2)})`;
-}
-
-/** A quiet `run --once`: fails unless it ended at the quiet check having changed nothing on either side. */
-async function quietRunOnce(
-  profile: BenchProfile,
-  localRoot: string,
-  deviceDir: string,
-  what: string,
-  entry: string | undefined,
-): Promise<CliFigures> {
-  const tree = runFind(localRoot).output;
-  const device = deviceState(deviceDir);
-  const figures = await runOnce(profile, localRoot, { entry });
-  if (figures.changes > 0 || !figures.quiet)
-    throw new Error(`${what}: a pass with nothing to do planned or changed something: ${figures.run.stdout}`);
-  if (runFind(localRoot).output !== tree) throw new Error(`${what}: the local tree changed`);
-  if (deviceState(deviceDir) !== device) throw new Error(`${what}: the device changed`);
-  return figures;
-}
-
-/** A `run --once` that must plan: fails unless it carried out exactly `expected` (operation → count). */
-async function plannedRunOnce(
-  profile: BenchProfile,
-  localRoot: string,
-  what: string,
-  expected: Record<string, number>,
-  entry: string | undefined,
-): Promise<CliFigures> {
-  const figures = await runOnce(profile, localRoot, { entry });
-  if (figures.quiet || JSON.stringify(figures.operations) !== JSON.stringify(expected)) {
-    throw new Error(
-      `${what}: expected a planned pass with ${JSON.stringify(expected)}: ${figures.run.stdout}`,
-    );
-  }
-  return figures;
-}
-
 /** Saves the edited file with new bytes and a new time, as an editor does. */
 function editFile(localRoot: string, run: number): void {
   writeFileSync(join(localRoot, EDITED), `edited in run ${run} at ${new Date().toISOString()}\n`);
@@ -314,6 +206,13 @@ async function main(): Promise<void> {
     try {
       const profile = await signInBenchProfile(device, join(work, 'home'));
       await addBenchPair(profile, localRoot, REMOTE_FOLDER);
+      const runs = new ScaleRuns({
+        profile,
+        localRoot,
+        remoteFolder: REMOTE_FOLDER,
+        timeoutMs: TIMEOUT_MS,
+        nodeOptions: CLI_NODE_OPTIONS,
+      });
       const setup: Setup = {
         base: device.base,
         token: device.token,
@@ -322,7 +221,7 @@ async function main(): Promise<void> {
       };
       if (!folder.reused) {
         // The first pass adopts every item: both sides hold it, with equal size and time.
-        const adopt = await runOnce(profile, localRoot, { verbose: false });
+        const adopt = await runs.runOnce({ verbose: false });
         const recorded = adopt.operations['index-update'] ?? 0;
         if (Object.keys(adopt.operations).length !== 1 || recorded !== FILES + FOLDERS + TOP_FOLDERS) {
           throw new Error(
@@ -338,7 +237,7 @@ async function main(): Promise<void> {
       // added file unsynced: one pass, not measured, brings the kept pair back to a settled state.
       if (folder.reused) {
         rmSync(join(localRoot, ADDED), { force: true });
-        const settle = await runOnce(profile, localRoot, { verbose: false });
+        const settle = await runs.runOnce({ verbose: false });
         console.log(`settling run --once: ${describeCli(settle, Number.NaN)}`);
       }
       const adopt = existsSync(adoptFile)
@@ -377,31 +276,28 @@ async function main(): Promise<void> {
         for (const { label, entry } of variants) {
           report(
             `run --once, nothing changed${label}`,
-            await quietRunOnce(profile, localRoot, deviceDir, 'quiet run --once', entry),
+            await runs.quiet(deviceDir, 'quiet run --once', entry),
           );
           editFile(localRoot, run);
           report(
             `run --once, one file edited${label}`,
-            await plannedRunOnce(profile, localRoot, 'edit', { 'upload-content': 1 }, entry),
+            await runs.planned('edit', { 'upload-content': 1 }, entry),
           );
           writeFileSync(join(localRoot, ADDED), `added in run ${run}\n`);
-          report(
-            `run --once, one file added${label}`,
-            await plannedRunOnce(profile, localRoot, 'add', { upload: 1 }, entry),
-          );
+          report(`run --once, one file added${label}`, await runs.planned('add', { upload: 1 }, entry));
           unlinkSync(join(localRoot, ADDED));
           report(
             `run --once, one file deleted${label}`,
-            await plannedRunOnce(profile, localRoot, 'delete', { 'remote-delete': 1 }, entry),
+            await runs.planned('delete', { 'remote-delete': 1 }, entry),
           );
           const cancelled = runChild<{ outcome: string }>('--cancelled-pass', setup);
           report(
             `run --once after a cancelled pass (${cancelled.outcome})${label}`,
-            await plannedRunOnce(profile, localRoot, 'after a cancelled pass', {}, entry),
+            await runs.planned('after a cancelled pass', {}, entry),
           );
           report(
             `run --once, nothing changed (again)${label}`,
-            await quietRunOnce(profile, localRoot, deviceDir, 'quiet again', entry),
+            await runs.quiet(deviceDir, 'quiet again', entry),
           );
         }
       }
