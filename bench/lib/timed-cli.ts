@@ -23,7 +23,9 @@ export async function timedMchSync(
   options: { env: NodeJS.ProcessEnv; timeoutMs: number; entry?: string },
 ): Promise<TimedCliRun> {
   if (!existsSync(TIME_BIN)) {
-    throw new Error(`${TIME_BIN} is missing: install GNU time (Debian: apt-get install time) to run this bench`);
+    throw new Error(
+      `${TIME_BIN} is missing: install GNU time (Debian: apt-get install time) to run this bench`,
+    );
   }
   const folder = mkdtempSync(join(tmpdir(), 'mch-timed-cli-'));
   const report = join(folder, 'time');
