@@ -22,9 +22,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { indexFilePath, openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
-import { SyncEngine } from '../app/sync/engine.ts';
 import { META_SETTLED } from '../app/sync/quiet-pass.ts';
-import { countedClient, describeTally, writeRequests } from './lib/bench-client.ts';
+import { benchEngine } from './lib/bench-engine.ts';
+import { describeTally, writeRequests } from './lib/bench-client.ts';
 import { addBenchPair, signInBenchProfile } from './lib/bench-profile.ts';
 import { measureLiveIdle, type LiveIdleFigures } from './lib/live-idle-window.ts';
 import { startBenchDevice } from './lib/device.ts';
@@ -78,16 +78,8 @@ interface PassFigures {
   changes: number;
 }
 
-function engineFor(setup: Setup): { engine: SyncEngine; tally: Map<string, number>; close: () => void } {
-  const db = openIndexDb(setup.indexPath);
-  const { client, tally } = countedClient(setup.base, setup.token);
-  const engine = new SyncEngine({
-    client,
-    index: new IndexStore(db),
-    localRoot: setup.localRoot,
-    remoteFolder: REMOTE_FOLDER,
-  });
-  return { engine, tally, close: () => db.close() };
+function engineFor(setup: Setup): ReturnType<typeof benchEngine> {
+  return benchEngine(setup, REMOTE_FOLDER);
 }
 
 /** Child mode: the first pass of a fresh process, timed alone (the process's start is not counted). */

@@ -13,11 +13,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
-import { SyncEngine } from '../app/sync/engine.ts';
+import type { SyncEngine } from '../app/sync/engine.ts';
 import { ensureRemoteFolder } from '../app/sync/remote-folder.ts';
 import { ListingCacheKeeper } from '../app/sync/listing-cache.ts';
 import { walkRemote } from '../app/sync/remote-walk.ts';
 import { scanLocalFolder } from '../app/sync/scanner.ts';
+import { benchEngine } from './lib/bench-engine.ts';
 import { countedClient, describeTally, writeRequests } from './lib/bench-client.ts';
 import { cpuSeconds, findPid } from './lib/process-usage.ts';
 import { startBenchDevice } from './lib/device.ts';
@@ -95,16 +96,8 @@ interface PartsChildAnswer {
   indexRead: Part;
 }
 
-function engineFor(setup: Setup): { engine: SyncEngine; tally: Map<string, number>; close: () => void } {
-  const db = openIndexDb(setup.indexPath);
-  const { client, tally } = countedClient(setup.base, setup.token);
-  const engine = new SyncEngine({
-    client,
-    index: new IndexStore(db),
-    localRoot: setup.localRoot,
-    remoteFolder: REMOTE_FOLDER,
-  });
-  return { engine, tally, close: () => db.close() };
+function engineFor(setup: Setup): ReturnType<typeof benchEngine> {
+  return benchEngine(setup, REMOTE_FOLDER);
 }
 
 async function timedPass(
