@@ -1,9 +1,9 @@
 // chokidar 6 as a folder event source: its five events, its per-folder errors, and the raw-event fix for a file replaced by a folder.
-import { lstatSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { RelativePath } from '../sync/model.ts';
 import type { FolderEventSource, FolderEventSourceOptions } from './folder-event-source.ts';
+import { lstatQuietly } from './lstat-quietly.ts';
 import { chokidarWatchOptions, isNeverWatched } from './watch-options.ts';
 import type { RawEventType } from './watch-events.ts';
 
@@ -15,14 +15,6 @@ function isRawEventType(event: string): event is RawEventType {
 
 function toRelativePath(path: string): RelativePath {
   return sep === '/' ? path : path.split(sep).join('/');
-}
-
-function isFolderNow(path: string): boolean {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
 }
 
 /** Watches `root` with chokidar 6 as watch-options.ts configures it. */
@@ -47,7 +39,8 @@ export function startChokidarSource({ root, sink }: FolderEventSourceOptions): F
     const path = relative(root, absolute);
     if (path === '' || path.startsWith('..') || isNeverWatched(root, absolute)) return;
     // Most raw events are of files, and a folder that was no file needs nothing.
-    if (!isFolderNow(absolute) || !sink.claimReplacedFile(toRelativePath(path))) return;
+    if (lstatQuietly(absolute)?.isDirectory() !== true || !sink.claimReplacedFile(toRelativePath(path)))
+      return;
     sink.event('unlink', toRelativePath(path));
     sink.event('addDir', toRelativePath(path));
     watcher.add(absolute);

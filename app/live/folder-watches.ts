@@ -1,9 +1,10 @@
 // Our own folder event source for Linux: one non-recursive fs.watch per folder, folders found by reading them (no stat per file), each event turned into the five the cleaner takes.
-import { lstatSync, watch, type BigIntStats, type Dirent, type FSWatcher } from 'node:fs';
+import { watch, type BigIntStats, type Dirent, type FSWatcher } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { RelativePath } from '../sync/model.ts';
 import type { FolderEventSource, FolderEventSourceOptions } from './folder-event-source.ts';
+import { lstatQuietly } from './lstat-quietly.ts';
 import { isSkippedFolderError } from './watch-errors.ts';
 import { isNeverWatched } from './watch-options.ts';
 
@@ -52,15 +53,6 @@ class WalkQueue {
 
   get idle(): boolean {
     return this.active === 0 && this.#next === this.#items.length;
-  }
-}
-
-function lstatQuietly(path: string): BigIntStats | undefined {
-  try {
-    return lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  } catch {
-    // Unreadable now: the next scan reports it with its reason.
-    return undefined;
   }
 }
 

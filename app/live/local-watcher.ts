@@ -1,5 +1,5 @@
 // Watches the synced folder with chokidar and hands the live service debounced, cleaned batches of local changes.
-import { lstatSync, type BigIntStats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { WrittenItem } from '../sync/engine-events.ts';
 import type { ItemKind, RelativePath } from '../sync/model.ts';
@@ -15,6 +15,7 @@ import {
   type FolderEventSourceKind,
 } from './folder-event-source.ts';
 import { startFolderWatches } from './folder-watches.ts';
+import { lstatQuietly } from './lstat-quietly.ts';
 import { UnwatchedFolders } from './unwatched-folders.ts';
 import { liveWatchError, rootChangedError, type LiveWatchError, type RescanReason } from './watch-errors.ts';
 import { EventCleaner, type KnownItem, type LocalChange, type RawEventType } from './watch-events.ts';
@@ -80,15 +81,6 @@ export interface LocalWatcher {
    * changes there, so every poll reads them from disk. Empty (the common case) while all are watched.
    */
   unwatchedPaths(): RelativePath[];
-}
-
-function lstatQuietly(path: string): BigIntStats | undefined {
-  try {
-    return lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  } catch {
-    // Unreadable now: the next scan reports it with its reason.
-    return undefined;
-  }
 }
 
 /**
