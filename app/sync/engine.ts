@@ -382,7 +382,8 @@ export class SyncEngine {
     const clashAfterMoves = executed && report.issues.some((issue) => issue.code === 'NAME_CLASH');
     // A scoped round that found changes on the device outside its scope kept their folders' new
     // listings without planning them: a record now would let the next engine's quiet check take those
-    // listings (304s) for settled and never bring the changes (soak seed 70312).
+    // listings (304s) for settled and never bring the changes (sync-quiet-pass.test.ts; perhaps what
+    // live soak seed 70312 met under load, which no replay showed).
     if (standing !== undefined && !clashAfterMoves && this.#unplannedRemote.size === 0)
       recordSettled(this.#options.index, remoteRootId, standing);
     return report;
