@@ -40,6 +40,11 @@ export interface PlanInput {
    * compares deletes with these totals of the whole tree, and nothing is read as an empty root.
    */
   partOf?: { localTotal: number; remoteTotal: number };
+  /**
+   * Every item goes through the tree, quiet and adopted ones too (planner-scope.ts leaves them out):
+   * what the tests compare those shortcuts with. The operations are the same, bar the order of rows recorded.
+   */
+  everyItemInTree?: boolean;
 }
 
 /** How many items a plan deletes on each side (local = moved to the trash), out of how many. */
@@ -75,7 +80,11 @@ export function plan(input: PlanInput): Plan {
     localTotal === 0 &&
     items.some((item) => item.index !== null && item.index.inode !== null);
   const restore = emptied && input.restoreEmptied === true;
-  const decided = itemsToPlan(items).map((item) => ({ item, decision: decide(item, restore) }));
+  const { planned, recorded } =
+    input.everyItemInTree === true
+      ? { planned: items, recorded: [] }
+      : itemsToPlan(items, input.remoteRootId);
+  const decided = planned.map((item) => ({ item, decision: decide(item, restore) }));
   const tree = new PlanTree(decided, input);
   const deletes: DeleteCounts = {
     local: tree.nodes.filter((node) => node.decision.action === 'local-trash').length,
@@ -102,7 +111,11 @@ export function plan(input: PlanInput): Plan {
     return held('mass-delete');
   }
   const operations = emitOperations(tree, input.remoteRootId);
-  return { status: 'ready', operations: withIndexUpdates(items, operations), deletes };
+  const updated = withIndexUpdates(items, operations);
+  // Adopted items no other item needed in the tree: recorded as found, as the tree would decide.
+  for (const { local, remote } of recorded)
+    if (local && remote) updated.push(indexUpdate(null, local, remote));
+  return { status: 'ready', operations: updated, deletes };
 }
 
 /** Counted, not filtered: an array of a million items is garbage only a full GC frees. */

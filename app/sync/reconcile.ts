@@ -51,8 +51,10 @@ function pair(index: IndexRow | null, local: LocalEntry | null, remote: RemoteEn
  */
 function pairItems(input: ReconcileInput): ReconciledItem[] {
   const locals = [...input.local.values()];
+  // Only rows look entries up by inode (the first pass over a tree already on both sides has none).
   const positionByInode = new Map<string, number>();
-  for (let at = 0; at < locals.length; at++) positionByInode.set((locals[at] as LocalEntry).inode, at);
+  if (input.index.size > 0)
+    for (let at = 0; at < locals.length; at++) positionByInode.set((locals[at] as LocalEntry).inode, at);
   const localByInode = (inode: string | null): LocalEntry | undefined => {
     const at = inode === null ? undefined : positionByInode.get(inode);
     return at === undefined ? undefined : locals[at];
@@ -119,10 +121,6 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
     const local = locals[at] as LocalEntry;
     if (rowOfLocal[at] === undefined) unpairedLocal.set(nameKey(local.path), local);
   }
-  const unpairedRemote = new Map<string, RemoteEntry>();
-  for (const remote of input.remote.values()) {
-    if (!input.index.has(remote.id)) unpairedRemote.set(remote.id, remote);
-  }
 
   // An editor's atomic save gives the file a new inode at the same path; a type change (file ↔
   // folder) does too. Either way the entry at the index's path is that item's local side.
@@ -136,22 +134,28 @@ function pairItems(input: ReconcileInput): ReconciledItem[] {
   }
 
   // An item the device re-created (a type change, or a folder made again) has a new id at the same
-  // path: pair it by path with the row whose id is gone.
-  const remoteByPath = new Map<string, RemoteEntry>();
-  for (const remote of unpairedRemote.values()) remoteByPath.set(nameKey(remote.path), remote);
-  for (const item of withoutRemote) {
-    const key = nameKey(item.index?.path ?? '');
-    const remote = remoteByPath.get(key);
-    // A file made again is a new file (the old one goes to the trash); a folder is the same folder.
-    if (remote && (remote.kind === 'folder' || remote.kind !== item.index?.kind)) {
-      item.remote = remote;
-      remoteByPath.delete(key);
-      unpairedRemote.delete(remote.id);
+  // path: pair it by path with the row whose id is gone. (Only rows gone from the device ask: the
+  // first pass over a million items on both sides has none, and builds no map of them by path.)
+  const pairedByPath = new Set<string>();
+  if (withoutRemote.length > 0) {
+    const remoteByPath = new Map<string, RemoteEntry>();
+    for (const remote of input.remote.values())
+      if (!input.index.has(remote.id)) remoteByPath.set(nameKey(remote.path), remote);
+    for (const item of withoutRemote) {
+      const key = nameKey(item.index?.path ?? '');
+      const remote = remoteByPath.get(key);
+      // A file made again is a new file (the old one goes to the trash); a folder is the same folder.
+      if (remote && (remote.kind === 'folder' || remote.kind !== item.index?.kind)) {
+        item.remote = remote;
+        remoteByPath.delete(key);
+        pairedByPath.add(remote.id);
+      }
     }
   }
 
   // Items new on both sides at the same path are one item (a folder made twice, a file copied twice).
-  for (const remote of unpairedRemote.values()) {
+  for (const remote of input.remote.values()) {
+    if (input.index.has(remote.id) || pairedByPath.has(remote.id)) continue;
     const key = nameKey(remote.path);
     const local = unpairedLocal.get(key) ?? null;
     if (local) unpairedLocal.delete(key);
