@@ -8,8 +8,10 @@
 // 1. the pass alone in-process (what sync-pass measures as the first pass of `run --once`);
 // 2. a whole `mch-sync run --once` process with nothing changed (wall time from spawn to exit);
 // 3. `run --once` after one file was edited, after one was added, after that one was deleted again
-//    (the tree stays as it was made), and after a pass was cancelled the way the live service's stop
-//    cancels one (the settled record it took is gone: the next pass plans over everything);
+//    (the tree stays as it was made), after a pass was cancelled before it wrote anything, the way the
+//    live service's stop cancels one (it puts back the settled record it took: the next pass is
+//    quiet), and with the record gone, as a pass stopped after it wrote leaves it (the next pass
+//    plans over everything);
 // 4. a quiet `run --once` again, which must be quiet.
 // Every `run --once` case runs twice: through bin/mch-sync.js (the TypeScript sources, as `npm run
 // sync` runs them) and from the compiled build, as a packaged app runs it.
@@ -106,8 +108,8 @@ async function passChild(setup: Setup): Promise<void> {
 
 /**
  * Child mode: a pass cancelled as `LiveSync.stop()` cancels the one running when the service stops
- * (its AbortSignal aborted). The pass took the settled record when it started, so the next pass
- * finds none and plans over everything, as the first `run --once` after a stopped service does.
+ * (its AbortSignal aborted) before it wrote anything: it puts back the settled record it took, so the
+ * next pass may be a quiet one.
  */
 async function cancelledPassChild(setup: Setup): Promise<void> {
   const { engine, close } = engineFor(setup);
@@ -123,16 +125,33 @@ async function cancelledPassChild(setup: Setup): Promise<void> {
   } finally {
     close();
   }
+  if (!hasSettledRecord(setup)) throw new Error('the cancelled pass did not put the settled record back');
+}
+
+/**
+ * Child mode: the settled record deleted, as a pass leaves it that was stopped after it wrote (an
+ * operation, a listing): the next pass plans over everything.
+ */
+function dropRecordChild(setup: Setup): void {
   const db = openIndexDb(setup.indexPath);
   try {
-    if (new IndexStore(db).getMeta(META_SETTLED) !== undefined)
-      throw new Error('the cancelled pass left the settled record in place');
+    new IndexStore(db).deleteMeta(META_SETTLED);
+  } finally {
+    db.close();
+  }
+  console.log(JSON.stringify({ dropped: !hasSettledRecord(setup) }));
+}
+
+function hasSettledRecord(setup: Setup): boolean {
+  const db = openIndexDb(setup.indexPath);
+  try {
+    return new IndexStore(db).getMeta(META_SETTLED) !== undefined;
   } finally {
     db.close();
   }
 }
 
-function runChild<T>(mode: '--pass' | '--cancelled-pass', setup: Setup): T {
+function runChild<T>(mode: '--pass' | '--cancelled-pass' | '--drop-record', setup: Setup): T {
   const child = spawnSync(process.execPath, [import.meta.filename, mode, JSON.stringify(setup)], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
@@ -284,8 +303,13 @@ async function main(): Promise<void> {
           );
           const cancelled = runChild<{ outcome: string }>('--cancelled-pass', setup);
           report(
-            `run --once after a cancelled pass (${cancelled.outcome})${label}`,
-            await runs.planned('after a cancelled pass', {}, entry),
+            `run --once after a pass cancelled before it wrote (${cancelled.outcome})${label}`,
+            await runs.quiet(deviceDir, 'after a cancelled pass', entry),
+          );
+          runChild<{ dropped: boolean }>('--drop-record', setup);
+          report(
+            `run --once with no settled record (plans over everything)${label}`,
+            await runs.planned('with no settled record', {}, entry),
           );
           report(
             `run --once, nothing changed (again)${label}`,
@@ -351,4 +375,5 @@ async function main(): Promise<void> {
 const [mode, setup] = process.argv.slice(2);
 if (mode === '--pass') await passChild(JSON.parse(setup as string) as Setup);
 else if (mode === '--cancelled-pass') await cancelledPassChild(JSON.parse(setup as string) as Setup);
+else if (mode === '--drop-record') dropRecordChild(JSON.parse(setup as string) as Setup);
 else await main();

@@ -292,6 +292,11 @@ export class IndexStore {
   deleteMeta(key: string): boolean {
     return this.#statements.deleteMeta.run({ key }).changes > 0;
   }
+
+  /** Rows this connection inserted, changed or deleted since it opened (SQLite's `total_changes()`). */
+  writeCount(): number {
+    return Number(this.#statements.totalChanges.pluck().get());
+  }
 }
 
 function toParams(entry: IndexEntry): Record<string, unknown> {
@@ -366,6 +371,7 @@ function prepare(db: IndexDb) {
     deleteIntent: db.prepare(`DELETE FROM intents WHERE id = :id`),
     intents: read(`SELECT * FROM intents ORDER BY id`),
     getMeta: db.prepare(`SELECT value FROM meta WHERE key = :key`),
+    totalChanges: db.prepare(`SELECT total_changes()`),
     deleteMeta: db.prepare(`DELETE FROM meta WHERE key = :key`),
     setMeta: db.prepare(
       `INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,

@@ -34,6 +34,7 @@ import {
 import { plan, type DeleteGuard } from './planner.ts';
 import { quietDifferences } from './quiet-differences.ts';
 import {
+  putBackSettledRecord,
   quietPassIssues,
   recordSettled,
   takeSettledRecord,
@@ -144,6 +145,8 @@ export class SyncEngine {
    * adds these paths to its scope; a round that sees everything empties it.
    */
   readonly #unplannedRemote = new Set<RelativePath>();
+  /** The settled record the running pass took, and the index's write count just after. */
+  #taken: { record: SettledRecord; writes: number } | undefined;
 
   constructor(options: SyncEngineOptions) {
     this.#options = options;
@@ -159,7 +162,12 @@ export class SyncEngine {
     } catch (error) {
       // The kept listings were dropped: this engine's copy of them goes too, and the next walk lists all.
       if (error instanceof ListingCacheDamagedError) this.#walkCache = undefined;
+      // Cancelled or failed before writing anything: the next pass may still be a quiet one.
+      if (this.#taken !== undefined)
+        putBackSettledRecord(this.#options.index, this.#taken.record, this.#taken.writes);
       throw error;
+    } finally {
+      this.#taken = undefined;
     }
   }
 
@@ -183,6 +191,7 @@ export class SyncEngine {
     this.#standingIssues = undefined;
     // Dropped before anything is written: only a pass that settles writes it again.
     const settled = takeSettledRecord(this.#options.index);
+    if (settled !== undefined) this.#taken = { record: settled, writes: this.#options.index.writeCount() };
     // Looked up once per engine; a walk that finds it gone makes the next pass look again.
     this.#remoteRootId ??= await this.#remoteRoot(options.signal);
     const remoteRootId = this.#remoteRootId;

@@ -50,6 +50,22 @@ export function takeSettledRecord(index: IndexStore): SettledRecord | undefined 
   }
 }
 
+/**
+ * Puts a taken record back after a pass that ended (cancelled, failed) without writing a row: the
+ * index and the stored listings are still exactly as the record describes them. Without it, a live
+ * service stopped while a pass was still looking would leave the next `run --once` to plan over
+ * everything. Any write since the record was taken (`writesAtTake`) keeps it gone.
+ */
+export function putBackSettledRecord(
+  index: IndexStore,
+  record: SettledRecord,
+  writesAtTake: number,
+): boolean {
+  if (index.writeCount() !== writesAtTake || index.getMeta(META_SETTLED) !== undefined) return false;
+  index.setMeta(META_SETTLED, JSON.stringify(record));
+  return true;
+}
+
 /** Records a settled pass: the digests of folders whose rows changed, then the record, in one transaction. */
 export function recordSettled(index: IndexStore, remoteRootId: string, standing: StandingIssues): void {
   const record: SettledRecord = {

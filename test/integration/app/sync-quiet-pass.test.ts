@@ -225,3 +225,52 @@ describe('a scoped round that saw a change on the device outside its scope', () 
     expect(await pair.remoteTree()).toEqual(pair.localTree());
   });
 });
+
+describe('a pass cancelled before it wrote anything', () => {
+  /** A pair whose passes can be cancelled at their first folder listing, synced and settled. */
+  async function cancellablePair(): Promise<{ pair: SyncPair; cancelledPass: () => Promise<void> }> {
+    let controller: AbortController | undefined;
+    const proxy = await startDeviceProxy(device.base, {
+      before: (request) => {
+        if (request.method === 'GET' && request.url.includes('/filesSearch/parents')) controller?.abort();
+      },
+    });
+    proxies.push(proxy);
+    const pair = new SyncPair(device, { deviceUrl: proxy.base, indexFile: true });
+    pairs.push(pair);
+    pair.writeLocal('docs/deep/c.txt', 'charlie');
+    expect((await pair.sync()).status).toBe('synced');
+    await settle(pair);
+    expect((await pass(pair)).quiet).toBe(true);
+    const cancelledPass = async (): Promise<void> => {
+      controller = new AbortController();
+      await expect(pair.sync({ signal: controller.signal })).rejects.toThrow();
+      controller = undefined;
+    };
+    return { pair, cancelledPass };
+  }
+
+  it('puts the settled record back, so the next process needs no plan over everything', async () => {
+    const { pair, cancelledPass } = await cancellablePair();
+    await cancelledPass();
+    expect(pair.index.getMeta(META_SETTLED)).toBeDefined();
+    pair.restart();
+    expect((await pass(pair)).quiet).toBe(true);
+  });
+
+  it('still brings a change the device made before it: its listing was never kept', async () => {
+    const { pair, cancelledPass } = await cancellablePair();
+    await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
+    pair.writeLocal('docs/new.txt', 'made here meanwhile');
+    await cancelledPass();
+    expect(pair.index.getMeta(META_SETTLED)).toBeDefined();
+    pair.restart();
+    const { quiet, report } = await pass(pair);
+    expect(quiet).toBe(false);
+    expect(report.status).toBe('synced');
+    expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
+    expect(await pair.remoteTree()).toEqual(pair.localTree());
+    expect((await pass(pair)).quiet).toBe(false);
+    expect((await pass(pair)).quiet).toBe(true);
+  });
+});
