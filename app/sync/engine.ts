@@ -239,13 +239,14 @@ export class SyncEngine {
       let aroundDifferences = false;
       if (scope === undefined) this.#unplannedRemote.clear();
       const trustCache = round === 1 && options.remote === 'trust-cache';
-      // The last settled pass's record is worth comparing with only when this round sees everything.
-      const quietCheck: SettledRecord | undefined =
-        round === 1 && scope === undefined && !trustCache && recovered === 0 ? settled : undefined;
+      // Only a first round that sees everything compares with the index before it plans: with the last
+      // settled pass's record, whether anything changed at all, and either way where.
+      const compares = round === 1 && scope === undefined && !trustCache && recovered === 0;
+      const quietCheck: SettledRecord | undefined = compares ? settled : undefined;
       const scanOptions: ScanOptions = {
         ...(scope === undefined ? {} : { within: scope.roots }),
         ...(this.#options.ignoreRules === undefined ? {} : { extraRules: this.#options.ignoreRules }),
-        ...(quietCheck === undefined ? {} : { digests: true }),
+        ...(compares ? { digests: true } : {}),
       };
       // A whole round walks the device while it scans: the device answers on its own core.
       const walking =
@@ -277,9 +278,10 @@ export class SyncEngine {
         for (const root of unplannedRemoteRoots(walk, this.#options.index, remoteRootId, scope))
           this.#unplannedRemote.add(root);
       }
-      if (quietCheck !== undefined) {
-        const quiet = quietPassIssues(scan, walk, this.#options.index, remoteRootId, quietCheck);
-        if (quiet !== undefined) {
+      if (compares) {
+        const quiet =
+          quietCheck && quietPassIssues(scan, walk, this.#options.index, remoteRootId, quietCheck);
+        if (quiet && quietCheck) {
           log({
             level: 'debug',
             message: 'round 1: nothing changed on either side since the last settled pass',
@@ -294,7 +296,10 @@ export class SyncEngine {
           // No issues stand (quietDifferences asks for none) and nothing differs: as quiet as above.
           log({
             level: 'debug',
-            message: 'round 1: the listings the device changed hold what the index has',
+            message:
+              quietCheck === undefined
+                ? 'round 1: with no settled record, both sides still hold what the index has'
+                : 'round 1: the listings the device changed hold what the index has',
           });
           report.issues = [];
           fromScan = 0;

@@ -17,30 +17,35 @@ const MAX_ROOTS = 64;
 
 /**
  * The paths where the disk or the device differs from the index, as the roots of a scoped round (none:
- * nothing differs, the pass is quiet), or undefined when the pass must plan over everything. Called after `quietPassIssues` found the pass not
- * quiet, with the same record.
+ * nothing differs, the pass is quiet), or undefined when the pass must plan over everything. With the
+ * last settled pass's record (`settled`), called after `quietPassIssues` found the pass not quiet, with
+ * the same record; without one (the last pass wrote and did not settle: it was stopped, or left
+ * something to retry), every remote folder is compared with its rows, not only the ones listed anew.
  *
  * Why the round may still write the settled record when it settles: the record says the index and the
  * stored listings describe both sides as the pass left them. Outside these roots the check below
- * proved both sides equal to the index: every folder on disk has the index's digest, or its entries
- * and rows agree one by one but at a root; every remote folder answered 304 (its listing is the one
- * the last settled pass stored and the index agreed with), or its entries and rows agree one by one
- * but at a root. A round over everything would find no change outside the roots either (an item moved
- * in or out has both its paths among them), so it would plan and write nothing there. Inside, the
- * scoped round plans and executes exactly as the live service's scoped rounds do, and a settled
- * round leaves rows, digests and listings as a whole round would. Whatever the check cannot account
- * for item by item falls back to the whole round: issues standing (their paths may lie anywhere),
- * name clashes, parked names, a changed ignore file (it changes what is synced beneath it), a folder
- * new to the index that no root covers, or more than a few folders or items.
+ * proved both sides equal to the index: every folder on disk has the index's digest (kept true by the
+ * index's own triggers, record or not), or its entries and rows agree one by one but at a root; every
+ * remote folder answered 304 to a listing the last settled pass stored and the index agreed with (with
+ * a record), or its entries and rows agree one by one but at a root. A round over everything would
+ * find no change outside the roots either (an item moved in or out has both its paths among them), so
+ * it would plan and write nothing there. Inside, the scoped round plans and executes exactly as the
+ * live service's scoped rounds do, and a settled round leaves rows, digests and listings as a whole
+ * round would. Whatever the check cannot account for item by item falls back to the whole round:
+ * issues standing (their paths may lie anywhere; without a record, every issue not from the scan is
+ * about an item without a row, so a difference itself), name clashes, parked names, a changed ignore
+ * file (it changes what is synced beneath it), a folder new to the index that no root covers, or more
+ * than a few folders or items.
  */
 export function quietDifferences(
   scan: ScanResult,
   walk: RemoteWalkResult,
   index: IndexStore,
   remoteRootId: string,
-  settled: SettledRecord,
+  settled: SettledRecord | undefined,
 ): RelativePath[] | undefined {
-  if (settled.remoteRootId !== remoteRootId || settled.issues.length > 0) return undefined;
+  if (settled !== undefined && (settled.remoteRootId !== remoteRootId || settled.issues.length > 0))
+    return undefined;
   if ((scan.root !== 'ok' && scan.root !== 'empty') || scan.folders === undefined) return undefined;
   if (scan.clashes.length > 0 || scanIssues(scan).length > 0) return undefined;
   if (walk.vanished.length > 0 || walk.rejected.length > 0 || walk.listed.size > MAX_FOLDERS)
@@ -48,7 +53,8 @@ export function quietDifferences(
   const roots = new Set<RelativePath>();
   const newFolders: RelativePath[] = [];
   if (!localDifferences(scan, index, remoteRootId, roots, newFolders)) return undefined;
-  if (!remoteDifferences(walk, index, remoteRootId, roots, newFolders)) return undefined;
+  const compared = settled === undefined ? everyFolder(walk, remoteRootId) : walk.listed;
+  if (!remoteDifferences(walk, compared, index, remoteRootId, roots, newFolders)) return undefined;
   // Folders listed again only because the last pass wrote into them: nothing differs (an empty scope).
   if (roots.size === 0) return newFolders.length === 0 ? [] : undefined;
   if (roots.size > MAX_ROOTS) return undefined;
@@ -59,6 +65,13 @@ export function quietDifferences(
   const scope = new PassScope([...roots]);
   if (!newFolders.every((path) => scope.covers(path))) return undefined;
   return [...roots];
+}
+
+/** The synced remote folder and every folder the walk found in it. */
+function everyFolder(walk: RemoteWalkResult, remoteRootId: string): Set<string> {
+  const folders = new Set<string>([remoteRootId]);
+  for (const entry of walk.entries.values()) if (entry.kind === 'folder') folders.add(entry.id);
+  return folders;
 }
 
 /** Adds the local differences of folders whose digest differs; false when they are too many to say. */
@@ -120,17 +133,18 @@ function childDifferences(
   for (const entry of entries) if (!paired.has(entry)) roots.add(entry.path);
 }
 
-/** Adds the remote differences of folders listed in full; false when they cannot be said item by item. */
+/** Adds the remote differences of the `compared` folders; false when they cannot be said item by item. */
 function remoteDifferences(
   walk: RemoteWalkResult,
+  compared: ReadonlySet<string>,
   index: IndexStore,
   remoteRootId: string,
   roots: Set<RelativePath>,
   newFolders: RelativePath[],
 ): boolean {
-  if (walk.listed.size === 0) return true;
+  if (compared.size === 0) return true;
   const children = new Map<string, RemoteEntry[]>();
-  for (const folderId of walk.listed) children.set(folderId, []);
+  for (const folderId of compared) children.set(folderId, []);
   for (const entry of walk.entries.values()) children.get(entry.parentId)?.push(entry);
   for (const [folderId, entries] of children) {
     if (folderId !== remoteRootId) {
@@ -156,6 +170,8 @@ function remoteDifferences(
       if (before !== undefined) roots.add(before.path);
     }
     for (const row of rows.values()) roots.add(row.path);
+    // Too many to scope a round to (the first pass over a tree already on both sides differs everywhere).
+    if (roots.size > MAX_ROOTS) return false;
   }
   return true;
 }

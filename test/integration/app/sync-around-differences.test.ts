@@ -4,10 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../app/sync/quiet-pass.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { SyncPair } from '../../helpers/sync-pair.ts';
+import type { HostileServer } from '../../helpers/hostile-server.ts';
+import { startDeviceProxy, SyncPair } from '../../helpers/sync-pair.ts';
 
 let device: TestDevice;
 const pairs: SyncPair[] = [];
+const proxies: HostileServer[] = [];
 
 beforeAll(async () => {
   device = await startTestDevice();
@@ -15,11 +17,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await device?.stop();
 });
-afterEach(() => {
+afterEach(async () => {
   for (const pair of pairs.splice(0)) pair.close();
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
 
-type Way = 'quiet' | 'around' | 'unchanged listings' | 'whole';
+type Way = 'quiet' | 'around' | 'unchanged listings' | 'unchanged, no record' | 'whole';
 
 /** Which way the pass's first round went, by its log. */
 function wayOf(pair: SyncPair): Way {
@@ -27,6 +30,7 @@ function wayOf(pair: SyncPair): Way {
   if (said('nothing changed on either side')) return 'quiet';
   if (said('planned around')) return 'around';
   if (said('the listings the device changed hold what the index has')) return 'unchanged listings';
+  if (said('with no settled record, both sides still hold what the index has')) return 'unchanged, no record';
   return 'whole';
 }
 
@@ -61,31 +65,35 @@ async function quietAgain(pair: SyncPair): Promise<void> {
   expect((await pass(pair)).way).toBe('quiet');
 }
 
+/** One change of each kind, on either side, made one after another to the tree of `syncedPair`. */
+function changeSteps(pair: SyncPair): Array<[string, () => void | Promise<unknown>]> {
+  return [
+    ['an edit', () => pair.writeLocal('docs/deep/c.txt', 'CHARLIE')],
+    ['a new file at the top', () => pair.writeLocal('new.txt', 'new')],
+    ['a rename', () => pair.renameLocal('a.txt', 'a2.txt')],
+    ['a move into another folder', () => pair.renameLocal('docs/b.txt', 'photos/2024/b.txt')],
+    ['a folder renamed', () => pair.renameLocal('photos/2024', 'photos/2025')],
+    ['a new folder with a file', () => pair.writeLocal('docs/fresh/f.txt', 'fresh')],
+    ['a local delete', () => pair.removeLocal('new.txt')],
+    ['a remote edit', () => pair.writeRemote('docs/deep/c.txt', 'from the device')],
+    ['a remote move', () => pair.moveRemote('docs/deep/c.txt', 'empty/c.txt')],
+    ['a remote folder made', () => pair.mkdirRemote('docs/deep/made')],
+    ['a remote file added at the top', () => pair.writeRemote('top.txt', 'top')],
+    ['a remote delete', () => pair.removeRemote('docs/fresh/f.txt')],
+    [
+      'changes on both sides at once',
+      async () => {
+        pair.writeLocal('a2.txt', 'edited here');
+        await pair.writeRemote('photos/2025/p.jpg', 'edited there');
+      },
+    ],
+  ];
+}
+
 describe('a whole pass that finds a few items differing', () => {
   it('plans only around each kind of change, on either side, with the same outcome', async () => {
     const pair = await syncedPair();
-    const steps: Array<[string, () => void | Promise<unknown>]> = [
-      ['an edit', () => pair.writeLocal('docs/deep/c.txt', 'CHARLIE')],
-      ['a new file at the top', () => pair.writeLocal('new.txt', 'new')],
-      ['a rename', () => pair.renameLocal('a.txt', 'a2.txt')],
-      ['a move into another folder', () => pair.renameLocal('docs/b.txt', 'photos/2024/b.txt')],
-      ['a folder renamed', () => pair.renameLocal('photos/2024', 'photos/2025')],
-      ['a new folder with a file', () => pair.writeLocal('docs/fresh/f.txt', 'fresh')],
-      ['a local delete', () => pair.removeLocal('new.txt')],
-      ['a remote edit', () => pair.writeRemote('docs/deep/c.txt', 'from the device')],
-      ['a remote move', () => pair.moveRemote('docs/deep/c.txt', 'empty/c.txt')],
-      ['a remote folder made', () => pair.mkdirRemote('docs/deep/made')],
-      ['a remote file added at the top', () => pair.writeRemote('top.txt', 'top')],
-      ['a remote delete', () => pair.removeRemote('docs/fresh/f.txt')],
-      [
-        'changes on both sides at once',
-        async () => {
-          pair.writeLocal('a2.txt', 'edited here');
-          await pair.writeRemote('photos/2025/p.jpg', 'edited there');
-        },
-      ],
-    ];
-    for (const [what, change] of steps) {
+    for (const [what, change] of changeSteps(pair)) {
       await change();
       const { way, report } = await pass(pair);
       expect(way, what).toBe('around');
@@ -111,5 +119,65 @@ describe('a whole pass that finds a few items differing', () => {
     expect(way).toBe('whole');
     expect(report.issues.map((issue) => issue.path)).toContain('docs/x.log');
     expect(pair.localTree()).toMatchObject({ 'a.txt': { kind: 'file', text: 'again' } });
+  });
+});
+
+describe('a whole pass with no settled record (the last pass wrote and did not settle)', () => {
+  it('compares every folder with the index and plans only around what differs', async () => {
+    const pair = await syncedPair();
+    for (const [what, change] of changeSteps(pair)) {
+      await change();
+      pair.index.deleteMeta(META_SETTLED);
+      const { way, report } = await pass(pair);
+      expect(way, what).toBe('around');
+      expect(report.status, what).toBe('synced');
+      expect(pair.localTree(), what).toEqual(await pair.remoteTree());
+      expect(pair.index.getMeta(META_SETTLED), what).toBeDefined();
+      await quietAgain(pair);
+    }
+    // Nothing differs: no plan, and the record is written again.
+    pair.index.deleteMeta(META_SETTLED);
+    expect((await pass(pair)).way).toBe('unchanged, no record');
+    expect(pair.index.getMeta(META_SETTLED)).toBeDefined();
+    expect((await pass(pair)).way).toBe('quiet');
+  });
+
+  it('finds a device change whose listing a stopped pass already kept (a 304 for the next walk)', async () => {
+    const controller = new AbortController();
+    // The stopped pass walks (and keeps the new listing of docs/deep), then stops at the download.
+    const proxy = await startDeviceProxy(device.base, {
+      before: (request) => {
+        if (request.method === 'GET' && request.url.endsWith('/content')) controller.abort();
+      },
+    });
+    proxies.push(proxy);
+    const pair = new SyncPair(device, { deviceUrl: proxy.base, indexFile: true });
+    pairs.push(pair);
+    pair.writeLocal('docs/deep/c.txt', 'charlie');
+    pair.writeLocal('docs/other.txt', 'other');
+    expect((await pair.sync()).status).toBe('synced');
+    await quietAgain(pair);
+    await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
+    await expect(pair.sync({ signal: controller.signal })).rejects.toThrow();
+    expect(pair.index.getMeta(META_SETTLED)).toBeUndefined();
+    const { way, report } = await pass(pair);
+    expect(way).toBe('around');
+    expect(report.status).toBe('synced');
+    expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
+    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    await quietAgain(pair);
+  });
+
+  it('plans over everything when too many items differ', async () => {
+    const pair = await syncedPair();
+    // Each a difference of its own (a new folder with 70 files in it would be one).
+    for (let n = 0; n < 70; n++) pair.writeLocal(`f${n}.txt`, `file ${n}`);
+    await pair.writeRemote('docs/b.txt', 'changed there');
+    pair.index.deleteMeta(META_SETTLED);
+    const { way, report } = await pass(pair);
+    expect(way).toBe('whole');
+    expect(report.status).toBe('synced');
+    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    await quietAgain(pair);
   });
 });
