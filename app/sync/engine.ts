@@ -23,7 +23,7 @@ import {
   rootHold,
 } from './pass-record.ts';
 import { emptyCounts, type PassIssue, type PassReport } from './pass-report.ts';
-import { passInputs } from './pass-inputs.ts';
+import { passInputs, type PassInputs } from './pass-inputs.ts';
 import {
   PassScope,
   remoteChangedRoots,
@@ -41,7 +41,7 @@ import {
   type SettledRecord,
   type StandingIssues,
 } from './quiet-pass.ts';
-import { reconcile } from './reconcile.ts';
+import { reconcile, type ReconciledItem, type ReconcileInput } from './reconcile.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
 import { RemoteWalkError, walkRemote, type RemoteWalkCache, type RemoteWalkResult } from './remote-walk.ts';
 import { scanLocalFolder, scanLocalFolderAsync, type ScanOptions, type ScanResult } from './scanner.ts';
@@ -114,6 +114,17 @@ export class EngineError extends MchError {
   constructor(code: EngineErrorCode, message: string) {
     super(code, code === 'FOLDER_PAIR_MISMATCH' ? 'Folder synced elsewhere' : 'Remote folder gone', message);
   }
+}
+
+/**
+ * A round's items and remote entries. Its maps of local entries and index rows by key are not kept:
+ * in a pass over a million items they are garbage once the items are paired, before the plan is made.
+ */
+function reconciled(
+  inputs: PassInputs,
+): Omit<PassInputs, 'input'> & { items: ReconciledItem[]; remote: ReconcileInput['remote'] } {
+  const { input, ...rest } = inputs;
+  return { ...rest, items: reconcile(input), remote: input.remote };
 }
 
 /** Re-planning rounds in one pass after operations met a changed state (412, a local edit). */
@@ -315,14 +326,13 @@ export class SyncEngine {
         }
       }
       // A scoped round reads only the index rows around its scope (and any row a lookup leads to).
-      const inputs =
+      const { issues, nameClashes, items, remote, ...counted } = reconciled(
         scope === undefined
           ? passInputs(scan, walk, this.#options.index.entries(), remoteRootId)
-          : scopedPassInputs(scan, walk, this.#options.index, remoteRootId, scope);
-      const { issues, nameClashes, input } = inputs;
-      fromScan = inputs.fromScan;
+          : scopedPassInputs(scan, walk, this.#options.index, remoteRootId, scope),
+      );
+      fromScan = counted.fromScan;
       executed = false;
-      const items = reconcile(input);
       // A time changed on one side must not make a conflict of equal bytes (reads only files both changed).
       await settleTimeOnlyChanges(items, {
         client,
@@ -364,7 +374,7 @@ export class SyncEngine {
       if (planned.operations.length === 0) break;
       executed = true;
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
-      const context = this.#context(input.remote, remoteRootId, report, options.signal);
+      const context = this.#context(remote, remoteRootId, report, options.signal);
       context.touchedFolders = this.#touched;
       const { replan } = await executePlan(
         context,
