@@ -19,6 +19,7 @@ import { shellTargetOf } from '../app/desktop/shell-target.ts';
 import { trayIconFile } from '../app/desktop/tray-icon-file.ts';
 import { probeStatusNotifierWatcher, traySupportOf } from '../app/desktop/tray-support.ts';
 import { resolveProfileDir } from '../app/profile/profile-dir.ts';
+import { limitHeapGrowth } from '../app/system/heap-growth.ts';
 import { runTool } from '../app/system/run-tool.ts';
 import { UiCore } from '../app/ui/ui-core.ts';
 import { APP_ORIGIN, APP_SCHEME_PRIVILEGES, serveRenderer } from './app-protocol.ts';
@@ -30,6 +31,8 @@ import { feedTray } from './tray-feed.ts';
 import { AppTray } from './tray.ts';
 import { createAppWindow } from './window.ts';
 
+// The engine runs in this process: its heap grows as the CLI's does (app/system/heap-growth.ts).
+limitHeapGrowth();
 const MAIN_DIR = dirname(fileURLToPath(import.meta.url));
 const log: MainLog = (level, message) => process.stderr.write(`mch-sync: ${level}: ${message}\n`);
 const argv = process.argv.slice(1);
