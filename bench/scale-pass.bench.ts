@@ -10,8 +10,9 @@
 // 3. `run --once` after one file was edited, after one was added, after that one was deleted again
 //    (the tree stays as it was made), after a pass was cancelled before it wrote anything, the way the
 //    live service's stop cancels one (it puts back the settled record it took: the next pass is
-//    quiet), and with the record gone, as a pass stopped after it wrote leaves it (the next pass
-//    plans over everything);
+//    quiet), with the record gone, as a pass stopped after it wrote leaves it (the next pass compares
+//    every folder with the index and finds nothing to plan), and after 100 files were edited in 100
+//    folders (more than a pass plans around: it plans over everything);
 // 4. a quiet `run --once` again, which must be quiet.
 // Every `run --once` case runs twice: through bin/mch-sync.js (the TypeScript sources, as `npm run
 // sync` runs them) and from the compiled build, as a packaged app runs it.
@@ -50,6 +51,7 @@ const CLI_NODE_OPTIONS = process.env['BENCH_SCALE_PASS_NODE_OPTIONS'];
  */
 const BUILT = process.env['BENCH_SCALE_PASS_BUILT'] !== '0';
 const BUILT_MAIN = new URL('../dist/app/cli/main.js', import.meta.url).href;
+const BUILT_HEAP_GROWTH = new URL('../dist/app/system/heap-growth.js', import.meta.url).href;
 const REMOTE_FOLDER = '/scale-pass';
 /** The live service's idle window after its first pass (`0` skips the live case). */
 const LIVE_SECONDS = Number(process.env['BENCH_SCALE_PASS_LIVE_SECONDS'] ?? 60);
@@ -57,6 +59,8 @@ const LIVE_SECONDS = Number(process.env['BENCH_SCALE_PASS_LIVE_SECONDS'] ?? 60);
 const TIMEOUT_MS = 3_600_000;
 /** The peak RSS goal of issue 19 for any `run --once`. */
 const PEAK_GOAL_MB = 1024;
+/** Files edited at once in as many folders: more than a pass plans around, so it plans over everything. */
+const MANY_EDITED = 100;
 /** The file each run edits, and the one it adds and deletes again. */
 const EDITED = join('top-3', 'folder-3', 'file-7.txt');
 const ADDED = join('top-0', 'scale-pass-added.txt');
@@ -165,6 +169,14 @@ function editFile(localRoot: string, run: number): void {
   writeFileSync(join(localRoot, EDITED), `edited in run ${run} at ${new Date().toISOString()}\n`);
 }
 
+/** Saves `file-1.txt` in each of the first MANY_EDITED folders with new bytes, as `editFile` does. */
+function editMany(localRoot: string, run: number): void {
+  for (let folder = 0; folder < MANY_EDITED; folder += 1) {
+    const path = join(localRoot, `top-${folder % TOP_FOLDERS}`, `folder-${folder}`, 'file-1.txt');
+    writeFileSync(path, `edited in run ${run}, ${folder}, at ${new Date().toISOString()}\n`);
+  }
+}
+
 /** Builds the app and writes an entry like bin/mch-sync.js that runs the compiled CLI; returns its path. */
 function builtEntry(work: string): string {
   const build = spawnSync('npm', ['run', 'build'], { encoding: 'utf8' });
@@ -173,6 +185,8 @@ function builtEntry(work: string): string {
   writeFileSync(
     entry,
     `// mch-sync from the compiled build, as bin/mch-sync.js runs the sources.\n` +
+      `const { limitHeapGrowth } = await import(${JSON.stringify(BUILT_HEAP_GROWTH)});\n` +
+      'limitHeapGrowth();\n' +
       `const { main } = await import(${JSON.stringify(BUILT_MAIN)});\n` +
       'process.exitCode = await main(process.argv.slice(2));\n',
   );
@@ -308,8 +322,13 @@ async function main(): Promise<void> {
           );
           runChild<{ dropped: boolean }>('--drop-record', setup);
           report(
-            `run --once with no settled record (plans over everything)${label}`,
-            await runs.planned('with no settled record', {}, entry),
+            `run --once with no settled record${label}`,
+            await runs.quiet(deviceDir, 'with no settled record', entry),
+          );
+          editMany(localRoot, run);
+          report(
+            `run --once, ${MANY_EDITED} files edited in as many folders (plans over everything)${label}`,
+            await runs.planned('many edits', { 'upload-content': MANY_EDITED }, entry),
           );
           report(
             `run --once, nothing changed (again)${label}`,

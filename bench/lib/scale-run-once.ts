@@ -34,6 +34,7 @@ export interface ScaleRunTarget {
 const QUIET_LINES = [
   'nothing changed on either side since the last settled pass',
   'the listings the device changed hold what the index has',
+  'with no settled record, both sides still hold what the index has',
 ];
 
 /** Rows on the device and the last time one changed: equal before and after means nothing was written. */
