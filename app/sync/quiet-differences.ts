@@ -10,7 +10,11 @@ import { baseName } from './reconcile.ts';
 import type { RemoteWalkResult } from './remote-walk.ts';
 import type { ScannedFolder, ScanResult } from './scanner.ts';
 
-/** Folders compared row by row on either side (as the quiet check does); more, and the pass plans over all. */
+/**
+ * Folders on disk whose digest differs that are compared row by row (as the quiet check does); more,
+ * and the pass plans over all. Remote folders have no such limit: each costs one read of its rows, and
+ * the comparison stops at MAX_ROOTS differences (a pass that wrote into 100 folders lists all 100 again).
+ */
 const MAX_FOLDERS = 32;
 /** Differing items a round is scoped to; more, and it plans over everything. */
 const MAX_ROOTS = 64;
@@ -48,8 +52,7 @@ export function quietDifferences(
     return undefined;
   if ((scan.root !== 'ok' && scan.root !== 'empty') || scan.folders === undefined) return undefined;
   if (scan.clashes.length > 0 || scanIssues(scan).length > 0) return undefined;
-  if (walk.vanished.length > 0 || walk.rejected.length > 0 || walk.listed.size > MAX_FOLDERS)
-    return undefined;
+  if (walk.vanished.length > 0 || walk.rejected.length > 0) return undefined;
   const roots = new Set<RelativePath>();
   const newFolders: RelativePath[] = [];
   if (!localDifferences(scan, index, remoteRootId, roots, newFolders)) return undefined;

@@ -122,6 +122,19 @@ describe('a whole pass that finds a few items differing', () => {
   });
 });
 
+describe('the pass after one that wrote into many folders', () => {
+  it('compares the listings it gets again with the rows, and has nothing to plan', async () => {
+    const pair = await syncedPair();
+    // More folders than the disk's side compares row by row (32): the device's side has no such limit.
+    for (let n = 0; n < 40; n++) pair.writeLocal(`many/f${n}/x.txt`, `file ${n}`);
+    expect((await pass(pair)).report.status).toBe('synced');
+    const relisting = await pass(pair);
+    expect(relisting.way).toBe('unchanged listings');
+    expect(relisting.writes).toEqual([]);
+    expect((await pass(pair)).way).toBe('quiet');
+  });
+});
+
 describe('a whole pass with no settled record (the last pass wrote and did not settle)', () => {
   it('compares every folder with the index and plans only around what differs', async () => {
     const pair = await syncedPair();
