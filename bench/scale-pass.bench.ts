@@ -12,7 +12,8 @@
 //    live service's stop cancels one (it puts back the settled record it took: the next pass is
 //    quiet), with the record gone, as a pass stopped after it wrote leaves it (the next pass compares
 //    every folder with the index and finds nothing to plan), and after 100 files were edited in 100
-//    folders (more than a pass plans around: it plans over everything);
+//    folders (more than a pass plans around: it plans over everything), and the pass after that one,
+//    which lists those 100 folders again and compares them with the index;
 // 4. a quiet `run --once` again, which must be quiet.
 // Every `run --once` case runs twice: through bin/mch-sync.js (the TypeScript sources, as `npm run
 // sync` runs them) and from the compiled build, as a packaged app runs it.
@@ -329,6 +330,11 @@ async function main(): Promise<void> {
           report(
             `run --once, ${MANY_EDITED} files edited in as many folders (plans over everything)${label}`,
             await runs.planned('many edits', { 'upload-content': MANY_EDITED }, entry),
+          );
+          // The device gave the folders it wrote to new listing ETags: the next pass lists them again.
+          report(
+            `run --once after it (lists the ${MANY_EDITED} folders it wrote to again)${label}`,
+            await runs.quiet(deviceDir, 'after many edits', entry),
           );
           report(
             `run --once, nothing changed (again)${label}`,
