@@ -5,7 +5,8 @@ import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../app/sync/quiet-pass.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import type { HostileServer } from '../../helpers/hostile-server.ts';
-import { startDeviceProxy, SyncPair } from '../../helpers/sync-pair.ts';
+import { stoppablePair } from '../../helpers/stoppable-pair.ts';
+import { SyncPair } from '../../helpers/sync-pair.ts';
 
 let device: TestDevice;
 const pairs: SyncPair[] = [];
@@ -156,22 +157,19 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
   });
 
   it('finds a device change whose listing a stopped pass already kept (a 304 for the next walk)', async () => {
-    const controller = new AbortController();
     // The stopped pass walks (and keeps the new listing of docs/deep), then stops at the download.
-    const proxy = await startDeviceProxy(device.base, {
-      before: (request) => {
-        if (request.method === 'GET' && request.url.endsWith('/content')) controller.abort();
-      },
-    });
+    const { pair, proxy, stopSignal } = await stoppablePair(
+      device,
+      (request) => request.method === 'GET' && request.url.endsWith('/content'),
+    );
     proxies.push(proxy);
-    const pair = new SyncPair(device, { deviceUrl: proxy.base, indexFile: true });
     pairs.push(pair);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
     pair.writeLocal('docs/other.txt', 'other');
     expect((await pair.sync()).status).toBe('synced');
     await quietAgain(pair);
     await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
-    await expect(pair.sync({ signal: controller.signal })).rejects.toThrow();
+    await expect(pair.sync({ signal: stopSignal() })).rejects.toThrow();
     expect(pair.index.getMeta(META_SETTLED)).toBeUndefined();
     const { way, report } = await pass(pair);
     expect(way).toBe('around');

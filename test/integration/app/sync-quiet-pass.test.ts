@@ -5,7 +5,8 @@ import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../app/sync/quiet-pass.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import type { HostileServer } from '../../helpers/hostile-server.ts';
-import { isWrite, startDeviceProxy, SyncPair } from '../../helpers/sync-pair.ts';
+import { stoppablePair } from '../../helpers/stoppable-pair.ts';
+import { isWrite, SyncPair } from '../../helpers/sync-pair.ts';
 
 let device: TestDevice;
 const pairs: SyncPair[] = [];
@@ -43,6 +44,11 @@ async function settle(pair: SyncPair): Promise<void> {
   const relisting = await pass(pair);
   expect(relisting.writes).toEqual([]);
   expect(relisting.report.status).toBe('synced');
+}
+
+/** A pass's first download: where a pass stops after its walk kept the new listings. */
+function atDownload(request: { method: string; url: string }): boolean {
+  return request.method === 'GET' && request.url.endsWith('/content');
 }
 
 function wasQuiet(pair: SyncPair): boolean {
@@ -150,15 +156,9 @@ describe('a pass with nothing to do', () => {
   });
 
   it('plans again after a pass that walked but did not settle: the record is dropped before anything changes', async () => {
-    const controller = new AbortController();
     // The download of the remote change is where the pass stops: its walk has already kept the new listing.
-    const proxy = await startDeviceProxy(device.base, {
-      before: (request) => {
-        if (request.method === 'GET' && request.url.endsWith('/content')) controller.abort();
-      },
-    });
+    const { pair, proxy, stopSignal } = await stoppablePair(device, atDownload);
     proxies.push(proxy);
-    const pair = new SyncPair(device, { deviceUrl: proxy.base, indexFile: true });
     pairs.push(pair);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
     expect((await pair.sync()).status).toBe('synced');
@@ -166,7 +166,7 @@ describe('a pass with nothing to do', () => {
     expect((await pass(pair)).quiet).toBe(true);
     expect(pair.index.getMeta(META_SETTLED)).toBeDefined();
     await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
-    await expect(pair.sync({ signal: controller.signal })).rejects.toThrow();
+    await expect(pair.sync({ signal: stopSignal() })).rejects.toThrow();
     expect(pair.index.getMeta(META_SETTLED)).toBeUndefined();
     pair.restart();
     const { quiet, report } = await pass(pair);
@@ -229,23 +229,18 @@ describe('a scoped round that saw a change on the device outside its scope', () 
 describe('a pass cancelled before it wrote anything', () => {
   /** A pair whose passes can be cancelled at their first folder listing, synced and settled. */
   async function cancellablePair(): Promise<{ pair: SyncPair; cancelledPass: () => Promise<void> }> {
-    let controller: AbortController | undefined;
-    const proxy = await startDeviceProxy(device.base, {
-      before: (request) => {
-        if (request.method === 'GET' && request.url.includes('/filesSearch/parents')) controller?.abort();
-      },
-    });
+    const { pair, proxy, stopSignal } = await stoppablePair(
+      device,
+      (request) => request.method === 'GET' && request.url.includes('/filesSearch/parents'),
+    );
     proxies.push(proxy);
-    const pair = new SyncPair(device, { deviceUrl: proxy.base, indexFile: true });
     pairs.push(pair);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
     expect((await pair.sync()).status).toBe('synced');
     await settle(pair);
     expect((await pass(pair)).quiet).toBe(true);
     const cancelledPass = async (): Promise<void> => {
-      controller = new AbortController();
-      await expect(pair.sync({ signal: controller.signal })).rejects.toThrow();
-      controller = undefined;
+      await expect(pair.sync({ signal: stopSignal() })).rejects.toThrow();
     };
     return { pair, cancelledPass };
   }

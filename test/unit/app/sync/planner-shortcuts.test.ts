@@ -3,19 +3,8 @@ import { describe as group, expect, it } from 'vitest';
 import type { ItemKind } from '../../../../app/sync/model.ts';
 import type { Plan } from '../../../../app/sync/planner.ts';
 import { itemsToPlan } from '../../../../app/sync/planner-scope.ts';
+import { Random } from '../../../reliability/canopy/random.ts';
 import { describe, ROOT_ID, World } from './planner-world.ts';
-
-/** A small deterministic generator (mulberry32): a failing seed replays exactly. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Presence = 'synced' | 'adopted' | 'differs' | 'local' | 'remote';
 
@@ -27,9 +16,10 @@ const NAMES = ['a', 'A', 'b', 'c.txt', 'C.txt', 'd', 'caf\u00e9', 'cafe\u0301'];
  * with different content, or new on one side; a slot's children fit what its folder is on each side.
  * Then a few random changes to synced items (edits, moves, deletes, type changes).
  */
-export function randomWorld(seed: number): World {
-  const next = random(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+function randomWorld(seed: number): World {
+  const random = new Random(seed);
+  const next = (): number => random.next();
+  const pick = <T>(items: readonly T[]): T => random.pick(items);
   const world = new World();
   const slots: Array<{ path: string; presence: Presence; kind: ItemKind }> = [];
   const fill = (parent: string, presence: Presence | 'root', depth: number): void => {
