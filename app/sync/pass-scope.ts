@@ -16,12 +16,15 @@ import type { ScanResult } from './scanner.ts';
 export class PassScope {
   readonly roots: readonly RelativePath[];
   readonly #keys: readonly string[];
+  /** The keys as a set, for many roots: a round around a thousand differences asks for every scanned item. */
+  readonly #keySet: ReadonlySet<string> | undefined;
   readonly #ancestors = new Set<string>(['']);
   readonly #parents = new Set<string>();
 
   constructor(roots: readonly RelativePath[]) {
     this.roots = roots;
     this.#keys = roots.map(nameKey);
+    this.#keySet = this.#keys.length > 16 ? new Set(this.#keys) : undefined;
     for (const key of this.#keys) {
       this.#parents.add(parentPath(key));
       for (let slash = key.indexOf('/'); slash > 0; slash = key.indexOf('/', slash + 1)) {
@@ -33,7 +36,13 @@ export class PassScope {
   /** Inside a changed subtree: what the disk holds there was scanned. */
   covers(path: RelativePath): boolean {
     const key = nameKey(path);
-    return this.#keys.some((root) => key === root || key.startsWith(`${root}/`));
+    const keys = this.#keySet;
+    if (keys === undefined) return this.#keys.some((root) => key === root || key.startsWith(`${root}/`));
+    if (keys.has(key)) return true;
+    for (let slash = key.indexOf('/'); slash > 0; slash = key.indexOf('/', slash + 1)) {
+      if (keys.has(key.slice(0, slash))) return true;
+    }
+    return false;
   }
 
   isAround(path: RelativePath): boolean {

@@ -11,13 +11,17 @@ import type { RemoteWalkResult } from './remote-walk.ts';
 import type { ScannedFolder, ScanResult } from './scanner.ts';
 
 /**
- * Folders on disk whose digest differs that are compared row by row (as the quiet check does); more,
- * and the pass plans over all. Remote folders have no such limit: each costs one read of its rows, and
- * the comparison stops at MAX_ROOTS differences (a pass that wrote into 100 folders lists all 100 again).
+ * Folders on disk whose digest differs that are compared row by row; more, and the pass plans over
+ * all. Each costs one read of its rows. Remote folders have no such limit: the comparison stops at
+ * MAX_ROOTS differences (a pass that wrote into 100 folders lists all 100 again).
  */
-const MAX_FOLDERS = 32;
-/** Differing items a round is scoped to; more, and it plans over everything. */
-const MAX_ROOTS = 64;
+const MAX_FOLDERS = 256;
+/**
+ * Differing items a round is scoped to; more, and it plans over everything. A round around them reads
+ * the rows of their folders and holds little; a plan over everything at 1,000,000 files holds about
+ * 740 MB however few changed (docs/benchmarks.md).
+ */
+const MAX_ROOTS = 1024;
 
 /**
  * The paths where the disk or the device differs from the index, as the roots of a scoped round (none:

@@ -179,10 +179,27 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     await quietAgain(pair);
   });
 
+  it('plans around a hundred differences in forty folders, on both sides', async () => {
+    const pair = await syncedPair();
+    for (let f = 0; f < 40; f++) for (let n = 0; n < 3; n++) pair.writeLocal(`d${f}/f${n}.txt`, `${f}.${n}`);
+    expect((await pass(pair)).report.status).toBe('synced');
+    await quietAgain(pair);
+    for (let f = 0; f < 40; f++) pair.writeLocal(`d${f}/f0.txt`, `edited ${f}`);
+    for (let f = 0; f < 40; f++) pair.writeLocal(`d${f}/new.txt`, `new ${f}`);
+    for (let f = 0; f < 20; f++) await pair.writeRemote(`d${f}/f1.txt`, `from the device ${f}`);
+    pair.index.deleteMeta(META_SETTLED);
+    const { way, report } = await pass(pair);
+    expect(way).toBe('around');
+    expect(report.status).toBe('synced');
+    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    expect(pair.readLocal('d7/f1.txt')).toBe('from the device 7');
+    await quietAgain(pair);
+  });
+
   it('plans over everything when too many items differ', async () => {
     const pair = await syncedPair();
-    // Each a difference of its own (a new folder with 70 files in it would be one).
-    for (let n = 0; n < 70; n++) pair.writeLocal(`f${n}.txt`, `file ${n}`);
+    // Each a difference of its own (more than 1,024; a new folder with them all in it would be one).
+    for (let n = 0; n < 1030; n++) pair.writeLocal(`f${n}.txt`, `${n}`);
     await pair.writeRemote('docs/b.txt', 'changed there');
     pair.index.deleteMeta(META_SETTLED);
     const { way, report } = await pass(pair);

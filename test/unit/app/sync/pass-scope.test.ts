@@ -13,6 +13,7 @@ import {
 } from '../../../../app/sync/pass-scope.ts';
 import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
 import { scanLocalFolder } from '../../../../app/sync/scanner.ts';
+import { Random } from '../../../reliability/canopy/random.ts';
 
 function row(remoteId: string, path: string, parentRemoteId = 'root'): IndexEntry {
   return {
@@ -77,6 +78,25 @@ describe('scanLocalFolder within', () => {
     expect(scan.clashes.map((clash) => [clash.folder, clash.kind, [...clash.paths].sort()])).toEqual([
       [nfd, 'unicode', [`${nfd}/${nfc}`, `${nfd}/${nfd}`].sort()],
     ]);
+  });
+});
+
+describe('PassScope.covers', () => {
+  it('says what the plain definition says, for a few roots and for the many of a round around differences', () => {
+    const names = ['a', 'b', 'ab', 'a b', 'r\u00e9', 're\u0301', 'c.txt'];
+    for (let seed = 1; seed <= 400; seed++) {
+      const random = new Random(seed);
+      const path = (): string => Array.from({ length: random.int(1, 4) }, () => random.pick(names)).join('/');
+      const roots = Array.from({ length: random.int(1, 60) }, path);
+      const scope = new PassScope(roots);
+      const keys = roots.map((root) => root.normalize('NFC'));
+      for (let n = 0; n < 50; n++) {
+        const asked = path();
+        const key = asked.normalize('NFC');
+        const plain = keys.some((root) => key === root || key.startsWith(`${root}/`));
+        expect(scope.covers(asked), `seed ${seed}: ${asked}`).toBe(plain);
+      }
+    }
   });
 });
 

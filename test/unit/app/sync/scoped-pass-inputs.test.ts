@@ -128,10 +128,13 @@ function world(seed: number): World {
       next() < 0.15
         ? [{ folderId: ROOT, folderPath: '', id: `r${Math.floor(next() * count)}`, name: 'bad', error }]
         : [],
-    roots: Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
-      next() < 0.85 && paths.length > 0
-        ? elsewhere(pick(paths).path)
-        : `${pick(folders)}/new`.replace(/^\//u, ''),
+    // Now and then many roots, as a round around many differences has.
+    roots: Array.from(
+      { length: next() < 0.2 ? 17 + Math.floor(next() * 8) : 1 + Math.floor(next() * 3) },
+      () =>
+        next() < 0.85 && paths.length > 0
+          ? elsewhere(pick(paths).path)
+          : `${pick(folders)}/new`.replace(/^\//u, ''),
     ),
   };
 }
