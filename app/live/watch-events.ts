@@ -146,9 +146,12 @@ export class EventCleaner {
 
   /** The pending events replayed path by path: each track with the changes it amounts to. */
   #replay(): Replayed {
+    // What was at a path: the cleaner's memory, else the index (the service keeps no scan of every
+    // file). An atomic save over a file the cleaner never saw an event for replaces the index's item:
+    // with only the memory asked, a save then a delete read as a file made and gone (soak seed 73131).
     const tracks = replayEvents(
       this.#pending,
-      (path) => this.#known.get(path),
+      (path) => this.knownItemAt(path),
       (path) => this.knownItemAt(path),
     );
     const moves = pairMoves(tracks, this.#windowMs);

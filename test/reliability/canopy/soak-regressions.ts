@@ -11,6 +11,26 @@ export interface SoakRegression {
 export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
   {
     why:
+      'trees differ (npm run soak -- --live --seeds 200 --from 73001, seed 73131): a file synced before ' +
+      'the service started was saved (a temporary renamed over it) and then deleted; the event cleaner ' +
+      'looked up only its own memory for the add, which had never seen the file (the service keeps no ' +
+      'scan), so it read a file made and gone, and the delete never reached the device. Fixed in ' +
+      "watch-events.ts: what was at a path is the cleaner's memory, else the index, for every event",
+    scenario: {
+      seed: 73131,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [{ path: 'Notes', kind: 'file', content: '73131:i1 abcdefghijklmnopqrstuvwxyzabcdefghi\n' }],
+      local: [
+        { op: 'edit', path: 'Notes', content: '73131:l2 abcdefghijklmnopqrstuvwxyzabcdef\n', atomic: true },
+        { op: 'delete', path: 'Notes' },
+      ],
+      remote: [],
+      soak: { crash: null, faults: null, during: null, live: true },
+    },
+  },
+  {
+    why:
       'trees differ (npm run soak -- --live --seeds 300 --from 30001, seed 30088, with our own watcher): ' +
       'a folder replaced by a file went out at once, but the deletion of its subfolder sub/d was held for ' +
       'the move window; the folder the engine made at sub meanwhile got the freed inode number of sub/d ' +

@@ -212,6 +212,19 @@ group('moves', () => {
     expect(world.drain()).toEqual(['moved a -> b']);
   });
 
+  it('the index names an item the cleaner never saw: a save over it, then a delete, is a delete', () => {
+    // Soak seed 73131: the memory alone read the save as a new file, and the delete as its end.
+    const knownItem = (path: string) => (path === 'a' ? { kind: 'file' as const, inode: '1' } : undefined);
+    const world = new CleanerWorld([], { knownItem }).push(add('a', 2, 5, 999n), unlink('a')).wait(2000);
+    expect(world.drain()).toEqual(['deleted a']);
+  });
+
+  it('the index names an item the cleaner never saw: a save over it is an edit', () => {
+    const knownItem = (path: string) => (path === 'a' ? { kind: 'file' as const, inode: '1' } : undefined);
+    const world = new CleanerWorld([], { knownItem }).push(add('a', 2, 5, 999n));
+    expect(world.drain()).toEqual(['modified a']);
+  });
+
   it('what a batch taught is remembered: a second rename in a later batch is a move', () => {
     const world = new CleanerWorld([file('a', 1)]);
     expect(world.push(unlink('a'), add('b', 1)).drain()).toEqual(['moved a -> b']);
