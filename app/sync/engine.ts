@@ -1,28 +1,20 @@
 // The sync engine facade: one object per synced folder pair that runs passes (scan, walk, plan, execute).
 import { mkdirSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ApiError, MchError } from '../../common/errors.ts';
+import { join } from 'node:path';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import type { RelativePath } from './model.ts';
 import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './executor.ts';
 import type { EngineEvents } from './engine-events.ts';
-import type { ExecutionContext } from './execution-context.ts';
+import { newExecutionContext } from './execution-context.ts';
 import { IndexWriter } from './index-writes.ts';
 import { tidyLeftovers } from './leftovers.ts';
 import { ListingCacheDamagedError, ListingCacheKeeper } from './listing-cache.ts';
 import { withOwnMoves } from './walk-listing.ts';
 import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
-import {
-  massDeleteHold,
-  META_LOCAL_ROOT,
-  META_REMOTE_FOLDER,
-  META_REMOTE_ROOT,
-  rememberPass,
-  rootHold,
-} from './pass-record.ts';
-import { emptyCounts, type PassIssue, type PassReport } from './pass-report.ts';
+import { massDeleteHold, rememberPass, rootHold } from './pass-record.ts';
+import { emptyCounts, type PassReport } from './pass-report.ts';
 import { passInputs, type PassInputs } from './pass-inputs.ts';
 import {
   PassScope,
@@ -42,7 +34,7 @@ import {
   type StandingIssues,
 } from './quiet-pass.ts';
 import { reconcile, type ReconciledItem, type ReconcileInput } from './reconcile.ts';
-import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
+import { remoteRootOf } from './remote-root.ts';
 import { RemoteWalkError, walkRemote, type RemoteWalkCache, type RemoteWalkResult } from './remote-walk.ts';
 import { scanLocalFolder, scanLocalFolderAsync, type ScanOptions, type ScanResult } from './scanner.ts';
 import { settleTimeOnlyChanges } from './time-only-changes.ts';
@@ -105,16 +97,7 @@ export interface SyncOptions {
   scopeRemoteChanges?: boolean;
 }
 
-/** Stable codes of the engine's own refusals. */
-export type EngineErrorCode = 'FOLDER_PAIR_MISMATCH' | 'REMOTE_ROOT_MISSING';
-
-export class EngineError extends MchError {
-  declare readonly code: EngineErrorCode;
-
-  constructor(code: EngineErrorCode, message: string) {
-    super(code, code === 'FOLDER_PAIR_MISMATCH' ? 'Folder synced elsewhere' : 'Remote folder gone', message);
-  }
-}
+export { EngineError, type EngineErrorCode } from './remote-root.ts';
 
 /**
  * A round's items and remote entries. Its maps of local entries and index rows by key are not kept:
@@ -204,7 +187,7 @@ export class SyncEngine {
     const settled = takeSettledRecord(this.#options.index);
     if (settled !== undefined) this.#taken = { record: settled, writes: this.#options.index.writeCount() };
     // Looked up once per engine; a walk that finds it gone makes the next pass look again.
-    this.#remoteRootId ??= await this.#remoteRoot(options.signal);
+    this.#remoteRootId ??= await remoteRootOf(this.#options, options.signal);
     const remoteRootId = this.#remoteRootId;
     const recovered = await recoverIntents({
       client,
@@ -374,7 +357,10 @@ export class SyncEngine {
       if (planned.operations.length === 0) break;
       executed = true;
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
-      const context = this.#context(remote, remoteRootId, report, options.signal);
+      const context = newExecutionContext(
+        { ...this.#options, writer: this.#writer },
+        { remote, remoteRootId, report, signal: options.signal },
+      );
       context.touchedFolders = this.#touched;
       const { replan } = await executePlan(
         context,
@@ -481,79 +467,5 @@ export class SyncEngine {
       this.#caseInsensitive = probeNameTraits(stateFolder).caseInsensitive;
     }
     return this.#caseInsensitive;
-  }
-
-  #context(
-    remote: ExecutionContext['remote'],
-    remoteRootId: string,
-    report: PassReport,
-    signal: AbortSignal | undefined,
-  ): ExecutionContext {
-    const issues: PassIssue[] = report.issues;
-    const events = this.#options.events;
-    return {
-      client: this.#options.client,
-      index: this.#writer,
-      localRoot: this.#options.localRoot,
-      remoteRootId,
-      remote,
-      createdFolders: new Map(),
-      eTags: new Map(),
-      movedTo: new Map(),
-      pendingRemoteMoves: new Set(),
-      pendingRemoteDeletes: new Set(),
-      parkedNames: new Map(),
-      deferred: [],
-      counts: report.counts,
-      issues,
-      operations: report.operations,
-      env: this.#options.env ?? process.env,
-      now: this.#options.now ?? (() => new Date()),
-      log: this.#options.log ?? (() => {}),
-      onLocalWrite: events?.onLocalWrite ?? (() => {}),
-      onActivity: events?.onActivity ?? (() => {}),
-      onProgress: events?.onProgress ?? (() => {}),
-      transferStarted: () => () => {},
-      touchedFolders: new Set(),
-      ownMoves: [],
-      signal,
-    };
-  }
-
-  /**
-   * The synced remote folder's id. Followed by id once known (a rename on the device keeps the pair); a
-   * folder gone after items were synced is an error, never an empty folder to sync "everything deleted" into.
-   */
-  async #remoteRoot(signal: AbortSignal | undefined): Promise<string> {
-    const { client, index, remoteFolder } = this.#options;
-    const wanted = `/${remoteFolderSegments(remoteFolder).join('/')}`;
-    const pairedWith = index.getMeta(META_REMOTE_FOLDER);
-    if (pairedWith !== undefined && pairedWith !== wanted) {
-      throw new EngineError(
-        'FOLDER_PAIR_MISMATCH',
-        `${this.#options.localRoot} is synced with ${pairedWith} on the device, not ${wanted}.`,
-      );
-    }
-    const known = index.getMeta(META_REMOTE_ROOT);
-    if (known !== undefined) {
-      try {
-        const folder = await client.getFile(known, signal === undefined ? {} : { signal });
-        if (folder.isFolder && !folder.trashed) return folder.id;
-      } catch (error) {
-        if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-      }
-      if (index.count() > 0) {
-        throw new EngineError(
-          'REMOTE_ROOT_MISSING',
-          `The folder ${wanted} is gone from the device. Nothing was changed on this computer; to sync ` +
-            `${this.#options.localRoot} again, move it aside or use another profile.`,
-        );
-      }
-    }
-    const ensured = await ensureRemoteFolder(client, wanted, signal === undefined ? {} : { signal });
-    index.setMeta(META_REMOTE_ROOT, ensured.id);
-    index.setMeta(META_REMOTE_FOLDER, wanted);
-    index.setMeta(META_LOCAL_ROOT, resolve(this.#options.localRoot));
-    return ensured.id;
   }
 }

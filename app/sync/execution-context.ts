@@ -3,9 +3,9 @@ import type { DeviceClient } from '../api/device-client.ts';
 import { nameKey, type RelativePath, type RemoteEntry } from './model.ts';
 import type { Operation, RemoteParent } from './operations.ts';
 import type { IndexWriter } from './index-writes.ts';
-import type { PassCounts, PassIssue } from './pass-report.ts';
+import type { PassCounts, PassIssue, PassReport } from './pass-report.ts';
 import type { ActivityEntry, SyncProgress } from '../../common/sync-status.ts';
-import type { EngineLogLine } from './engine.ts';
+import type { EngineLogLine, SyncEngineOptions } from './engine.ts';
 import type { LocalWrite } from './engine-events.ts';
 import type { OwnMove } from './walk-listing.ts';
 
@@ -82,4 +82,46 @@ export function parentId(context: ExecutionContext, parent: RemoteParent, forPat
     throw new ReplanNeeded('PARENT_MISSING', forPath, `Its folder ${parent.path} was not created yet.`);
   }
   return id;
+}
+
+/** A fresh context for one round's plan: the engine's parts, and the round's remote side and report. */
+export function newExecutionContext(
+  engine: Pick<SyncEngineOptions, 'client' | 'localRoot' | 'env' | 'now' | 'log' | 'events'> & {
+    writer: IndexWriter;
+  },
+  round: {
+    remote: ExecutionContext['remote'];
+    remoteRootId: string;
+    report: Pick<PassReport, 'issues' | 'counts' | 'operations'>;
+    signal: AbortSignal | undefined;
+  },
+): ExecutionContext {
+  const events = engine.events;
+  return {
+    client: engine.client,
+    index: engine.writer,
+    localRoot: engine.localRoot,
+    remoteRootId: round.remoteRootId,
+    remote: round.remote,
+    createdFolders: new Map(),
+    eTags: new Map(),
+    movedTo: new Map(),
+    pendingRemoteMoves: new Set(),
+    pendingRemoteDeletes: new Set(),
+    parkedNames: new Map(),
+    deferred: [],
+    counts: round.report.counts,
+    issues: round.report.issues,
+    operations: round.report.operations,
+    env: engine.env ?? process.env,
+    now: engine.now ?? (() => new Date()),
+    log: engine.log ?? (() => {}),
+    onLocalWrite: events?.onLocalWrite ?? (() => {}),
+    onActivity: events?.onActivity ?? (() => {}),
+    onProgress: events?.onProgress ?? (() => {}),
+    transferStarted: () => () => {},
+    touchedFolders: new Set(),
+    ownMoves: [],
+    signal: round.signal,
+  };
 }
