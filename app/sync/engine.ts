@@ -157,11 +157,19 @@ export class SyncEngine {
       // The kept listings were dropped: this engine's copy of them goes too, and the next walk lists all.
       if (error instanceof ListingCacheDamagedError) this.#walkCache = undefined;
       // Cancelled or failed before writing anything: the next pass may still be a quiet one.
-      if (this.#taken !== undefined)
-        putBackSettledRecord(this.#options.index, this.#taken.record, this.#taken.writes);
+      if (this.#taken !== undefined) this.#putBack(this.#taken);
       throw error;
     } finally {
       this.#taken = undefined;
+    }
+  }
+
+  /** The pass's own error is the one to report: a record that cannot be put back stays gone (the next pass compares). */
+  #putBack(taken: { record: SettledRecord; writes: number }): void {
+    try {
+      putBackSettledRecord(this.#options.index, taken.record, taken.writes);
+    } catch {
+      // An index that cannot be read or written now (closed, locked): nothing is lost by leaving it.
     }
   }
 
