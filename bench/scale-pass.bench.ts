@@ -11,9 +11,10 @@
 //    (the tree stays as it was made), after a pass was cancelled before it wrote anything, the way the
 //    live service's stop cancels one (it puts back the settled record it took: the next pass is
 //    quiet), with the record gone, as a pass stopped after it wrote leaves it (the next pass compares
-//    every folder with the index and finds nothing to plan), and after 100 files were edited in 100
-//    folders (more than a pass plans around: it plans over everything), and the pass after that one,
-//    which lists those 100 folders again and compares them with the index;
+//    every folder with the index and finds nothing to plan), after 100 files were edited in 100
+//    folders (planned around them), after 300 in 300 folders (more than a pass plans around: it plans
+//    over everything), and the pass after that one, which lists those folders again and compares
+//    them with the index;
 // 4. a quiet `run --once` again, which must be quiet.
 // Every `run --once` case runs twice: through bin/mch-sync.js (the TypeScript sources, as `npm run
 // sync` runs them) and from the compiled build, as a packaged app runs it.
@@ -60,8 +61,10 @@ const LIVE_SECONDS = Number(process.env['BENCH_SCALE_PASS_LIVE_SECONDS'] ?? 60);
 const TIMEOUT_MS = 3_600_000;
 /** The peak RSS goal of issue 19 for any `run --once`. */
 const PEAK_GOAL_MB = 1024;
+/** Files edited at once in as many folders: a pass plans around them (up to 256 folders on disk). */
+const SOME_EDITED = 100;
 /** Files edited at once in as many folders: more than a pass plans around, so it plans over everything. */
-const MANY_EDITED = 100;
+const MANY_EDITED = 300;
 /** The file each run edits, and the one it adds and deletes again. */
 const EDITED = join('top-3', 'folder-3', 'file-7.txt');
 const ADDED = join('top-0', 'scale-pass-added.txt');
@@ -170,10 +173,10 @@ function editFile(localRoot: string, run: number): void {
   writeFileSync(join(localRoot, EDITED), `edited in run ${run} at ${new Date().toISOString()}\n`);
 }
 
-/** Saves `file-1.txt` in each of the first MANY_EDITED folders with new bytes, as `editFile` does. */
-function editMany(localRoot: string, run: number): void {
-  for (let folder = 0; folder < MANY_EDITED; folder += 1) {
-    const path = join(localRoot, `top-${folder % TOP_FOLDERS}`, `folder-${folder}`, 'file-1.txt');
+/** Saves `name` in each of the first `count` folders with new bytes, as `editFile` does. */
+function editMany(localRoot: string, run: number, count: number, name: string): void {
+  for (let folder = 0; folder < count; folder += 1) {
+    const path = join(localRoot, `top-${folder % TOP_FOLDERS}`, `folder-${folder}`, name);
     writeFileSync(path, `edited in run ${run}, ${folder}, at ${new Date().toISOString()}\n`);
   }
 }
@@ -307,14 +310,17 @@ async function main(): Promise<void> {
           editFile(localRoot, run);
           report(
             `run --once, one file edited${label}`,
-            await runs.planned('edit', { 'upload-content': 1 }, entry),
+            await runs.planned('edit', { 'upload-content': 1 }, entry, 'around differences'),
           );
           writeFileSync(join(localRoot, ADDED), `added in run ${run}\n`);
-          report(`run --once, one file added${label}`, await runs.planned('add', { upload: 1 }, entry));
+          report(
+            `run --once, one file added${label}`,
+            await runs.planned('add', { upload: 1 }, entry, 'around differences'),
+          );
           unlinkSync(join(localRoot, ADDED));
           report(
             `run --once, one file deleted${label}`,
-            await runs.planned('delete', { 'remote-delete': 1 }, entry),
+            await runs.planned('delete', { 'remote-delete': 1 }, entry, 'around differences'),
           );
           const cancelled = runChild<{ outcome: string }>('--cancelled-pass', setup);
           report(
@@ -326,10 +332,15 @@ async function main(): Promise<void> {
             `run --once with no settled record${label}`,
             await runs.quiet(deviceDir, 'with no settled record', entry),
           );
-          editMany(localRoot, run);
+          editMany(localRoot, run, SOME_EDITED, 'file-2.txt');
+          report(
+            `run --once, ${SOME_EDITED} files edited in as many folders (planned around them)${label}`,
+            await runs.planned('some edits', { 'upload-content': SOME_EDITED }, entry, 'around differences'),
+          );
+          editMany(localRoot, run, MANY_EDITED, 'file-1.txt');
           report(
             `run --once, ${MANY_EDITED} files edited in as many folders (plans over everything)${label}`,
-            await runs.planned('many edits', { 'upload-content': MANY_EDITED }, entry),
+            await runs.planned('many edits', { 'upload-content': MANY_EDITED }, entry, 'over everything'),
           );
           // The device gave the folders it wrote to new listing ETags: the next pass lists them again.
           report(

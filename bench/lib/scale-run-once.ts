@@ -17,6 +17,8 @@ export interface CliFigures {
   changes: number;
   /** Whether the pass ended at the quiet check (its --verbose log says so) instead of planning. */
   quiet: boolean;
+  /** Whether its first round planned only around the items that differ (quiet-differences.ts). */
+  around: boolean;
   load: number;
 }
 
@@ -55,7 +57,7 @@ export function describeCli(figures: CliFigures, findSeconds: number): string {
   const operations = Object.entries(figures.operations)
     .map(([op, count]) => `${op} ${count}`)
     .join(', ');
-  return `${figures.seconds.toFixed(2)} s (${(figures.seconds / findSeconds).toFixed(2)}× find), CPU ${figures.cpu.toFixed(2)} s, peak RSS ${figures.peakMb.toFixed(0)} MB, ${figures.quiet ? 'quiet check' : 'planned'}${operations === '' ? '' : `; ${operations}`} (load ${figures.load.toFixed(2)})`;
+  return `${figures.seconds.toFixed(2)} s (${(figures.seconds / findSeconds).toFixed(2)}× find), CPU ${figures.cpu.toFixed(2)} s, peak RSS ${figures.peakMb.toFixed(0)} MB, ${figures.quiet ? 'quiet check' : figures.around ? 'planned around differences' : 'planned over everything'}${operations === '' ? '' : `; ${operations}`} (load ${figures.load.toFixed(2)})`;
 }
 
 export class ScaleRuns {
@@ -98,6 +100,7 @@ export class ScaleRuns {
       operations: report.operations,
       changes: changesOf(report),
       quiet: QUIET_LINES.some((line) => run.stderr.includes(line)),
+      around: run.stderr.includes('round 1: planned around'),
       load,
     };
   }
@@ -116,11 +119,15 @@ export class ScaleRuns {
     return figures;
   }
 
-  /** A `run --once` that must plan: fails unless it carried out exactly `expected` (operation → count). */
+  /**
+   * A `run --once` that must plan: fails unless it carried out exactly `expected` (operation → count),
+   * and, when `way` is given, unless it planned that way.
+   */
   async planned(
     what: string,
     expected: Record<string, number>,
     entry: string | undefined,
+    way?: 'around differences' | 'over everything',
   ): Promise<CliFigures> {
     const figures = await this.runOnce({ entry });
     if (figures.quiet || JSON.stringify(figures.operations) !== JSON.stringify(expected)) {
@@ -128,6 +135,8 @@ export class ScaleRuns {
         `${what}: expected a planned pass with ${JSON.stringify(expected)}: ${figures.run.stdout}`,
       );
     }
+    if (way !== undefined && figures.around !== (way === 'around differences'))
+      throw new Error(`${what}: expected a pass planned ${way}`);
     return figures;
   }
 }
