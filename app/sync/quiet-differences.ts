@@ -1,4 +1,4 @@
-// Where a whole pass whose quiet check failed differs from the index, when that is a few items: its round plans only around them.
+// Where a whole pass differs from the index, with the last settled record or without it, when that is up to 1,024 items: its round plans only around them.
 import type { IndexStore } from '../index/index-store.ts';
 import { IGNORE_FILE_NAME } from './ignore-rules.ts';
 import { MOVING_PREFIX } from './local-names.ts';
