@@ -123,4 +123,24 @@ group('expected echoes', () => {
     echoes.expect('cafe\u0301.txt', 'created', 60_000);
     expect(world(echoes).push(add('caf\u00e9.txt', 4)).drain()).toEqual([]);
   });
+
+  it("a folder made under the other spelling beside the one the executor made is the user's", () => {
+    // Soak seed 74084: Linux keeps both spellings; each holds its own folder.
+    const onDisk = new Map([
+      ['re\u0301sume\u0301', { ino: 7n, size: 0n, mtimeNs: 1n }],
+      ['r\u00e9sum\u00e9', { ino: 8n, size: 0n, mtimeNs: 2n }],
+    ]);
+    const echoes = new ExpectedEchoes((path) => onDisk.get(path));
+    echoes.expect('re\u0301sume\u0301', 'created', 60_000);
+    expect(world(echoes, []).push(addDir('r\u00e9sum\u00e9', 8)).drain()).toEqual([
+      'created r\u00e9sum\u00e9/',
+    ]);
+  });
+
+  it('one item answering to both spellings (a file system that normalises) is still the echo', () => {
+    const item = { ino: 7n, size: 0n, mtimeNs: 1n };
+    const echoes = new ExpectedEchoes(() => item);
+    echoes.expect('re\u0301sume\u0301', 'created', 60_000);
+    expect(world(echoes, []).push(addDir('r\u00e9sum\u00e9', 7)).drain()).toEqual([]);
+  });
 });
