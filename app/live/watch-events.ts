@@ -225,11 +225,16 @@ export class EventCleaner {
     }
     const held = this.#held(tracks, deleted, sources, nowMs);
     const ready = changes.filter((change) => !(change.kind === 'deleted' && held.paths.has(change.path)));
+    const accounted = this.#accountedWrites(outcomes);
     this.#commit(tracks, moves, held.paths);
     this.#pending = this.#pending.filter((event) => held.paths.has(event.path));
 
     const cleaned = withoutImplied(ready);
-    const changesOut = this.#options.echoes ? this.#options.echoes.swallow(cleaned, nowMs) : cleaned;
+    const echoes = this.#options.echoes;
+    // The accounted writes use up the echoes announced for them, and are no changes themselves.
+    const changesOut = echoes
+      ? echoes.swallow([...cleaned, ...accounted], nowMs).filter((change) => !accounted.includes(change))
+      : cleaned;
     const affected = changesOut.flatMap((change) =>
       change.fromPath === undefined ? [change.path] : [change.fromPath, change.path],
     );
@@ -240,6 +245,24 @@ export class EventCleaner {
     };
     if (held.untilMs !== undefined) batch.heldUntilMs = held.untilMs;
     return batch;
+  }
+
+  /**
+   * Paths that an add or a change event reached and that are, at the end, what the memory or the index
+   * already had there: mostly the engine's own writes, recorded in the index before their events came.
+   * As writes they use up the echo the executor announced; left, such an echo would take a later real
+   * change at that path (or another spelling of it) for itself (soak seed 74084).
+   */
+  #accountedWrites(outcomes: Replayed['outcomes']): LocalChange[] {
+    const written = new Set<RelativePath>();
+    for (const event of this.#pending)
+      if (event.type !== 'unlink' && event.type !== 'unlinkDir') written.add(event.path);
+    const accounted: LocalChange[] = [];
+    for (const { track, outcome } of outcomes) {
+      if (outcome.length > 0 || track.after === undefined || !written.has(track.path)) continue;
+      accounted.push({ kind: 'created', path: track.path, itemKind: track.after.kind });
+    }
+    return accounted;
   }
 
   /** Deletions younger than the window (and what vanished under them) wait: their add may be late. */

@@ -137,6 +137,25 @@ group('expected echoes', () => {
     ]);
   });
 
+  it("an own move the index already records uses up its echo, so the user's next save is reported", () => {
+    // The executor moved a → b and wrote the row at b before the events came.
+    const knownItem = (path: string) => (path === 'b' ? { kind: 'file' as const, inode: '1' } : undefined);
+    const echoes = new ExpectedEchoes();
+    echoes.expect('b', 'moved', 60_000, 'a');
+    const cleaner = new CleanerWorld([], { echoes, knownItem });
+    expect(cleaner.push(unlink('a'), add('b', 1)).wait(2000).drain()).toEqual([]);
+    expect(echoes.size).toBe(0);
+    expect(cleaner.push(change('b', 1, 9, 999n)).drain()).toEqual(['modified b']);
+  });
+
+  it('an own folder the index already records uses up its echo', () => {
+    const knownItem = (path: string) => (path === 'd' ? { kind: 'folder' as const, inode: '4' } : undefined);
+    const echoes = new ExpectedEchoes();
+    echoes.expect('d', 'created', 60_000);
+    expect(new CleanerWorld([], { echoes, knownItem }).push(addDir('d', 4)).drain()).toEqual([]);
+    expect(echoes.size).toBe(0);
+  });
+
   it('one item answering to both spellings (a file system that normalises) is still the echo', () => {
     const item = { ino: 7n, size: 0n, mtimeNs: 1n };
     const echoes = new ExpectedEchoes(() => item);
