@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { indexFilePath, openIndexDb } from '../../../app/index/index-db.ts';
 import { IndexStore } from '../../../app/index/index-store.ts';
-import type { ExecutionContext } from '../../../app/sync/execution-context.ts';
+import { newExecutionContext } from '../../../app/sync/execution-context.ts';
 import { executePlan } from '../../../app/sync/executor.ts';
 import { IndexWriter } from '../../../app/sync/index-writes.ts';
 import type { LocalEntry, RemoteEntry } from '../../../app/sync/model.ts';
@@ -73,33 +73,15 @@ describe('a create whose name an item of the same plan still holds', () => {
       localMtimeNs: onDisk.mtimeNs,
       contentHash: null,
     });
-    const context: ExecutionContext = {
-      client: api,
-      index: new IndexWriter(store),
-      localRoot: root,
-      remoteRootId: rootId,
-      remote: new Map([[file.id, remoteFile]]),
-      createdFolders: new Map(),
-      eTags: new Map(),
-      movedTo: new Map(),
-      pendingRemoteMoves: new Set(),
-      pendingRemoteDeletes: new Set(),
-      parkedNames: new Map(),
-      deferred: [],
-      counts: emptyCounts(),
-      issues: [],
-      operations: {},
-      env: {},
-      now: () => new Date(0),
-      log: () => {},
-      onLocalWrite: () => {},
-      onActivity: () => {},
-      onProgress: () => {},
-      transferStarted: () => () => {},
-      touchedFolders: new Set(),
-      ownMoves: [],
-      signal: undefined,
-    };
+    const context = newExecutionContext(
+      { client: api, writer: new IndexWriter(store), localRoot: root, env: {}, now: () => new Date(0) },
+      {
+        remote: new Map([[file.id, remoteFile]]),
+        remoteRootId: rootId,
+        report: { counts: emptyCounts(), issues: [], operations: {} },
+        signal: undefined,
+      },
+    );
     const operations: Operation[] = [
       {
         op: 'remote-create-folder',
