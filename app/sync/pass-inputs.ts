@@ -195,34 +195,6 @@ function shadowedLocalPaths(
   return shadowed;
 }
 
-/**
- * A synced item the user moved into (or renamed as) an item left out for a name clash is out of sight, not deleted:
- * its row, and its remote item where the device has it, are unknown this round. Read as deleted here,
- * a change to it on the device brought it back beside the moved copy, and once the clash was gone the
- * copy went up too (soak seed 95491: a duplicate on both sides).
- */
-function leaveOutMovedIntoShadowed(
-  scan: ScanResult,
-  shadowed: ReadonlySet<RelativePath>,
-  rows: ReadonlyMap<string, IndexRow>,
-  elsewhere: RowLookup | undefined,
-  walk: RemoteWalkResult,
-  unknown: Unknown,
-): void {
-  const inodes = new Set<string>();
-  for (const entry of scan.entries) {
-    if (isShadowed(entry.path, shadowed)) inodes.add(entry.inode);
-  }
-  if (inodes.size === 0) return;
-  const moved = [...rows.values()].filter((row) => row.inode !== null && inodes.has(row.inode));
-  for (const inode of inodes) moved.push(...(elsewhere?.byInode(inode) ?? []));
-  for (const row of moved) {
-    unknown.add(row.path, true);
-    const remote = walk.entries.get(row.remoteId);
-    if (remote !== undefined) unknown.add(remote.path, true);
-  }
-}
-
 function isShadowed(path: RelativePath, shadowed: ReadonlySet<RelativePath>): boolean {
   if (shadowed.size === 0) return false;
   for (let end = path.length; end > 0; end = path.lastIndexOf('/', end - 1)) {
@@ -350,7 +322,6 @@ export function passInputs(
     rows.set(row.remoteId, row);
   }
   const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
-  if (shadowed.size > 0) leaveOutMovedIntoShadowed(scan, shadowed, rows, elsewhere, walk, unknown);
   const unknownBefore = unknown.size;
   const lookup: RowLookup =
     elsewhere === undefined

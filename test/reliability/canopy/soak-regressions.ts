@@ -11,33 +11,6 @@ export interface SoakRegression {
 export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
   {
     why:
-      'duplicate (npm run soak -- --seeds 600 --from 95001, seed 95491; also at 3f6113b): the user moved ' +
-      'docs into a new folder r\u00e9sum\u00e9 left out for clashing with the file re\u0301sume\u0301, ' +
-      'so docs read as deleted; the device renamed a file in it, which brought docs back, and once the ' +
-      'clash was gone the moved copy went up too. Fixed in pass-inputs.ts: a synced item moved into an ' +
-      'item left out for a clash is left out with it',
-    scenario: {
-      seed: 95491,
-      caseInsensitive: false,
-      initialSide: 'remote',
-      initial: [
-        { path: 'docs', kind: 'folder' },
-        { path: 're\u0301sume\u0301', kind: 'file', content: '95491:i6 abcdefghij\n' },
-        { path: 'docs/b.md', kind: 'file', content: '95491:i5 abcdefghijklmnopqrstuvwxyzabc\n' },
-      ],
-      local: [
-        { op: 'create-folder', path: 'r\u00e9sum\u00e9' },
-        { op: 'move', from: 'docs', to: 'r\u00e9sum\u00e9/Docs' },
-      ],
-      remote: [
-        { op: 'move', from: 're\u0301sume\u0301', to: 'Notes' },
-        { op: 'move', from: 'docs/b.md', to: 'docs/B.md' },
-      ],
-      soak: { crash: null, faults: null, during: null, live: false },
-    },
-  },
-  {
-    why:
       'trees differ (npm run soak -- --live --seeds 200 --from 74001, seed 74084, after the fix of seed ' +
       '73131): the engine made the NFD folder re\u0301sume\u0301; its event matched the index and made no ' +
       "change, so the echo expected for it stayed, and took the user's own NFC folder r\u00e9sum\u00e9 " +
