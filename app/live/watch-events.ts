@@ -232,8 +232,9 @@ export class EventCleaner {
     const cleaned = withoutImplied(ready);
     const echoes = this.#options.echoes;
     // The accounted writes use up the echoes announced for them, and are no changes themselves.
+    const onlyAccounted = new Set(accounted);
     const changesOut = echoes
-      ? echoes.swallow([...cleaned, ...accounted], nowMs).filter((change) => !accounted.includes(change))
+      ? echoes.swallow([...cleaned, ...accounted], nowMs).filter((change) => !onlyAccounted.has(change))
       : cleaned;
     const affected = changesOut.flatMap((change) =>
       change.fromPath === undefined ? [change.path] : [change.fromPath, change.path],
