@@ -44,23 +44,19 @@ function otherIdentity(a: KnownItem, b: KnownItem): boolean {
   return a.inode !== undefined && b.inode !== undefined && a.inode !== b.inode;
 }
 
-/**
- * Replays the events path by path. `knownAt` is what was at a path before them (the cleaner's memory
- * and the index); `fallbackAt` is only asked for an unlink of a path the cleaner never saw.
- */
+/** Replays the events path by path. `knownAt` is what was at a path before them (the cleaner's memory, else the index). */
 export function replayEvents(
   events: readonly RawEvent[],
   knownAt: (path: RelativePath) => KnownItem | undefined,
-  fallbackAt: (path: RelativePath) => KnownItem | undefined,
 ): Map<RelativePath, Track> {
   const tracks = new Map<RelativePath, Track>();
   for (const event of events) {
     let track = tracks.get(event.path);
     if (track === undefined) {
       let before = knownAt(event.path);
-      // An unlink or change of something never seen: it was there, identity unknown (or the index's).
+      // An unlink or change of something neither knows: it was there, identity unknown.
       if (before === undefined && (event.type === 'unlink' || event.type === 'unlinkDir')) {
-        before = fallbackAt(event.path) ?? { kind: kindOf(event.type) };
+        before = { kind: kindOf(event.type) };
       }
       if (before === undefined && event.type === 'change') before = { kind: 'file' };
       track = {

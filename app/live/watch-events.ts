@@ -149,11 +149,7 @@ export class EventCleaner {
     // What was at a path: the cleaner's memory, else the index (the service keeps no scan of every
     // file). An atomic save over a file the cleaner never saw an event for replaces the index's item:
     // with only the memory asked, a save then a delete read as a file made and gone (soak seed 73131).
-    const tracks = replayEvents(
-      this.#pending,
-      (path) => this.knownItemAt(path),
-      (path) => this.knownItemAt(path),
-    );
+    const tracks = replayEvents(this.#pending, (path) => this.knownItemAt(path));
     const moves = pairMoves(tracks, this.#windowMs);
     const sources = new Set([...moves.values()].map((track) => track.path));
     const folderMoves = new Map<RelativePath, RelativePath>();

@@ -56,14 +56,9 @@ export function takeSettledRecord(index: IndexStore): SettledRecord | undefined 
  * service stopped while a pass was still looking would leave the next `run --once` to plan over
  * everything. Any write since the record was taken (`writesAtTake`) keeps it gone.
  */
-export function putBackSettledRecord(
-  index: IndexStore,
-  record: SettledRecord,
-  writesAtTake: number,
-): boolean {
-  if (index.writeCount() !== writesAtTake || index.getMeta(META_SETTLED) !== undefined) return false;
+export function putBackSettledRecord(index: IndexStore, record: SettledRecord, writesAtTake: number): void {
+  if (index.writeCount() !== writesAtTake || index.getMeta(META_SETTLED) !== undefined) return;
   index.setMeta(META_SETTLED, JSON.stringify(record));
-  return true;
 }
 
 /** Records a settled pass: the digests of folders whose rows changed, then the record, in one transaction. */

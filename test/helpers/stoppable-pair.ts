@@ -32,3 +32,8 @@ export async function stoppablePair(
     },
   };
 }
+
+/** A pass's first download: where a pass stops after its walk kept the new listings. */
+export function atDownload(request: SeenRequest): boolean {
+  return request.method === 'GET' && request.url.endsWith('/content');
+}

@@ -5,7 +5,7 @@ import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../app/sync/quiet-pass.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import type { HostileServer } from '../../helpers/hostile-server.ts';
-import { stoppablePair } from '../../helpers/stoppable-pair.ts';
+import { atDownload, stoppablePair } from '../../helpers/stoppable-pair.ts';
 import { SyncPair } from '../../helpers/sync-pair.ts';
 
 let device: TestDevice;
@@ -158,10 +158,7 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
 
   it('finds a device change whose listing a stopped pass already kept (a 304 for the next walk)', async () => {
     // The stopped pass walks (and keeps the new listing of docs/deep), then stops at the download.
-    const { pair, proxy, stopSignal } = await stoppablePair(
-      device,
-      (request) => request.method === 'GET' && request.url.endsWith('/content'),
-    );
+    const { pair, proxy, stopSignal } = await stoppablePair(device, atDownload);
     proxies.push(proxy);
     pairs.push(pair);
     pair.writeLocal('docs/deep/c.txt', 'charlie');

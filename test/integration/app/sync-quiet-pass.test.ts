@@ -5,7 +5,7 @@ import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../app/sync/quiet-pass.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import type { HostileServer } from '../../helpers/hostile-server.ts';
-import { stoppablePair } from '../../helpers/stoppable-pair.ts';
+import { atDownload, stoppablePair } from '../../helpers/stoppable-pair.ts';
 import { isWrite, SyncPair } from '../../helpers/sync-pair.ts';
 
 let device: TestDevice;
@@ -44,11 +44,6 @@ async function settle(pair: SyncPair): Promise<void> {
   const relisting = await pass(pair);
   expect(relisting.writes).toEqual([]);
   expect(relisting.report.status).toBe('synced');
-}
-
-/** A pass's first download: where a pass stops after its walk kept the new listings. */
-function atDownload(request: { method: string; url: string }): boolean {
-  return request.method === 'GET' && request.url.endsWith('/content');
 }
 
 function wasQuiet(pair: SyncPair): boolean {

@@ -9,6 +9,7 @@ import { PassScope, rowsAround, scopedPassInputs, scopeInputs } from '../../../.
 import { parentPath } from '../../../../app/sync/reconcile.ts';
 import type { RemoteWalkResult } from '../../../../app/sync/remote-walk.ts';
 import type { NameClash, ScanResult } from '../../../../app/sync/scanner.ts';
+import { Random } from '../../../reliability/canopy/random.ts';
 import { walkOf } from './planner-world.ts';
 
 const ROOT = 'root-id';
@@ -27,18 +28,6 @@ const NAMES = [
   '.mch-moving-0123456789ab',
 ];
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface World {
   rows: IndexEntry[];
   local: LocalEntry[];
@@ -51,7 +40,8 @@ interface World {
 
 /** Random paths (folders first, up to three deep) and three random views of them, with moves. */
 function world(seed: number): World {
-  const next = random(seed);
+  const random = new Random(seed);
+  const next = (): number => random.next();
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const folders: string[] = [''];
   const paths: Array<{ path: string; kind: 'file' | 'folder' }> = [];
