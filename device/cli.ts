@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { defaultDataDir } from './data-dir.ts';
 import { describeFaultSpec, FaultSpecError, parseFaultSpec, type FaultSpec } from './faults.ts';
+import { DEFAULT_UPLOAD_TTL_SECONDS } from './store/upload-sweeper.ts';
 import {
   DEFAULT_PORT,
   DEFAULT_TOKEN_TTL_SECONDS,
@@ -23,6 +24,8 @@ Options:
   --user NAME:PASSWORD  create this user if missing (repeatable); with no user at all, demo/demo is made
   --public-url URL      base URL to advertise, when the device is reached through a proxy
   --token-ttl SECONDS   access-token lifetime (default ${DEFAULT_TOKEN_TTL_SECONDS})
+  --upload-ttl SECONDS  drop an unfinished resumable upload, with its bytes, once it has received
+                        nothing for this long (default ${DEFAULT_UPLOAD_TTL_SECONDS}, a day)
   --faults SPEC         inject failures into device-API requests, for client tests, e.g.
                         error=0.05,reset=0.02,lost=0.01,latency=10-200[,scope=all]
                         (error: 503; reset: connection dropped before handling; lost: handled, answer
@@ -40,6 +43,7 @@ export interface CliOptions {
   users: DeviceUser[];
   publicUrl?: string;
   tokenTtlSeconds: number;
+  uploadTtlSeconds: number;
   faults?: { spec: FaultSpec; seed: number };
   verbose: boolean;
   help: boolean;
@@ -65,6 +69,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         user: { type: 'string', multiple: true },
         'public-url': { type: 'string' },
         'token-ttl': { type: 'string' },
+        'upload-ttl': { type: 'string' },
         faults: { type: 'string' },
         seed: { type: 'string' },
         verbose: { type: 'boolean' },
@@ -121,6 +126,10 @@ export function parseCliArgs(argv: string[]): CliOptions {
       values['token-ttl'] === undefined
         ? DEFAULT_TOKEN_TTL_SECONDS
         : parseInteger(values['token-ttl'], '--token-ttl', 1, 10 * 365 * 86_400),
+    uploadTtlSeconds:
+      values['upload-ttl'] === undefined
+        ? DEFAULT_UPLOAD_TTL_SECONDS
+        : parseInteger(values['upload-ttl'], '--upload-ttl', 1, 10 * 365 * 86_400),
     verbose: values.verbose ?? false,
     help: values.help ?? false,
   };
@@ -134,6 +143,7 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
     port: options.port,
     users: options.users,
     tokenTtlSeconds: options.tokenTtlSeconds,
+    uploadTtlSeconds: options.uploadTtlSeconds,
     logLevel: options.verbose ? 'info' : 'error',
     ...(options.faults === undefined ? {} : { faults: options.faults }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),

@@ -11,6 +11,8 @@ import type { SearchIndexer } from './search/indexer.ts';
 import type { Permissions } from './permissions.ts';
 import type { FilePermStore } from './store/file-perms.ts';
 import type { ShareStore } from './store/shares.ts';
+import type { UploadStore } from './store/uploads.ts';
+import type { UploadSweeper } from './store/upload-sweeper.ts';
 
 export interface DeviceContext {
   db: Db;
@@ -23,6 +25,10 @@ export interface DeviceContext {
   shares: ShareStore;
   blobs: BlobStore;
   deleter: Deleter;
+  /** Unfinished resumable uploads, shared by both mounts of the device API. */
+  uploads: UploadStore;
+  /** Drops uploads that have received nothing for a while (device-api.md §3). */
+  uploadSweeper: UploadSweeper;
   /** One per device, shared by both mounts of the device API. */
   searchIndexer: SearchIndexer;
   signer: JwtSigner;

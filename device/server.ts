@@ -22,6 +22,8 @@ import { FilePermStore } from './store/file-perms.ts';
 import { ItemStore } from './store/items.ts';
 import { ShareStore } from './store/shares.ts';
 import { UserStore } from './store/users.ts';
+import { UploadStore } from './store/uploads.ts';
+import { DEFAULT_UPLOAD_TTL_SECONDS, sweepIntervalFor, UploadSweeper } from './store/upload-sweeper.ts';
 import { deriveUrls, type DeviceUrls } from './urls.ts';
 
 export const DEFAULT_PORT = 4780;
@@ -41,6 +43,10 @@ export interface DeviceOptions {
   /** The base advertised in every URL the device hands out, for running behind a proxy. */
   publicUrl?: string;
   tokenTtlSeconds?: number;
+  /** An unfinished resumable upload that has received nothing for this long is dropped (default a day). */
+  uploadTtlSeconds?: number;
+  /** How often the running device looks for such uploads (default: from the age); for tests. */
+  uploadSweepIntervalMs?: number;
   /** Created when missing; with none at all, and no user yet, `demo`/`demo` is created. */
   users?: DeviceUser[];
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -66,6 +72,8 @@ function createContext(options: DeviceOptions, urls: () => DeviceUrls): DeviceCo
   const now = options.now ?? Date.now;
   const items = new ItemStore(db);
   const blobs = new BlobStore(options.dataDir);
+  const uploads = new UploadStore(db, items);
+  const uploadTtlSeconds = options.uploadTtlSeconds ?? DEFAULT_UPLOAD_TTL_SECONDS;
   return {
     db,
     dataDir: options.dataDir,
@@ -77,6 +85,15 @@ function createContext(options: DeviceOptions, urls: () => DeviceUrls): DeviceCo
     shares: new ShareStore(db),
     blobs,
     deleter: new Deleter(db, blobs, (error) => console.error('device: background delete failed:', error)),
+    uploads,
+    uploadSweeper: new UploadSweeper({
+      uploads,
+      blobs,
+      now,
+      ttlSeconds: uploadTtlSeconds,
+      intervalMs: options.uploadSweepIntervalMs ?? sweepIntervalFor(uploadTtlSeconds),
+      onError: (error) => console.error('device: dropping idle uploads failed:', error),
+    }),
     searchIndexer: new SearchIndexer(db, (error) => console.error('device: search indexing failed:', error)),
     signer: new JwtSigner(loadSigningKey(options.dataDir)),
     tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
@@ -168,6 +185,10 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
     context.db.prepare<[], string>('SELECT blob FROM items WHERE blob IS NOT NULL').pluck().all(),
   );
   await context.blobs.sweepOrphans((name) => referenced.has(name));
+  // Uploads abandoned while the device was down go too, then any bytes no upload refers to any more.
+  await context.uploadSweeper.sweep();
+  const unfinished = context.uploads.unfinishedIds();
+  await context.blobs.sweepUploadOrphans((id) => unfinished.has(id));
   const app = buildApp(context, options.logLevel, options.faults);
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? DEFAULT_PORT });
@@ -185,6 +206,7 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
   known.urls = urls;
   // Finish folder deletes a previous run left half done.
   context.deleter.kick();
+  context.uploadSweeper.start();
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -195,6 +217,7 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
     close: () => {
       closing ??= (async () => {
         await app.close();
+        await context.uploadSweeper.close();
         await context.deleter.close();
         await context.searchIndexer.close();
         context.db.close();

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BugError } from '../../common/errors.ts';
 import { DIR_MIME_TYPE } from '../../common/wire/device-api.ts';
 import type { DeviceContext } from '../context.ts';
 import { loadFolder } from '../files/access.ts';
@@ -131,9 +132,6 @@ function loadUpload(ctx: DeviceContext, principal: Principal, id: string): ItemR
 }
 
 export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): void {
-  // Uploads being written; a second writer of the same upload would interleave bytes.
-  const busy = new Set<string>();
-
   app.post('/v2/files', async (request, reply) => {
     const principal = authenticate(ctx, request);
     requireScope(principal, 'write');
@@ -179,14 +177,8 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
       await ctx.blobs.removePath(uploadPath);
       throw error;
     }
-    const now = ctx.now();
-    ctx.db.transaction(() => {
-      ctx.items.insert({ ...item.row, size: 0, state: 'uploading' }, now);
-      ctx.db
-        .prepare('INSERT INTO resumable_uploads (item_id, resolve_conflict, created_on) VALUES (?, ?, ?)')
-        .run(id, item.resolveConflict ? 1 : 0, now);
-    })();
-    const etag = done ? (await commitUpload(ctx, id)).etag : undefined;
+    ctx.uploads.create(item.row, item.resolveConflict, ctx.now());
+    const etag = done ? (await commitWriting(ctx, id)).etag : undefined;
     void reply.code(201).header('location', `/sdk/v2/files/${id}`);
     if (etag) void reply.header('etag', etag);
     return reply.send();
@@ -203,10 +195,10 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
     const row = loadUpload(ctx, principal, request.params.id);
     const offset = integerParam(request, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER });
     const done = booleanParam(request, 'done', false);
-    if (busy.has(row.id))
+    if (!ctx.uploads.beginWrite(row.id))
       throw conflict('UPLOAD_BUSY', 'Another request is writing to this upload right now.');
-    busy.add(row.id);
     try {
+      ctx.uploads.touch(row.id, ctx.now());
       const path = ctx.blobs.uploadPath(row.id);
       const received = await ctx.blobs.size(path);
       const start = offset ?? received;
@@ -221,19 +213,32 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
       const committed = await commitUpload(ctx, row.id);
       return reply.code(204).header('etag', committed.etag).send();
     } finally {
-      busy.delete(row.id);
+      // The age of an idle upload counts from its last request with bytes (device-api.md §3); a
+      // committed upload has no row left to touch.
+      ctx.uploads.touch(row.id, ctx.now());
+      ctx.uploads.endWrite(row.id);
     }
   });
 
   app.delete<{ Params: IdParams }>('/v2/files/:id/resumable', async (request, reply) => {
     const principal = authenticate(ctx, request);
     const row = loadUpload(ctx, principal, request.params.id);
-    if (busy.has(row.id))
+    if (ctx.uploads.isWriting(row.id))
       throw conflict('UPLOAD_BUSY', 'The upload is being written; try again when it ends.');
     ctx.items.markDeleting(row, ctx.now());
     ctx.deleter.kick();
     return reply.code(204).send();
   });
+}
+
+/** Commits an upload that no request is writing yet (the POST with done=true), holding it meanwhile. */
+async function commitWriting(ctx: DeviceContext, id: string): Promise<ItemRow> {
+  if (!ctx.uploads.beginWrite(id)) throw new BugError(`A new upload ${id} is being written already.`);
+  try {
+    return await commitUpload(ctx, id);
+  } finally {
+    ctx.uploads.endWrite(id);
+  }
 }
 
 /** Makes a finished resumable upload a visible file, under a free name if it asked for one. */
@@ -242,12 +247,7 @@ async function commitUpload(ctx: DeviceContext, id: string): Promise<ItemRow> {
   if (!row || row.state !== 'uploading' || row.parent_id === null) {
     throw notFound('UPLOAD_NOT_FOUND', `No unfinished resumable upload ${id}.`);
   }
-  const upload = ctx.db
-    .prepare<[string], { resolve_conflict: number }>(
-      'SELECT resolve_conflict FROM resumable_uploads WHERE item_id = ?',
-    )
-    .get(id);
-  const resolve = upload?.resolve_conflict === 1;
+  const resolve = ctx.uploads.resolvesConflict(id);
   const parentId = row.parent_id;
   const name = freeName(ctx, parentId, row.name, resolve);
   const path = ctx.blobs.uploadPath(id);
@@ -261,9 +261,7 @@ async function commitUpload(ctx: DeviceContext, id: string): Promise<ItemRow> {
     throw notFound('UPLOAD_NOT_FOUND', `The upload ${id} was cancelled.`);
   }
   try {
-    const committed = ctx.items.update(current, { name, size, blob, image, state: 'live' }, ctx.now());
-    ctx.db.prepare('DELETE FROM resumable_uploads WHERE item_id = ?').run(id);
-    return committed;
+    return ctx.uploads.finish(current, { name, size, blob, image, state: 'live' }, ctx.now());
   } catch (error) {
     if (blob) await ctx.blobs.remove(blob);
     throw error;

@@ -97,4 +97,20 @@ export class BlobStore {
     }
     return removed;
   }
+
+  /**
+   * Deletes the bytes under uploads/ of uploads that no longer exist: a crash between dropping an
+   * upload's rows and removing its bytes, or between receiving a new upload's first bytes and recording
+   * it, leaves such a file. Only safe before the device serves requests. Returns how many were removed.
+   */
+  async sweepUploadOrphans(isUnfinished: (itemId: string) => boolean): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.#uploadsDir)) {
+      if (!isUnfinished(name)) {
+        await rm(join(this.#uploadsDir, name), { force: true, recursive: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
 }

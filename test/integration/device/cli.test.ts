@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseCliArgs, runDevice } from '../../../device/cli.ts';
 
 const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'mch-device.js');
 
@@ -110,6 +111,21 @@ describe('mch-device', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--port must be a whole number');
     expect(stderr).toContain('Usage: mch-device');
+  });
+
+  it('documents --upload-ttl in --help and gives it to the device', async () => {
+    const child = spawn(process.execPath, [bin, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(0);
+    expect(stdout).toMatch(/--upload-ttl SECONDS .*\n.*\(default 86400, a day\)/);
+    const options = parseCliArgs(['--port', '0', '--data', tempDir(), '--upload-ttl', '90']);
+    const device = await runDevice(options, () => undefined);
+    try {
+      expect(device.context.uploadSweeper.ttlSeconds).toBe(90);
+    } finally {
+      await device.close();
+    }
   });
 
   it('exits with 1 and says what to do when the port is taken', async () => {

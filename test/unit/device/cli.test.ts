@@ -5,7 +5,13 @@ import { parseCliArgs, UsageError } from '../../../device/cli.ts';
 describe('parseCliArgs', () => {
   it('applies the defaults', () => {
     const options = parseCliArgs([]);
-    expect(options).toMatchObject({ port: 4780, host: '127.0.0.1', users: [], tokenTtlSeconds: 86_400 });
+    expect(options).toMatchObject({
+      port: 4780,
+      host: '127.0.0.1',
+      users: [],
+      tokenTtlSeconds: 86_400,
+      uploadTtlSeconds: 86_400,
+    });
     expect(options.dataDir).toMatch(/mch-device$/);
   });
 
@@ -17,6 +23,10 @@ describe('parseCliArgs', () => {
     ]);
     expect(options.port).toBe(0);
     expect(options.tokenTtlSeconds).toBe(2);
+  });
+
+  it('reads the age after which an idle resumable upload is dropped', () => {
+    expect(parseCliArgs(['--upload-ttl', '90']).uploadTtlSeconds).toBe(90);
   });
 
   it('reads a fault spec and its seed', () => {
@@ -36,6 +46,8 @@ describe('parseCliArgs', () => {
     [['--public-url', 'not a url']],
     [['--public-url', 'ftp://x']],
     [['--token-ttl', '0']],
+    [['--upload-ttl', '0']],
+    [['--upload-ttl', '1.5']],
     [['--bogus']],
     [['--seed', '3']],
     [['--faults', 'error=7']],
