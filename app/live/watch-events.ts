@@ -74,7 +74,12 @@ export interface EventCleanerOptions {
   /** Paths excluded by `.mchignore` rules, dropped like temporary files. */
   isIgnored?: (path: RelativePath, kind: ItemKind) => boolean;
   affectedLimits?: AffectedPathLimits;
+  /** Ripe deletions wait for younger ones at most this long after the oldest (default `DELETION_GROUP_MS`). */
+  deletionGroupMs?: number;
 }
+
+/** How long deletions that keep coming are held together before the ripe ones go out anyway. */
+export const DELETION_GROUP_MS = 10_000;
 
 /** The pending events replayed: tracks by path, the moves paired, and what each track amounts to. */
 interface Replayed {
@@ -113,12 +118,14 @@ export function neverSyncedReason(path: RelativePath): string | undefined {
  */
 export class EventCleaner {
   readonly #windowMs: number;
+  readonly #groupMs: number;
   readonly #options: EventCleanerOptions;
   readonly #known = new Map<RelativePath, KnownItem>();
   #pending: RawEvent[] = [];
 
   constructor(options: EventCleanerOptions = {}) {
     this.#windowMs = options.moveWindowMs ?? 1000;
+    this.#groupMs = options.deletionGroupMs ?? DELETION_GROUP_MS;
     this.#options = options;
   }
 
@@ -280,12 +287,23 @@ export class EventCleaner {
     }
     const roots = new Set<RelativePath>();
     let untilMs: number | undefined;
-    for (const track of deleted) {
+    const waiting = deleted.filter(
+      (track) => replacedFolders.size === 0 || !hasAncestorIn(track.path, replacedFolders),
+    );
+    for (const track of waiting) {
       const ripeAtMs = track.leftAtMs + this.#windowMs;
       if (ripeAtMs <= nowMs) continue;
-      if (replacedFolders.size > 0 && hasAncestorIn(track.path, replacedFolders)) continue;
       roots.add(track.path);
       untilMs = untilMs === undefined ? ripeAtMs : Math.min(untilMs, ripeAtMs);
+    }
+    // Deletions go out together: a ripe one waits with the younger ones, so `rm -rf a b c` (whose events
+    // arrive over some milliseconds) is one batch, planned and guarded as one, not a folder per pass
+    // that each stays under the mass-delete guard. A storm of deletions that goes on for longer than
+    // `DELETION_GROUP_MS` lets out what is ripe: the engine's guard counts deletes across passes.
+    if (roots.size > 0) {
+      let oldest = nowMs;
+      for (const track of waiting) oldest = Math.min(oldest, track.leftAtMs);
+      if (nowMs - oldest < this.#groupMs) for (const track of waiting) roots.add(track.path);
     }
     const paths = new Set<RelativePath>();
     if (roots.size === 0) return { paths, untilMs };

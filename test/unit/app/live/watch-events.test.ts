@@ -300,6 +300,35 @@ group('creations and deletions', () => {
     expect(world.drain(300)).toEqual(['moved a -> b']);
   });
 
+  it('deletions go out together: a ripe one waits for the younger ones (rm -rf a b c is one batch)', () => {
+    const world = new CleanerWorld(
+      [folder('a', 1), file('a/1', 2), folder('b', 3), file('b/1', 4), file('top', 5)],
+      { moveWindowMs: 1000 },
+    );
+    world.push(unlink('a/1'), unlinkDir('a'));
+    world.wait(600).push(unlink('b/1'), unlinkDir('b'));
+    // a is ripe, b is not: neither goes out yet, and the cleaner asks to drain again when b ripens.
+    const early = world.cleaner.drain(world.nowMs + 500);
+    expect(early.changes).toEqual([]);
+    // b/1 went a millisecond before b: it ripens first.
+    expect(early.heldUntilMs).toBe(world.nowMs + 999);
+    expect(world.drain(1000)).toEqual(['deleted a/', 'deleted b/']);
+  });
+
+  it('a storm of deletions longer than the group time lets out what is ripe', () => {
+    const seed = Array.from({ length: 30 }, (_, n) => file(`f${n}`, n + 1));
+    const world = new CleanerWorld(seed, { moveWindowMs: 1000, deletionGroupMs: 10_000 });
+    const out: string[] = [];
+    // One file every 500 ms for 15 s: at 10 s the ripe ones go, the young ones wait their window.
+    for (let n = 0; n < 30; n++) {
+      world.wait(500).push(unlink(`f${n}`));
+      out.push(...world.cleaner.drain(world.nowMs).changes.map((c) => c.path));
+    }
+    expect(out.length).toBeGreaterThan(0);
+    expect(out).not.toContain('f29');
+    expect(world.drain(1000).length + out.length).toBe(30);
+  });
+
   it('a deleted folder holds what vanished below it, and reports one deletion', () => {
     const world = new CleanerWorld([folder('dir', 1), file('dir/a', 2)], { moveWindowMs: 1000 });
     world.push(unlink('dir/a'), unlinkDir('dir'));
