@@ -67,13 +67,19 @@ export function massDeleteHold(planned: Extract<Plan, { status: 'held' }>, local
         `back from the device, restore them (--restore).`,
     };
   }
+  const earlier = planned.earlierDeletes;
+  const before =
+    earlier.local + earlier.remote === 0
+      ? ''
+      : ` Just before, ${earlier.remote} items were deleted on the device and ${earlier.local} moved to ` +
+        `the trash here: together they are too many to go ahead unasked.`;
   return {
     reason: planned.reason,
     deletes,
     paths,
     advice:
       `This pass would delete ${deletes.remote} of ${deletes.remoteTotal} items on the device and move ` +
-      `${deletes.local} of ${deletes.localTotal} items on this computer to the trash. Nothing was deleted. ` +
-      `If that is what you want, run again with --confirm-deletes.`,
+      `${deletes.local} of ${deletes.localTotal} items on this computer to the trash.${before} Nothing ` +
+      `more was deleted. If that is what you want, run again with --confirm-deletes.`,
   };
 }

@@ -29,6 +29,11 @@ export interface PlanInput {
   caseInsensitive: boolean;
   deleteGuard?: DeleteGuard;
   /**
+   * Items deleted on each side by the passes just before this one (delete-run.ts): the guard counts
+   * them with this plan's deletes, so a deletion that reaches the engine in parts is held as a whole.
+   */
+  earlierDeletes?: { local: number; remote: number };
+  /**
    * The user confirmed a pass the guard held (`--confirm-deletes`); for an emptied local root, that its
    * items are to be deleted on the device.
    */
@@ -64,6 +69,8 @@ export type Plan =
       deletes: DeleteCounts;
       /** The paths the held deletes would remove on each side, sorted, at most HELD_PATHS_SHOWN each. */
       deletedPaths: { local: RelativePath[]; remote: RelativePath[] };
+      /** The deletes of the passes just before, which the guard counted with these. */
+      earlierDeletes: { local: number; remote: number };
     };
 
 /** How many paths of a held delete are kept to show (the counts say how many there are in all). */
@@ -71,6 +78,7 @@ export const HELD_PATHS_SHOWN = 500;
 
 export function plan(input: PlanInput): Plan {
   const items = input.items;
+  const earlier = input.earlierDeletes ?? { local: 0, remote: 0 };
   const localTotal = input.partOf?.localTotal ?? countOf(items, (item) => item.local !== null);
   const remoteTotal = input.partOf?.remoteTotal ?? countOf(items, (item) => item.remote !== null);
   // An empty root with a non-empty index may be a wiped or unmounted folder as well as the user's own
@@ -98,6 +106,7 @@ export function plan(input: PlanInput): Plan {
     operations: [],
     deletes,
     deletedPaths: { local: deletedPaths(tree, 'local-trash'), remote: deletedPaths(tree, 'remote-delete') },
+    earlierDeletes: earlier,
   });
   if (input.localRootMissing) return held('local-root-missing');
   // Only when it would delete on the device: nothing to ask when the device lost those items too.
@@ -105,9 +114,15 @@ export function plan(input: PlanInput): Plan {
     return held('emptied-root');
   }
   const guard = input.deleteGuard ?? DEFAULT_DELETE_GUARD;
-  const tooMany = (count: number, total: number): boolean =>
-    count > guard.maxItems && count > guard.maxFraction * total;
-  if (!input.confirmDeletes && (tooMany(deletes.local, localTotal) || tooMany(deletes.remote, remoteTotal))) {
+  // Out of what the side held before the earlier deletes; a plan that deletes nothing on a side is
+  // never held for that side's earlier deletes.
+  const tooMany = (count: number, before: number, total: number): boolean =>
+    count > 0 && count + before > guard.maxItems && count + before > guard.maxFraction * (total + before);
+  if (
+    !input.confirmDeletes &&
+    (tooMany(deletes.local, earlier.local, localTotal) ||
+      tooMany(deletes.remote, earlier.remote, remoteTotal))
+  ) {
     return held('mass-delete');
   }
   const operations = emitOperations(tree, input.remoteRootId);
