@@ -68,6 +68,10 @@ function headline(report: PassReport, context: SummaryContext): string {
           return `Stopped: ${context.localRoot} is missing, so nothing was synced or deleted.`;
         case 'emptied-root':
           return `Held: ${context.localRoot} is empty, so nothing was deleted or brought back.`;
+        case 'folder-changed':
+          return `Held: ${context.localRoot} is not the folder that was synced, so nothing was changed.`;
+        case 'device-changed':
+          return `Held: the device is not the one ${context.localRoot} was synced with, so nothing was changed.`;
         case 'mass-delete':
         case undefined:
           return 'Held: this run would delete many items, so nothing was deleted.';
@@ -96,6 +100,20 @@ function describeHold(hold: PassHold, context: SummaryContext): string[] {
         `  ${context.restoreCommand}`,
       ];
     }
+    case 'folder-changed':
+      return [
+        hold.advice,
+        'To keep everything on both sides (nothing deleted; files that differ keep both versions):',
+        `  ${context.restoreCommand}`,
+        'To sync the folder as it is now (what it lacks is deleted on the device):',
+        `  ${context.confirmCommand}`,
+      ];
+    case 'device-changed':
+      return [
+        hold.advice,
+        'To sync this folder with the device you use now (nothing is deleted on either side):',
+        `  ${context.restoreCommand}`,
+      ];
     case 'mass-delete': {
       const { deletes } = hold;
       const lines: string[] = [];

@@ -251,6 +251,16 @@ export class IndexStore {
     });
   }
 
+  /**
+   * Forgets every item, intent and folder digest in one transaction: the pair starts again as if new
+   * (its remote folder and settings in the meta table stay), merging both sides with nothing deleted.
+   */
+  forgetItems(): void {
+    this.transaction(() => {
+      for (const statement of this.#statements.forget) statement.run();
+    });
+  }
+
   /** Records a change before it is made; returns the intent's id. */
   recordIntent(intent: NewIntent, nowMs: number = Date.now()): number {
     const result = this.#statements.insertIntent.run({
@@ -369,6 +379,8 @@ function prepare(db: IndexDb) {
        VALUES (:action, :path, :remoteId, :parentRemoteId, :detail, :createdAtMs)`,
     ),
     deleteIntent: db.prepare(`DELETE FROM intents WHERE id = :id`),
+    // Digests first: the items' delete trigger would otherwise delete them one row at a time.
+    forget: ['folder_digests', 'items', 'intents'].map((table) => db.prepare(`DELETE FROM ${table}`)),
     intents: read(`SELECT * FROM intents ORDER BY id`),
     getMeta: db.prepare(`SELECT value FROM meta WHERE key = :key`),
     totalChanges: db.prepare(`SELECT total_changes()`),

@@ -1,4 +1,5 @@
 // The live sync service: passes after local changes, on a poll and on request, with pause, backoff and status.
+import { statSync } from 'node:fs';
 import { ApiError, MchError } from '../../common/errors.ts';
 import type { ActivityEntry, EngineState, SyncProgress, SyncStatus } from '../../common/sync-status.ts';
 import { systemClock, type Clock, type TimerHandle } from '../live/clock.ts';
@@ -6,7 +7,7 @@ import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '
 import { startSafetyRescans, type SafetyRescans } from '../live/safety-rescans.ts';
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
 import type { EngineEvents } from '../sync/engine-events.ts';
-import type { PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
+import type { HoldReason, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
 
 export interface LiveSyncOptions {
   /** Builds the folder pair's engine with the service's event handlers. */
@@ -43,8 +44,8 @@ type PassMode = 'revalidate' | 'poll' | 'trust-cache';
 
 const MODE_RANK: Record<PassMode, number> = { 'trust-cache': 0, poll: 1, revalidate: 2 };
 
-/** What the user answered to a held pass, for the next pass only. */
-type HeldChoice = 'confirm-deletes' | 'restore' | null;
+/** What the user answered to a held pass (and which hold it answered), for the next pass only. */
+type HeldChoice = { choice: 'confirm-deletes' | 'restore'; answers: HoldReason | undefined } | null;
 
 const MAX_ACTIVITY = 200;
 const FIRST_BACKOFF_MS = 2_000;
@@ -78,6 +79,8 @@ export class LiveSync {
   #timer: TimerHandle | undefined;
   #failures = 0;
   #localActivity = false;
+  /** The watcher lost the synced folder (root-changed): watched again once a folder is there. */
+  #rewatch = false;
   #idleWaiters: Array<() => void> = [];
 
   constructor(options: LiveSyncOptions) {
@@ -105,22 +108,7 @@ export class LiveSync {
 
   /** Starts watching and runs the first (full) pass; resolves once the watcher is ready. */
   async start(): Promise<void> {
-    const watch = this.#options.watch ?? startLocalWatcher;
-    this.#watcher = watch({
-      root: this.#options.localRoot,
-      ...(this.#options.debounceMs === undefined ? {} : { debounceMs: this.#options.debounceMs }),
-      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
-      ...(this.#options.knownItem === undefined ? {} : { knownItem: this.#options.knownItem }),
-      onBatch: (batch) => {
-        this.#localActivity = true;
-        this.#request('trust-cache', null, batch.affectedPaths);
-      },
-      onRescanNeeded: (reason, message) => {
-        this.#watchProblem = message;
-        this.#log('warn', `full rescan (${reason}): ${message}`);
-        this.#request('revalidate');
-      },
-    });
+    this.#watcher = this.#startWatcher();
     this.#safety = startSafetyRescans({
       onRescan: (reason) => {
         this.#log('info', `full rescan (${reason})`);
@@ -130,6 +118,39 @@ export class LiveSync {
     });
     await this.#watcher.ready;
     this.#request('revalidate');
+  }
+
+  #startWatcher(): LocalWatcher {
+    const watch = this.#options.watch ?? startLocalWatcher;
+    return watch({
+      root: this.#options.localRoot,
+      ...(this.#options.debounceMs === undefined ? {} : { debounceMs: this.#options.debounceMs }),
+      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+      ...(this.#options.knownItem === undefined ? {} : { knownItem: this.#options.knownItem }),
+      onBatch: (batch) => {
+        this.#localActivity = true;
+        this.#request('trust-cache', null, batch.affectedPaths);
+      },
+      onRescanNeeded: (reason, message) => {
+        // The watches followed the old folder (deleted, moved away, unmounted): a folder that comes
+        // back at the path is watched anew before the next pass, and until then every pass reads it all.
+        if (reason === 'root-changed') this.#rewatch = true;
+        this.#watchProblem = message;
+        this.#log('warn', `full rescan (${reason}): ${message}`);
+        this.#request('revalidate');
+      },
+    });
+  }
+
+  /** After the root changed: a folder at the path again is watched from now on (before the pass reads it). */
+  async #watchAgainIfBack(): Promise<void> {
+    if (!this.#rewatch || !isFolder(this.#options.localRoot)) return;
+    this.#rewatch = false;
+    this.#watchProblem = null;
+    const old = this.#watcher;
+    this.#watcher = this.#startWatcher();
+    await old?.close();
+    await this.#watcher.ready;
   }
 
   /** Stops passes, the watcher and the timers; a running pass is cancelled. */
@@ -170,12 +191,13 @@ export class LiveSync {
 
   /** The user confirmed the deletes the guard held (or an emptied folder's): one pass goes ahead with them. */
   confirmDeletes(): void {
-    this.#request('revalidate', 'confirm-deletes');
+    // Bound to the hold the user saw: a folder replaced since is held again, not taken as confirmed.
+    this.#request('revalidate', { choice: 'confirm-deletes', answers: this.#hold?.reason });
   }
 
   /** The user wants an emptied folder's items back: one pass brings them from the device. */
   restore(): void {
-    this.#request('revalidate', 'restore');
+    this.#request('revalidate', { choice: 'restore', answers: this.#hold?.reason });
   }
 
   status(): SyncStatus {
@@ -244,12 +266,16 @@ export class LiveSync {
     this.#progress = null;
     this.#setState('scanning', null);
     try {
+      await this.#watchAgainIfBack();
+      // Unwatched, only a pass that reads the whole folder sees what changed in it.
+      if (this.#rewatch) mode = 'revalidate';
       const report = await this.#engine.syncOnce({
         remote: mode === 'trust-cache' ? 'trust-cache' : 'revalidate',
-        confirmDeletes: choice === 'confirm-deletes',
-        restore: choice === 'restore',
+        confirmDeletes: choice?.choice === 'confirm-deletes',
+        restore: choice?.choice === 'restore',
+        ...(choice?.answers === undefined ? {} : { answers: choice.answers }),
         signal: abort.signal,
-        ...(scope === undefined ? {} : { scope }),
+        ...(scope === undefined || mode === 'revalidate' ? {} : { scope }),
         ...(mode === 'poll' ? { scopeRemoteChanges: true } : {}),
       });
       this.#failures = 0;
@@ -326,5 +352,13 @@ export class LiveSync {
 
   #log(level: EngineLogLine['level'], message: string): void {
     this.#options.log?.({ level, message });
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -4,6 +4,7 @@ import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { knownItemsFromIndex } from '../live/index-known-items.ts';
 import { openRotatingLog } from '../log/rotating-log.ts';
+import type { DeviceName } from '../sync/device-check.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { startControlServer } from './control-server.ts';
 import { controlSocketPath, folderKey } from './control-socket-path.ts';
@@ -15,6 +16,8 @@ export interface PairServiceOptions {
   index: IndexStore;
   localRoot: string;
   remoteFolder: string;
+  /** The device the profile chose: a pair synced with another one is held. */
+  device?: DeviceName;
   env: NodeJS.ProcessEnv;
   /** How often the device is asked for changes (LiveSync's default when absent). */
   pollMs?: number;
@@ -65,6 +68,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         index: options.index,
         localRoot: options.localRoot,
         remoteFolder: options.remoteFolder,
+        ...(options.device === undefined ? {} : { device: options.device }),
         env: options.env,
         ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
         log: logLine,

@@ -13,8 +13,12 @@ import { ListingCacheDamagedError, ListingCacheKeeper } from './listing-cache.ts
 import { withOwnMoves } from './walk-listing.ts';
 import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
+import { earlierDeletes, noteDeleteRun } from './delete-run.ts';
+import { checkDevice, type DeviceName } from './device-check.ts';
+import { answersHold, checkFolder, type HoldAnswer } from './folder-check.ts';
+import { recordFolderIdentity, folderOnDisk } from './folder-identity.ts';
 import { massDeleteHold, rememberPass, rootHold } from './pass-record.ts';
-import { emptyCounts, type PassReport } from './pass-report.ts';
+import { emptyCounts, type HoldReason, type PassHold, type PassReport } from './pass-report.ts';
 import { passInputs, type PassInputs } from './pass-inputs.ts';
 import {
   PassScope,
@@ -66,6 +70,8 @@ export interface SyncEngineOptions {
   /** Treat names differing only in case as one (default: probed in the local folder). */
   caseInsensitive?: boolean;
   events?: EngineEvents;
+  /** The device the profile chose: a pair synced with another one is held (device-check.ts). */
+  device?: DeviceName;
 }
 
 export interface SyncOptions {
@@ -74,8 +80,17 @@ export interface SyncOptions {
    * items on the device.
    */
   confirmDeletes?: boolean;
-  /** An emptied local folder (nothing synced left in it, items in the index) is filled again from the device. */
+  /**
+   * An emptied local folder (nothing synced left in it, items in the index) is filled again from the
+   * device; a folder or device that changed is merged with the other side as for a new pair.
+   */
   restore?: boolean;
+  /**
+   * The hold `confirmDeletes` or `restore` answers (the live service's answer to the hold it showed):
+   * it applies to that hold only, so a folder replaced after a mass delete was confirmed is still held.
+   * Absent (the command line's flags): any hold.
+   */
+  answers?: HoldReason;
   signal?: AbortSignal;
   /**
    * `revalidate` (default): every folder listing is checked with the device (a 304 when unchanged).
@@ -110,13 +125,16 @@ function reconciled(
   return { ...rest, items: reconcile(input), remote: input.remote };
 }
 
+/** The holds whose confirmation agrees to deletes on the device. */
+const DELETE_HOLDS: readonly HoldReason[] = ['mass-delete', 'emptied-root', 'folder-changed'];
+
 /** Re-planning rounds in one pass after operations met a changed state (412, a local edit). */
 const MAX_ROUNDS = 4;
 export class SyncEngine {
   readonly #options: SyncEngineOptions;
   readonly #writer: IndexWriter;
   #walkCache: RemoteWalkCache | undefined;
-  readonly #listings: ListingCacheKeeper;
+  #listings: ListingCacheKeeper;
   /**
    * Folders whose cached listing must be asked for again: changed by this engine since its last walk,
    * or loaded from the index (an earlier process may have changed them after storing them).
@@ -187,6 +205,20 @@ export class SyncEngine {
       startedAtMs,
       finishedAtMs: startedAtMs,
     };
+    const answer: HoldAnswer = {
+      confirmDeletes: options.confirmDeletes === true,
+      restore: options.restore === true,
+      answers: options.answers,
+    };
+    // Before anything is read or taken: a folder that is not the one synced is held, whatever it holds.
+    const folderHold = checkFolder(this.#options.index, localRoot, answer);
+    if (folderHold !== undefined) return this.#held(report, folderHold);
+    // Once per engine, and again whenever the remote folder must be looked up again (a walk lost it).
+    if (this.#remoteRootId === undefined) {
+      const device = await checkDevice(this.#options, answer, options.signal);
+      if (device.kind === 'held') return this.#held(report, device.hold);
+      if (device.kind === 'started-again') this.#startAgain();
+    }
     this.#writer.dropParked();
     // A pass that throws may leave anything half done: the next poll must look at everything.
     const standingIssues = this.#standingIssues;
@@ -211,6 +243,9 @@ export class SyncEngine {
 
     /** A scoped round found the folder emptied: the next round looks at everything, so the hold applies. */
     let wholeTree = false;
+    /** The deletes of the passes just before this one (delete-run.ts), read once, and this pass's own. */
+    let runBefore: { local: number; remote: number } | undefined;
+    const passDeletes = { local: 0, remote: 0 };
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
       // Only the first round may be incremental; a re-planning round looks at everything.
@@ -331,18 +366,22 @@ export class SyncEngine {
         localRoot,
         signal: options.signal,
       });
+      const nowDate = (this.#options.now ?? (() => new Date()))();
       const planned = plan({
         items,
         ...(scope === undefined
           ? {}
           : { partOf: { localTotal: this.#options.index.count(), remoteTotal: walk.entries.size } }),
         remoteRootId,
-        now: (this.#options.now ?? (() => new Date()))(),
+        now: nowDate,
         localRootMissing: false,
         caseInsensitive: this.#isCaseInsensitive(),
         ...(this.#options.deleteGuard === undefined ? {} : { deleteGuard: this.#options.deleteGuard }),
-        confirmDeletes: options.confirmDeletes ?? false,
-        restoreEmptied: options.restore ?? false,
+        // Confirmed deletes (the guard's, or a changed folder taken as it is) are deletes agreed to.
+        confirmDeletes: answer.confirmDeletes && DELETE_HOLDS.some((reason) => answersHold(answer, reason)),
+        restoreEmptied: answer.restore && answersHold(answer, 'emptied-root'),
+        // Of the passes before this one: a round that plans again repeats its own earlier rounds' deletes.
+        earlierDeletes: (runBefore ??= earlierDeletes(this.#options.index, nowDate.getTime())),
       });
       report.issues = issues;
       // Around differences there were no issues standing anywhere (quietDifferences), and the scan was whole.
@@ -364,6 +403,18 @@ export class SyncEngine {
       }
       if (planned.operations.length === 0) break;
       executed = true;
+      // Before the deletes are made: a pass stopped half way has counted them, which can only hold sooner.
+      // A later round's plan holds what an earlier one left undone: the most either planned is the pass's.
+      if (planned.deletes.local + planned.deletes.remote > 0) {
+        passDeletes.local = Math.max(passDeletes.local, planned.deletes.local);
+        passDeletes.remote = Math.max(passDeletes.remote, planned.deletes.remote);
+        noteDeleteRun(
+          this.#options.index,
+          { local: runBefore.local + passDeletes.local, remote: runBefore.remote + passDeletes.remote },
+          nowDate.getTime(),
+          answer.confirmDeletes,
+        );
+      }
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
       const context = newExecutionContext(
         { ...this.#options, writer: this.#writer },
@@ -404,6 +455,24 @@ export class SyncEngine {
     // live soak seed 70312 met under load, which no replay showed).
     if (standing !== undefined && !clashAfterMoves && this.#unplannedRemote.size === 0)
       recordSettled(this.#options.index, remoteRootId, standing);
+    return report;
+  }
+
+  /** The pair starts again with another device: nothing this engine kept of the old one is used. */
+  #startAgain(): void {
+    this.#walkCache = undefined;
+    this.#listings = new ListingCacheKeeper(this.#options.index.listings);
+    this.#touched = new Set();
+    this.#unplannedRemote.clear();
+  }
+
+  /** A pass held before it began: nothing was read or written, the last settled record stands. */
+  #held(report: PassReport, hold: PassHold): PassReport {
+    report.hold = hold;
+    report.status = 'held';
+    report.finishedAtMs = Date.now();
+    this.#standingIssues = undefined;
+    rememberPass(this.#options.index, report);
     return report;
   }
 
@@ -465,6 +534,9 @@ export class SyncEngine {
   #createsRoot(scan: ScanResult): boolean {
     if (scan.root !== 'missing' || this.#options.index.count() > 0) return false;
     mkdirSync(this.#options.localRoot, { recursive: true });
+    // Recorded at once: from now on, a folder put in its place is told apart from it.
+    const made = folderOnDisk(this.#options.localRoot);
+    if (made !== undefined) recordFolderIdentity(this.#options.index, this.#options.localRoot, made);
     return true;
   }
 

@@ -44,8 +44,16 @@ export interface PassIssue {
   side?: 'local' | 'remote';
 }
 
+/**
+ * Why a pass waits for the user: `mass-delete` and `emptied-root` (deletes the guard held),
+ * `local-root-missing` (the folder is not there), `folder-changed` (the folder is not the one synced:
+ * replaced, re-created, on another disk), `device-changed` (the device is not the one synced with).
+ */
+export type HoldReason =
+  'mass-delete' | 'local-root-missing' | 'emptied-root' | 'folder-changed' | 'device-changed';
+
 export interface PassHold {
-  reason: 'mass-delete' | 'local-root-missing' | 'emptied-root';
+  reason: HoldReason;
   deletes: DeleteCounts;
   /** What the user can do, e.g. "run again with --confirm-deletes". */
   advice: string;

@@ -1,0 +1,76 @@
+// Before a pass: is the local folder still the one this pair synced? If not, hold it, whatever it holds, until the user answers.
+import type { IndexStore } from '../index/index-store.ts';
+import { META_DELETE_RUN } from './delete-run.ts';
+import {
+  describeFolderChange,
+  folderChange,
+  folderOnDisk,
+  recordedIdentity,
+  recordFolderIdentity,
+  renewMarker,
+} from './folder-identity.ts';
+import type { PassHold } from './pass-report.ts';
+import { META_SETTLED } from './quiet-pass.ts';
+
+/** The user's answer to a hold, as the engine got it. */
+export interface HoldAnswer {
+  confirmDeletes: boolean;
+  restore: boolean;
+  /** The hold the answer was given for; absent (the command line's flags): any hold. */
+  answers?: PassHold['reason'] | undefined;
+}
+
+/** Whether `answer` answers a hold for `reason` (a live answer given for another hold does not). */
+export function answersHold(answer: HoldAnswer, reason: PassHold['reason']): boolean {
+  return answer.answers === undefined || answer.answers === reason;
+}
+
+/**
+ * Checks the local folder's identity; undefined when the pass may go on. A folder that is not there
+ * (or not a folder) is left to the scan, which holds it (or, on the very first pass, creates it). A
+ * pair without a recorded identity (new, or synced by an older version) records the folder as it is.
+ * A changed folder is held unless the user answered: restore forgets the index (both sides are merged
+ * as for a new pair: nothing is deleted on either side, and files that differ keep both versions);
+ * confirm takes the folder as it is (what it lacks is deleted on the device).
+ */
+export function checkFolder(index: IndexStore, localRoot: string, answer: HoldAnswer): PassHold | undefined {
+  const now = folderOnDisk(localRoot);
+  if (now === undefined) return undefined;
+  const recorded = recordedIdentity(index);
+  if (recorded === undefined) {
+    recordFolderIdentity(index, localRoot, now);
+    return undefined;
+  }
+  const change = folderChange(recorded, now);
+  if (change === undefined) return undefined;
+  const answered = answersHold(answer, 'folder-changed');
+  if (answered && (answer.restore || answer.confirmDeletes)) {
+    if (answer.restore) forgetSyncedItems(index);
+    // The pair's own marker on the same folder remounted is kept; another folder's marker, or a copy's
+    // (same marker, another inode), is replaced, so the two are told apart from now on.
+    const keep = now.marker === undefined || (now.marker === recorded.marker && change !== 'replaced');
+    recordFolderIdentity(index, localRoot, keep ? now : renewMarker(localRoot, now));
+    return undefined;
+  }
+  const what = describeFolderChange(change, recorded, now);
+  return {
+    reason: 'folder-changed',
+    deletes: { local: 0, localTotal: 0, remote: 0, remoteTotal: index.count() },
+    advice:
+      `The folder ${localRoot} ${what}. Nothing was changed on either side. If it is the wrong folder ` +
+      `(a drive that is not mounted, a folder put back from elsewhere), put the right one back and ` +
+      `nothing needs answering. To keep everything on both sides, restore (--restore): what the device ` +
+      `holds comes back into this folder, what it holds goes up, nothing is deleted, and files that ` +
+      `differ keep both versions. To sync it as it is now, confirm (--confirm-deletes): what it lacks is ` +
+      `deleted on the device.`,
+  };
+}
+
+/** The pair starts again as if new: items, intents, digests, the settled record and the delete run go. */
+export function forgetSyncedItems(index: IndexStore): void {
+  index.transaction(() => {
+    index.forgetItems();
+    index.deleteMeta(META_SETTLED);
+    index.deleteMeta(META_DELETE_RUN);
+  });
+}
