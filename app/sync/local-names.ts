@@ -1,4 +1,4 @@
-// Which local names are never synced (temporary and system files) and which cannot exist on a platform.
+// Which local names are never synced (temporary and system files, trash and recovery folders) and which cannot exist on a platform.
 import { randomBytes } from 'node:crypto';
 import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,36 +17,94 @@ export const MOVING_PREFIX = '.mch-moving-';
 /** Downloads are written to `.mch-dl-<random>` next to their target, then linked into place. */
 export const DOWNLOAD_TEMP_PREFIX = '.mch-dl-';
 
-// Exact names, compared in lower case: Windows and macOS treat these case-insensitively.
-const SYSTEM_NAMES = new Set([
-  '.ds_store',
-  'thumbs.db',
-  'ehthumbs.db',
-  'desktop.ini',
-  '.directory',
-  '.trashes',
-  '.fseventsd',
-  '.spotlight-v100',
-  '.temporaryitems',
-  '.apdisk',
-  '$recycle.bin',
-  'system volume information',
+const SYSTEM_FILE = 'a system file';
+const TRASH_FOLDER = 'a trash folder';
+const RECOVERY_FOLDER = "a file system check's recovery folder";
+
+// Compared in lower case: Windows and macOS treat these names case-insensitively. Several mark a file
+// system's own bookkeeping at its root; they are skipped at any depth because the scan does not know
+// where a mount sits, and a disk mounted inside the synced folder carries them too.
+const SYSTEM_NAMES = new Map<string, string>([
+  ['.ds_store', SYSTEM_FILE],
+  ['thumbs.db', SYSTEM_FILE],
+  ['ehthumbs.db', SYSTEM_FILE],
+  ['desktop.ini', SYSTEM_FILE],
+  ['.directory', SYSTEM_FILE],
+  ['.fseventsd', SYSTEM_FILE],
+  ['.spotlight-v100', SYSTEM_FILE],
+  ['.temporaryitems', SYSTEM_FILE],
+  ['.apdisk', SYSTEM_FILE],
+  ['system volume information', SYSTEM_FILE],
+  // macOS: the trash of a volume (a Finder delete on a USB disk goes there), and the Recycle Bin of
+  // Windows Vista and later on each drive.
+  ['.trashes', TRASH_FOLDER],
+  ['$recycle.bin', TRASH_FOLDER],
+  // macOS, at a volume's root: the versions store of documents (Versions/Auto Save), readable only
+  // by the system; and the installer's sandboxes, which it removes itself.
+  ['.documentrevisions-v100', SYSTEM_FILE],
+  ['.pkinstallsandboxmanager', SYSTEM_FILE],
+  ['.pkinstallsandboxmanager-systemsoftware', SYSTEM_FILE],
+  // macOS settings of one disk: the icon the Finder shows for it, and "do not offer this disk for
+  // Time Machine". On another computer they would change whatever disk its synced folder is on.
+  ['.volumeicon.icns', SYSTEM_FILE],
+  ['.com.apple.timemachine.donotpresent', SYSTEM_FILE],
+  // An AFP server (netatalk, old Mac OS file sharing): resource forks and the Finder's database of a
+  // share, and its trash. Its "Temporary Items" folder is left out of this list: people use that name.
+  ['.appledouble', SYSTEM_FILE],
+  ['.appledb', SYSTEM_FILE],
+  ['.appledesktop', SYSTEM_FILE],
+  ['network trash folder', TRASH_FOLDER],
 ]);
+
+// Compared exactly: the system writes these in one spelling, and a user's own folder in another
+// spelling (Obsidian's `.trash`, a code package `recycler`) is the user's and is synced.
+const EXACT_SYSTEM_NAMES = new Map<string, string>([
+  // freedesktop.org trash spec 1.0, "Trash directories": a disk's shared `$topdir/.Trash/$uid`
+  // (`.Trash-$uid` is matched below); also the macOS home trash, `~/.Trash`.
+  ['.Trash', TRASH_FOLDER],
+  // Windows XP's Recycle Bin on an NTFS drive, and on a FAT drive; old USB disks still carry them.
+  ['RECYCLER', TRASH_FOLDER],
+  ['RECYCLED', TRASH_FOLDER],
+  // Where fsck puts what it recovers on ext2/3/4 (root's, mode 0700: unreadable to the user anyway),
+  // and Android's equivalent on a memory card. `FOUND.nnn` (chkdsk) is matched below.
+  ['lost+found', RECOVERY_FOLDER],
+  ['LOST.DIR', RECOVERY_FOLDER],
+]);
+
+// freedesktop.org trash spec 1.0: `$topdir/.Trash-$uid`, a disk's own trash for one user, made at the
+// top of the mount the deleted file is on (a remote delete in a synced folder at a disk's root too).
+const USER_TRASH = /^\.Trash-\d+$/;
+// chkdsk puts what it recovers in `FOUND.000`, `FOUND.001`... at a drive's root.
+const CHKDSK_FOUND = /^FOUND\.\d{3}$/;
+
+// Most names have none of these lengths or first characters (in either case): they need no lower-case
+// copy and no lookup (a pass checks every name).
+const SYSTEM_NAME_LENGTHS = new Set(
+  [...SYSTEM_NAMES.keys(), ...EXACT_SYSTEM_NAMES.keys()].map((name) => name.length),
+);
+const SYSTEM_NAME_STARTS = new Set(
+  [...SYSTEM_NAMES.keys(), ...EXACT_SYSTEM_NAMES.keys()].flatMap((name) => [
+    name.toLowerCase().charCodeAt(0),
+    name.toUpperCase().charCodeAt(0),
+  ]),
+);
 
 /**
  * Why `name` is a temporary or system file that is never synced, or undefined. Editor swap and backup
  * files, Office lock files and unfinished browser downloads change under the user's hands and mean
- * nothing on another computer.
+ * nothing on another computer; trash and recovery folders and a file system's bookkeeping belong to
+ * the disk they are on, and the user never meant to share them.
  */
-// Most names have none of these lengths: they need no lower-case copy (a pass checks every name).
-const SYSTEM_NAME_LENGTHS = new Set([...SYSTEM_NAMES].map((name) => name.length));
-
 export function temporaryOrSystemReason(name: string): string | undefined {
-  if (SYSTEM_NAME_LENGTHS.has(name.length) && SYSTEM_NAMES.has(name.toLowerCase())) return 'a system file';
   const first = name.charCodeAt(0);
+  if (SYSTEM_NAME_STARTS.has(first) && SYSTEM_NAME_LENGTHS.has(name.length)) {
+    const system = EXACT_SYSTEM_NAMES.get(name) ?? SYSTEM_NAMES.get(name.toLowerCase());
+    if (system !== undefined) return system;
+  }
   const last = name.charCodeAt(name.length - 1);
   if (last === 0x7e /* ~ */) return 'an editor backup file';
   if (first === 0x2e /* . */) {
+    if (name.startsWith('.Trash-') && USER_TRASH.test(name)) return TRASH_FOLDER;
     if (/^\..+\.sw[a-p]$/.test(name)) return 'a Vim swap file';
     if (name.startsWith('.#')) return 'an Emacs lock file';
     if (name.startsWith('.~lock.')) return 'a LibreOffice lock file';
@@ -57,6 +115,7 @@ export function temporaryOrSystemReason(name: string): string | undefined {
     if (name.endsWith('.mch-partial') || name.startsWith(DOWNLOAD_TEMP_PREFIX))
       return 'an unfinished download';
   }
+  if (first === 0x46 /* F */ && name.length === 9 && CHKDSK_FOUND.test(name)) return RECOVERY_FOLDER;
   if (first === 0x23 /* # */ && last === 0x23 && name.length > 1) return 'an Emacs auto-save file';
   if (first === 0x7e && name.charCodeAt(1) === 0x24 /* ~$ */) return 'an Office lock file';
   if (first === 0x7e && name.toLowerCase().endsWith('.tmp')) return 'an Office temporary file';
