@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FOLDER_MARKER_FILE } from '../../../app/sync/folder-identity.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { LivePair, waitFor } from '../../helpers/live-pair.ts';
 import { files, SyncPair } from '../../helpers/sync-pair.ts';
 
 let device: TestDevice;
@@ -172,4 +173,40 @@ describe('other changes of the folder', () => {
     pair.writeLocal('x.txt', 'x');
     expect((await pair.sync()).status).toBe('synced');
   });
+});
+
+describe('live: a synced folder replaced while the service runs', () => {
+  it('is held with nothing written; restored, it is merged and watched from then on', async () => {
+    const live = new LivePair(device);
+    try {
+      for (const [path, text] of Object.entries(TEXTS)) live.pair.writeLocal(path, text);
+      await live.start({ synced: true });
+      const mark = live.mark();
+      const aside = replaceRoot(live.pair);
+      try {
+        await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
+        expect(live.live.hold()?.reason).toBe('folder-changed');
+        // Edits in the old folder (still watched by its inode) do not reach the device either.
+        writeFileSync(join(aside, 'a', 'f2.txt'), 'edited in the old folder');
+        const passes = live.passes.length;
+        await waitFor('two more passes', () => (live.passes.length >= passes + 2 ? true : undefined));
+        expect(live.writesSince(mark)).toEqual([]);
+        expect(await live.pair.remoteTree()).toEqual(files(TEXTS));
+
+        live.live.restore();
+        await live.waitUntilSynced('merged');
+        expect(live.writesSince(mark).filter((request) => request.startsWith('DELETE '))).toEqual([]);
+        expect(live.pair.readLocal('other.txt')).toBe('new here');
+        expect(live.pair.readLocal('b/f15.txt')).toBe('text 15');
+        // The new folder is watched: a file made in it now goes up without a poll asking.
+        live.pair.writeLocal('later.txt', 'made after the answer');
+        await live.waitUntilSynced('the later file synced');
+        expect(await live.pair.remoteAt('later.txt')).toBeDefined();
+      } finally {
+        rmSync(aside, { recursive: true, force: true });
+      }
+    } finally {
+      await live.close();
+    }
+  }, 120_000);
 });
