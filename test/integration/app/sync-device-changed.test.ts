@@ -1,0 +1,108 @@
+// A pair whose device changed (a new or reset device at the same address, another device chosen) is held with words that say so, never read as "all gone".
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SyncEngine, type SyncEngineOptions } from '../../../app/sync/engine.ts';
+import { clientFor, type RecordedClient } from '../../helpers/api-client.ts';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { files, isWrite, SyncPair } from '../../helpers/sync-pair.ts';
+
+let first: TestDevice;
+let second: TestDevice;
+const pairs: SyncPair[] = [];
+
+beforeAll(async () => {
+  first = await startTestDevice();
+  second = await startTestDevice();
+});
+
+afterEach(() => {
+  for (const pair of pairs.splice(0)) pair.close();
+});
+
+afterAll(async () => {
+  await first?.stop();
+  await second?.stop();
+});
+
+const TEXTS = { 'a.txt': 'alpha', 'docs/b.txt': 'beta', 'docs/c.txt': 'gamma' };
+
+async function syncedPair(device: SyncEngineOptions['device']): Promise<SyncPair> {
+  const pair = new SyncPair(first, device === undefined ? {} : { engine: { device } });
+  pairs.push(pair);
+  for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
+  expect((await pair.sync()).status).toBe('synced');
+  return pair;
+}
+
+/** An engine over the pair's index and folder that reaches another device through `client`. */
+function engineThrough(
+  pair: SyncPair,
+  client: RecordedClient,
+  device?: SyncEngineOptions['device'],
+): SyncEngine {
+  return new SyncEngine({
+    client: client.device,
+    index: pair.index,
+    localRoot: pair.localRoot,
+    remoteFolder: pair.remoteFolder,
+    env: { HOME: pair.home, XDG_DATA_HOME: join(pair.home, '.local', 'share') },
+    ...(device === undefined ? {} : { device }),
+  });
+}
+
+describe('a new, empty device at the same address', () => {
+  it('holds the pair with words that say the device changed; nothing is written on either side', async () => {
+    const pair = await syncedPair({ id: 'dev-1', name: 'My Cloud' });
+    const client = clientFor(second);
+    const report = await engineThrough(pair, client, { id: 'dev-1', name: 'My Cloud' }).syncOnce();
+    expect(report.status).toBe('held');
+    expect(report.hold?.reason).toBe('device-changed');
+    expect(report.hold?.advice).toContain('was reset or replaced');
+    expect(report.hold?.advice).toContain('--restore');
+    expect(client.requests().filter(isWrite)).toEqual([]);
+    expect(pair.localTree()).toEqual(files(TEXTS));
+  });
+
+  it('restore syncs the folder with the new device: made there, everything uploaded, nothing deleted', async () => {
+    const pair = await syncedPair(undefined);
+    const client = clientFor(second);
+    const engine = engineThrough(pair, client);
+    expect((await engine.syncOnce()).hold?.reason).toBe('device-changed');
+    const report = await engine.syncOnce({ restore: true });
+    expect(report.status).toBe('synced');
+    expect(report.counts.uploaded).toBe(3);
+    expect(report.counts.deleted).toBe(0);
+    expect(pair.localTree()).toEqual(files(TEXTS));
+    const onSecond = new SyncPair(second, { remoteFolder: pair.remoteFolder });
+    pairs.push(onSecond);
+    expect(await onSecond.remoteTree()).toEqual(files(TEXTS));
+    // From then on it is this device's pair: the next pass is quiet.
+    expect((await engine.syncOnce()).counts.uploaded).toBe(0);
+  });
+
+  it('an answer given for another hold does not answer this one', async () => {
+    const pair = await syncedPair(undefined);
+    const client = clientFor(second);
+    const report = await engineThrough(pair, client).syncOnce({ restore: true, answers: 'emptied-root' });
+    expect(report.hold?.reason).toBe('device-changed');
+    expect(client.requests().filter(isWrite)).toEqual([]);
+  });
+});
+
+describe('another device chosen in the profile', () => {
+  it('holds the pair, naming both devices', async () => {
+    const pair = await syncedPair({ id: 'dev-1', name: 'Living room' });
+    const client = clientFor(first);
+    const report = await engineThrough(pair, client, { id: 'dev-2', name: 'Office' }).syncOnce();
+    expect(report.hold?.reason).toBe('device-changed');
+    expect(report.hold?.advice).toContain('Living room (dev-1)');
+    expect(report.hold?.advice).toContain('Office (dev-2)');
+    expect(client.requests().filter(isWrite)).toEqual([]);
+  });
+
+  it('the same device under a new name syncs on', async () => {
+    const pair = await syncedPair({ id: 'dev-1', name: 'Living room' });
+    const report = await engineThrough(pair, clientFor(first), { id: 'dev-1', name: 'Den' }).syncOnce();
+    expect(report.status).toBe('synced');
+  });
+});
