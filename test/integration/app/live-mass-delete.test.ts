@@ -1,0 +1,109 @@
+// The mass-delete guard on every path: folders deleted in bulk while the live service runs are held as a whole, as `run --once` holds them.
+import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { LivePair, waitFor } from '../../helpers/live-pair.ts';
+import { SyncPair } from '../../helpers/sync-pair.ts';
+
+let device: TestDevice;
+const closers: Array<() => Promise<void> | void> = [];
+
+beforeAll(async () => {
+  device = await startTestDevice();
+});
+
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+afterAll(async () => {
+  await device?.stop();
+});
+
+/** Three folders of 20 files and three files beside them: 66 items, 63 of them in the folders. */
+function fill(write: (path: string, text: string) => void): void {
+  for (const folder of ['a', 'b', 'c']) {
+    for (let n = 0; n < 20; n++) write(`${folder}/f${n}.txt`, `${folder} ${n}`);
+  }
+  for (let n = 0; n < 3; n++) write(`top${n}.txt`, `top ${n}`);
+}
+
+async function livePair(): Promise<LivePair> {
+  // A slow poll: every pass here is one the watcher asked for.
+  const live = new LivePair(device, { pollMs: 60_000 });
+  closers.push(() => live.close());
+  fill((path, text) => live.pair.writeLocal(path, text));
+  await live.start({ synced: true });
+  return live;
+}
+
+const deletes = (requests: string[]): string[] => requests.filter((request) => request.startsWith('DELETE '));
+
+describe('folders deleted in bulk while the live service runs', () => {
+  it('rm -rf of three folders is held as 63 of 66 items, as run --once holds it; nothing is deleted', async () => {
+    const live = await livePair();
+    const mark = live.mark();
+    for (const folder of ['a', 'b', 'c']) rmSync(join(live.pair.localRoot, folder), { recursive: true });
+    await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
+    const hold = live.live.hold();
+    expect(hold?.reason).toBe('mass-delete');
+    expect(hold?.deletes.remote).toBe(63);
+    expect(hold?.deletes.remoteTotal).toBe(66);
+    expect(deletes(live.requestsSince(mark))).toEqual([]);
+    expect(Object.keys(await live.pair.remoteTree())).toHaveLength(66);
+    // Confirmed, the deletes go.
+    live.live.confirmDeletes();
+    await live.waitUntilSynced('the confirmed deletes');
+    expect(Object.keys(await live.pair.remoteTree())).toEqual(['top0.txt', 'top1.txt', 'top2.txt']);
+  }, 120_000);
+
+  it('folders deleted one by one, seconds apart, are held once the deletes together pass the guard', async () => {
+    const live = await livePair();
+    const mark = live.mark();
+    for (const folder of ['a', 'b', 'c']) {
+      rmSync(join(live.pair.localRoot, folder), { recursive: true });
+      // Long enough for each deletion to be a pass of its own.
+      await waitFor('the pass of that delete', async () => {
+        await live.live.whenIdle();
+        return live.live.status().state !== 'scanning' && live.live.status().state !== 'syncing'
+          ? true
+          : undefined;
+      });
+      await sleep(1_500);
+    }
+    await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
+    const hold = live.live.hold();
+    expect(hold?.reason).toBe('mass-delete');
+    expect(hold?.advice).toContain('Just before');
+    // What went before the guard tripped is at most what it lets through (50 items): the rest waits.
+    const remote = Object.keys(await live.pair.remoteTree());
+    expect(remote.length).toBeGreaterThanOrEqual(66 - 50);
+    expect(remote.filter((path) => path.startsWith('c/'))).toHaveLength(20);
+    expect(deletes(live.requestsSince(mark)).length).toBeLessThanOrEqual(50);
+  }, 120_000);
+});
+
+describe('the deletes of passes just before count in run --once too', () => {
+  it('a second pass within a minute that takes the deletes past the guard is held; a minute later it is not', async () => {
+    let nowMs = Date.parse('2026-11-27T10:00:00Z');
+    const pair = new SyncPair(device, { engine: { now: () => new Date(nowMs) } });
+    closers.push(() => pair.close());
+    fill((path, text) => pair.writeLocal(path, text));
+    expect((await pair.sync()).status).toBe('synced');
+    pair.removeLocal('a');
+    pair.removeLocal('b');
+    const first = await pair.sync();
+    expect(first.status).toBe('synced');
+    nowMs += 30_000;
+    pair.removeLocal('c');
+    const second = await pair.sync();
+    expect(second.hold?.reason).toBe('mass-delete');
+    expect(second.hold?.advice).toContain('Just before, 42 items were deleted on the device');
+    nowMs += 61_000;
+    const later = await pair.sync();
+    expect(later.status).toBe('synced');
+    expect(Object.keys(await pair.remoteTree())).toEqual(['top0.txt', 'top1.txt', 'top2.txt']);
+  });
+});
