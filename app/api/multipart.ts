@@ -1,18 +1,20 @@
 // Builds the `multipart/related` body of a create: JSON metadata, then optional content (device-api.md §3).
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { SourceChangedError } from '../../common/errors.ts';
 import type { FileMetadataInput } from '../../common/wire/device-api.ts';
+import { versionBytes, type FileSource } from './file-source.ts';
 
-/** Content to send: bytes in memory, or a byte range of a local file read when sent. */
-export type ContentSource = Uint8Array | { path: string; size: number };
+/** Content to send: bytes in memory, or a byte range of a local file read when sent (file-source.ts). */
+export type ContentSource = Uint8Array | FileSource;
 
 export function sourceSize(source: ContentSource): number {
   return source instanceof Uint8Array ? source.byteLength : source.size;
 }
 
-/** A fresh stream of `length` bytes of the source from `start`, for each attempt of a request. */
+/**
+ * A fresh stream of `length` bytes of the source from `start`, for each attempt of a request. A file's
+ * bytes are of one version, or the stream fails before its last bytes (file-source.ts).
+ */
 export function sourceStream(
   source: ContentSource,
   start = 0,
@@ -20,25 +22,8 @@ export function sourceStream(
 ): Readable {
   if (source instanceof Uint8Array)
     return Readable.from([Buffer.from(source.subarray(start, start + length))]);
-  if (length === 0) return Readable.from([]);
-  return Readable.from(exactly(source.path, start, length));
-}
-
-/**
- * The bytes `[start, start + length)` of a file, failing if it ends before: a file that shrank while
- * it was being sent would leave the device waiting for bytes that never come.
- */
-async function* exactly(path: string, start: number, length: number): AsyncGenerator<Buffer> {
-  let seen = 0;
-  for await (const chunk of createReadStream(path, { start, end: start + length - 1 })) {
-    seen += (chunk as Buffer).length;
-    yield chunk as Buffer;
-  }
-  if (seen < length) {
-    throw new SourceChangedError(
-      `${path} is shorter than when its upload started (${start + seen} of ${start + length} bytes).`,
-    );
-  }
+  // A byte stream buffers bytes, not chunks: what is read ahead of the socket stays small.
+  return Readable.from(versionBytes(source, start, length), { objectMode: false });
 }
 
 export interface MultipartBody {
@@ -85,11 +70,14 @@ export function multipartBody(metadata: FileMetadataInput, content?: ContentSour
         yield metadataPart;
         if (content !== undefined) {
           yield contentHead;
-          for await (const chunk of sourceStream(content)) yield chunk as Buffer;
+          // A file that changed while read fails here, before the closing boundary: the device
+          // then sees a body cut short and stores nothing (device-api.md §3).
+          if (content instanceof Uint8Array) yield Buffer.from(content);
+          else yield* versionBytes(content);
         }
         yield tail;
       }
-      return Readable.from(parts());
+      return Readable.from(parts(), { objectMode: false });
     },
   };
 }

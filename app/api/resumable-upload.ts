@@ -6,6 +6,7 @@ import { etagOf, idFromLocation, parseJson } from './answers.ts';
 import type { DeviceClient } from './device-client.ts';
 import { fileFromAnswer } from './device-client.ts';
 import { resumableStatusSchema } from './device-schemas.ts';
+import { assertUnchanged, pinVersion } from './file-source.ts';
 import { multipartBody, sourceSize, sourceStream, type ContentSource } from './multipart.ts';
 import { idSegment } from './names.ts';
 import type { Progress } from './transport.ts';
@@ -42,6 +43,9 @@ function isInterruption(error: unknown): error is ApiError {
 export async function uploadFile(client: DeviceClient, input: ResumableInput): Promise<UploadResult> {
   const size = sourceSize(input.content);
   const name = input.metadata.name ?? '';
+  // Every chunk is read from this one version of the file, and it is committed only while the file is
+  // still that version: a file that changed meanwhile is never committed (its upload is dropped).
+  const content = input.content instanceof Uint8Array ? input.content : await pinVersion(input.content);
   const id = input.resumeUploadId ?? (await startUpload(client, input));
   if (input.resumeUploadId === undefined) input.onUploadStarted?.(id);
   const base = `/sdk/v2/files/${idSegment(id)}/resumable`;
@@ -79,7 +83,7 @@ export async function uploadFile(client: DeviceClient, input: ResumableInput): P
           method: 'PUT',
           url: client.url(`${base}/content`, { offset: start }),
           what: `upload ${JSON.stringify(name)}`,
-          body: () => sourceStream(input.content, start, length),
+          body: () => sourceStream(content, start, length),
           contentType: 'application/octet-stream',
           contentLength: length,
           // Not repeated blindly: after a break the device says how much it kept, and we go on from there.
@@ -101,16 +105,39 @@ export async function uploadFile(client: DeviceClient, input: ResumableInput): P
         if (offset > size) offset = 0;
       }
     }
+    if (!(content instanceof Uint8Array)) await assertUnchanged(content.path, content.version);
     input.onProgress?.({ bytesDone: size, bytesTotal: size });
     return { id, size, eTag: await commit(client, id, base, name, size, input, pause) };
   } catch (error) {
-    // A refusal (a name taken meanwhile, a permission) ends the upload; an interruption keeps it to resume.
+    // A refusal (a name taken meanwhile, a permission) or a file that changed ends the upload; an
+    // interruption keeps it to resume.
     if (error instanceof ApiError && error.code !== 'ABORTED' && !isInterruption(error)) {
-      await client
-        .send({ method: 'DELETE', url: client.url(base), what: `drop the upload of ${JSON.stringify(name)}` })
-        .catch(() => undefined);
+      await dropUpload(client, base, name);
     }
     throw error;
+  }
+}
+
+/**
+ * Deletes an unfinished upload, best effort: one left behind stays invisible. A chunk this client just
+ * cut short may still be ending on the device (409 UPLOAD_BUSY), so that answer is waited out a few times.
+ */
+async function dropUpload(client: DeviceClient, base: string, name: string): Promise<void> {
+  const startedAt = Date.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.send({
+        method: 'DELETE',
+        url: client.url(base),
+        what: `drop the upload of ${JSON.stringify(name)}`,
+      });
+      return;
+    } catch (error) {
+      const busy = error instanceof ApiError && error.code === 'CONFLICT' && error.label === 'UPLOAD_BUSY';
+      const delay = busy ? client.transport.retryDelay(attempt, startedAt) : undefined;
+      if (delay === undefined) return;
+      await sleep(delay);
+    }
   }
 }
 

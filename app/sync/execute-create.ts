@@ -2,6 +2,7 @@
 import type { RemoteFile } from '../api/device-client.ts';
 import { parentId, type ExecutionContext } from './execution-context.ts';
 import {
+  changedWhileSent,
   codeOf,
   existingMatch,
   indexPathIn,
@@ -137,7 +138,7 @@ export async function createRemoteFolder(
 export async function upload(context: ExecutionContext, op: Op<'upload'>): Promise<void> {
   const folderId = parentId(context, op.parent, op.path);
   const absolute = await unchangedLocal(context, op.path, op.local);
-  const { content, contentHash } = await readToSend(context, op.path, absolute, op.local.size);
+  const { content, contentHash } = await readToSend(context, op.path, absolute, op.local);
   const mTimeMs = msOfNs(op.local.mtimeNs);
   context.touchedFolders.add(folderId);
   const intent = context.index.store.recordIntent({
@@ -159,7 +160,11 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
   // Only a lost answer may have created it: the same size and mTime say it is ours.
   const isOurs = (file: RemoteFile): boolean =>
     !file.isFolder && file.size === op.local.size && file.mTimeMs === mTimeMs;
-  const created = await createOnce(context, op, folderId, intent, send, isOurs);
+  // A file that changed while sent was cut off before the device could keep it (file-source.ts), and
+  // createOnce dropped its intent: no row claims an id, and the next round sends it again.
+  const created = await createOnce(context, op, folderId, intent, send, isOurs).catch((error: unknown) => {
+    throw changedWhileSent(error, op.path);
+  });
   recordCreated(context, op, intent, { ...created, parentId: folderId }, contentHash);
   context.counts.uploaded += 1;
   context.counts.bytesUp += op.local.size;

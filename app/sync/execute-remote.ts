@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { currentETag, parentId, type ExecutionContext } from './execution-context.ts';
 import {
+  changedWhileSent,
   codeOf,
   indexPathIn,
   localDetail,
@@ -23,7 +24,7 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
   const absolute = await unchangedLocal(context, op.path, op.local);
   const store = context.index.store;
   const row = store.get(op.remoteId);
-  const { content, contentHash } = await readToSend(context, op.path, absolute, op.local.size);
+  const { content, contentHash } = await readToSend(context, op.path, absolute, op.local);
   const mTimeMs = msOfNs(op.local.mtimeNs);
   const recordLocal = (eTag: string | null): void => {
     if (!row) return;
@@ -84,7 +85,12 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
     const own = unsure ? await ownVersion(context, op, contentHash) : undefined;
     if (own === undefined) {
       store.completeIntent(intent);
-      replanOn(error, op.path, ['PRECONDITION_FAILED', 'NOT_FOUND', 'OUTCOME_UNKNOWN']);
+      // Changed while sent: the PUT was cut off before its last bytes, so the device kept its version.
+      replanOn(changedWhileSent(error, op.path), op.path, [
+        'PRECONDITION_FAILED',
+        'NOT_FOUND',
+        'OUTCOME_UNKNOWN',
+      ]);
     }
     eTag = own;
   }

@@ -1,7 +1,7 @@
 // What the operations that change the device share: checks of the local side, errors that mean "look again".
 import { ApiError } from '../../common/errors.ts';
 import type { ContentSource, RemoteFile } from '../api/device-client.ts';
-import { contentToSend } from './content-hash.ts';
+import { readOneVersion } from './content-read.ts';
 import { ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
 import type { LocalEntry, RelativePath } from './model.ts';
@@ -77,14 +77,40 @@ export async function existingMatch(
   return found !== undefined && matches(found) ? found : undefined;
 }
 
-/** The content of a local file to send and its hash, read right after the file was checked. */
+/** The issue code of a file that changed while it was read or sent: it was not committed on the device. */
+export const CHANGED_DURING_UPLOAD = 'LOCAL_CHANGED_DURING_UPLOAD';
+
+/**
+ * What an upload that met a file changing while it was read becomes: an item to try again, with the
+ * index untouched (the next round or pass sees the file differ and sends it again; the guard in
+ * file-source.ts lets it through only once it stays the same while it is read). Other errors pass.
+ */
+export function changedWhileSent(error: unknown, path: RelativePath): unknown {
+  if (codeOf(error) !== 'SOURCE_CHANGED') return error;
+  return new ReplanNeeded(
+    CHANGED_DURING_UPLOAD,
+    path,
+    'It changed while it was being sent; sent again once it is quiet.',
+  );
+}
+
+/**
+ * The content of a local file to send and its hash, both of the version the plan saw (content-read.ts):
+ * LOCAL_CHANGED when the file is not that version any more, LOCAL_CHANGED_DURING_UPLOAD when it changes
+ * while it is read.
+ */
 export async function readToSend(
   context: ExecutionContext,
   path: RelativePath,
   absolute: string,
-  size: number,
+  expected: LocalEntry,
 ): Promise<{ content: ContentSource; contentHash: string }> {
-  const read = await contentToSend(absolute, size, context.signal);
+  let read: Awaited<ReturnType<typeof readOneVersion>>;
+  try {
+    read = await readOneVersion(absolute, expected, { signal: context.signal });
+  } catch (error) {
+    throw changedWhileSent(error, path);
+  }
   if (read === undefined)
     throw new ReplanNeeded('LOCAL_CHANGED', path, 'It changed on this computer during the pass.');
   return read;
