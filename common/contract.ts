@@ -90,6 +90,14 @@ export interface PairView {
   hold: HoldView | null;
 }
 
+/** What "Add a folder" shows before adding a pair (pairs:check). */
+export interface PairCheckView {
+  /** The device folder asked about, or the one offered: `/<name of the local folder>`, or a free name. */
+  remoteFolder: string;
+  /** Why pairs:add would refuse this pair (overlapping pairs, not a folder...), in the CLI's words; null when it would not. */
+  problem: UiError | null;
+}
+
 export type ActivityKind =
   'uploaded' | 'downloaded' | 'renamed' | 'moved' | 'deleted' | 'conflict' | 'created-folder' | 'other';
 
@@ -211,6 +219,8 @@ export interface InvokeMap {
   'remote:listFolders': { request: { folderId: string | null }; response: RemoteFolderListing };
   'remote:createFolder': { request: { parentId: string; name: string }; response: RemoteFolderView };
   'pairs:list': { request: Empty; response: PairView[] };
+  /** `remoteFolder` null: offer one. Refuses nothing itself: the problem is part of the answer. */
+  'pairs:check': { request: { localRoot: string; remoteFolder: string | null }; response: PairCheckView };
   'pairs:add': { request: { localRoot: string; remoteFolder: string }; response: PairView };
   /** Stops its sync and forgets it; without `keepLocalFiles` the folder goes to the trash. */
   'pairs:remove': { request: { pairId: string; keepLocalFiles: boolean }; response: Empty };
@@ -279,6 +289,7 @@ export const INVOKE_NAMES = [
   'remote:listFolders',
   'remote:createFolder',
   'pairs:list',
+  'pairs:check',
   'pairs:add',
   'pairs:remove',
   'sync:pause',

@@ -1,11 +1,14 @@
-// One running `mch-sync run` per synced folder: a lock the operating system drops when its process dies.
+// One process syncing a folder, whatever the profile or the path spelling: locks the operating system drops when their process dies.
 import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { MchError } from '../../common/errors.ts';
-import { indexFilePath } from '../index/index-db.ts';
+import { folderKey } from '../index/index-db.ts';
+import { STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
+import { folderPlace } from '../profile/folder-place.ts';
 
-export type FolderLockErrorCode = 'FOLDER_BUSY' | 'FOLDER_LOCK_FAILED';
+export type FolderLockErrorCode = 'FOLDER_BUSY' | 'FOLDER_LOCK_FAILED' | 'FOLDER_MISSING';
 
 export class FolderLockError extends MchError {
   declare readonly code: FolderLockErrorCode;
@@ -13,12 +16,12 @@ export class FolderLockError extends MchError {
   readonly holderPid: number | undefined;
 
   constructor(code: FolderLockErrorCode, message: string, options?: { cause?: unknown; holderPid?: number }) {
-    super(
-      code,
-      code === 'FOLDER_BUSY' ? 'Folder busy' : 'Folder lock failed',
-      message,
-      options?.cause === undefined ? undefined : { cause: options.cause },
-    );
+    const titles: Record<FolderLockErrorCode, string> = {
+      FOLDER_BUSY: 'Folder busy',
+      FOLDER_LOCK_FAILED: 'Folder lock failed',
+      FOLDER_MISSING: 'Folder missing',
+    };
+    super(code, titles[code], message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.holderPid = options?.holderPid;
   }
 }
@@ -27,6 +30,10 @@ export class FolderLockError extends MchError {
 interface HolderRecord {
   pid: number;
   folder: string;
+  /** The holder's profile folder (absent in records of older versions). */
+  profile: string;
+  /** The computer it runs on: a folder on a network share may be synced from another. */
+  host: string;
   startedAt: string;
 }
 
@@ -39,11 +46,32 @@ export interface FolderLock {
 export interface FolderLockOptions {
   /** The synced folder, for the message another run shows. */
   folder: string;
+  /** The profile syncing it, for the same message. */
+  profile: string;
+  /** Create the lock's folder (and its parents) when missing; otherwise it must exist. */
+  makeFolder?: boolean;
 }
 
-/** `<profile>/index/<same hash as the index>.lock`: the lock sits beside the index it protects. */
+/**
+ * `<profile>/index/<hash>.lock`, the profile's lock of a folder: it keeps the profile's index of the
+ * folder to one process, even while the folder itself is missing. The hash is of the folder's real
+ * place (links resolved, case folded where the file system ignores it), so every spelling of one
+ * folder meets one lock; for a plain path it is the index's own hash, as in older versions.
+ */
 export function folderLockPath(profileDir: string, folder: string): string {
-  return indexFilePath(profileDir, folder).replace(/\.db$/, '.lock');
+  const [root = '/', ...names] = folderPlace(folder).keys;
+  return join(profileDir, 'index', `${folderKey(join(root, ...names))}.lock`);
+}
+
+/** The lock's name in a synced folder's state folder (`.mch-sync/folder-id` is another's). */
+export const STATE_LOCK_NAME = 'sync.lock';
+
+/**
+ * `<folder>/.mch-sync/sync.lock`, the folder's own lock: every process that syncs the folder meets it,
+ * whatever its profile and however it spells the path (a lock belongs to the file, not to its name).
+ */
+export function stateLockPath(folder: string): string {
+  return join(resolve(folder), STATE_FOLDER_NAME, STATE_LOCK_NAME);
 }
 
 /** The holder's record, beside the lock: the lock itself cannot be read while it is held. */
@@ -78,10 +106,12 @@ const heldConnections = new Set<Database.Database>();
  * open and tracks locks per connection, so a second acquisition in the same process is FOLDER_BUSY too.
  */
 export function acquireFolderLock(path: string, options: FolderLockOptions): FolderLock {
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw lockFailed(path, error);
+  if (options.makeFolder !== false) {
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw lockFailed(path, error);
+    }
   }
   // Two rounds: the second follows a file that is no lock of this client (the JSON record of older ones).
   for (let round = 0; ; round += 1) {
@@ -103,13 +133,56 @@ export function acquireFolderLock(path: string, options: FolderLockOptions): Fol
       }
       throw lockFailed(path, error);
     }
-    return heldLock(path, db, options.folder);
+    return heldLock(path, db, options);
   }
 }
 
-function heldLock(path: string, db: Database.Database, folder: string): FolderLock {
+/**
+ * Takes both locks of a synced folder, the profile's (its index) and the folder's own (every process of
+ * every profile), or throws FOLDER_BUSY naming the holder, or FOLDER_MISSING.
+ *
+ * A folder that is missing (a disk not mounted) is refused rather than synced under the profile's lock
+ * alone: the folder's lock is in the folder, so a process that started without it could not keep a
+ * second one, of another profile or through another path, from syncing the folder once it appears, and
+ * two processes on one folder lose data. `run` refuses a missing folder anyway; the window retries
+ * (pair-manager.ts), taking the folder's lock before its first pass.
+ */
+export function lockSyncedFolder(profileDir: string, folder: string): FolderLock {
+  const options = { folder: resolve(folder), profile: resolve(profileDir) };
+  const profileLock = acquireFolderLock(folderLockPath(profileDir, folder), options);
+  try {
+    const stateFolder = dirname(stateLockPath(folder));
+    // Never created with its parents: that would make the folder of a disk that is not mounted.
+    try {
+      mkdirSync(stateFolder);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw missingFolder(options.folder);
+      if (code !== 'EEXIST') throw lockFailed(stateLockPath(folder), error);
+    }
+    const folderLock = acquireFolderLock(stateLockPath(folder), { ...options, makeFolder: false });
+    return {
+      path: folderLock.path,
+      release: () => {
+        folderLock.release();
+        profileLock.release();
+      },
+    };
+  } catch (error) {
+    profileLock.release();
+    throw error;
+  }
+}
+
+function heldLock(path: string, db: Database.Database, options: FolderLockOptions): FolderLock {
   const recordPath = holderRecordPath(path);
-  const record: HolderRecord = { pid: process.pid, folder, startedAt: new Date().toISOString() };
+  const record: HolderRecord = {
+    pid: process.pid,
+    folder: options.folder,
+    profile: options.profile,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+  };
   // Written while the lock is held, to a private file renamed into place: a reader sees a whole record,
   // and a record left by a killed run is replaced here. Best effort (a rename on Windows fails while a
   // reader has the file open): without a record, FOLDER_BUSY just names no process.
@@ -143,7 +216,13 @@ function readHolder(path: string): HolderRecord | undefined {
   try {
     const value = JSON.parse(readFileSync(holderRecordPath(path), 'utf8')) as Partial<HolderRecord>;
     if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0) return undefined;
-    return { pid: value.pid, folder: String(value.folder ?? ''), startedAt: String(value.startedAt ?? '') };
+    return {
+      pid: value.pid,
+      folder: String(value.folder ?? ''),
+      profile: String(value.profile ?? ''),
+      host: String(value.host ?? ''),
+      startedAt: String(value.startedAt ?? ''),
+    };
   } catch {
     return undefined;
   }
@@ -173,14 +252,29 @@ function sqliteCode(error: unknown): string | undefined {
 
 function busy(path: string, folder: string): FolderLockError {
   const holder = readHolder(path);
-  const who =
-    holder === undefined
-      ? 'Another mch-sync run'
-      : `Another mch-sync run (process ${holder.pid}${holder.startedAt === '' ? '' : ` since ${holder.startedAt}`})`;
+  let who = 'Another mch-sync run';
+  if (holder !== undefined) {
+    const facts = [
+      `process ${holder.pid}${holder.host === '' || holder.host === hostname() ? '' : ` on ${holder.host}`}`,
+      ...(holder.profile === '' ? [] : [`profile ${holder.profile}`]),
+      ...(holder.startedAt === '' ? [] : [`since ${holder.startedAt}`]),
+    ];
+    who = `${who} (${facts.join(', ')})`;
+  }
+  // The holder may have reached the folder through another path (a link): both are said.
+  const theirs = holder?.folder ?? '';
+  const what = theirs === '' || theirs === folder ? folder : `${folder} (as ${theirs})`;
   return new FolderLockError(
     'FOLDER_BUSY',
-    `${who} is syncing ${holder?.folder || folder}: wait for it to finish, or stop it.`,
+    `${who} is syncing ${what}: wait for it to finish, or stop it.`,
     holder === undefined ? undefined : { holderPid: holder.pid },
+  );
+}
+
+function missingFolder(folder: string): FolderLockError {
+  return new FolderLockError(
+    'FOLDER_MISSING',
+    `The folder ${folder} does not exist (a disk that is not mounted?): nothing is synced until it is back.`,
   );
 }
 
@@ -188,7 +282,7 @@ function lockFailed(path: string, error: unknown): FolderLockError {
   const code = sqliteCode(error) ?? (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   return new FolderLockError(
     'FOLDER_LOCK_FAILED',
-    `Could not take the lock ${path} (${code}): check the profile folder's permissions.`,
+    `Could not take the lock ${path} (${code}): check that you may write in ${dirname(path)}.`,
     { cause: error },
   );
 }

@@ -4,11 +4,13 @@ import { basename, resolve } from 'node:path';
 import { MchError } from '../../common/errors.ts';
 import { forgetFolderPair, registerFolderPair } from '../profile/folder-pairs.ts';
 import { knownFolderPairs } from '../profile/known-pairs.ts';
+import { notSyncedError, pairOverlaps, recordNewPair } from '../profile/pair-check.ts';
 import { askService } from '../service/control-client.ts';
 import { controlSocketPath } from '../service/control-socket-path.ts';
 import { moveToTrash } from '../sync/local-trash.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
+import { acquireFolderLock, folderLockPath } from './folder-lock.ts';
 import { RunError } from './run-command.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
@@ -17,14 +19,20 @@ export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--js
 
 The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
 every one. \`add\` records a pair (the next run syncs it); \`remove\` forgets it and its index (its
-files stay, unless --delete-local-files moves the folder to the trash). A pair whose live sync runs
+files stay, unless --delete-local-files moves the folder to the trash). A pair whose sync runs
 cannot be removed: stop it first.
+
+Pairs never overlap: a folder inside or around another pair's folder, inside or around the profile
+folder, or inside a .mch-sync folder is refused, and so is a device folder inside or around another
+pair's (/ is around every folder). \`list\` marks pairs of older versions that overlap: they are not
+synced until one of them is removed.
 
 Options:
   --folder DIR          the local folder
   --remote-folder PATH  the folder on the device (default /<name of the local folder>)
   --delete-local-files  with remove: move the local folder to the trash
-  --json                with list: [{"localRoot", "remoteFolder", "running"}]
+  --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
+                        overlap being why the pair is not synced, or null
   -h, --help            show this help`;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -53,14 +61,19 @@ export async function runFolders(context: CommandContext, values: Values, args: 
 
 async function listPairs(context: CommandContext, json: boolean): Promise<number> {
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  const overlaps = pairOverlaps(context.profileDir, pairs);
   const rows = await Promise.all(
-    pairs.map(async (pair) => ({
-      localRoot: pair.localRoot,
-      remoteFolder: pair.remoteFolder,
-      running:
-        (await askService(controlSocketPath(context.profileDir, pair.localRoot), { op: 'status' })) !==
-        undefined,
-    })),
+    pairs.map(async (pair) => {
+      const overlap = overlaps.get(pair.localRoot);
+      return {
+        localRoot: pair.localRoot,
+        remoteFolder: pair.remoteFolder,
+        running:
+          (await askService(controlSocketPath(context.profileDir, pair.localRoot), { op: 'status' })) !==
+          undefined,
+        overlap: overlap === undefined ? null : notSyncedError(pair.localRoot, overlap).message,
+      };
+    }),
   );
   if (json) {
     context.print(JSON.stringify(rows, null, 2));
@@ -69,6 +82,7 @@ async function listPairs(context: CommandContext, json: boolean): Promise<number
   if (rows.length === 0) context.print('No folder is synced yet: `mch-sync folders add --folder DIR`.');
   for (const row of rows) {
     context.print(`${row.localRoot}  ↔  ${row.remoteFolder}${row.running ? '  (live sync running)' : ''}`);
+    if (row.overlap !== null) context.print(`  ${row.overlap}`);
   }
   return 0;
 }
@@ -99,9 +113,8 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
       throw new UsageError(`--remote-folder: ${error.message}`, FOLDERS_USAGE);
     throw error;
   }
-  const existing = (await knownFolderPairs(context.profileDir, context.warn)).find(
-    (pair) => pair.localRoot === localRoot,
-  );
+  const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  const existing = pairs.find((pair) => pair.localRoot === localRoot);
   const remoteFolder = `/${segments.join('/')}`;
   if (existing !== undefined && existing.remoteFolder !== remoteFolder) {
     throw new UsageError(
@@ -109,7 +122,11 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
       FOLDERS_USAGE,
     );
   }
-  await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
+  if (existing === undefined) {
+    await recordNewPair(context.profileDir, { localRoot, remoteFolder }, pairs, context.warn);
+  } else {
+    await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
+  }
   context.print(`${localRoot} is paired with ${remoteFolder}; \`mch-sync run\` syncs it.`);
   return 0;
 }
@@ -126,7 +143,17 @@ async function removePair(context: CommandContext, values: Values): Promise<numb
       `Live sync of ${localRoot} is running: stop it (Ctrl+C, or quit the app), then remove the folder.`,
     );
   }
-  forgetFolderPair(context.profileDir, localRoot);
+  // The profile's lock of the folder guards its index, which goes now: a `run --once` has no control
+  // socket to answer above, but holds this lock (FOLDER_BUSY names it). The folder itself may be missing.
+  const lock = acquireFolderLock(folderLockPath(context.profileDir, localRoot), {
+    folder: localRoot,
+    profile: context.profileDir,
+  });
+  try {
+    forgetFolderPair(context.profileDir, localRoot);
+  } finally {
+    lock.release();
+  }
   if (values['delete-local-files'] === true) {
     const trashed = await moveToTrash(localRoot, {
       syncRoot: resolve(localRoot, '..'),

@@ -8,6 +8,12 @@ import { indexFilePath, openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
 import { registerFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
 import { knownFolderPairs } from '../profile/known-pairs.ts';
+import {
+  newPairOverlap,
+  notSyncedError,
+  recordNewPair,
+  refuseOverlappingPair,
+} from '../profile/pair-check.ts';
 import { resolveProfileDir } from '../profile/profile-dir.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
@@ -15,7 +21,7 @@ import type { PassReport } from '../sync/pass-report.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
 import { commandContext, UsageError, type CommandContext } from './cli-context.ts';
 import { deviceAddress } from './device-session.ts';
-import { acquireFolderLock, folderLockPath } from './folder-lock.ts';
+import { lockSyncedFolder } from './folder-lock.ts';
 import { runLive } from './run-live.ts';
 import { formatRunSummary } from './run-summary.ts';
 import { RUN_USAGE } from './usage.ts';
@@ -133,16 +139,21 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
   if (values['folder'] === undefined) return runEveryPair(context, values);
   const request = readRequest(values);
   checkLocalFolder(request.localRoot);
+  const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  checkOverlap(context.profileDir, request, pairs);
   // The sign-in is checked first: a profile that is not signed in gets no lock or index folder.
   const session = await Session.open(context.auth);
-  const lock = acquireFolderLock(folderLockPath(context.profileDir, request.localRoot), {
-    folder: request.localRoot,
-  });
+  const lock = lockSyncedFolder(context.profileDir, request.localRoot);
   try {
     const deviceUrl = await deviceAddress(session, context.deps.signal);
     const client = new DeviceClient({ deviceUrl, transport: session.transport });
     const db = openIndexDb(indexFilePath(context.profileDir, request.localRoot));
-    await recordPair(context.profileDir, request, new IndexStore(db));
+    try {
+      await recordPair(context, request, new IndexStore(db), pairs);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     if (!request.once) {
       try {
         return await runLive(context, { ...request, client, index: new IndexStore(db) });
@@ -269,13 +280,38 @@ function reportPairFailure(context: CommandContext, pair: FolderPair, error: unk
 }
 
 /**
- * Records the pair in the profile (commands given only a path and the file-manager entries read it),
- * unless the index is paired with another device folder: the engine refuses that run.
+ * Refuses a pair that overlaps another of the profile: a new one (this run would record it) with the
+ * reason, a recorded one (made by an older version) with the reason and how to fix it.
  */
-async function recordPair(profileDir: string, request: RunRequest, index: IndexStore): Promise<void> {
+function checkOverlap(profileDir: string, request: RunRequest, pairs: readonly FolderPair[]): void {
+  const recorded = pairs.some((pair) => pair.localRoot === request.localRoot);
+  if (!recorded) {
+    refuseOverlappingPair(profileDir, request, pairs);
+    return;
+  }
+  const overlap = newPairOverlap(profileDir, request, pairs);
+  if (overlap !== undefined) throw notSyncedError(request.localRoot, overlap);
+}
+
+/**
+ * Records the pair in the profile (commands given only a path and the file-manager entries read it),
+ * unless the index is paired with another device folder: the engine refuses that run. A new pair is
+ * checked again as it is recorded (recordNewPair), against pairs added meanwhile.
+ */
+async function recordPair(
+  context: CommandContext,
+  request: RunRequest,
+  index: IndexStore,
+  pairs: readonly FolderPair[],
+): Promise<void> {
   const pairedWith = index.getMeta(META_REMOTE_FOLDER);
   if (pairedWith !== undefined && pairedWith !== request.remoteFolder) return;
-  await registerFolderPair(profileDir, request);
+  const pair = { localRoot: request.localRoot, remoteFolder: request.remoteFolder };
+  if (pairs.some((known) => known.localRoot === request.localRoot)) {
+    await registerFolderPair(context.profileDir, pair);
+  } else {
+    await recordNewPair(context.profileDir, pair, pairs, context.warn);
+  }
 }
 
 /** The command line that goes on from a held pass with `choice`, as the user would type it. */

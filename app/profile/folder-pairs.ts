@@ -56,6 +56,11 @@ export async function registerFolderPair(
   return recorded;
 }
 
+/** Takes back a record just written (its pair never synced): the index, if any, is left alone. */
+export function unregisterFolderPair(profileDir: string, localRoot: string): void {
+  rmSync(pairFilePath(profileDir, resolve(localRoot)), { force: true });
+}
+
 /**
  * Forgets the pair of `localRoot` and deletes its index (with SQLite's side files), so that the folder
  * can later be paired again, with any device folder; false when no pair was recorded. The caller has

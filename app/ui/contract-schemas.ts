@@ -23,6 +23,10 @@ export const REQUEST_SCHEMAS = {
   'remote:listFolders': z.strictObject({ folderId: id.nullable() }),
   'remote:createFolder': z.strictObject({ parentId: id, name: z.string().min(1).max(255) }),
   'pairs:list': empty,
+  'pairs:check': z.strictObject({
+    localRoot: path,
+    remoteFolder: z.string().startsWith('/').max(4096).nullable(),
+  }),
   'pairs:add': z.strictObject({ localRoot: path, remoteFolder: z.string().startsWith('/').max(4096) }),
   'pairs:remove': z.strictObject({ pairId: id, keepLocalFiles: z.boolean() }),
   'sync:pause': pairTarget,

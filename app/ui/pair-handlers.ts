@@ -10,6 +10,7 @@ import type { UiCore } from './ui-core.ts';
 type Handlers = Pick<
   ContractHandlers,
   | 'pairs:list'
+  | 'pairs:check'
   | 'pairs:add'
   | 'pairs:remove'
   | 'sync:pause'
@@ -35,6 +36,7 @@ export function pairHandlers(core: UiCore): Handlers {
   const pairs = (): ReturnType<UiCore['connection']>['pairs'] => core.connection().pairs;
   return {
     'pairs:list': () => Promise.resolve(core.pairViews()),
+    'pairs:check': ({ localRoot, remoteFolder }) => pairs().check(localRoot, remoteFolder),
     'pairs:add': async ({ localRoot, remoteFolder }) => pairs().add(localRoot, remoteFolder),
     'pairs:remove': async ({ pairId, keepLocalFiles }) => {
       await pairs().remove(pairId, keepLocalFiles);
@@ -43,7 +45,11 @@ export function pairHandlers(core: UiCore): Handlers {
     },
     'sync:pause': ({ pairId }) => control(core, pairId, (live) => live.pause()),
     'sync:resume': ({ pairId }) => control(core, pairId, (live) => live.resume()),
-    'sync:now': ({ pairId }) => control(core, pairId, (live) => live.syncNow()),
+    // A pair that could not start because its folder was busy or missing tries again at once.
+    'sync:now': async ({ pairId }) => {
+      await pairs().retry(pairId);
+      return control(core, pairId, (live) => live.syncNow());
+    },
     'sync:confirmDeletes': ({ pairId }) => {
       pairs().control(pairId, (live) => live.confirmDeletes());
       return Promise.resolve(pairs().view(pairId));

@@ -1,15 +1,22 @@
 // The desktop core's folder pairs: one live service each (lock, index, log, control socket), started with the app, added and removed from the window.
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ActivityView, IssueView, PairView } from '../../common/contract.ts';
+import type { ActivityView, IssueView, PairCheckView, PairView } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import type { ActivityEntry } from '../../common/sync-status.ts';
 import type { DeviceClient } from '../api/device-client.ts';
-import { acquireFolderLock, folderLockPath, type FolderLock } from '../cli/folder-lock.ts';
+import { lockSyncedFolder, type FolderLock } from '../cli/folder-lock.ts';
 import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
-import { forgetFolderPair, registerFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
+import { forgetFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
 import { knownFolderPairs } from '../profile/known-pairs.ts';
+import {
+  notSyncedError,
+  offeredDeviceFolder,
+  pairOverlaps,
+  recordNewPair,
+  refuseOverlappingPair,
+} from '../profile/pair-check.ts';
 import { startPairService, type PairService } from '../service/pair-service.ts';
 import { moveToTrash } from '../sync/local-trash.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
@@ -37,7 +44,10 @@ interface RunningPair {
   rate: TransferRate;
 }
 
-/** A pair that could not start (another run holds it, its index cannot be opened): shown with why. */
+/**
+ * A pair that could not start (another process syncs the folder, it is missing, it overlaps another
+ * pair, its index cannot be opened): shown with why.
+ */
 interface StoppedPair {
   id: string;
   pair: FolderPair;
@@ -49,6 +59,7 @@ export interface PairManagerOptions {
   env: NodeJS.ProcessEnv;
   /** The device client of the current sign-in. */
   client: DeviceClient;
+  /** How often the device is asked for changes; also how often a busy or missing folder is tried again. */
   pollMs?: number;
   ignoreRules?: string;
   warn: (message: string) => void;
@@ -64,20 +75,65 @@ export class PairManager {
   readonly #stopped = new Map<string, StoppedPair>();
   /** Per pair, the activity entries already told (the status keeps the last few hundred). */
   readonly #toldActivity = new Map<string, Set<ActivityEntry>>();
+  #retryTimer: NodeJS.Timeout | undefined;
+  #closed = false;
 
   constructor(options: PairManagerOptions) {
     this.#options = options;
   }
 
-  /** Starts every pair the profile holds; one that cannot start is listed with its error. */
+  /**
+   * Starts every pair the profile holds; one that cannot start is listed with its error. Pairs that
+   * overlap (recorded by older versions) are not started at all: they wait for the user to remove one.
+   */
   async startAll(): Promise<void> {
-    for (const pair of await knownFolderPairs(this.#options.profileDir, this.#options.warn)) {
-      await this.#start(pair);
+    const pairs = await knownFolderPairs(this.#options.profileDir, this.#options.warn);
+    const overlaps = pairOverlaps(this.#options.profileDir, pairs);
+    for (const pair of pairs) {
+      const overlap = overlaps.get(pair.localRoot);
+      if (overlap === undefined) {
+        await this.#start(pair);
+      } else {
+        const id = folderKey(pair.localRoot);
+        this.#stopped.set(id, { id, pair, error: notSyncedError(pair.localRoot, overlap) });
+        this.#options.onChange(id);
+      }
+    }
+  }
+
+  /**
+   * What "Add a folder" says before adding: the device folder to offer (`remoteFolder` when given, else
+   * `/<name of the folder>` or a free name beside the other pairs') and why `add` would refuse the pair.
+   */
+  async check(localRootGiven: string, remoteFolderGiven: string | null): Promise<PairCheckView> {
+    const localRoot = resolve(localRootGiven);
+    const pairs = await knownFolderPairs(this.#options.profileDir, this.#options.warn);
+    const remoteFolder = remoteFolderGiven ?? offeredDeviceFolder(localRoot, pairs);
+    try {
+      this.#checkNew(localRoot, remoteFolder, pairs);
+      return { remoteFolder, problem: null };
+    } catch (error) {
+      if (!(error instanceof MchError)) throw error;
+      return { remoteFolder, problem: { code: error.code, title: error.title, message: error.message } };
     }
   }
 
   async add(localRootGiven: string, remoteFolderGiven: string): Promise<PairView> {
     const localRoot = resolve(localRootGiven);
+    const pairs = await knownFolderPairs(this.#options.profileDir, this.#options.warn);
+    const remoteFolder = this.#checkNew(localRoot, remoteFolderGiven, pairs);
+    const pair = await recordNewPair(
+      this.#options.profileDir,
+      { localRoot, remoteFolder },
+      pairs,
+      this.#options.warn,
+    );
+    await this.#start(pair);
+    return this.view(folderKey(localRoot));
+  }
+
+  /** Throws why the pair may not be added (the same checks and words as `mch-sync folders add`); its device folder. */
+  #checkNew(localRoot: string, remoteFolderGiven: string, pairs: readonly FolderPair[]): string {
     let isFolder = false;
     try {
       isFolder = statSync(localRoot).isDirectory();
@@ -97,15 +153,26 @@ export class PairManager {
       throw new PairError('PAIR_FOLDER_INVALID', (error as Error).message);
     }
     const id = folderKey(localRoot);
-    if (this.#running.has(id) || this.#stopped.has(id)) {
+    if (
+      this.#running.has(id) ||
+      this.#stopped.has(id) ||
+      pairs.some((pair) => pair.localRoot === localRoot)
+    ) {
       throw new PairError('PAIR_EXISTS', `${localRoot} is synced already.`);
     }
-    const pair = await registerFolderPair(this.#options.profileDir, {
-      localRoot,
-      remoteFolder: `/${segments.join('/')}`,
-    });
-    await this.#start(pair);
-    return this.view(id);
+    const remoteFolder = `/${segments.join('/')}`;
+    refuseOverlappingPair(this.#options.profileDir, { localRoot, remoteFolder }, pairs);
+    return remoteFolder;
+  }
+
+  /** Tries again to start a pair that could not start because its folder was busy or missing. */
+  async retry(pairId: string | null): Promise<void> {
+    for (const stopped of [...this.#stopped.values()]) {
+      // Removed meanwhile, or stopping: not started again.
+      if (this.#closed || this.#stopped.get(stopped.id) !== stopped) continue;
+      if ((pairId === null || stopped.id === pairId) && isRetried(stopped.error))
+        await this.#start(stopped.pair);
+    }
   }
 
   /** Stops the pair and forgets it; without `keepLocalFiles`, its folder goes to the trash. */
@@ -150,7 +217,9 @@ export class PairManager {
       localRoot: stopped.pair.localRoot,
       remoteFolder: stopped.pair.remoteFolder,
       state: 'error',
-      detail: stopped.error.message,
+      detail: isRetried(stopped.error)
+        ? `${stopped.error.message} It is tried again every ${Math.round(this.#retryMs() / 1000)} s, or at once with Sync now.`
+        : stopped.error.message,
       paused: false,
       progress: null,
       lastSyncAtMs: null,
@@ -178,6 +247,9 @@ export class PairManager {
   }
 
   async stopAll(): Promise<void> {
+    this.#closed = true;
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
     for (const id of [...this.#running.keys()]) await this.#stop(id);
   }
 
@@ -203,9 +275,8 @@ export class PairManager {
     let lock: FolderLock | undefined;
     let db: IndexDb | undefined;
     try {
-      lock = acquireFolderLock(folderLockPath(this.#options.profileDir, pair.localRoot), {
-        folder: pair.localRoot,
-      });
+      // Both locks of the folder before its index is opened: no other process of any profile syncs it.
+      lock = lockSyncedFolder(this.#options.profileDir, pair.localRoot);
       db = openIndexDb(indexFilePath(this.#options.profileDir, pair.localRoot));
       const store = new IndexStore(db);
       const pairedWith = store.getMeta(META_REMOTE_FOLDER);
@@ -232,9 +303,27 @@ export class PairManager {
     } catch (error) {
       db?.close();
       lock?.release();
-      this.#stopped.set(id, { id, pair, error: error instanceof Error ? error : new Error(String(error)) });
+      const stopped = error instanceof Error ? error : new Error(String(error));
+      this.#stopped.set(id, { id, pair, error: stopped });
+      if (isRetried(stopped)) this.#scheduleRetry();
     }
     this.#options.onChange(id);
+  }
+
+  /** One timer for every pair that waits for its folder (busy or missing); none once they all run. */
+  #scheduleRetry(): void {
+    if (this.#retryTimer !== undefined || this.#closed) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      void this.retry(null).catch((error: unknown) =>
+        this.#options.warn(`a folder could not be started again (${(error as Error).message})`),
+      );
+    }, this.#retryMs()).unref();
+  }
+
+  /** The poll interval: a disk plugged in is noticed as soon as live sync noticed it before. */
+  #retryMs(): number {
+    return this.#options.pollMs ?? 30_000;
   }
 
   /** The pair's engine state alone: cheaper than its view, which counts the index's rows. */
@@ -274,4 +363,12 @@ export class PairManager {
       running.lock.release();
     }
   }
+}
+
+/**
+ * A folder another process syncs, or one that is missing (a disk not mounted), may be free or back
+ * later: such a pair tries again. One that overlaps another waits for the user.
+ */
+function isRetried(error: Error): boolean {
+  return error instanceof MchError && (error.code === 'FOLDER_BUSY' || error.code === 'FOLDER_MISSING');
 }

@@ -143,6 +143,18 @@ const SHOTS_TAKEN: Array<{
     },
   },
   { shot: 'settings', view: 'settings', scenario: 'ready' },
+  {
+    shot: 'settings-add-refused',
+    view: 'settings',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Add a folder' }).click();
+      const local = page.getByLabel('Folder on this computer');
+      await local.fill('/home/ann/Documents/Taxes');
+      await local.blur();
+      await page.getByText('Folders overlap').waitFor();
+    },
+  },
 ];
 
 describe('every view', () => {
@@ -256,6 +268,23 @@ describe('the controls send the contract calls', () => {
       { name: 'shares:revoke', request: { shareId: 'sh-1' } },
     ]);
     expect(await page.getByRole('heading', { name: 'Summer holiday' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('"Add a folder" offers the device folder the core names, and adds the pair with it', async () => {
+    const { page } = await openWindow('settings');
+    await page.getByRole('button', { name: 'Add a folder' }).click();
+    const local = page.getByLabel('Folder on this computer');
+    await local.fill('/home/ann/Notes');
+    await local.blur();
+    await page.getByText('/Notes', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Add and start syncing' }).click();
+    await page.getByRole('button', { name: 'Add a folder' }).waitFor();
+    const sent = (await calls(page)).filter((call) => call.name.startsWith('pairs:'));
+    expect(sent.filter((call) => call.name !== 'pairs:list')).toEqual([
+      { name: 'pairs:check', request: { localRoot: '/home/ann/Notes', remoteFolder: null } },
+      { name: 'pairs:add', request: { localRoot: '/home/ann/Notes', remoteFolder: '/Notes' } },
+    ]);
     await page.close();
   });
 

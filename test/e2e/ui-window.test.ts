@@ -20,6 +20,7 @@ import { jpegWithExif } from '../helpers/images.ts';
 import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import { waitFor } from '../helpers/live-pair.ts';
 import { cliEnv, MCH_SYNC_BIN, runMchSync } from '../helpers/mch-sync.ts';
+import { signedInProfile, type SignedInProfile } from '../helpers/signed-in-profile.ts';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui-real');
 
@@ -32,6 +33,9 @@ let output = '';
 let browser: TestBrowser;
 let page: Page;
 const problems: string[] = [];
+/** Another profile, and its live run of a folder the window is asked to sync too. */
+let other: SignedInProfile | undefined;
+let holder: ChildProcessWithoutNullStreams | undefined;
 
 beforeAll(async () => {
   device = await startTestDevice();
@@ -68,6 +72,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (ui !== undefined && ui.exitCode === null) ui.kill('SIGKILL');
+  if (holder !== undefined && holder.exitCode === null && holder.signalCode === null) holder.kill('SIGKILL');
+  other?.remove();
   await device?.stop();
   if (home !== undefined) rmSync(home, { recursive: true, force: true });
 });
@@ -77,6 +83,12 @@ function view(name: string): Promise<void> {
     .getByRole('navigation', { name: 'Views' })
     .getByRole('link', { name: new RegExp(name) })
     .click();
+}
+
+/** The notifications of earlier steps would cover what a screenshot is for. */
+async function dismissNotifications(): Promise<void> {
+  const dismiss = page.getByRole('button', { name: /^Dismiss: / });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
 describe('the window of mch-sync ui', () => {
@@ -197,6 +209,77 @@ describe('the window of mch-sync ui', () => {
     await waitFor('the restored files', () =>
       names.every((name) => existsSync(join(folder, name))) ? true : undefined,
     );
+  });
+
+  it('refuses a folder inside a synced one in "Add a folder", with the reason in the form', async () => {
+    const inner = join(folder, 'Inner');
+    mkdirSync(inner);
+    await view('Settings');
+    await page.getByRole('button', { name: 'Add a folder' }).click();
+    const local = page.getByLabel('Folder on this computer');
+    await local.fill(inner);
+    await local.blur();
+    const reason = `${inner} is inside ${folder}, which is synced with /Work. Folder pairs must not overlap: choose another folder.`;
+    await page.getByRole('alert').filter({ hasText: 'Folders overlap' }).getByText(reason).waitFor();
+    await page.getByRole('button', { name: 'Add and start syncing' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Folders overlap' }).getByText(reason).waitFor();
+    await dismissNotifications();
+    await page.screenshot({ path: join(SHOTS, 'add-refused.png'), fullPage: true });
+    const pairs = await runMchSync(['--profile', join(home, 'profile'), 'folders', 'list', '--json'], {
+      env,
+    });
+    expect((JSON.parse(pairs.stdout) as Array<{ localRoot: string }>).map((pair) => pair.localRoot)).toEqual([
+      folder,
+    ]);
+  });
+
+  it('offers /<name of the folder> as its device folder, never the whole device', async () => {
+    const notes = join(home, 'Notes');
+    mkdirSync(notes);
+    writeFileSync(join(notes, 'todo.txt'), 'buy milk\n');
+    const local = page.getByLabel('Folder on this computer');
+    await local.fill(notes);
+    await local.blur();
+    await page.getByText('/Notes', { exact: true }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await dismissNotifications();
+    await page.screenshot({ path: join(SHOTS, 'add-offered.png'), fullPage: true });
+  });
+
+  it('shows who holds a folder another process syncs, and syncs it once that process is gone', async () => {
+    const notes = join(home, 'Notes');
+    // Another profile of this user syncs the folder live, as another `mch-sync run` would.
+    other = await signedInProfile(device, 'mch-ui-window-other-');
+    const otherProfile = other.profile;
+    holder = spawn(
+      process.execPath,
+      [MCH_SYNC_BIN, '--profile', otherProfile, 'run', '--folder', notes, '--remote-folder', '/Notes'],
+      { env: other.env },
+    );
+    const holderPid = holder.pid;
+    await waitFor('the other live run', async () => {
+      const status = await runMchSync(['--profile', otherProfile, 'status', '--folder', notes, '--json'], {
+        env: other?.env ?? env,
+      });
+      return status.code === 0 && (JSON.parse(status.stdout) as { pid: number | null }).pid === holderPid
+        ? true
+        : undefined;
+    });
+    await page.getByRole('button', { name: 'Add and start syncing' }).click();
+    await view('Status');
+    const card = page.getByRole('article', { name: 'Notes' });
+    await card
+      .getByText(`Another mch-sync run (process ${holderPid}, profile ${otherProfile}, since `)
+      .waitFor({ timeout: 30_000 });
+    await card.getByText(`is syncing ${notes}: wait for it to finish, or stop it.`).waitFor();
+    await card.getByText('Stopped').waitFor();
+    await dismissNotifications();
+    await page.screenshot({ path: join(SHOTS, 'pair-busy.png'), fullPage: true });
+    const exited = new Promise((done) => holder?.once('exit', done));
+    holder.kill('SIGKILL');
+    await exited;
+    await card.getByRole('button', { name: 'Sync now' }).click();
+    await card.getByText('Up to date').waitFor({ timeout: 30_000 });
   });
 
   it('signs out from the settings', async () => {

@@ -70,6 +70,24 @@ function bridge(options: ScriptedBridgeOptions): void {
       return created;
     },
     'pairs:list': () => pairs,
+    // The core's answer in short: `/<name>` offered, and a folder inside a pair's refused in its words.
+    'pairs:check': (request) => {
+      const localRoot = text(request['localRoot']).replace(/\/+$/, '');
+      const name = localRoot.split('/').at(-1) ?? '';
+      const remoteFolder = request['remoteFolder'] === null ? `/${name}` : text(request['remoteFolder']);
+      const around = pairs.find((pair) => localRoot.startsWith(`${pair.localRoot}/`));
+      const problem =
+        around === undefined
+          ? null
+          : {
+              code: 'PAIR_OVERLAP',
+              title: 'Folders overlap',
+              message:
+                `${localRoot} is inside ${around.localRoot}, which is synced with ${around.remoteFolder}. ` +
+                'Folder pairs must not overlap: choose another folder.',
+            };
+      return { remoteFolder, problem };
+    },
     'pairs:add': (request) => {
       const pair = {
         ...data.pairs[0]!,

@@ -1,4 +1,4 @@
-// A browser of the device's folders (remote:listFolders), with "New folder"; the folder shown is the one chosen.
+// A browser of the device's folders (remote:listFolders), with "New folder": a folder opened (or made) is the one chosen; the device root it starts at is not.
 import { CornerLeftUp, Folder, FolderPlus } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
@@ -12,26 +12,23 @@ export function FolderBrowser({ onChoose }: { onChoose: (path: string) => void }
   const [listing, setListing] = useState<RemoteFolderListing | null>(null);
   const [newName, setNewName] = useState<string | null>(null);
   const nameId = useId();
-  const open = useAction(async (folderId: string | null) => {
+  const open = useAction(async (folderId: string | null, choose = true) => {
     const next = await core.invoke('remote:listFolders', { folderId });
     setListing(next);
-    onChoose(next.folder.path);
+    if (choose) onChoose(next.folder.path);
   });
   const create = useAction(async (parentId: string, name: string) => {
     const folder = await core.invoke('remote:createFolder', { parentId, name });
     setNewName(null);
     await open.run(folder.id);
   });
-  // The device's root once, when the browser appears.
-  useEffect(() => void open.run(null), []);
+  // The device's root once, when the browser appears; not chosen (the whole device is never offered).
+  useEffect(() => void open.run(null, false), []);
   const parentId = listing?.parentId ?? null;
 
   return (
     <div class="folder-browser">
-      <p class="folder-current">
-        <span class="muted">Device folder: </span>
-        <strong>{listing?.folder.path ?? '…'}</strong>
-      </p>
+      <p class="muted folder-where">Folders in {listing?.folder.path ?? '…'}</p>
       <div class="folder-tools">
         <button
           type="button"

@@ -1,7 +1,9 @@
-// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder from the browser; pairs:add.
+// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder, offered by the core or chosen in the browser; pairs:check, then pairs:add.
 import { FolderSync } from 'lucide-preact';
 import type { JSX } from 'preact';
-import { useId, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
+import type { PairCheckView } from '../../../common/contract.ts';
+import { toUiError } from '../bridge.ts';
 import { useStores } from '../stores/stores.ts';
 import { ErrorNote } from './error-note.tsx';
 import { FolderBrowser } from './folder-browser.tsx';
@@ -16,13 +18,39 @@ export function PairForm({
 }): JSX.Element {
   const { pairs } = useStores();
   const [localRoot, setLocalRoot] = useState('');
-  const [remoteFolder, setRemoteFolder] = useState<string | null>(null);
+  /** The device folder chosen in the browser; null: the one the core offers. */
+  const [chosen, setChosen] = useState<string | null>(null);
+  /** The core's last answer, and the folder it was for. */
+  const [checked, setChecked] = useState<(PairCheckView & { localRoot: string }) | null>(null);
+  /** Answers can come back out of order: only the latest question's is shown. */
+  const asked = useRef(0);
   const localId = useId();
   const hintId = useId();
+
+  // The core decides what to offer and whether the pair overlaps another: the window only shows it.
+  const check = async (local: string, remote: string | null): Promise<void> => {
+    const question = (asked.current += 1);
+    if (local.trim() === '') {
+      setChecked(null);
+      return;
+    }
+    let answer: PairCheckView;
+    try {
+      answer = await pairs.check(local.trim(), remote);
+    } catch (failure) {
+      answer = { remoteFolder: remote ?? '', problem: toUiError(failure) };
+    }
+    if (question === asked.current) setChecked({ ...answer, localRoot: local.trim() });
+  };
   const add = useAction(async () => {
-    await pairs.add(localRoot.trim(), remoteFolder ?? '/');
+    // Submitted before the folder was checked (Enter in the field): ask for the folder to offer first.
+    const offered = checked?.localRoot === localRoot.trim() ? checked.remoteFolder : undefined;
+    const remoteFolder = chosen ?? offered ?? (await pairs.check(localRoot.trim(), null)).remoteFolder;
+    await pairs.add(localRoot.trim(), remoteFolder);
     onAdded();
   });
+  const remoteFolder = chosen ?? checked?.remoteFolder ?? null;
+  const problem = add.error ?? checked?.problem ?? null;
   return (
     <form
       class="pair-form"
@@ -41,8 +69,13 @@ export function PairForm({
           spellcheck={false}
           placeholder="/home/you/MyCloud"
           aria-describedby={hintId}
+          aria-invalid={checked !== null && checked.problem !== null}
           value={localRoot}
-          onInput={(event) => setLocalRoot(event.currentTarget.value)}
+          onInput={(event) => {
+            setLocalRoot(event.currentTarget.value);
+            add.clear();
+          }}
+          onChange={(event) => void check(event.currentTarget.value, chosen)}
         />
         <p class="hint" id={hintId}>
           The full path of the folder to keep in sync, for example /home/you/MyCloud.
@@ -50,11 +83,26 @@ export function PairForm({
       </div>
       <fieldset class="field">
         <legend>Folder on the device</legend>
-        <FolderBrowser onChoose={setRemoteFolder} />
+        <p class="folder-current">
+          <span class="muted">Device folder: </span>
+          <strong>{remoteFolder ?? '…'}</strong>
+        </p>
+        <p class="hint">
+          {chosen === null
+            ? 'A folder named after yours, made when syncing starts; or open another one below.'
+            : 'The folder opened below.'}
+        </p>
+        <FolderBrowser
+          onChoose={(path) => {
+            setChosen(path);
+            add.clear();
+            void check(localRoot, path);
+          }}
+        />
       </fieldset>
-      <ErrorNote error={add.error} />
+      <ErrorNote error={problem} />
       <div class="actions">
-        <button type="submit" class="button primary" disabled={add.busy || remoteFolder === null}>
+        <button type="submit" class="button primary" disabled={add.busy || localRoot.trim() === ''}>
           <FolderSync />
           {submitLabel}
         </button>

@@ -1,6 +1,6 @@
 // The folder pairs and their live state: pairs:list, then pairs:changed; the calls that act on a pair answer its new state.
 import { computed, signal } from '@preact/signals';
-import type { PairView } from '../../../common/contract.ts';
+import type { PairCheckView, PairView } from '../../../common/contract.ts';
 import type { Core } from '../bridge.ts';
 
 export class PairsStore {
@@ -46,6 +46,11 @@ export class PairsStore {
 
   async restore(pairId: string): Promise<void> {
     this.#replace(await this.#core.invoke('sync:restore', { pairId }));
+  }
+
+  /** What the core says of a pair before it is added: the device folder it offers, and why it would refuse. */
+  check(localRoot: string, remoteFolder: string | null): Promise<PairCheckView> {
+    return this.#core.invoke('pairs:check', { localRoot, remoteFolder });
   }
 
   async add(localRoot: string, remoteFolder: string): Promise<PairView> {

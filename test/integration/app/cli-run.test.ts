@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { acquireFolderLock, folderLockPath } from '../../../app/cli/folder-lock.ts';
+import { acquireFolderLock, folderLockPath, lockSyncedFolder } from '../../../app/cli/folder-lock.ts';
 import { runCli } from '../../../app/cli/main.ts';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { walkRemote } from '../../../app/sync/remote-walk.ts';
@@ -218,7 +218,7 @@ describe('refusals', () => {
   it('refuses a second run on the same folder while the first holds the lock', async () => {
     const folder = localFolder('Locked', { 'l.txt': 'l' });
     // This test process plays the first run, holding the lock for as long as the test runs.
-    const lock = acquireFolderLock(folderLockPath(profile, folder), { folder });
+    const lock = lockSyncedFolder(profile, folder);
     try {
       const second = await run(['--folder', folder, '--once']);
       expect(second.code).toBe(1);
@@ -240,7 +240,7 @@ describe('refusals', () => {
     const result = await run(['--folder', folder, '--once']);
     expect(result.code).toBe(0);
     // Released: the next run may take it.
-    acquireFolderLock(lock, { folder }).release();
+    acquireFolderLock(lock, { folder, profile }).release();
   });
 
   it('stops cleanly on Ctrl+C: exit 1, the lock released, and the next run syncs', async () => {
@@ -258,7 +258,7 @@ describe('refusals', () => {
     });
     expect(code).toBe(1);
     expect(stderr).toContain('stopped (Ctrl+C)');
-    acquireFolderLock(folderLockPath(profile, folder), { folder }).release();
+    lockSyncedFolder(profile, folder).release();
     const again = await run(['--folder', folder, '--once']);
     expect(again.code).toBe(0);
     expect(await remoteTexts('/Interrupted')).toEqual({ 'i.txt': 'i' });

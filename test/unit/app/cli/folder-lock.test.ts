@@ -1,4 +1,4 @@
-// The per-folder lock of `mch-sync run`: one holder at a time, held by a live process only, never by a dead one.
+// The folder locks of `mch-sync run` and the window: one holder at a time, held by a live process only, never by a dead one, met by every profile and every spelling of the folder.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -8,9 +8,10 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,9 @@ import {
   FolderLockError,
   folderLockPath,
   holderRecordPath,
+  lockSyncedFolder,
+  STATE_LOCK_NAME,
+  stateLockPath,
 } from '../../../../app/cli/folder-lock.ts';
 import { indexFilePath } from '../../../../app/index/index-db.ts';
 
@@ -30,6 +34,7 @@ const HOLDER_ARGS = [
 
 let dir: string;
 let lockPath: string;
+const options = { folder: '/data/Docs', profile: '/p' };
 /** Processes a test started, and holders started through another process, killed after each test. */
 let children: ChildProcess[];
 let grandchildren: number[];
@@ -119,19 +124,21 @@ async function waitForState(pid: number, state: string): Promise<void> {
 
 describe('acquireFolderLock', () => {
   it('refuses a second holder, also in the same process, until the first releases', () => {
-    const first = acquireFolderLock(lockPath, { folder: '/data/Docs' });
-    const error = thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }));
+    const first = acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' });
+    const error = thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' }));
     expect(error).toBeInstanceOf(FolderLockError);
     expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid: process.pid });
-    expect((error as Error).message).toContain(`Another mch-sync run (process ${process.pid} since `);
-    expect((error as Error).message).toContain('is syncing /data/Docs');
+    expect((error as Error).message).toContain(
+      `Another mch-sync run (process ${process.pid}, profile /p, since `,
+    );
+    expect((error as Error).message).toContain('is syncing /data/Docs: wait for it to finish, or stop it.');
     first.release();
     first.release();
-    acquireFolderLock(lockPath, { folder: '/data/Docs' }).release();
+    acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' }).release();
   });
 
   it('records its holder beside the lock while it holds it, and leaves only the empty lock file', () => {
-    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
+    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' });
     expect(JSON.parse(readFileSync(holderRecordPath(lockPath), 'utf8'))).toMatchObject({
       pid: process.pid,
       folder: '/data/Docs',
@@ -150,13 +157,15 @@ describe('acquireFolderLock', () => {
       lockPath,
       '/data/Docs',
     ]);
-    const error = thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }));
+    const error = thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' }));
     expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid });
-    expect((error as Error).message).toContain(`Another mch-sync run (process ${holderPid} since `);
+    expect((error as Error).message).toContain(
+      `Another mch-sync run (process ${holderPid}, profile /holder-profile, since `,
+    );
     const exited = once(child, 'exit');
     child.kill('SIGKILL');
     await exited;
-    acquireFolderLock(lockPath, { folder: '/data/Docs' }).release();
+    acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' }).release();
   });
 
   // Windows has no zombies: a killed process's handles, and so its locks, close with it.
@@ -175,7 +184,9 @@ describe('acquireFolderLock', () => {
         '/data/Docs',
       ]);
       grandchildren.push(holderPid);
-      expect(thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }))).toMatchObject({
+      expect(
+        thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' })),
+      ).toMatchObject({
         code: 'FOLDER_BUSY',
         holderPid,
       });
@@ -183,7 +194,7 @@ describe('acquireFolderLock', () => {
       await waitForState(holderPid, 'Z');
       // What fooled the lock before: the pid of a zombie still answers kill(pid, 0).
       expect(() => process.kill(holderPid, 0)).not.toThrow();
-      const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
+      const lock = acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' });
       expect(JSON.parse(readFileSync(holderRecordPath(lockPath), 'utf8'))).toMatchObject({
         pid: process.pid,
       });
@@ -198,7 +209,7 @@ describe('acquireFolderLock', () => {
       holderRecordPath(lockPath),
       JSON.stringify({ pid: process.ppid, folder: '/data/Docs', startedAt: '2026-11-23T10:00:00.000Z' }),
     );
-    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
+    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' });
     expect(JSON.parse(readFileSync(holderRecordPath(lockPath), 'utf8'))).toMatchObject({ pid: process.pid });
     lock.release();
   });
@@ -209,8 +220,8 @@ describe('acquireFolderLock', () => {
       lockPath,
       JSON.stringify({ pid: process.ppid, token: 't', folder: '/x', startedAt: '2026-11-23T10:00:00.000Z' }),
     );
-    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs' });
-    expect(thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs' }))).toMatchObject({
+    const lock = acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' });
+    expect(thrown(() => acquireFolderLock(lockPath, { folder: '/data/Docs', profile: '/p' }))).toMatchObject({
       code: 'FOLDER_BUSY',
     });
     lock.release();
@@ -218,17 +229,127 @@ describe('acquireFolderLock', () => {
 
   it('fails with FOLDER_LOCK_FAILED when the profile cannot hold a lock', () => {
     writeFileSync(join(dir, 'file'), '');
-    const error = thrown(() => acquireFolderLock(join(dir, 'file', 'abc.lock'), { folder: '/a' }));
+    const error = thrown(() =>
+      acquireFolderLock(join(dir, 'file', 'abc.lock'), { folder: '/a', profile: '/p' }),
+    );
     expect(error).toMatchObject({ code: 'FOLDER_LOCK_FAILED' });
-    expect((error as Error).message).toContain("check the profile folder's permissions");
+    expect((error as Error).message).toContain(`check that you may write in ${join(dir, 'file')}.`);
   });
 });
 
 describe('folderLockPath', () => {
-  it('sits beside the index of the same folder', () => {
+  it('sits beside the index of the same folder, as in older versions', () => {
     expect(folderLockPath('/p', '/data/Docs')).toBe(
       indexFilePath('/p', '/data/Docs').replace(/\.db$/, '.lock'),
     );
     expect(folderLockPath('/p', '/data/Docs')).not.toBe(folderLockPath('/p', '/data/Other'));
+  });
+
+  it('is one file for every spelling of the folder: a link, a trailing slash, `..`', () => {
+    const real = join(dir, 'real', 'Docs');
+    mkdirSync(real, { recursive: true });
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    const lock = folderLockPath('/p', real);
+    expect(folderLockPath('/p', join(dir, 'link', 'Docs'))).toBe(lock);
+    expect(folderLockPath('/p', `${real}/`)).toBe(lock);
+    expect(folderLockPath('/p', join(dir, 'real', 'Docs', '..', 'Docs'))).toBe(lock);
+  });
+});
+
+describe('lockSyncedFolder', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = join(dir, 'data', 'Docs');
+    mkdirSync(folder, { recursive: true });
+  });
+
+  it("takes the profile's lock and one in the folder's state folder, and gives both back", () => {
+    const lock = lockSyncedFolder(join(dir, 'p1'), folder);
+    expect(lock.path).toBe(stateLockPath(folder));
+    expect(lock.path).toBe(join(folder, '.mch-sync', STATE_LOCK_NAME));
+    expect(JSON.parse(readFileSync(holderRecordPath(lock.path), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      folder,
+      profile: join(dir, 'p1'),
+      host: hostname(),
+    });
+    expect(thrown(() => acquireFolderLock(folderLockPath(join(dir, 'p1'), folder), options))).toMatchObject({
+      code: 'FOLDER_BUSY',
+    });
+    lock.release();
+    lockSyncedFolder(join(dir, 'p1'), folder).release();
+    // Nothing in the state folder but the empty lock: `folder-id` and the engine's files are others'.
+    expect(readdirSync(join(folder, '.mch-sync'))).toEqual([STATE_LOCK_NAME]);
+  });
+
+  it('refuses another profile, naming the holder: pid, profile and since when', () => {
+    const lock = lockSyncedFolder(join(dir, 'p1'), folder);
+    const error = thrown(() => lockSyncedFolder(join(dir, 'p2'), folder));
+    expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid: process.pid });
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Another mch-sync run \\(process ${process.pid}, profile ${join(dir, 'p1')}, since \\d{4}-\\d\\d-\\d\\dT`,
+      ),
+    );
+    // The second profile's own lock was given back: only the folder is busy.
+    acquireFolderLock(folderLockPath(join(dir, 'p2'), folder), options).release();
+    lock.release();
+    lockSyncedFolder(join(dir, 'p2'), folder).release();
+  });
+
+  it('refuses the same folder through a link, a trailing slash or `..`, in any profile', () => {
+    symlinkSync(join(dir, 'data'), join(dir, 'link'));
+    const lock = lockSyncedFolder(join(dir, 'p1'), folder);
+    for (const [profile, spelling] of [
+      [join(dir, 'p1'), join(dir, 'link', 'Docs')],
+      [join(dir, 'p2'), join(dir, 'link', 'Docs')],
+      [join(dir, 'p2'), `${folder}/`],
+      [join(dir, 'p2'), join(folder, '..', 'Docs')],
+    ] as const) {
+      const error = thrown(() => lockSyncedFolder(profile, spelling));
+      expect(error, `${profile} ${spelling}`).toMatchObject({ code: 'FOLDER_BUSY' });
+    }
+    const viaLink = thrown(() => lockSyncedFolder(join(dir, 'p2'), join(dir, 'link', 'Docs')));
+    expect((viaLink as Error).message).toContain(`is syncing ${join(dir, 'link', 'Docs')} (as ${folder})`);
+    lock.release();
+  });
+
+  it('is held by a run of another profile in another process, and free once it is killed', async () => {
+    const { child, holderPid } = await startHolder(process.execPath, [
+      ...HOLDER_ARGS,
+      '--synced',
+      join(dir, 'other-profile'),
+      folder,
+    ]);
+    const error = thrown(() => lockSyncedFolder(join(dir, 'p1'), join(`${folder}/`)));
+    expect(error).toMatchObject({ code: 'FOLDER_BUSY', holderPid });
+    expect((error as Error).message).toContain(`profile ${join(dir, 'other-profile')}`);
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    lockSyncedFolder(join(dir, 'p1'), folder).release();
+  });
+
+  it('refuses a missing folder (a disk not mounted) without making it, and holds no lock after', () => {
+    const missing = join(dir, 'media', 'disk', 'Docs');
+    const error = thrown(() => lockSyncedFolder(join(dir, 'p1'), missing));
+    expect(error).toMatchObject({ code: 'FOLDER_MISSING' });
+    expect((error as Error).message).toBe(
+      `The folder ${missing} does not exist (a disk that is not mounted?): nothing is synced until it is back.`,
+    );
+    expect(existsSync(join(dir, 'media'))).toBe(false);
+    // Once the disk is there, the first process to come takes the folder's lock and any other meets it.
+    mkdirSync(missing, { recursive: true });
+    const lock = lockSyncedFolder(join(dir, 'p1'), missing);
+    expect(thrown(() => lockSyncedFolder(join(dir, 'p2'), missing))).toMatchObject({ code: 'FOLDER_BUSY' });
+    lock.release();
+  });
+
+  it('leaves what others keep in the state folder alone', () => {
+    mkdirSync(join(folder, '.mch-sync', 'trash'), { recursive: true });
+    writeFileSync(join(folder, '.mch-sync', 'folder-id'), 'marker\n');
+    lockSyncedFolder(join(dir, 'p1'), folder).release();
+    expect(readFileSync(join(folder, '.mch-sync', 'folder-id'), 'utf8')).toBe('marker\n');
+    expect(readdirSync(join(folder, '.mch-sync')).sort()).toEqual(['folder-id', STATE_LOCK_NAME, 'trash']);
   });
 });
