@@ -126,11 +126,11 @@ export function statusFromIndex(localRoot: string, summary: IndexSummary): Statu
     detail = pass.hold?.advice ?? 'The last pass was held.';
   } else if (pass?.status === 'errors') {
     state = 'error';
-    const failed = pass.issues.filter((issue) => issue.kind === 'failed').length;
+    const failed = pass.issues.filter((issue) => issue.kind === 'failed' || issue.kind === 'retry').length;
     detail =
       failed === 1
-        ? '1 item failed; it is tried again at the next pass.'
-        : `${failed} items failed; they are tried again at the next pass.`;
+        ? '1 item was not synced; it is tried again at the next pass.'
+        : `${failed} items were not synced; they are tried again at the next pass.`;
   }
   return {
     state,

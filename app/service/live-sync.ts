@@ -301,7 +301,7 @@ export class LiveSync {
       return;
     }
     if (report.status === 'synced') this.#lastSyncAtMs = report.finishedAtMs;
-    const failed = report.issues.filter((issue) => issue.kind === 'failed').length;
+    const failed = report.issues.filter((issue) => issue.kind === 'failed' || issue.kind === 'retry').length;
     this.#setState('idle', failed > 0 ? `${failed} item(s) could not be synced; see the issues.` : null);
   }
 

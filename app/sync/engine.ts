@@ -435,9 +435,11 @@ export class SyncEngine {
       // A name left out for a clash may be free now (its twin moved away): look once more.
       if (!replan && nameClashes === 0) break;
     }
+    // An item left to retry (changed while it was sent, locked, vanished) is not synced: the sides do
+    // not match until a later pass sends it, and the pass never says they do.
     report.status = report.hold
       ? 'held'
-      : report.issues.some((issue) => issue.kind === 'failed')
+      : report.issues.some((issue) => issue.kind === 'failed' || issue.kind === 'retry')
         ? 'errors'
         : 'synced';
     report.finishedAtMs = Date.now();

@@ -170,6 +170,8 @@ describe('a file that keeps changing while every try of a pass sends it', () => 
     );
     const changing = await first.sync();
     expect(tap.paused).toBeGreaterThan(0);
+    // The pass does not call the sides matched while the file waits to be sent again.
+    expect(changing.status).toBe('errors');
     expect(changing.issues).toContainEqual(
       expect.objectContaining({ kind: 'retry', path: 'data.bin', code: CODE }),
     );

@@ -172,7 +172,7 @@ describe('status without a running service', () => {
     expect(stdout).toContain('device folder: /Photos\n');
     expect(stdout).toContain('live sync:     not running\n');
     expect(stdout).toContain(
-      'state:         error (as the last pass left it): 1 item failed; it is tried again at the next pass.\n',
+      'state:         error (as the last pass left it): 1 item was not synced; it is tried again at the next pass.\n',
     );
     expect(stdout).toMatch(/last sync: {5}2025-06-01T11:59:00\.000Z \(\d+ (s|min|h|days) ago\)\n/);
     expect(stdout).toContain('last pass:     2025-06-01T12:00:00.000Z: errors, 2 uploaded, 1 downloaded\n');
@@ -189,7 +189,7 @@ describe('status without a running service', () => {
     const { issues, ...lastPass } = pass();
     expect(json()).toEqual({
       state: 'error',
-      detail: '1 item failed; it is tried again at the next pass.',
+      detail: '1 item was not synced; it is tried again at the next pass.',
       localRoot: folder,
       remoteFolder: '/Photos',
       progress: null,
