@@ -1,11 +1,20 @@
 // One process syncing a folder, whatever the profile or the path spelling: locks the operating system drops when their process dies.
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { MchError } from '../../common/errors.ts';
 import { folderKey } from '../index/index-db.ts';
-import { STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
 import { folderPlace } from '../profile/folder-place.ts';
 
 export type FolderLockErrorCode = 'FOLDER_BUSY' | 'FOLDER_LOCK_FAILED' | 'FOLDER_MISSING';
@@ -63,15 +72,53 @@ export function folderLockPath(profileDir: string, folder: string): string {
   return join(profileDir, 'index', `${folderKey(join(root, ...names))}.lock`);
 }
 
-/** The lock's name in a synced folder's state folder (`.mch-sync/folder-id` is another's). */
-export const STATE_LOCK_NAME = 'sync.lock';
+/**
+ * The folder's own lock, `/tmp/mch-sync-<uid>/locks/<device>-<inode>.lock` (the temp folder on
+ * Windows): every process of every profile of the user meets it, however it spells the folder's path,
+ * since it is named by the folder itself (device and inode, links followed). Not in the folder: an
+ * open lock file there would keep its disk from being ejected while the client runs. A fixed base, not
+ * $TMPDIR, so a terminal, the tray app and a timer all find the same file. Undefined when the folder is
+ * missing or not a folder.
+ */
+export function folderOwnLockPath(folder: string): string | undefined {
+  let stats;
+  try {
+    stats = statSync(folder, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  if (!stats.isDirectory()) return undefined;
+  return join(userLockDir(), `${stats.dev}-${stats.ino}.lock`);
+}
+
+/** The user's folder of folder locks; made 0700, and refused when it is not this user's own. */
+function userLockDir(): string {
+  if (process.platform === 'win32') return join(tmpdir(), 'mch-sync', 'locks');
+  return join('/tmp', `mch-sync-${process.getuid?.() ?? 0}`, 'locks');
+}
 
 /**
- * `<folder>/.mch-sync/sync.lock`, the folder's own lock: every process that syncs the folder meets it,
- * whatever its profile and however it spells the path (a lock belongs to the file, not to its name).
+ * Makes the user's lock folder under the shared /tmp, or checks it: someone else could have made it
+ * first, to hold our locks or read the records.
  */
-export function stateLockPath(folder: string): string {
-  return join(resolve(folder), STATE_FOLDER_NAME, STATE_LOCK_NAME);
+function prepareUserLockDir(path: string): void {
+  const dir = dirname(path);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw lockFailed(path, error);
+  }
+  if (process.getuid === undefined) return;
+  for (const folder of [dirname(dir), dir]) {
+    const stats = lstatSync(folder);
+    if (!stats.isDirectory() || stats.uid !== process.getuid()) {
+      throw new FolderLockError(
+        'FOLDER_LOCK_FAILED',
+        `${folder} is not a folder of this user, so folder locks kept there are not trusted: remove it.`,
+      );
+    }
+    if ((stats.mode & 0o077) !== 0) chmodSync(folder, 0o700);
+  }
 }
 
 /** The holder's record, beside the lock: the lock itself cannot be read while it is held. */
@@ -139,28 +186,23 @@ export function acquireFolderLock(path: string, options: FolderLockOptions): Fol
 
 /**
  * Takes both locks of a synced folder, the profile's (its index) and the folder's own (every process of
- * every profile), or throws FOLDER_BUSY naming the holder, or FOLDER_MISSING.
+ * every profile of the user), or throws FOLDER_BUSY naming the holder, or FOLDER_MISSING.
  *
  * A folder that is missing (a disk not mounted) is refused rather than synced under the profile's lock
- * alone: the folder's lock is in the folder, so a process that started without it could not keep a
- * second one, of another profile or through another path, from syncing the folder once it appears, and
- * two processes on one folder lose data. `run` refuses a missing folder anyway; the window retries
- * (pair-manager.ts), taking the folder's lock before its first pass.
+ * alone: the folder's lock is named by the folder itself, so a process that started without it could
+ * not keep a second one, of another profile or through another path, from syncing the folder once it
+ * appears, and two processes on one folder lose data. `run` refuses a missing folder anyway; the
+ * window retries (pair-manager.ts), taking the folder's lock before its first pass. Nothing is kept
+ * open in the folder: its disk can be ejected while the client runs (the engine then holds the pair).
  */
 export function lockSyncedFolder(profileDir: string, folder: string): FolderLock {
   const options = { folder: resolve(folder), profile: resolve(profileDir) };
   const profileLock = acquireFolderLock(folderLockPath(profileDir, folder), options);
   try {
-    const stateFolder = dirname(stateLockPath(folder));
-    // Never created with its parents: that would make the folder of a disk that is not mounted.
-    try {
-      mkdirSync(stateFolder);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw missingFolder(options.folder);
-      if (code !== 'EEXIST') throw lockFailed(stateLockPath(folder), error);
-    }
-    const folderLock = acquireFolderLock(stateLockPath(folder), { ...options, makeFolder: false });
+    const ownPath = folderOwnLockPath(folder);
+    if (ownPath === undefined) throw missingFolder(options.folder);
+    prepareUserLockDir(ownPath);
+    const folderLock = acquireFolderLock(ownPath, { ...options, makeFolder: false });
     return {
       path: folderLock.path,
       release: () => {

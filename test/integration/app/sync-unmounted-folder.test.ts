@@ -1,6 +1,11 @@
 // A synced folder on its own file system (a USB disk): unmounted, written into, remounted; held, never read as deletes, in a pass and live.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StatusJson } from '../../../app/cli/status-command.ts';
+import { clientFor } from '../../helpers/api-client.ts';
+import { MCH_SYNC_BIN, runMchSync } from '../../helpers/mch-sync.ts';
+import { signedInProfile } from '../../helpers/signed-in-profile.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { LivePair, waitFor } from '../../helpers/live-pair.ts';
@@ -136,5 +141,71 @@ describe.skipIf(unavailable !== undefined)('a synced folder on a disk that is un
     live.pair.writeLocal('after.txt', 'made after the disk came back');
     await live.waitUntilSynced('the new file synced');
     expect(await live.pair.remoteAt('after.txt')).toBeDefined();
+  }, 120_000);
+});
+
+describe.skipIf(unavailable !== undefined)('mch-sync run (live) on a disk that is ejected', () => {
+  it('lets the disk go (no file of it kept open), holds the pair with a bare mount point, and syncs on once it is back', async () => {
+    const signedIn = await signedInProfile(device, 'mch-sync-eject-');
+    cleanups.push(() => signedIn.remove());
+    const disk = join(signedIn.home, 'disk');
+    const folder = join(signedIn.home, 'Stick');
+    mountTmpfs(disk);
+    mkdirSync(join(disk, 'stick'));
+    mkdirSync(folder);
+    bindMount(join(disk, 'stick'), folder);
+    cleanups.push(() => {
+      unmountAll(folder);
+      unmountAll(disk);
+    });
+    for (let n = 0; n < 5; n++) writeFileSync(join(disk, 'stick', `f${n}.txt`), `text ${n}`);
+    const child = spawn(
+      process.execPath,
+      [MCH_SYNC_BIN, '--profile', signedIn.profile, 'run', '--folder', folder],
+      {
+        env: signedIn.env,
+      },
+    );
+    cleanups.push(async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    });
+    const status = async (): Promise<StatusJson> => {
+      const run = await runMchSync(['--profile', signedIn.profile, 'status', '--folder', folder, '--json'], {
+        env: signedIn.env,
+      });
+      return JSON.parse(run.stdout) as StatusJson;
+    };
+    const api = clientFor(device).device;
+    const names = async (folderId: string): Promise<string[]> => {
+      const listing = await api.listAll(folderId);
+      return 'files' in listing ? listing.files.map((file) => file.name).sort() : [];
+    };
+    const remote = await waitFor('the remote folder', () => api.findByName('root', 'Stick'));
+    await waitFor('five files on the device', async () =>
+      (await names(remote.id)).length === 5 ? true : undefined,
+    );
+    await waitFor('the service at rest', async () => ((await status()).state === 'idle' ? true : undefined));
+
+    // Ejected while the service runs: the unmount succeeds (a busy disk would fail with EBUSY).
+    unmount(folder);
+    writeFileSync(join(folder, 'stray.txt'), 'written into the bare mount point');
+    const held = await waitFor('the held state', async () => {
+      await runMchSync(['--profile', signedIn.profile, 'resume', '--folder', folder], { env: signedIn.env });
+      const now = await status();
+      return now.state === 'held' ? now : undefined;
+    });
+    expect(held.detail).toContain('is on another disk or file system');
+    expect(await names(remote.id)).toEqual(['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt']);
+
+    // Back: synced on with no answer, and what was written meanwhile on the disk goes up.
+    rmSync(join(folder, 'stray.txt'));
+    bindMount(join(disk, 'stick'), folder);
+    writeFileSync(join(folder, 'after.txt'), 'after');
+    await waitFor('after.txt on the device', async () => {
+      await runMchSync(['--profile', signedIn.profile, 'resume', '--folder', folder], { env: signedIn.env });
+      return (await api.findByName(remote.id, 'after.txt')) ?? undefined;
+    });
+    expect(await names(remote.id)).toHaveLength(6);
   }, 120_000);
 });

@@ -8,11 +8,12 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -21,8 +22,7 @@ import {
   folderLockPath,
   holderRecordPath,
   lockSyncedFolder,
-  STATE_LOCK_NAME,
-  stateLockPath,
+  folderOwnLockPath,
 } from '../../../../app/cli/folder-lock.ts';
 import { indexFilePath } from '../../../../app/index/index-db.ts';
 
@@ -263,10 +263,13 @@ describe('lockSyncedFolder', () => {
     mkdirSync(folder, { recursive: true });
   });
 
-  it("takes the profile's lock and one in the folder's state folder, and gives both back", () => {
+  it("takes the profile's lock and the folder's own, named by its device and inode, and gives both back", () => {
     const lock = lockSyncedFolder(join(dir, 'p1'), folder);
-    expect(lock.path).toBe(stateLockPath(folder));
-    expect(lock.path).toBe(join(folder, '.mch-sync', STATE_LOCK_NAME));
+    const stats = statSync(folder, { bigint: true });
+    expect(lock.path).toBe(folderOwnLockPath(folder));
+    expect(lock.path).toBe(
+      join('/tmp', `mch-sync-${process.getuid?.() ?? 0}`, 'locks', `${stats.dev}-${stats.ino}.lock`),
+    );
     expect(JSON.parse(readFileSync(holderRecordPath(lock.path), 'utf8'))).toMatchObject({
       pid: process.pid,
       folder,
@@ -278,8 +281,8 @@ describe('lockSyncedFolder', () => {
     });
     lock.release();
     lockSyncedFolder(join(dir, 'p1'), folder).release();
-    // Nothing in the state folder but the empty lock: `folder-id` and the engine's files are others'.
-    expect(readdirSync(join(folder, '.mch-sync'))).toEqual([STATE_LOCK_NAME]);
+    // Nothing is made or kept open in the folder: its disk can be ejected while the client runs.
+    expect(existsSync(join(folder, '.mch-sync'))).toBe(false);
   });
 
   it('refuses another profile, naming the holder: pid, profile and since when', () => {
@@ -345,11 +348,11 @@ describe('lockSyncedFolder', () => {
     lock.release();
   });
 
-  it('leaves what others keep in the state folder alone', () => {
-    mkdirSync(join(folder, '.mch-sync', 'trash'), { recursive: true });
-    writeFileSync(join(folder, '.mch-sync', 'folder-id'), 'marker\n');
-    lockSyncedFolder(join(dir, 'p1'), folder).release();
-    expect(readFileSync(join(folder, '.mch-sync', 'folder-id'), 'utf8')).toBe('marker\n');
-    expect(readdirSync(join(folder, '.mch-sync')).sort()).toEqual(['folder-id', STATE_LOCK_NAME, 'trash']);
+  it('keeps its folder of locks private (0700)', () => {
+    const lock = lockSyncedFolder(join(dir, 'p1'), folder);
+    const locks = dirname(lock.path);
+    lock.release();
+    expect(statSync(locks).mode & 0o777).toBe(0o700);
+    expect(statSync(dirname(locks)).mode & 0o777).toBe(0o700);
   });
 });
