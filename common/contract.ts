@@ -59,9 +59,11 @@ export interface IssueView {
   otherCopy: string | null;
 }
 
-/** A choice the pair waits for: held deletes (mass delete, emptied folder). */
+/** A choice the pair waits for: held deletes (mass delete, emptied folder), a changed folder or device. */
 export interface HoldView {
   reason: string;
+  /** A few words for the heading and the tray: "Deletes waiting", "Not the folder that was synced"... */
+  title: string;
   /** For people: what happened and the two ways out. */
   advice: string;
   /** How many deletes wait on each side. */
@@ -72,6 +74,11 @@ export interface HoldView {
   /** Which answers apply: confirm (delete on the device too) and restore (bring them back). */
   canConfirm: boolean;
   canRestore: boolean;
+  /** The buttons' words for each answer (what it does here), null where it does not apply. */
+  confirmLabel: string | null;
+  restoreLabel: string | null;
+  /** Asked before the confirm answer, which deletes: what it will delete. */
+  confirmQuestion: string | null;
 }
 
 export interface PairView {

@@ -4,6 +4,7 @@ import { basename, resolve } from 'node:path';
 import { assertNever, MchError } from '../../common/errors.ts';
 import { DeviceClient } from '../api/device-client.ts';
 import { Session } from '../auth/session.ts';
+import type { DeviceName } from '../sync/device-check.ts';
 import { indexFilePath, openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
 import { registerFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
@@ -156,7 +157,12 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
     }
     if (!request.once) {
       try {
-        return await runLive(context, { ...request, client, index: new IndexStore(db) });
+        return await runLive(context, {
+          ...request,
+          client,
+          index: new IndexStore(db),
+          device: deviceOf(session),
+        });
       } finally {
         db.close();
       }
@@ -168,6 +174,7 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
         index: new IndexStore(db),
         localRoot: request.localRoot,
         remoteFolder: request.remoteFolder,
+        device: deviceOf(session),
         env: context.deps.env,
         ...(request.verbose ? { log: (line: EngineLogLine) => context.deps.stderr(logText(line)) } : {}),
       });
@@ -335,4 +342,10 @@ function shellQuote(word: string): string {
 
 function logText(line: EngineLogLine): string {
   return `mch-sync: ${line.level}: ${line.path === undefined ? '' : `${line.path}: `}${line.message}\n`;
+}
+
+/** The device the profile chose (deviceAddress has checked there is one): a pair synced with another is held. */
+function deviceOf(session: Session): DeviceName | undefined {
+  const chosen = session.settings.device;
+  return chosen === undefined ? undefined : { id: chosen.id, name: chosen.name };
 }

@@ -2,6 +2,7 @@
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { startPairService } from '../service/pair-service.ts';
+import type { DeviceName } from '../sync/device-check.ts';
 import type { EngineLogLine } from '../sync/engine.ts';
 import type { CommandContext } from './cli-context.ts';
 import { plainDisplay, terminalDisplay, type LiveDisplay } from './live-display.ts';
@@ -13,6 +14,8 @@ export interface LiveRun {
   index: IndexStore;
   localRoot: string;
   remoteFolder: string;
+  /** The device the profile chose. */
+  device: DeviceName | undefined;
   verbose: boolean;
 }
 
@@ -30,6 +33,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     index: run.index,
     localRoot: run.localRoot,
     remoteFolder: run.remoteFolder,
+    ...(run.device === undefined ? {} : { device: run.device }),
     env: context.deps.env,
     onLogError: (error) => context.warn(`the log file cannot be written (${error.message})`),
     onLog: (line: EngineLogLine) => {

@@ -102,7 +102,8 @@ function describeHold(hold: PassHold, context: SummaryContext): string[] {
     }
     case 'folder-changed':
       return [
-        hold.advice,
+        hold.what ?? hold.advice,
+        'If it is the wrong folder (a disk that is not mounted, a folder put back from elsewhere), put the right one back and run again.',
         'To keep everything on both sides (nothing deleted; files that differ keep both versions):',
         `  ${context.restoreCommand}`,
         'To sync the folder as it is now (what it lacks is deleted on the device):',
@@ -110,7 +111,8 @@ function describeHold(hold: PassHold, context: SummaryContext): string[] {
       ];
     case 'device-changed':
       return [
-        hold.advice,
+        hold.what ?? hold.advice,
+        'If you signed in to the wrong device, sign in to the one you synced with (mch-sync login --device ID) and run again.',
         'To sync this folder with the device you use now (nothing is deleted on either side):',
         `  ${context.restoreCommand}`,
       ];

@@ -94,8 +94,16 @@ function attentionWords(pairs: readonly PairView[], recent: readonly ActivityVie
     (sum, pair) => sum + (pair.hold === null ? 0 : pair.hold.localDeletes + pair.hold.remoteDeletes),
     0,
   );
-  if (held.length > 0) {
-    parts.push(heldDeletes > 0 ? `${plural(heldDeletes, 'delete')} held for you` : 'Deletes held for you');
+  if (heldDeletes > 0) parts.push(`${plural(heldDeletes, 'delete')} held for you`);
+  // Holds that are not deletes (a folder or device that changed, a folder missing) say what they are.
+  const otherHolds = held.filter(
+    (pair) => pair.hold === null || pair.hold.localDeletes + pair.hold.remoteDeletes === 0,
+  );
+  if (otherHolds.length === 1 && otherHolds[0] !== undefined) {
+    const pair = otherHolds[0];
+    parts.push(`${folderName(pair.localRoot)}: ${pair.hold?.title ?? 'waiting for you'}`);
+  } else if (otherHolds.length > 1) {
+    parts.push(`${otherHolds.length} folders wait for you`);
   }
   const stopped = pairs.filter((pair) => pair.state === 'error');
   if (stopped.length === 1 && stopped[0] !== undefined) {

@@ -85,6 +85,7 @@ export async function checkDevice(
     hold: {
       reason: 'device-changed',
       deletes: { local: 0, localTotal: index.count(), remote: 0, remoteTotal: 0 },
+      what: `${options.localRoot} was synced with ${was}; this profile now reaches ${is}. Nothing was changed on either side.`,
       advice:
         `${options.localRoot} was synced with ${was}; this profile now reaches ${is}. Nothing was ` +
         `changed on either side. If you signed in to the wrong device, sign in to the one you synced ` +

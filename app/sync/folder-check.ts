@@ -52,12 +52,13 @@ export function checkFolder(index: IndexStore, localRoot: string, answer: HoldAn
     recordFolderIdentity(index, localRoot, keep ? now : renewMarker(localRoot, now));
     return undefined;
   }
-  const what = describeFolderChange(change, recorded, now);
+  const what = `The folder ${localRoot} ${describeFolderChange(change, recorded, now)}. Nothing was changed on either side.`;
   return {
     reason: 'folder-changed',
     deletes: { local: 0, localTotal: 0, remote: 0, remoteTotal: index.count() },
+    what,
     advice:
-      `The folder ${localRoot} ${what}. Nothing was changed on either side. If it is the wrong folder ` +
+      `${what} If it is the wrong folder ` +
       `(a drive that is not mounted, a folder put back from elsewhere), put the right one back and ` +
       `nothing needs answering. To keep everything on both sides, restore (--restore): what the device ` +
       `holds comes back into this folder, what it holds goes up, nothing is deleted, and files that ` +

@@ -57,6 +57,8 @@ export interface PassHold {
   deletes: DeleteCounts;
   /** What the user can do, e.g. "run again with --confirm-deletes". */
   advice: string;
+  /** What happened, without the ways out: for a summary that names its own commands. */
+  what?: string;
   /**
    * The paths the deletes would remove on each side (the first few hundred), for the user to look at;
    * absent where nothing would be deleted (a missing folder) and in records of older passes.

@@ -5,6 +5,7 @@ import type { ActivityView, IssueView, PairCheckView, PairView } from '../../com
 import { MchError } from '../../common/errors.ts';
 import type { ActivityEntry } from '../../common/sync-status.ts';
 import type { DeviceClient } from '../api/device-client.ts';
+import type { DeviceName } from '../sync/device-check.ts';
 import { lockSyncedFolder, type FolderLock } from '../cli/folder-lock.ts';
 import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
@@ -59,6 +60,8 @@ export interface PairManagerOptions {
   env: NodeJS.ProcessEnv;
   /** The device client of the current sign-in. */
   client: DeviceClient;
+  /** The device the profile chose: a pair synced with another one is held. */
+  device?: DeviceName | undefined;
   /** How often the device is asked for changes; also how often a busy or missing folder is tried again. */
   pollMs?: number;
   ignoreRules?: string;
@@ -292,6 +295,7 @@ export class PairManager {
         index: store,
         localRoot: pair.localRoot,
         remoteFolder: pair.remoteFolder,
+        ...(this.#options.device === undefined ? {} : { device: this.#options.device }),
         env: this.#options.env,
         ...(this.#options.pollMs === undefined ? {} : { pollMs: this.#options.pollMs }),
         ...(this.#options.ignoreRules === undefined ? {} : { ignoreRules: this.#options.ignoreRules }),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ActivityKind, ActivityView, HoldView, IssueView, PairView } from '../../common/contract.ts';
 import type { ActivityEntry, SyncStatus } from '../../common/sync-status.ts';
 import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
-import type { PassHold } from '../sync/pass-report.ts';
+import type { HoldReason, PassHold } from '../sync/pass-report.ts';
 
 /** Bytes per second over the last few seconds of progress; null until there is enough to say. */
 export class TransferRate {
@@ -76,17 +76,76 @@ export function pairView(facts: PairFacts): PairView {
 function holdView(hold: PassHold): HoldView {
   const local = hold.paths?.local ?? [];
   const remote = hold.paths?.remote ?? [];
+  const { title, confirmLabel, restoreLabel, ways } = HOLD_WORDS[hold.reason];
   return {
     reason: hold.reason,
-    advice: hold.advice,
+    title,
+    // The command line's advice names its flags; the window names its buttons.
+    advice: hold.what === undefined || ways === undefined ? hold.advice : `${hold.what} ${ways}`,
     localDeletes: hold.deletes.local,
     remoteDeletes: hold.deletes.remote,
     paths: [...new Set([...remote, ...local])].sort(),
-    // A missing folder is not a choice: mount it (or create it) and sync again.
-    canConfirm: hold.reason !== 'local-root-missing',
-    canRestore: hold.reason === 'emptied-root',
+    canConfirm: confirmLabel !== null,
+    canRestore: restoreLabel !== null,
+    confirmLabel,
+    restoreLabel,
+    confirmQuestion: confirmLabel === null ? null : confirmQuestion(hold),
   };
 }
+
+/** What the confirm answer deletes, asked before it goes. */
+function confirmQuestion(hold: PassHold): string {
+  const { local, remote, remoteTotal } = hold.deletes;
+  if (hold.reason === 'folder-changed') {
+    return `Make the device like this folder? Whatever of the ${items(remoteTotal)} synced before is not in it is deleted on the device, and on every computer that syncs it.`;
+  }
+  const parts = [
+    ...(remote > 0 ? [`${items(remote)} on the device`] : []),
+    ...(local > 0 ? [`${items(local)} on this computer (to the trash)`] : []),
+  ];
+  return `Delete ${parts.length === 0 ? 'these items' : parts.join(' and ')}?`;
+}
+
+function items(count: number): string {
+  return `${count} ${count === 1 ? 'item' : 'items'}`;
+}
+
+/**
+ * Each hold's heading and the words of its answers. A missing folder is not a choice: mount it (or
+ * create it) and sync again; a device that changed is answered by signing in to the right one, or by
+ * syncing with this one (restore), never by deleting.
+ */
+const HOLD_WORDS: Record<
+  HoldReason,
+  Pick<HoldView, 'title' | 'confirmLabel' | 'restoreLabel'> & { ways?: string }
+> = {
+  'mass-delete': { title: 'Deletes waiting', confirmLabel: 'Delete on the device too', restoreLabel: null },
+  'emptied-root': {
+    title: 'Folder emptied',
+    confirmLabel: 'Delete them on the device too',
+    restoreLabel: 'Restore them here',
+  },
+  'local-root-missing': { title: 'Folder missing', confirmLabel: null, restoreLabel: null },
+  'folder-changed': {
+    title: 'Not the folder that was synced',
+    confirmLabel: 'Sync it as it is now',
+    restoreLabel: 'Keep everything on both sides',
+    ways:
+      'If it is the wrong folder (a disk that is not mounted, a folder put back from elsewhere), put the ' +
+      'right one back: nothing needs answering. "Keep everything on both sides" brings what the device ' +
+      'holds into this folder and sends up what it holds: nothing is deleted, and files that differ keep ' +
+      'both versions. "Sync it as it is now" deletes on the device what this folder lacks.',
+  },
+  'device-changed': {
+    title: 'Another device',
+    confirmLabel: null,
+    restoreLabel: 'Sync with this device',
+    ways:
+      'If you signed in to the wrong device, sign in to the one you synced with: nothing needs answering. ' +
+      '"Sync with this device" finds or makes the folder there and brings both sides together: nothing ' +
+      'is deleted, and files that differ keep both versions.',
+  },
+};
 
 const KINDS: ReadonlySet<string> = new Set<ActivityKind>([
   'uploaded',

@@ -186,6 +186,7 @@ export class UiCore implements ContractService {
       profileDir: this.options.profileDir,
       env: this.options.env,
       client,
+      ...(device === undefined ? {} : { device: { id: device.id, name: device.name } }),
       pollMs: settings.pollIntervalSeconds * 1000,
       ignoreRules: settings.ignoreRules,
       warn: (message) => this.options.log('warn', message),

@@ -232,7 +232,7 @@ describe('the controls send the contract calls', () => {
   it('"Restore them here" sends sync:restore for the held pair', async () => {
     const { page } = await openWindow('issues');
     await page.getByRole('button', { name: 'Restore them here' }).click();
-    await page.getByRole('heading', { name: 'Deletes waiting in Documents' }).waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Folder emptied: Documents' }).waitFor({ state: 'detached' });
     const sent = (await calls(page)).filter((call) => call.name.startsWith('sync:'));
     expect(sent).toEqual([{ name: 'sync:restore', request: { pairId: 'documents' } }]);
     await page.close();

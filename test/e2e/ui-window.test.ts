@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   unlinkSync,
   writeFileSync,
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor } from '../helpers/api-client.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { jpegWithExif } from '../helpers/images.ts';
 import { startTestDevice, type TestDevice } from '../helpers/device.ts';
@@ -209,6 +211,42 @@ describe('the window of mch-sync ui', () => {
     await waitFor('the restored files', () =>
       names.every((name) => existsSync(join(folder, name))) ? true : undefined,
     );
+  });
+
+  it('holds a folder replaced by another one, says so, and merges both with "Keep everything on both sides"', async () => {
+    const names = readdirSync(folder).filter((name) => name !== '.mch-sync');
+    const aside = `${folder}.bak`;
+    renameSync(folder, aside);
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'new here.txt'), 'made in the new folder\n');
+    try {
+      await view('Issues');
+      const card = page.locator('section.hold');
+      await card
+        .getByRole('heading', { name: 'Not the folder that was synced: Work' })
+        .waitFor({ timeout: 30_000 });
+      await card.getByText('no longer holds its sync marker').waitFor();
+      await dismissNotifications();
+      await page.screenshot({ path: join(SHOTS, 'hold-folder-changed.png'), fullPage: true });
+      // The answer that deletes asks first, saying what it deletes; Cancel leaves everything as it was.
+      await card.getByRole('button', { name: 'Sync it as it is now' }).click();
+      await card.getByText('Make the device like this folder?').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'hold-folder-changed-asked.png'), fullPage: true });
+      await card.getByRole('button', { name: 'Cancel' }).click();
+      await card.getByRole('button', { name: 'Sync it as it is now' }).waitFor();
+      await card.getByRole('button', { name: 'Keep everything on both sides' }).click();
+      await waitFor('the merged folder', () =>
+        names.every((name) => existsSync(join(folder, name))) ? true : undefined,
+      );
+      expect(readFileSync(join(folder, 'new here.txt'), 'utf8')).toBe('made in the new folder\n');
+      const api = clientFor(device).device;
+      const work = await api.findByName('root', 'Work');
+      await waitFor('the new file on the device', async () =>
+        work === undefined ? undefined : await api.findByName(work.id, 'new here.txt'),
+      );
+    } finally {
+      rmSync(aside, { recursive: true, force: true });
+    }
   });
 
   it('refuses a folder inside a synced one in "Add a folder", with the reason in the form', async () => {

@@ -1,6 +1,7 @@
-// A pair's held deletes: what happened, the paths, and the two ways out (delete on the device too, or restore them here).
+// A pair that waits for the user (held deletes, a changed folder or device): what happened, the paths, and the ways out.
 import { Trash2, Undo2 } from 'lucide-preact';
 import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import type { HoldView, PairView } from '../../../common/contract.ts';
 import { baseName, formatCount } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
@@ -10,6 +11,8 @@ import { useAction } from './use-action.ts';
 export function HoldPanel({ pair, hold }: { pair: PairView; hold: HoldView }): JSX.Element {
   const { pairs } = useStores();
   const answer = useAction((work: () => Promise<void>) => work());
+  // The answer that deletes is asked again, saying what it deletes.
+  const [asking, setAsking] = useState(false);
   const name = baseName(pair.localRoot);
   const headingId = `hold-${pair.id}`;
   const counts = [];
@@ -20,23 +23,26 @@ export function HoldPanel({ pair, hold }: { pair: PairView; hold: HoldView }): J
   const total = hold.localDeletes + hold.remoteDeletes;
   return (
     <section class="card hold" aria-labelledby={headingId}>
-      <h2 id={headingId}>Deletes waiting in {name}</h2>
-      <p class="hold-reason">{hold.reason}</p>
+      <h2 id={headingId}>
+        {hold.title}: {name}
+      </h2>
       <p>{hold.advice}</p>
       {counts.length > 0 && <p class="muted">{counts.join('; ')}.</p>}
-      <details class="hold-paths">
-        <summary>
-          See the list (
-          {hold.paths.length < total ? `first ${hold.paths.length} of ${total}` : hold.paths.length})
-        </summary>
-        <ul>
-          {hold.paths.map((path) => (
-            <li key={path}>{path}</li>
-          ))}
-        </ul>
-      </details>
+      {hold.paths.length > 0 && (
+        <details class="hold-paths">
+          <summary>
+            See the list (
+            {hold.paths.length < total ? `first ${hold.paths.length} of ${total}` : hold.paths.length})
+          </summary>
+          <ul>
+            {hold.paths.map((path) => (
+              <li key={path}>{path}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       <div class="actions">
-        {hold.canRestore && (
+        {hold.restoreLabel !== null && (
           <button
             type="button"
             class="button primary"
@@ -44,21 +50,35 @@ export function HoldPanel({ pair, hold }: { pair: PairView; hold: HoldView }): J
             onClick={() => void answer.run(() => pairs.restore(pair.id))}
           >
             <Undo2 />
-            Restore them here
+            {hold.restoreLabel}
           </button>
         )}
-        {hold.canConfirm && (
-          <button
-            type="button"
-            class="button danger"
-            disabled={answer.busy}
-            onClick={() => void answer.run(() => pairs.confirmDeletes(pair.id))}
-          >
+        {hold.confirmLabel !== null && !asking && (
+          <button type="button" class="button danger" disabled={answer.busy} onClick={() => setAsking(true)}>
             <Trash2 />
-            Delete on the device too
+            {hold.confirmLabel}
           </button>
         )}
       </div>
+      {asking && (
+        <div class="hold-question" role="group" aria-label={hold.confirmLabel ?? 'Confirm'}>
+          <p>{hold.confirmQuestion}</p>
+          <div class="actions">
+            <button
+              type="button"
+              class="button danger"
+              disabled={answer.busy}
+              onClick={() => void answer.run(() => pairs.confirmDeletes(pair.id))}
+            >
+              <Trash2 />
+              Yes, delete
+            </button>
+            <button type="button" class="button" disabled={answer.busy} onClick={() => setAsking(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       <ErrorNote error={answer.error} />
     </section>
   );

@@ -1,9 +1,12 @@
 // A pair whose device changed (a new or reset device at the same address, another device chosen) is held with words that say so, never read as "all gone".
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncEngine, type SyncEngineOptions } from '../../../app/sync/engine.ts';
 import { clientFor, type RecordedClient } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { runMchSync } from '../../helpers/mch-sync.ts';
+import { signedInProfile } from '../../helpers/signed-in-profile.ts';
 import { files, isWrite, SyncPair } from '../../helpers/sync-pair.ts';
 
 let first: TestDevice;
@@ -104,5 +107,64 @@ describe('another device chosen in the profile', () => {
     const pair = await syncedPair({ id: 'dev-1', name: 'Living room' });
     const report = await engineThrough(pair, clientFor(first), { id: 'dev-1', name: 'Den' }).syncOnce();
     expect(report.status).toBe('synced');
+  });
+});
+
+describe('mch-sync run --once with a new device at the same address', () => {
+  it('says the device changed (exit 3), and --restore syncs the folder with the new one', async () => {
+    const old = await startTestDevice();
+    const port = Number(new URL(old.base).port);
+    const signedIn = await signedInProfile(old, 'mch-sync-new-device-');
+    const run = (...extra: string[]): ReturnType<typeof runMchSync> =>
+      runMchSync(['--profile', signedIn.profile, 'run', '--folder', folder, '--once', ...extra], {
+        env: signedIn.env,
+      });
+    const folder = join(signedIn.home, 'Notes');
+    let replacement: TestDevice | undefined;
+    try {
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'a.txt'), 'alpha');
+      writeFileSync(join(folder, 'b.txt'), 'beta');
+      expect((await run()).code).toBe(0);
+
+      // The device is replaced by a new, empty one on the same address; the user signs in again.
+      await old.stop();
+      replacement = await startTestDevice({ port });
+      const login = await runMchSync(
+        [
+          '--profile',
+          signedIn.profile,
+          'login',
+          '--config-url',
+          replacement.running.urls.config,
+          '--username',
+          'alice',
+          '--password-stdin',
+        ],
+        { input: 'alice-password\n', env: signedIn.env },
+      );
+      expect(login.code).toBe(0);
+      const held = await run();
+      expect(held.code).toBe(3);
+      expect(held.stdout).toContain('the device is not the one');
+      expect(held.stdout).not.toContain('is gone from the device');
+      expect(held.stdout).toContain('--restore');
+      const api = clientFor(replacement).device;
+      expect(await api.findByName('root', 'Notes')).toBeUndefined();
+
+      const restored = await run('--restore');
+      expect(restored.code).toBe(0);
+      const notes = await api.findByName('root', 'Notes');
+      expect(notes).toBeDefined();
+      const listing = await api.listAll(notes?.id ?? '');
+      expect('files' in listing ? listing.files.map((file) => file.name).sort() : []).toEqual([
+        'a.txt',
+        'b.txt',
+      ]);
+      expect((await run()).code).toBe(0);
+    } finally {
+      await replacement?.stop();
+      signedIn.remove();
+    }
   });
 });

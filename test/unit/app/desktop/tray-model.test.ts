@@ -46,12 +46,16 @@ function pair(state: EngineState, overrides: Partial<PairView> = {}): PairView {
 
 const hold: HoldView = {
   reason: 'mass-delete',
+  title: 'Deletes waiting',
   advice: 'Many files were deleted here.',
   localDeletes: 0,
   remoteDeletes: 120,
   paths: ['a.txt'],
   canConfirm: true,
   canRestore: false,
+  confirmLabel: 'Delete on the device too',
+  restoreLabel: null,
+  confirmQuestion: 'Delete 120 items on the device?',
 };
 
 function activity(
@@ -195,6 +199,22 @@ describe('tooltip', () => {
       '120 deletes held for you; docs stopped: The folder is gone; 2 files not synced',
     );
     expect(tooltip([pair('error', { id: 'a' }), pair('error', { id: 'b' })])).toBe('2 folders stopped');
+  });
+
+  it('says what a hold that deletes nothing is (a folder that is not the one synced)', () => {
+    const changed: HoldView = {
+      ...hold,
+      reason: 'folder-changed',
+      title: 'Not the folder that was synced',
+      remoteDeletes: 0,
+      paths: [],
+    };
+    expect(tooltip([pair('held', { id: 'stick', hold: changed })])).toBe(
+      'stick: Not the folder that was synced',
+    );
+    expect(
+      tooltip([pair('held', { id: 'a', hold: changed }), pair('held', { id: 'b', hold: changed })]),
+    ).toBe('2 folders wait for you');
   });
 });
 

@@ -69,12 +69,16 @@ describe('pairView', () => {
     });
     expect(view.hold).toEqual({
       reason: 'emptied-root',
+      title: 'Folder emptied',
       advice: 'The folder is empty…',
       localDeletes: 0,
       remoteDeletes: 2,
       paths: ['d', 'd/a.txt'],
       canConfirm: true,
       canRestore: true,
+      confirmLabel: 'Delete them on the device too',
+      restoreLabel: 'Restore them here',
+      confirmQuestion: 'Delete 2 items on the device?',
     });
   });
 });
