@@ -1,10 +1,13 @@
 // A pair whose device changed (a new or reset device at the same address, another device chosen) is held with words that say so, never read as "all gone".
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncEngine, type SyncEngineOptions } from '../../../app/sync/engine.ts';
 import { clientFor, type RecordedClient } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { digestTree, LivePair, waitFor } from '../../helpers/live-pair.ts';
 import { runMchSync } from '../../helpers/mch-sync.ts';
 import { signedInProfile } from '../../helpers/signed-in-profile.ts';
 import { files, isWrite, SyncPair } from '../../helpers/sync-pair.ts';
@@ -167,4 +170,71 @@ describe('mch-sync run --once with a new device at the same address', () => {
       signedIn.remove();
     }
   });
+});
+
+/** A front on loopback that passes every request to the device it is pointed at, with that device's token. */
+async function switchableFront(
+  target: TestDevice,
+): Promise<{ base: string; point: (to: TestDevice) => void; close: () => Promise<void> }> {
+  let current = target;
+  const server = createServer((request, response) => {
+    const upstream = new URL(current.base);
+    const headers = {
+      ...request.headers,
+      host: upstream.host,
+      authorization: `Bearer ${current.tokenFor('alice')}`,
+    };
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forward.on('error', () => response.destroy());
+    request.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    point: (to) => {
+      current = to;
+      server.closeAllConnections();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('live: the device replaced at the same address while the service runs', () => {
+  it('holds with device-changed, writes nothing to the new device, and restore syncs the folder there', async () => {
+    const replacement = await startTestDevice();
+    const front = await switchableFront(first);
+    const live = new LivePair(first, { deviceUrl: front.base });
+    try {
+      for (const [path, text] of Object.entries(TEXTS)) live.pair.writeLocal(path, text);
+      await live.start({ synced: true });
+      const mark = live.mark();
+      front.point(replacement);
+      live.live.syncNow();
+      await waitFor('the held state', () =>
+        live.live.hold()?.reason === 'device-changed' ? true : undefined,
+      );
+      expect(live.writesSince(mark)).toEqual([]);
+      expect(live.pair.localTree()).toEqual(files(TEXTS));
+
+      live.live.restore();
+      live.readThrough(replacement);
+      expect(await live.waitUntilSynced('synced with the new device')).toEqual(digestTree(files(TEXTS)));
+      expect(live.writesSince(mark).filter((request) => request.startsWith('DELETE '))).toEqual([]);
+    } finally {
+      await live.close();
+      await front.close();
+      await replacement.stop();
+    }
+  }, 120_000);
 });
