@@ -192,8 +192,14 @@ export class Transport {
       if ('error' in outcome) {
         failure = outcome.error;
         this.#log?.({ message: 'failed', correlationId, request, attempt, error: failure.describe() });
-        // Asking again does not make a cancelled request wanted, nor a broken answer well-formed.
-        if (failure.code === 'ABORTED' || failure.code === 'BAD_RESPONSE') throw failure;
+        // Asking again does not make a cancelled request wanted, nor a broken answer well-formed, nor a
+        // file that changed while it was sent quiet (file-source.ts: a later pass sends it again).
+        if (
+          failure.code === 'ABORTED' ||
+          failure.code === 'BAD_RESPONSE' ||
+          failure.code === 'SOURCE_CHANGED'
+        )
+          throw failure;
         // A request that may have reached the service is only repeated when repeating it is harmless.
         if (!idempotent && !outcome.notSent) throw failure;
         if (!outcome.notSent && spec.method !== 'GET' && spec.method !== 'HEAD') maybeApplied = true;
