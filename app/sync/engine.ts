@@ -379,7 +379,8 @@ export class SyncEngine {
         ...(this.#options.deleteGuard === undefined ? {} : { deleteGuard: this.#options.deleteGuard }),
         // Confirmed deletes (the guard's, or a changed folder taken as it is) are deletes agreed to.
         confirmDeletes: answer.confirmDeletes && DELETE_HOLDS.some((reason) => answersHold(answer, reason)),
-        restoreEmptied: answer.restore && answersHold(answer, 'emptied-root'),
+        restoreDeletes:
+          answer.restore && (answersHold(answer, 'emptied-root') || answersHold(answer, 'mass-delete')),
         // Of the passes before this one: a round that plans again repeats its own earlier rounds' deletes.
         earlierDeletes: (runBefore ??= earlierDeletes(this.#options.index, nowDate.getTime())),
       });

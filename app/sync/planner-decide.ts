@@ -54,14 +54,19 @@ export function sameContent(local: LocalEntry, remote: RemoteEntry): boolean {
   return local.size === remote.size && msOfNs(local.mtimeNs) === remote.mTimeMs;
 }
 
-/** `restoreEmptied`: the local root holds nothing though the index does, and the user asked to restore it. */
-export function decide(item: ReconciledItem, restoreEmptied: boolean): Decision {
+/**
+ * `restore`: the user answered a held delete (an emptied folder, too many deletes) with "restore": every
+ * delete is undone instead, an item deleted here comes back from the device and one deleted on the
+ * device goes up again from here.
+ */
+export function decide(item: ReconciledItem, restore: boolean): Decision {
   if (!item.index) return decideNew(item);
   const L = item.localChange;
   const R = item.remoteChange;
-  if (L === 'deleted' && restoreEmptied) {
+  if (L === 'deleted' && restore) {
     return R === 'deleted' ? decision({ action: 'index-remove' }) : PULL_CREATE();
   }
+  if (R === 'deleted' && L === 'none' && restore) return PUSH_CREATE('edit-beats-delete');
   if (L === 'type-changed' && R === 'type-changed') return decideNew(item);
   if (L === 'type-changed' || R === 'type-changed') return decideTypeChange(L, R);
   switch (L) {

@@ -38,8 +38,12 @@ export interface PlanInput {
    * items are to be deleted on the device.
    */
   confirmDeletes?: boolean;
-  /** An emptied local root is filled again from the device (`--restore`); wins over `confirmDeletes`. */
-  restoreEmptied?: boolean;
+  /**
+   * The user answered a held delete with restore (`--restore`): an emptied local root is filled again
+   * from the device, and a plan the guard would hold undoes its deletes instead (what was deleted here
+   * comes back from the device, what was deleted on the device goes up again). Wins over `confirmDeletes`.
+   */
+  restoreDeletes?: boolean;
   /**
    * The items are the part of the tree around some changed paths (an incremental pass): the guard
    * compares deletes with these totals of the whole tree, and nothing is read as an empty root.
@@ -87,19 +91,25 @@ export function plan(input: PlanInput): Plan {
     input.partOf === undefined &&
     localTotal === 0 &&
     items.some((item) => item.index !== null && item.index.inode !== null);
-  const restore = emptied && input.restoreEmptied === true;
   const { planned, recorded } =
     input.everyItemInTree === true
       ? { planned: items, recorded: [] }
       : itemsToPlan(items, input.remoteRootId);
-  const decided = planned.map((item) => ({ item, decision: decide(item, restore) }));
-  const tree = new PlanTree(decided, input);
-  const deletes: DeleteCounts = {
-    local: tree.nodes.filter((node) => node.decision.action === 'local-trash').length,
-    localTotal,
-    remote: tree.nodes.filter((node) => node.decision.action === 'remote-delete').length,
-    remoteTotal,
-  };
+  const guard = input.deleteGuard ?? DEFAULT_DELETE_GUARD;
+  // Out of what the side held before the earlier deletes; a plan that deletes nothing on a side is
+  // never held for that side's earlier deletes.
+  const tooMany = (count: number, before: number, total: number): boolean =>
+    count > 0 && count + before > guard.maxItems && count + before > guard.maxFraction * (total + before);
+  const massDelete = (counts: DeleteCounts): boolean =>
+    tooMany(counts.local, earlier.local, localTotal) || tooMany(counts.remote, earlier.remote, remoteTotal);
+  let restore = emptied && input.restoreDeletes === true;
+  let { tree, deletes } = treeOf(planned, restore, input, localTotal, remoteTotal);
+  // Restore answers a hold: only a plan the guard would hold has its deletes undone (never a later,
+  // ordinary pass the answer reached after the hold was gone).
+  if (!restore && input.restoreDeletes === true && massDelete(deletes)) {
+    restore = true;
+    ({ tree, deletes } = treeOf(planned, restore, input, localTotal, remoteTotal));
+  }
   const held = (reason: 'mass-delete' | 'local-root-missing' | 'emptied-root'): Plan => ({
     status: 'held',
     reason,
@@ -113,24 +123,32 @@ export function plan(input: PlanInput): Plan {
   if (emptied && !restore && !input.confirmDeletes && deletes.remote > 0) {
     return held('emptied-root');
   }
-  const guard = input.deleteGuard ?? DEFAULT_DELETE_GUARD;
-  // Out of what the side held before the earlier deletes; a plan that deletes nothing on a side is
-  // never held for that side's earlier deletes.
-  const tooMany = (count: number, before: number, total: number): boolean =>
-    count > 0 && count + before > guard.maxItems && count + before > guard.maxFraction * (total + before);
-  if (
-    !input.confirmDeletes &&
-    (tooMany(deletes.local, earlier.local, localTotal) ||
-      tooMany(deletes.remote, earlier.remote, remoteTotal))
-  ) {
-    return held('mass-delete');
-  }
+  if (!input.confirmDeletes && !restore && massDelete(deletes)) return held('mass-delete');
   const operations = emitOperations(tree, input.remoteRootId);
   const updated = withIndexUpdates(items, operations);
   // Adopted items no other item needed in the tree: recorded as found, as the tree would decide.
   for (const { local, remote } of recorded)
     if (local && remote) updated.push(indexUpdate(null, local, remote));
   return { status: 'ready', operations: updated, deletes };
+}
+
+/** The items decided and placed in the plan's tree, and the deletes it makes on each side. */
+function treeOf(
+  planned: readonly ReconciledItem[],
+  restore: boolean,
+  input: PlanInput,
+  localTotal: number,
+  remoteTotal: number,
+): { tree: PlanTree; deletes: DeleteCounts } {
+  const decided = planned.map((item) => ({ item, decision: decide(item, restore) }));
+  const tree = new PlanTree(decided, input);
+  const deletes: DeleteCounts = {
+    local: tree.nodes.filter((node) => node.decision.action === 'local-trash').length,
+    localTotal,
+    remote: tree.nodes.filter((node) => node.decision.action === 'remote-delete').length,
+    remoteTotal,
+  };
+  return { tree, deletes };
 }
 
 /** Counted, not filtered: an array of a million items is garbage only a full GC frees. */

@@ -107,3 +107,58 @@ describe('the deletes of passes just before count in run --once too', () => {
     expect(Object.keys(await pair.remoteTree())).toEqual(['top0.txt', 'top1.txt', 'top2.txt']);
   });
 });
+
+describe('restore answers a held mass delete, in both directions', () => {
+  async function syncedPair(): Promise<SyncPair> {
+    const pair = new SyncPair(device);
+    closers.push(() => pair.close());
+    fill((path, text) => pair.writeLocal(path, text));
+    expect((await pair.sync()).status).toBe('synced');
+    return pair;
+  }
+
+  it('folders deleted here come back from the device; nothing is deleted there', async () => {
+    const pair = await syncedPair();
+    const before = pair.localTree();
+    for (const folder of ['a', 'b', 'c']) pair.removeLocal(folder);
+    expect((await pair.sync()).hold?.reason).toBe('mass-delete');
+    const { report, writes } = await pair.syncCounting({ restore: true });
+    expect(report.status).toBe('synced');
+    expect(writes.filter((request) => !request.startsWith('GET '))).toEqual([]);
+    expect(pair.localTree()).toEqual(before);
+    expect(await pair.remoteTree()).toEqual(before);
+  });
+
+  it('folders deleted on the device go up again from here; nothing goes to the trash', async () => {
+    const pair = await syncedPair();
+    const before = pair.localTree();
+    for (const folder of ['a', 'b', 'c']) await pair.other.delete(await pair.remoteId(folder));
+    const held = await pair.sync();
+    expect(held.hold?.reason).toBe('mass-delete');
+    expect(held.hold?.deletes.local).toBe(63);
+    const report = await pair.sync({ restore: true });
+    expect(report.status).toBe('synced');
+    expect(report.counts.deleted).toBe(0);
+    expect(pair.trashed()).toEqual({});
+    expect(await pair.remoteTree()).toEqual(before);
+    expect(pair.localTree()).toEqual(before);
+  });
+
+  it('live: "restore" brings back folders removed with rm -rf', async () => {
+    const live = await livePair();
+    const before = live.pair.localTree();
+    for (const folder of ['a', 'b', 'c']) rmSync(join(live.pair.localRoot, folder), { recursive: true });
+    await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
+    live.live.restore();
+    await live.waitUntilSynced('restored');
+    expect(live.pair.localTree()).toEqual(before);
+  }, 120_000);
+
+  it('a restore that reaches a pass with nothing held undoes nothing', async () => {
+    const pair = await syncedPair();
+    pair.removeLocal('top0.txt');
+    const report = await pair.sync({ restore: true });
+    expect(report.status).toBe('synced');
+    expect(await pair.remoteAt('top0.txt')).toBeUndefined();
+  });
+});

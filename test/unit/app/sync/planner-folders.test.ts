@@ -168,12 +168,12 @@ describe('a missing or empty local root', () => {
   it('an emptied root comes back from the device when the user asks to restore it', () => {
     const world = new World().synced('d/').synced('d/a.txt');
     world.local.clear();
-    expect(world.ops({ restoreEmptied: true })).toEqual([
+    expect(world.ops({ restoreDeletes: true })).toEqual([
       'local-mkdir d from r:d',
       'download d/a.txt from r:d/a.txt',
     ]);
     // Restoring wins over deleting when both are asked for.
-    expect(world.ops({ restoreEmptied: true, confirmDeletes: true })).toHaveLength(2);
+    expect(world.ops({ restoreDeletes: true, confirmDeletes: true })).toHaveLength(2);
   });
   it('an emptied root is deleted on the device when the user confirms the deletes', () => {
     const world = new World().synced('d/').synced('d/a.txt').synced('b.txt');
