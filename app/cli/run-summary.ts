@@ -88,7 +88,8 @@ function describeHold(hold: PassHold, context: SummaryContext): string[] {
   switch (hold.reason) {
     case 'local-root-missing':
       return [
-        `Check that the folder exists (a drive that is not mounted?) and run again. ${hold.advice}`.trim(),
+        hold.what ?? hold.advice,
+        'Check that the folder exists (a disk that is not mounted?) and run again.',
       ];
     case 'emptied-root': {
       const { remote, remoteTotal } = hold.deletes;
@@ -129,12 +130,20 @@ function describeHold(hold: PassHold, context: SummaryContext): string[] {
           `  in ${context.localRoot}: ${deletes.local} of ${deletes.localTotal} ${items(deletes.localTotal)}, to the trash (deleted on the device)`,
         );
       }
+      const undo =
+        deletes.local === 0
+          ? 'To bring them back from the device instead:'
+          : deletes.remote === 0
+            ? 'To send them up to the device again instead:'
+            : 'To undo these deletes instead (what was deleted here comes back, what was deleted on the device goes up again):';
       return [
         'Deletes waiting:',
         ...lines,
+        ...(hold.what?.includes('Just before') === true ? [hold.what] : []),
         'If that is what you want, run:',
         `  ${context.confirmCommand}`,
-        'If not, put the items back (the trash, or the device) and run again.',
+        undo,
+        `  ${context.restoreCommand}`,
       ];
     }
     default:

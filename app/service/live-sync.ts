@@ -7,6 +7,7 @@ import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '
 import { startSafetyRescans, type SafetyRescans } from '../live/safety-rescans.ts';
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
 import type { EngineEvents } from '../sync/engine-events.ts';
+import { holdAdvice } from '../sync/hold-words.ts';
 import type { HoldReason, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
 
 export interface LiveSyncOptions {
@@ -79,6 +80,8 @@ export class LiveSync {
   #timer: TimerHandle | undefined;
   #failures = 0;
   #localActivity = false;
+  /** The words of the hold last logged: a poll that meets the same hold says nothing new. */
+  #loggedHold: string | null = null;
   /** The watcher lost the synced folder (root-changed): watched again once a folder is there. */
   #rewatch = false;
   #idleWaiters: Array<() => void> = [];
@@ -264,7 +267,9 @@ export class LiveSync {
     const hadLocalActivity = this.#localActivity;
     this.#localActivity = false;
     this.#progress = null;
-    this.#setState('scanning', null);
+    // While held, a poll that brings no answer leaves the hold in view (it mostly meets it again); an
+    // answer, or any pass of a pair not held, shows that it is looking.
+    if (this.#state !== 'held' || choice !== null) this.#setState('scanning', null);
     try {
       await this.#watchAgainIfBack();
       // Unwatched, only a pass that reads the whole folder sees what changed in it.
@@ -295,11 +300,17 @@ export class LiveSync {
 
   #afterReport(report: PassReport): void {
     this.#issues = report.issues;
-    this.#hold = report.hold;
-    if (report.hold) {
-      this.#setState('held', report.hold.advice);
+    const hold = report.hold;
+    this.#hold = hold;
+    if (hold) {
+      // Said in words that work here (`mch-sync resume ...`), and logged once per change, not per poll.
+      const words = holdAdvice(hold, this.#options.localRoot, 'service');
+      if (words !== this.#loggedHold) this.#log('warn', `waiting for you: ${words}`);
+      this.#loggedHold = words;
+      this.#setState('held', words);
       return;
     }
+    this.#loggedHold = null;
     if (report.status === 'synced') this.#lastSyncAtMs = report.finishedAtMs;
     const failed = report.issues.filter((issue) => issue.kind === 'failed' || issue.kind === 'retry').length;
     this.#setState('idle', failed > 0 ? `${failed} item(s) could not be synced; see the issues.` : null);

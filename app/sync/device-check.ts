@@ -3,7 +3,7 @@ import { ApiError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { answersHold, forgetSyncedItems, type HoldAnswer } from './folder-check.ts';
-import { META_REMOTE_ROOT } from './pass-record.ts';
+import { META_REMOTE_ROOT, withAdvice } from './pass-record.ts';
 import type { PassHold } from './pass-report.ts';
 
 /** Index meta key of the recorded `SyncedDevice` as JSON. */
@@ -82,17 +82,11 @@ export async function checkDevice(
         : nameOf(now.device);
   return {
     kind: 'held',
-    hold: {
+    hold: withAdvice(options.localRoot, {
       reason: 'device-changed',
       deletes: { local: 0, localTotal: index.count(), remote: 0, remoteTotal: 0 },
       what: `${options.localRoot} was synced with ${was}; this profile now reaches ${is}. Nothing was changed on either side.`,
-      advice:
-        `${options.localRoot} was synced with ${was}; this profile now reaches ${is}. Nothing was ` +
-        `changed on either side. If you signed in to the wrong device, sign in to the one you synced ` +
-        `with (mch-sync login --device ID) and nothing needs answering. To sync this folder with the ` +
-        `device you use now, restore (--restore): ${options.remoteFolder} is found or made there and ` +
-        `both sides are merged: nothing is deleted, and files that differ keep both versions.`,
-    },
+    }),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   recordFolderIdentity,
   renewMarker,
 } from './folder-identity.ts';
+import { withAdvice } from './pass-record.ts';
 import type { PassHold } from './pass-report.ts';
 import { META_SETTLED } from './quiet-pass.ts';
 
@@ -52,19 +53,11 @@ export function checkFolder(index: IndexStore, localRoot: string, answer: HoldAn
     recordFolderIdentity(index, localRoot, keep ? now : renewMarker(localRoot, now));
     return undefined;
   }
-  const what = `The folder ${localRoot} ${describeFolderChange(change, recorded, now)}. Nothing was changed on either side.`;
-  return {
+  return withAdvice(localRoot, {
     reason: 'folder-changed',
     deletes: { local: 0, localTotal: 0, remote: 0, remoteTotal: index.count() },
-    what,
-    advice:
-      `${what} If it is the wrong folder ` +
-      `(a drive that is not mounted, a folder put back from elsewhere), put the right one back and ` +
-      `nothing needs answering. To keep everything on both sides, restore (--restore): what the device ` +
-      `holds comes back into this folder, what it holds goes up, nothing is deleted, and files that ` +
-      `differ keep both versions. To sync it as it is now, confirm (--confirm-deletes): what it lacks is ` +
-      `deleted on the device.`,
-  };
+    what: `The folder ${localRoot} ${describeFolderChange(change, recorded, now)}. Nothing was changed on either side.`,
+  });
 }
 
 /** The pair starts again as if new: items, intents, digests, the settled record and the delete run go. */

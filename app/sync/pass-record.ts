@@ -1,6 +1,7 @@
 // What a pass leaves for others: its summary in the index meta (for `mch-sync status`) and the advice of a hold.
 import type { IndexStore } from '../index/index-store.ts';
 import type { PassHold, PassIssue, PassReport } from './pass-report.ts';
+import { holdAdvice } from './hold-words.ts';
 import type { Plan } from './planner.ts';
 import type { ScanResult } from './scanner.ts';
 
@@ -45,41 +46,61 @@ export function rootHold(localRoot: string, scan: ScanResult): PassHold {
       : scan.root === 'not-a-folder'
         ? 'is not a folder'
         : `cannot be read (${scan.rootDetail ?? 'unknown error'})`;
-  return {
+  return withAdvice(localRoot, {
     reason: 'local-root-missing',
     deletes: { local: 0, localTotal: 0, remote: 0, remoteTotal: 0 },
-    advice: `The folder ${localRoot} ${why}. Nothing was changed: if it is on a drive that is not mounted, mount it and run again.`,
-  };
+    what: `The folder ${localRoot} ${why}. Nothing was changed.`,
+  });
 }
 
 export function massDeleteHold(planned: Extract<Plan, { status: 'held' }>, localRoot: string): PassHold {
   const { deletes } = planned;
   const paths = planned.deletedPaths;
   if (planned.reason === 'emptied-root') {
-    return {
+    return withAdvice(localRoot, {
       reason: planned.reason,
       deletes,
       paths,
-      advice:
-        `The folder ${localRoot} is empty, but ${deletes.remote} of ${deletes.remoteTotal} items on the ` +
-        `device were synced into it. Nothing was changed on either side. If you deleted them on purpose, ` +
-        `confirm the deletes (--confirm-deletes) and they are deleted on the device too; to bring them ` +
-        `back from the device, restore them (--restore).`,
-    };
+      what:
+        `The folder ${localRoot} is empty, but ${count(deletes.remote)} of ${deletes.remoteTotal} on the ` +
+        `device were synced into it. Nothing was changed on either side.`,
+    });
   }
   const earlier = planned.earlierDeletes;
   const before =
     earlier.local + earlier.remote === 0
       ? ''
-      : ` Just before, ${earlier.remote} items were deleted on the device and ${earlier.local} moved to ` +
-        `the trash here: together they are too many to go ahead unasked.`;
-  return {
+      : ` Just before, ${count(earlier.remote)} were deleted on the device and ${count(earlier.local)} ` +
+        `moved to the trash here: together they are too many to go ahead unasked.`;
+  const sides = [
+    ...(deletes.remote > 0
+      ? [
+          `delete ${count(deletes.remote)} of ${deletes.remoteTotal} on the device (they were deleted on ` +
+            `this computer)`,
+        ]
+      : []),
+    ...(deletes.local > 0
+      ? [
+          `move ${count(deletes.local)} of ${deletes.localTotal} on this computer to the trash (they were ` +
+            `deleted on the device)`,
+        ]
+      : []),
+  ];
+  return withAdvice(localRoot, {
     reason: planned.reason,
     deletes,
     paths,
-    advice:
-      `This pass would delete ${deletes.remote} of ${deletes.remoteTotal} items on the device and move ` +
-      `${deletes.local} of ${deletes.localTotal} items on this computer to the trash.${before} Nothing ` +
-      `more was deleted. If that is what you want, run again with --confirm-deletes.`,
-  };
+    what: `This pass would ${sides.join(' and ')}.${before} Nothing ${before === '' ? '' : 'more '}was deleted.`,
+  });
+}
+
+/** The hold with the command line's advice, which older records and `mch-sync status` show. */
+export function withAdvice(localRoot: string, hold: Omit<PassHold, 'advice'> & { what: string }): PassHold {
+  const held: PassHold = { ...hold, advice: hold.what };
+  held.advice = holdAdvice(held, localRoot, 'command');
+  return held;
+}
+
+function count(items: number): string {
+  return `${items} ${items === 1 ? 'item' : 'items'}`;
 }

@@ -52,6 +52,9 @@ describe('a live folder emptied by hand', () => {
     }
     await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
     expect(live.writesSince(mark)).toEqual([]);
+    // The way out that works while the service runs, said once however many polls meet the hold.
+    expect(status.detail).toContain(`mch-sync resume --folder ${live.pair.localRoot} --restore`);
+    expect(live.pair.logLines.filter((line) => line.message.startsWith('waiting for you'))).toHaveLength(1);
     expect(await live.pair.remoteTree()).toEqual(files(TEXTS));
     expect(live.pair.localTree()).toEqual({});
   }, 120_000);

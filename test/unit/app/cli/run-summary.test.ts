@@ -126,7 +126,8 @@ describe('formatRunSummary', () => {
       '  in /home/ann/Docs: 2 of 100 items, to the trash (deleted on the device)',
       'If that is what you want, run:',
       `  ${CONTEXT.confirmCommand}`,
-      'If not, put the items back (the trash, or the device) and run again.',
+      'To undo these deletes instead (what was deleted here comes back, what was deleted on the device goes up again):',
+      `  ${CONTEXT.restoreCommand}`,
     ]);
   });
 
