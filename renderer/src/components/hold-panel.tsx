@@ -3,7 +3,7 @@ import { Trash2, Undo2 } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { HoldView, PairView } from '../../../common/contract.ts';
-import { baseName, formatCount } from '../format.ts';
+import { baseName } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
 import { ErrorNote } from './error-note.tsx';
 import { useAction } from './use-action.ts';
@@ -15,11 +15,8 @@ export function HoldPanel({ pair, hold }: { pair: PairView; hold: HoldView }): J
   const [asking, setAsking] = useState(false);
   const name = baseName(pair.localRoot);
   const headingId = `hold-${pair.id}`;
-  const counts = [];
-  if (hold.localDeletes > 0)
-    counts.push(`${formatCount(hold.localDeletes, 'item', 'items')} deleted on this computer`);
-  if (hold.remoteDeletes > 0)
-    counts.push(`${formatCount(hold.remoteDeletes, 'item', 'items')} deleted on the device`);
+  // One message: the advice says what happened, which way and how many (a second line of counts, in
+  // other words, read as another message and once said the sides the wrong way round).
   const total = hold.localDeletes + hold.remoteDeletes;
   return (
     <section class="card hold" aria-labelledby={headingId}>
@@ -27,7 +24,6 @@ export function HoldPanel({ pair, hold }: { pair: PairView; hold: HoldView }): J
         {hold.title}: {name}
       </h2>
       <p>{hold.advice}</p>
-      {counts.length > 0 && <p class="muted">{counts.join('; ')}.</p>}
       {hold.paths.length > 0 && (
         <details class="hold-paths">
           <summary>
