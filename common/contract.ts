@@ -6,6 +6,10 @@ export interface UiError {
   code: string;
   title: string;
   message: string;
+  /** What went wrong in technical words (the system's or the device's own), for a disclosure; absent when the message says it all. */
+  details?: string;
+  /** The log file that holds more (an unexpected failure's whole story). */
+  logFile?: string;
 }
 
 /** The answer of one invoke as it crosses a host: the response or a UiError, never a thrown object. */
@@ -81,20 +85,46 @@ export interface HoldView {
   confirmQuestion: string | null;
 }
 
+/** A hold's answer being carried out: the hold stays until the pass that carries it out ends. */
+export interface HoldAnswerView {
+  choice: 'confirm-deletes' | 'restore';
+  /** For people: what is under way ("Restore them here: under way…"). */
+  words: string;
+}
+
+/** Items left out on purpose, which are not issues: counted for the settings, never listed under Issues. */
+export interface LeftOutView {
+  /** Matched by the ignore rules (the settings' and the folders' own .mchignore files). */
+  ignored: number;
+  /** System and temporary files the client never syncs (.DS_Store, editor swap files, a disk's trash). */
+  systemFiles: number;
+}
+
 export interface PairView {
   /** Stable id of the pair (the key of its folder). */
   id: string;
   localRoot: string;
   remoteFolder: string;
   state: EngineState;
+  /**
+   * The state in words, with what needs the user beside it: "Up to date · 1 conflict", "Syncing",
+   * "Waiting for you". Never "Up to date" alone while something needs the user.
+   */
+  words: string;
   /** For people; null when there is nothing to say. */
   detail: string | null;
   paused: boolean;
   progress: (SyncProgress & { bytesPerSecond: number | null; secondsLeft: number | null }) | null;
   lastSyncAtMs: number | null;
   itemsSynced: number;
+  /** Items listed under Issues (conflicts included; items left out on purpose are not). */
   issueCount: number;
+  /** How many of `issueCount` are conflicts (both versions kept). */
+  conflictCount: number;
+  leftOut: LeftOutView;
   hold: HoldView | null;
+  /** The user answered the hold and the pass that carries it out has not ended yet. */
+  answering: HoldAnswerView | null;
 }
 
 /** What "Add a folder" shows before adding a pair (pairs:check). */
@@ -188,7 +218,10 @@ export interface SettingsView {
 export interface AboutView {
   version: string;
   profileDir: string;
+  /** The folder of every log: the window's own (`logFile`) and each folder pair's live sync. */
   logsDir: string;
+  /** The window's log, where an unexpected failure is told in full. */
+  logFile: string;
 }
 
 /** The views a notification can open (desktop-app.md §5: clicking one opens the view that explains it). */

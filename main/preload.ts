@@ -10,8 +10,12 @@ const EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
 /** The listeners of each event; one IPC listener feeds them all (no per-subscription IPC listener). */
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
 
+/** Only the UiError's fields cross, its optional ones when they are strings (as bridge-script.ts does). */
 function copy(error: UiError): UiError {
-  return { code: error.code, title: error.title, message: error.message };
+  const plain: UiError = { code: error.code, title: error.title, message: error.message };
+  if (typeof error.details === 'string') plain.details = error.details;
+  if (typeof error.logFile === 'string') plain.logFile = error.logFile;
+  return plain;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -18,7 +18,7 @@ const BAD_ANSWER = new UiHostError(
  * Plain JavaScript, kept here as text rather than built: it is a few lines, needs no bundler, and is a
  * file of its own origin, which is all `script-src 'self'` allows (no inline script, no eval). It is the
  * same contract as Electron's preload: `invoke` resolves the value or rejects with a plain UiError
- * object; `on` returns the function that stops listening. One EventSource carries every event; it is
+ * object (its optional `details` and `logFile` kept when they are strings); `on` returns the function that stops listening. One EventSource carries every event; it is
  * opened as the page loads, so it is usually connected by the time the renderer subscribes and asks
  * for its first state. The browser reconnects it after a network error and gives up after a 401 (a
  * host restarted with another secret).
@@ -31,7 +31,10 @@ export const BRIDGE_SCRIPT = `// mch-sync: window.${BRIDGE_GLOBAL}, the UI contr
   var events = new EventSource('/api/events');
 
   function copy(error) {
-    return { code: error.code, title: error.title, message: error.message };
+    var plain = { code: error.code, title: error.title, message: error.message };
+    if (typeof error.details === 'string') plain.details = error.details;
+    if (typeof error.logFile === 'string') plain.logFile = error.logFile;
+    return plain;
   }
 
   async function invoke(name, request) {

@@ -97,7 +97,7 @@ async function reconnectQuietly(core: UiCore): Promise<void> {
   try {
     await core.reconnect();
   } catch (error) {
-    core.options.log('warn', error instanceof Error ? error.message : String(error));
+    core.log('warn', error instanceof Error ? error.message : String(error));
   }
 }
 

@@ -1,15 +1,16 @@
 // Contract calls about what is on the device: share links, text and photo search; and the window's settings and about.
+import { dirname } from 'node:path';
 import { clientVersion } from '../app-version.ts';
 import type { ShareView } from '../../common/contract.ts';
 import { ItemPlaces } from '../search/item-places.ts';
 import { instantOf, parseDateRange } from '../search/photo-dates.ts';
 import { searchPhotos } from '../search/photo-search.ts';
 import { searchFiles } from '../search/text-search.ts';
-import { liveLogDir } from '../service/pair-service.ts';
 import { describeShares } from '../share/describe-shares.ts';
 import { ShareError } from '../share/share-errors.ts';
 import { sharePaths, type SharedLink } from '../share/share-paths.ts';
 import type { ContractHandlers } from './dispatch.ts';
+import { checkSettingsChange } from './settings-check.ts';
 import type { UiCore } from './ui-core.ts';
 
 type Handlers = Pick<
@@ -42,7 +43,7 @@ export function contentHandlers(core: UiCore): Handlers {
     try {
       core.emit('shares:changed', await listShares());
     } catch (error) {
-      core.options.log('warn', `the shares could not be listed again: ${String(error)}`);
+      core.log('warn', `the shares could not be listed again: ${String(error)}`);
     }
   };
   return {
@@ -50,7 +51,8 @@ export function contentHandlers(core: UiCore): Handlers {
       Promise.resolve({
         version: VERSION,
         profileDir: core.options.profileDir,
-        logsDir: liveLogDir(core.options.profileDir),
+        logsDir: dirname(core.logFile),
+        logFile: core.logFile,
       }),
     'shares:list': listShares,
     'shares:create': async ({ paths, fresh }) => {
@@ -133,6 +135,7 @@ export function contentHandlers(core: UiCore): Handlers {
     },
     'settings:get': () => core.systemSettings.read(),
     'settings:update': async (change) => {
+      checkSettingsChange(change);
       const before = await core.settings.read();
       const next = await core.systemSettings.update(change);
       core.emit('settings:changed', next);
@@ -163,7 +166,7 @@ export async function shareThroughCore(
     pairs: connection.pairs.pairs(),
     connect: async () => ({ client: connection.client, sharing: await connection.sharing() }),
     profileDir: core.options.profileDir,
-    onWaiting: options.onWaiting ?? ((message) => core.options.log('info', message)),
+    onWaiting: options.onWaiting ?? ((message) => core.log('info', message)),
     ...(options.fresh === undefined ? {} : { fresh: options.fresh }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

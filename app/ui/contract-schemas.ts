@@ -55,7 +55,8 @@ export const REQUEST_SCHEMAS = {
     startAtLogin: z.boolean().optional(),
     fileManagerEntries: z.boolean().optional(),
     notifications: z.boolean().optional(),
-    pollIntervalSeconds: z.number().int().min(10).max(3600).optional(),
+    // Its range is the handler's to say, in words (settings-check.ts).
+    pollIntervalSeconds: z.number().optional(),
     ignoreRules: z.string().max(65_536).optional(),
   }),
   'shell:openPath': z.strictObject({ path }),

@@ -10,6 +10,7 @@ import {
 } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import { REQUEST_SCHEMAS } from './contract-schemas.ts';
+import { uiErrorOf } from './ui-errors.ts';
 
 /** What implements the contract: one handler per call, given a checked request. */
 export type ContractHandlers = {
@@ -52,19 +53,20 @@ export async function dispatch(
   }
   const parsed = REQUEST_SCHEMAS[name].safeParse(request);
   if (!parsed.success) {
+    // A window sends what its forms allow: this is a fault of the window (or another caller), whose
+    // schema words are for whoever fixes it.
     return failure({
       code: 'CONTRACT_BAD_REQUEST',
       title: 'Bad request',
-      message: `The request of ${name} is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`,
+      message: 'The window asked for something mch-sync cannot read. Reload the window and try again.',
+      details: `The request of ${name} is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`,
     });
   }
   try {
     const handler = handlers[name] as (request: unknown) => Promise<unknown>;
     return { ok: true, value: await handler(parsed.data) };
   } catch (error) {
-    if (error instanceof MchError) {
-      return failure({ code: error.code, title: error.title, message: error.message });
-    }
+    if (error instanceof MchError) return failure(uiErrorOf(error));
     onUnexpected(error);
     return failure({
       code: 'INTERNAL',

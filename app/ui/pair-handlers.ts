@@ -6,6 +6,7 @@ import { MchError } from '../../common/errors.ts';
 import { findPairOf, STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import type { UiCore } from './ui-core.ts';
+import { openFailedError } from './ui-errors.ts';
 
 type Handlers = Pick<
   ContractHandlers,
@@ -50,26 +51,14 @@ export function pairHandlers(core: UiCore): Handlers {
       await pairs().retry(pairId);
       return control(core, pairId, (live) => live.syncNow());
     },
-    'sync:confirmDeletes': ({ pairId }) => {
-      pairs().control(pairId, (live) => live.confirmDeletes());
-      return Promise.resolve(pairs().view(pairId));
-    },
-    'sync:restore': ({ pairId }) => {
-      pairs().control(pairId, (live) => live.restore());
-      return Promise.resolve(pairs().view(pairId));
-    },
-    'activity:list': ({ pairId }) =>
-      Promise.resolve(
-        core.isConnected()
-          ? pairs()
-              .activity(pairId)
-              .sort((a, b) => b.atMs - a.atMs)
-          : [],
-      ),
+    'sync:confirmDeletes': ({ pairId }) => Promise.resolve(pairs().answer(pairId, 'confirm-deletes')),
+    'sync:restore': ({ pairId }) => Promise.resolve(pairs().answer(pairId, 'restore')),
+    // Kept by the core, so a restart of the pairs (a setting saved, a sign-in) does not empty it.
+    'activity:list': ({ pairId }) => Promise.resolve(core.history.activity(pairId)),
     'issues:list': ({ pairId }) => Promise.resolve(core.isConnected() ? pairs().issues(pairId) : []),
     'local:browse': ({ path }) => Promise.resolve(browse(core, path)),
     'shell:openPath': async ({ path }) => {
-      await core.options.openExternal(syncedPath(core, path));
+      await open(core, syncedPath(core, path), 'item');
       return {};
     },
     // A file manager has no portable "select this file": its folder is opened.
@@ -78,14 +67,24 @@ export function pairHandlers(core: UiCore): Handlers {
       const inside = findPairOf(pairs().pairs(), checked);
       const folder =
         inside.kind === 'inside' && inside.place.relativePath === '' ? checked : dirname(checked);
-      await core.options.openExternal(folder);
+      await open(core, folder, 'item');
       return {};
     },
     'shell:openUrl': async ({ url }) => {
-      await core.options.openExternal(url);
+      await open(core, url, 'link');
       return {};
     },
   };
+}
+
+/** The system's opener, its failure in words: where the item is, so the person can open it themselves. */
+async function open(core: UiCore, target: string, kind: 'item' | 'link'): Promise<void> {
+  try {
+    await core.options.openExternal(target);
+  } catch (error) {
+    core.log('warn', `${target} was not opened: ${error instanceof Error ? error.message : String(error)}`);
+    throw openFailedError(target, kind, error);
+  }
 }
 
 async function control(

@@ -1,9 +1,8 @@
 // The desktop core's folder pairs: one live service each (lock, index, log, control socket), started with the app, added and removed from the window.
-import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ActivityView, IssueView, PairCheckView, PairView } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
-import type { ActivityEntry } from '../../common/sync-status.ts';
+import type { ActivityEntry, SyncStatus } from '../../common/sync-status.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { DeviceName } from '../sync/device-check.ts';
 import { lockSyncedFolder, type FolderLock } from '../cli/folder-lock.ts';
@@ -11,29 +10,15 @@ import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../index/in
 import { IndexStore } from '../index/index-store.ts';
 import { forgetFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
 import { knownFolderPairs } from '../profile/known-pairs.ts';
-import {
-  notSyncedError,
-  offeredDeviceFolder,
-  pairOverlaps,
-  recordNewPair,
-  refuseOverlappingPair,
-} from '../profile/pair-check.ts';
+import { notSyncedError, offeredDeviceFolder, pairOverlaps, recordNewPair } from '../profile/pair-check.ts';
 import { startPairService, type PairService } from '../service/pair-service.ts';
 import { moveToTrash } from '../sync/local-trash.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
-import { remoteFolderSegments } from '../sync/remote-folder.ts';
-import { activityViewOf, activityViews, issueViews, pairView, TransferRate } from './pair-views.ts';
-
-export class PairError extends MchError {
-  constructor(code: 'PAIR_NOT_FOUND' | 'PAIR_EXISTS' | 'PAIR_FOLDER_INVALID', message: string) {
-    const titles = {
-      PAIR_NOT_FOUND: 'No such folder pair',
-      PAIR_EXISTS: 'Already synced',
-      PAIR_FOLDER_INVALID: 'Folder not usable',
-    };
-    super(code, titles[code], message);
-  }
-}
+import { checkNewPair, isRetried, PairError, stoppedPairView } from './pair-checks.ts';
+import { PairAnswers, type HoldChoice } from './pair-answers.ts';
+import type { PairHistory } from './pair-history.ts';
+import { activityViewOf, issueViews, pairView, TransferRate } from './pair-views.ts';
+import { StoredPassReader } from './stored-pass.ts';
 
 interface RunningPair {
   id: string;
@@ -43,6 +28,9 @@ interface RunningPair {
   store: IndexStore;
   service: PairService;
   rate: TransferRate;
+  /** The index's record of the last pass: issues and last sync until this service finished one. */
+  stored: StoredPassReader;
+  startedAtMs: number;
 }
 
 /**
@@ -65,6 +53,8 @@ export interface PairManagerOptions {
   /** How often the device is asked for changes; also how often a busy or missing folder is tried again. */
   pollMs?: number;
   ignoreRules?: string;
+  /** What the window was told of each pair, kept by the core across managers (the conflicts come from it). */
+  history: PairHistory;
   warn: (message: string) => void;
   /** A pair's status changed (state, progress, activity, issues). */
   onChange: (pairId: string) => void;
@@ -78,11 +68,13 @@ export class PairManager {
   readonly #stopped = new Map<string, StoppedPair>();
   /** Per pair, the activity entries already told (the status keeps the last few hundred). */
   readonly #toldActivity = new Map<string, Set<ActivityEntry>>();
+  readonly #answers: PairAnswers;
   #retryTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(options: PairManagerOptions) {
     this.#options = options;
+    this.#answers = new PairAnswers((pairId) => this.#options.onChange(pairId));
   }
 
   /**
@@ -121,6 +113,12 @@ export class PairManager {
     }
   }
 
+  /** Why the pair may not be added (pair-checks.ts); its device folder. */
+  #checkNew(localRoot: string, remoteFolder: string, pairs: readonly FolderPair[]): string {
+    const isKnown = (id: string): boolean => this.#running.has(id) || this.#stopped.has(id);
+    return checkNewPair(this.#options.profileDir, { localRoot, remoteFolder }, pairs, isKnown);
+  }
+
   async add(localRootGiven: string, remoteFolderGiven: string): Promise<PairView> {
     const localRoot = resolve(localRootGiven);
     const pairs = await knownFolderPairs(this.#options.profileDir, this.#options.warn);
@@ -133,39 +131,6 @@ export class PairManager {
     );
     await this.#start(pair);
     return this.view(folderKey(localRoot));
-  }
-
-  /** Throws why the pair may not be added (the same checks and words as `mch-sync folders add`); its device folder. */
-  #checkNew(localRoot: string, remoteFolderGiven: string, pairs: readonly FolderPair[]): string {
-    let isFolder = false;
-    try {
-      isFolder = statSync(localRoot).isDirectory();
-    } catch {
-      // Reported below.
-    }
-    if (!isFolder) {
-      throw new PairError(
-        'PAIR_FOLDER_INVALID',
-        `${localRoot} is not a folder on this computer: create it first.`,
-      );
-    }
-    let segments: string[];
-    try {
-      segments = remoteFolderSegments(remoteFolderGiven);
-    } catch (error) {
-      throw new PairError('PAIR_FOLDER_INVALID', (error as Error).message);
-    }
-    const id = folderKey(localRoot);
-    if (
-      this.#running.has(id) ||
-      this.#stopped.has(id) ||
-      pairs.some((pair) => pair.localRoot === localRoot)
-    ) {
-      throw new PairError('PAIR_EXISTS', `${localRoot} is synced already.`);
-    }
-    const remoteFolder = `/${segments.join('/')}`;
-    refuseOverlappingPair(this.#options.profileDir, { localRoot, remoteFolder }, pairs);
-    return remoteFolder;
   }
 
   /** Tries again to start a pair that could not start because its folder was busy or missing. */
@@ -183,6 +148,8 @@ export class PairManager {
     const pair = this.#pairOf(id);
     await this.#stop(id);
     this.#stopped.delete(id);
+    this.#options.history.forget(id);
+    this.#answers.forget(id);
     forgetFolderPair(this.#options.profileDir, pair.localRoot);
     // The folder's own trash would be inside it: the fallback is beside it.
     if (!keepLocalFiles)
@@ -202,7 +169,7 @@ export class PairManager {
   view(id: string): PairView {
     const running = this.#running.get(id);
     if (running !== undefined) {
-      const status = running.service.live.status();
+      const status = this.#status(running);
       if (status.progress !== null) running.rate.sample(performance.now(), status.progress.bytesDone);
       else running.rate.reset();
       return pairView({
@@ -211,33 +178,42 @@ export class PairManager {
         hold: running.service.live.hold(),
         itemsSynced: running.store.count(),
         rate: running.rate,
+        conflicts: this.#options.history.conflicts(id),
+        answering: this.#answers.of(id),
       });
     }
     const stopped = this.#stopped.get(id);
     if (stopped === undefined) throw new PairError('PAIR_NOT_FOUND', `There is no folder pair ${id}.`);
-    return {
-      id,
-      localRoot: stopped.pair.localRoot,
-      remoteFolder: stopped.pair.remoteFolder,
-      state: 'error',
-      detail: isRetried(stopped.error)
-        ? `${stopped.error.message} It is tried again every ${Math.round(this.#retryMs() / 1000)} s, or at once with Sync now.`
-        : stopped.error.message,
-      paused: false,
-      progress: null,
-      lastSyncAtMs: null,
-      itemsSynced: 0,
-      issueCount: 0,
-      hold: null,
-    };
+    return stoppedPairView(id, stopped.pair, stopped.error, this.#retryMs());
   }
 
-  activity(pairId: string | null): ActivityView[] {
-    return this.#each(pairId).flatMap((running) => activityViews(running.id, running.service.live.status()));
+  /** The live status, with what the index remembers until this service has finished a pass of its own. */
+  #status(running: RunningPair): SyncStatus {
+    const status = running.service.live.status();
+    const stored = running.stored.read();
+    const lastSyncAtMs = status.lastSyncAtMs ?? stored.lastSyncAtMs;
+    if (stored.finishedAtMs >= running.startedAtMs) return { ...status, lastSyncAtMs };
+    return { ...status, lastSyncAtMs, issues: stored.issues };
   }
 
   issues(pairId: string | null): IssueView[] {
-    return this.#each(pairId).flatMap((running) => issueViews(running.id, running.service.live.status()));
+    return this.#each(pairId).flatMap(
+      (running) =>
+        issueViews(running.id, this.#status(running), this.#options.history.conflicts(running.id)).issues,
+    );
+  }
+
+  /**
+   * Answers the pair's hold (or asks for the pass anyway, when there is none). The view it returns says
+   * the answer is under way, so the window shows that from the click, not the hold it answered.
+   */
+  answer(pairId: string, choice: HoldChoice): PairView {
+    const [running] = this.#each(pairId);
+    if (running === undefined) return this.view(pairId);
+    const hold = this.view(pairId).hold;
+    const label = hold === null ? null : choice === 'restore' ? hold.restoreLabel : hold.confirmLabel;
+    this.#answers.answer(pairId, running.service.live, choice, label);
+    return this.view(pairId);
   }
 
   /** Runs `action` on the pair's live service, or on every running one for `null`. */
@@ -303,7 +279,17 @@ export class PairManager {
           this.#options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
         onChange: () => this.#changed(id),
       });
-      this.#running.set(id, { id, pair, lock, db, store, service, rate: new TransferRate() });
+      this.#running.set(id, {
+        id,
+        pair,
+        lock,
+        db,
+        store,
+        service,
+        rate: new TransferRate(),
+        stored: new StoredPassReader(store),
+        startedAtMs: Date.now(),
+      });
     } catch (error) {
       db?.close();
       lock?.release();
@@ -337,7 +323,7 @@ export class PairManager {
 
   #changed(id: string): void {
     const running = this.#running.get(id);
-    if (running !== undefined && this.#options.onActivity !== undefined) {
+    if (running !== undefined) {
       // The status copies its list but keeps the entries: an entry not told before is new (two in one
       // millisecond included). Told as one batch per change, newest first like the list; a change
       // comes with every operation of a pass, so this stays a walk of one short list.
@@ -347,10 +333,9 @@ export class PairManager {
       if (fresh.length > 0) {
         this.#toldActivity.set(id, new Set(activity));
         const localRoot = running.pair.localRoot;
-        this.#options.onActivity(
-          id,
-          fresh.map((entry) => activityViewOf(id, localRoot, entry)),
-        );
+        const added = fresh.map((entry) => activityViewOf(id, localRoot, entry));
+        this.#options.history.add(id, added);
+        this.#options.onActivity?.(id, added);
       }
     }
     this.#options.onChange(id);
@@ -367,12 +352,4 @@ export class PairManager {
       running.lock.release();
     }
   }
-}
-
-/**
- * A folder another process syncs, or one that is missing (a disk not mounted), may be free or back
- * later: such a pair tries again. One that overlaps another waits for the user.
- */
-function isRetried(error: Error): boolean {
-  return error instanceof MchError && (error.code === 'FOLDER_BUSY' || error.code === 'FOLDER_MISSING');
 }

@@ -1,9 +1,16 @@
 // A pair's live status as the window shows it: PairView, its activity and its issues, with speed and time left from the progress it saw.
 import { join } from 'node:path';
-import type { ActivityKind, ActivityView, HoldView, IssueView, PairView } from '../../common/contract.ts';
+import type {
+  ActivityKind,
+  ActivityView,
+  HoldAnswerView,
+  HoldView,
+  PairView,
+} from '../../common/contract.ts';
 import type { ActivityEntry, SyncStatus } from '../../common/sync-status.ts';
-import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
 import type { HoldReason, PassHold } from '../sync/pass-report.ts';
+import { pairIssues } from './pair-issues.ts';
+import { pairWords } from './pair-words.ts';
 
 /** Bytes per second over the last few seconds of progress; null until there is enough to say. */
 export class TransferRate {
@@ -41,6 +48,10 @@ export interface PairFacts {
   hold: PassHold | null;
   itemsSynced: number;
   rate: TransferRate;
+  /** The conflicted copies told so far (pair-history.ts); default: those of the status's activity. */
+  conflicts?: readonly Pick<ActivityView, 'path'>[];
+  /** A hold's answer under way (pair-answers.ts). */
+  answering?: HoldAnswerView | null;
 }
 
 export function pairView(facts: PairFacts): PairView {
@@ -57,19 +68,24 @@ export function pairView(facts: PairFacts): PairView {
       secondsLeft: bytesPerSecond !== null && bytesPerSecond > 0 ? Math.ceil(left / bytesPerSecond) : null,
     };
   }
+  const { issues, conflictCount, leftOut } = issueViews(facts.id, status, facts.conflicts);
   return {
     id: facts.id,
     localRoot: status.localRoot,
     remoteFolder: status.remoteFolder,
     state: status.state,
+    words: pairWords(status.state, { conflicts: conflictCount, others: issues.length - conflictCount }),
     detail: status.detail,
     paused: status.state === 'paused',
     progress: progressView,
     lastSyncAtMs: status.lastSyncAtMs,
     itemsSynced: facts.itemsSynced,
-    // Conflicts of recent activity count too: the window lists them under Issues.
-    issueCount: issueViews(facts.id, status).length,
+    // Conflicts count too: the window lists them under Issues.
+    issueCount: issues.length,
+    conflictCount,
+    leftOut,
     hold: facts.hold === null ? null : holdView(facts.hold),
+    answering: facts.answering ?? null,
   };
 }
 
@@ -172,36 +188,14 @@ export function activityViewOf(pairId: string, localRoot: string, entry: Activit
 }
 
 /**
- * Every item that is not synced as it was: the engine's issues, and the conflicts of recent activity
- * (kept both, so not a failure, but the user should look at both copies).
+ * What Issues lists for a pair (pair-issues.ts): the engine's issues but those left out on purpose, and
+ * the conflicts whose two copies are both there, from `conflicts` or else the status's activity.
  */
-export function issueViews(pairId: string, status: SyncStatus): IssueView[] {
-  const local = (path: string): string =>
-    path === '' ? status.localRoot : join(status.localRoot, ...path.split('/'));
-  const issues: IssueView[] = status.issues.map((issue) => ({
-    pairId,
-    kind: issue.kind,
-    path: issue.path,
-    localPath: local(issue.path),
-    code: issue.code,
-    message: issue.message,
-    otherCopy: null,
-  }));
-  for (const entry of status.activity) {
-    if (entry.action !== 'conflict') continue;
-    const slash = entry.path.lastIndexOf('/');
-    const originalPath = originalPathOfConflictedCopy(entry.path);
-    issues.push({
-      pairId,
-      kind: 'conflict',
-      path: originalPath,
-      localPath: local(originalPath),
-      code: 'CONFLICT_KEPT_BOTH',
-      message:
-        `${originalPath} was changed here and on the device. The device's version kept the name; this ` +
-        `computer's is beside it as ${entry.path.slice(slash + 1)}. Compare them and delete the one you do not need.`,
-      otherCopy: local(entry.path),
-    });
-  }
-  return issues;
+export function issueViews(
+  pairId: string,
+  status: SyncStatus,
+  conflicts?: readonly Pick<ActivityView, 'path'>[],
+): ReturnType<typeof pairIssues> {
+  const told = conflicts ?? status.activity.filter((entry) => entry.action === 'conflict');
+  return pairIssues(pairId, status.localRoot, status.issues, told);
 }

@@ -12,14 +12,16 @@ import type { BrowserOpener } from '../auth/system-browser.ts';
 import { deviceAddress } from '../cli/device-session.ts';
 import { systemClock, type Clock, type TimerHandle } from '../live/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
-import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';
 import type { ContractHandlers, ContractService, EventListener } from './dispatch.ts';
 import { NotificationGrouper, type NotificationInput } from './notification-grouper.ts';
+import { PairHistory } from './pair-history.ts';
 import { PairManager } from './pair-manager.ts';
+import { conflictNotifications, stateNotification, summarizeNotifications } from './pair-notifications.ts';
 import { contractHandlers } from './ui-handlers.ts';
 import { UiSettingsFile } from './ui-settings.ts';
 import { SystemSettings, type SystemSwitch } from './system-settings.ts';
+import { openWindowLog, type WindowLog, type WindowLogLevel } from './window-log.ts';
 import { FileManagerEntries } from '../desktop/file-manager-entries.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
 
@@ -65,6 +67,9 @@ export class UiCore implements ContractService {
   /** The settings kept by the system (start at login, file-manager entries), over `settings`. */
   readonly systemSettings: SystemSettings;
   readonly handlers: ContractHandlers;
+  /** What the window was told of each pair, across restarts of the pairs (a setting saved, a sign-in). */
+  readonly history = new PairHistory();
+  readonly #windowLog: WindowLog;
   readonly #clock: Clock;
   readonly #listeners = new Set<EventListener>();
   readonly #grouper: NotificationGrouper;
@@ -75,6 +80,7 @@ export class UiCore implements ContractService {
 
   private constructor(options: UiCoreOptions) {
     this.options = options;
+    this.#windowLog = openWindowLog(options.profileDir, options.log);
     this.#clock = options.clock ?? systemClock;
     this.settings = new UiSettingsFile(options.profileDir);
     this.systemSettings = new SystemSettings({
@@ -98,7 +104,7 @@ export class UiCore implements ContractService {
     } catch (error) {
       // Signed out, or the device does not answer yet: the window says so; nothing else stops.
       if (!(error instanceof MchError)) throw error;
-      options.log('warn', error.message);
+      core.log('warn', error.message);
     }
     return core;
   }
@@ -113,9 +119,19 @@ export class UiCore implements ContractService {
     return {
       profileDir,
       env,
-      warn: (message) => this.options.log('warn', message),
+      warn: (message) => this.log('warn', message),
       ...(keychain === undefined ? {} : { keychain }),
     };
+  }
+
+  /** The window's log: `<profile>/logs/window.log`, the folder Settings shows. */
+  get logFile(): string {
+    return this.#windowLog.path;
+  }
+
+  /** Into the window's log and the host's. */
+  log(level: WindowLogLevel, message: string): void {
+    this.#windowLog.write(level, message);
   }
 
   onEvent(listener: EventListener): () => void {
@@ -128,7 +144,7 @@ export class UiCore implements ContractService {
       try {
         listener(name, payload);
       } catch (error) {
-        this.options.log('error', `an event listener failed: ${String(error)}`);
+        this.log('error', `an event listener failed: ${String(error)}`);
       }
     }
   }
@@ -189,20 +205,12 @@ export class UiCore implements ContractService {
       ...(device === undefined ? {} : { device: { id: device.id, name: device.name } }),
       pollMs: settings.pollIntervalSeconds * 1000,
       ignoreRules: settings.ignoreRules,
-      warn: (message) => this.options.log('warn', message),
+      history: this.history,
+      warn: (message) => this.log('warn', message),
       onChange: (pairId) => this.#pairChanged(pairId),
       onActivity: (pairId, added) => {
         this.emit('activity:added', added);
-        for (const entry of added) {
-          if (entry.kind !== 'conflict') continue;
-          this.notify({
-            kind: 'conflict',
-            title: 'Both versions kept',
-            body: `${originalPathOfConflictedCopy(entry.path)}: changed here and on the device; both copies are kept.`,
-            view: 'issues',
-            pairId,
-          });
-        }
+        for (const notification of conflictNotifications(pairId, added)) this.notify(notification);
       },
     });
     this.#connection = { session, client, pairs, sharing: sharingOf };
@@ -224,6 +232,7 @@ export class UiCore implements ContractService {
     this.#grouper.close();
     await this.disconnect();
     this.#listeners.clear();
+    await this.#windowLog.close();
   }
 
   pairViews(): PairView[] {
@@ -239,32 +248,8 @@ export class UiCore implements ContractService {
     const before = this.#lastStates.get(pairId);
     this.#lastStates.set(pairId, state);
     if (before === state) return;
-    const view = connection.pairs.view(pairId);
-    if (view.state === 'held') {
-      this.notify({
-        kind: 'held-deletes',
-        title: 'Deletes wait for you',
-        body: view.detail ?? `${view.localRoot}: deletes wait for your choice.`,
-        view: 'issues',
-        pairId,
-      });
-    } else if (view.state === 'sign-in-needed') {
-      this.notify({
-        kind: 'sign-in-needed',
-        title: 'Sign in again',
-        body: view.detail ?? '',
-        view: 'settings',
-        pairId: null,
-      });
-    } else if (view.state === 'error') {
-      this.notify({
-        kind: 'folder-stopped',
-        title: 'A folder stopped syncing',
-        body: `${view.localRoot}: ${view.detail ?? 'see the status'}`,
-        view: 'status',
-        pairId,
-      });
-    }
+    const notification = stateNotification(connection.pairs.view(pairId));
+    if (notification !== null) this.notify(notification);
   }
 
   /** At most one pairs:changed per PAIRS_EVENT_MS, carrying the state at the time it goes out. */
@@ -290,15 +275,4 @@ function entriesOf(options: UiCoreOptions): SystemSwitch | null {
     home,
     log: options.log,
   });
-}
-
-function summarizeNotifications(last: NotificationInput, count: number): NotificationInput {
-  if (last.kind === 'conflict') {
-    return {
-      ...last,
-      title: `${count} conflicts`,
-      body: 'Each was changed here and on the device; both copies are kept.',
-    };
-  }
-  return { ...last, title: `${last.title} (${count})` };
 }

@@ -1,10 +1,43 @@
-// Every contract call's handler, from the three groups (account, pairs, content), as one map for dispatch.
+// Every contract call's handler, from the three groups (account, pairs, content), as one map for dispatch, each failure worded for the window.
+import { INVOKE_NAMES, type InvokeName } from '../../common/contract.ts';
+import { MchError } from '../../common/errors.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import { accountHandlers } from './account-handlers.ts';
 import { contentHandlers } from './content-handlers.ts';
 import { pairHandlers } from './pair-handlers.ts';
+import { windowErrorOf } from './ui-errors.ts';
 import type { UiCore } from './ui-core.ts';
+import { describeFailure } from './window-log.ts';
 
 export function contractHandlers(core: UiCore): ContractHandlers {
-  return { ...accountHandlers(core), ...pairHandlers(core), ...contentHandlers(core) };
+  return guarded({ ...accountHandlers(core), ...pairHandlers(core), ...contentHandlers(core) }, core);
+}
+
+type AnyHandler = (request: unknown) => Promise<unknown>;
+
+/**
+ * Each handler, its failures in the window's words (ui-errors.ts). One that is not an MchError is
+ * written whole (stack included) to the window's log, which the error names: the window never shows
+ * a stack, and the log Settings points to has it.
+ */
+function guarded(handlers: ContractHandlers, core: UiCore): ContractHandlers {
+  const wrapped: Partial<Record<InvokeName, AnyHandler>> = {};
+  for (const name of INVOKE_NAMES) {
+    const handler = handlers[name] as AnyHandler;
+    wrapped[name] = async (request) => {
+      try {
+        return await handler(request);
+      } catch (error) {
+        if (!(error instanceof MchError)) core.log('error', `${name} failed: ${describeFailure(error)}`);
+        throw windowErrorOf(error, { call: name, configUrl: configUrlOf(request), logFile: core.logFile });
+      }
+    };
+  }
+  return wrapped as ContractHandlers;
+}
+
+function configUrlOf(request: unknown): string | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const value = (request as Record<string, unknown>)['configUrl'];
+  return typeof value === 'string' ? value : undefined;
 }

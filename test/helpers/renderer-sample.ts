@@ -71,6 +71,7 @@ export function rendererSample(nowMs: number): RendererSample {
         localRoot: `${HOME}/Pictures/Family photos`,
         remoteFolder: '/Photos',
         state: 'syncing',
+        words: 'Syncing · 2 not synced',
         detail: null,
         paused: false,
         progress: {
@@ -98,13 +99,17 @@ export function rendererSample(nowMs: number): RendererSample {
         lastSyncAtMs: nowMs - 42 * MINUTE,
         itemsSynced: 12_408,
         issueCount: 2,
+        conflictCount: 0,
+        leftOut: { ignored: 14, systemFiles: 3 },
         hold: null,
+        answering: null,
       },
       {
         id: 'documents',
         localRoot: `${HOME}/Documents`,
         remoteFolder: '/Documents',
         state: 'held',
+        words: 'Waiting for you · 1 conflict',
         detail:
           '214 items were deleted on this computer in one go; nothing is deleted on the device until you say.',
         paused: false,
@@ -112,6 +117,9 @@ export function rendererSample(nowMs: number): RendererSample {
         lastSyncAtMs: nowMs - 3 * 24 * 60 * MINUTE,
         itemsSynced: 3_120,
         issueCount: 1,
+        conflictCount: 1,
+        leftOut: { ignored: 0, systemFiles: 1 },
+        answering: null,
         hold: {
           reason: 'emptied-root',
           title: 'Folder emptied',
@@ -295,6 +303,7 @@ export function rendererSample(nowMs: number): RendererSample {
       version: '0.1.0',
       profileDir: `${HOME}/.config/mch-sync`,
       logsDir: `${HOME}/.config/mch-sync/logs`,
+      logFile: `${HOME}/.config/mch-sync/logs/window.log`,
     },
   };
 }

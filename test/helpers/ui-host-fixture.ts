@@ -12,7 +12,12 @@ import {
 import { MchError } from '../../common/errors.ts';
 import type { ContractHandlers, ContractService, EventListener } from '../../app/ui/dispatch.ts';
 
-export const ABOUT: AboutView = { version: '9.8.7-test', profileDir: '/profile', logsDir: '/profile/logs' };
+export const ABOUT: AboutView = {
+  version: '9.8.7-test',
+  profileDir: '/profile',
+  logsDir: '/profile/logs',
+  logFile: '/profile/logs/window.log',
+};
 
 /** What `account:get` throws: an MchError, which crosses as its code, title and message. */
 export const SIGN_IN_ERROR = new MchError(

@@ -1,8 +1,8 @@
 // The contract's implementation against the real device, every call through dispatch as a host makes it:
 // sign-in, a folder pair syncing live, activity, a conflict, a held emptied folder, shares, search, settings.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   EventName,
@@ -74,6 +74,8 @@ beforeAll(async () => {
     // The system's applications cannot be shown here: what would be opened is recorded.
     openExternal: (target) => {
       opened.push(target);
+      // As xdg-open fails without a graphical session.
+      if (target.includes('unopenable')) return Promise.reject(new Error('there is no graphical session'));
       return Promise.resolve();
     },
     log: () => {},
@@ -98,6 +100,20 @@ describe('the desktop core', () => {
     expect((await failure('files:delete', {})).code).toBe('CONTRACT_UNKNOWN_CALL');
     expect((await failure('pairs:add', { localRoot: folder })).code).toBe('CONTRACT_BAD_REQUEST');
     expect((await failure('account:get', { extra: 1 })).code).toBe('CONTRACT_BAD_REQUEST');
+  });
+
+  it('says where a sign-in found nothing, the connection words only in the details', async () => {
+    const error = await failure('account:signInPassword', {
+      configUrl: 'http://127.0.0.1:9/config/v1/config',
+      username: 'alice',
+      password: 'alice-password',
+    });
+    expect(error).toMatchObject({
+      code: 'SIGN_IN_UNREACHABLE',
+      message:
+        'Nothing answered at 127.0.0.1:9. Check the configuration URL under Advanced, and that the device is on and on this network, then sign in again.',
+    });
+    expect(error.details).toContain('ECONNREFUSED');
   });
 
   it('signs in with a password and tells the window', async () => {
@@ -273,14 +289,68 @@ describe('the desktop core', () => {
     });
     expect(await call('settings:get', {})).toEqual(next);
     expect(lastEvent('settings:changed')).toEqual(next);
-    expect((await failure('settings:update', { pollIntervalSeconds: 1 })).code).toBe('CONTRACT_BAD_REQUEST');
+    expect(await failure('settings:update', { pollIntervalSeconds: 1 })).toMatchObject({
+      code: 'SETTING_INVALID',
+      message: expect.stringContaining('1 is too short') as unknown,
+    });
     await pairBecomes((view) => view.state === 'idle', 'the pair after the restart');
   });
 
+  it('keeps the activity and the conflict across that restart, and lets the conflict go once settled', async () => {
+    expect((await call('activity:list', { pairId: null })).map((entry) => entry.path)).toContain('new.txt');
+    const [conflict] = (await call('issues:list', { pairId })).filter((issue) => issue.kind === 'conflict');
+    expect(conflict?.path).toBe('plan.txt');
+    expect((await call('pairs:list', {}))[0]).toMatchObject({
+      conflictCount: 1,
+      words: 'Up to date · 1 conflict',
+    });
+    // The person kept the device's version: the conflicted copy goes, and with it the issue.
+    unlinkSync(conflict?.otherCopy ?? '');
+    await pairBecomes(
+      (view) => view.conflictCount === 0 && view.words === 'Up to date',
+      'the settled conflict',
+    );
+    expect(await call('issues:list', { pairId })).toEqual([]);
+    await waitFor('the window told', () =>
+      lastEvent('pairs:changed')?.find((view) => view.id === pairId)?.issueCount === 0 ? true : undefined,
+    );
+  });
+
+  it('refuses ignore rules it cannot read, and counts what they leave out without listing it', async () => {
+    const refused = await failure('settings:update', { ignoreRules: '*.log\nreport[2024.pdf' });
+    expect(refused).toMatchObject({ code: 'IGNORE_RULE_INVALID', title: 'Ignore rules not saved' });
+    expect(refused.message).toMatch(/^Line 2 \("report\[2024\.pdf"\) cannot be read/);
+    expect((await call('settings:get', {})).ignoreRules).toBe('');
+    await call('settings:update', { ignoreRules: '*.log' });
+    writeFileSync(join(folder, 'debug.log'), 'noise');
+    writeFileSync(join(folder, '.DS_Store'), 'finder');
+    const view = await pairBecomes(
+      (pair) => pair.leftOut.ignored === 1 && pair.leftOut.systemFiles === 1,
+      'the files left out counted',
+    );
+    expect(view).toMatchObject({ issueCount: 0, words: 'Up to date' });
+    expect(await call('issues:list', { pairId })).toEqual([]);
+  });
+
+  it('says what to open by hand when nothing could open an item, and keeps its log where Settings says', async () => {
+    writeFileSync(join(folder, 'unopenable.txt'), 'x');
+    expect(await failure('shell:openPath', { path: join(folder, 'unopenable.txt') })).toEqual({
+      code: 'OPEN_FAILED',
+      title: 'Could not open it',
+      message: `No application opened ${join(folder, 'unopenable.txt')}. Open it from your file manager.`,
+      details: "The system's opener failed: there is no graphical session.",
+    });
+    const about = await call('app:about', {});
+    expect(about.logFile).toBe(join(home, 'profile', 'logs', 'window.log'));
+    expect(about.logsDir).toBe(dirname(about.logFile));
+    expect(existsSync(about.logFile)).toBe(true);
+  });
+
   it('removes a pair keeping its files, and signs out', async () => {
+    const kept = synced();
     await call('pairs:remove', { pairId, keepLocalFiles: true });
     expect(await call('pairs:list', {})).toEqual([]);
-    expect(synced()).toHaveLength(4);
+    expect(synced()).toEqual(kept);
     const account = await call('account:signOut', {});
     expect(account).toMatchObject({ signedIn: false, user: null });
     expect((await call('app:about', {})).version).toMatch(/^\d+\.\d+\.\d+/);

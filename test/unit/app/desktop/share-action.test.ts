@@ -10,13 +10,17 @@ const pair = (overrides: Partial<PairView>): PairView => ({
   localRoot: '/home/ann/Docs',
   remoteFolder: '/Docs',
   state: 'idle',
+  words: 'Up to date',
   detail: null,
   paused: false,
   progress: null,
   lastSyncAtMs: null,
   itemsSynced: 3,
   issueCount: 0,
+  conflictCount: 0,
+  leftOut: { ignored: 0, systemFiles: 0 },
   hold: null,
+  answering: null,
   ...overrides,
 });
 

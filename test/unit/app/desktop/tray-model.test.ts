@@ -33,13 +33,17 @@ function pair(state: EngineState, overrides: Partial<PairView> = {}): PairView {
     localRoot: `/home/ann/${id}`,
     remoteFolder: `/${id}`,
     state,
+    words: state,
     detail: null,
     paused: state === 'paused',
     progress: null,
     lastSyncAtMs: null,
     itemsSynced: 0,
     issueCount: 0,
+    conflictCount: 0,
+    leftOut: { ignored: 0, systemFiles: 0 },
     hold: null,
+    answering: null,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../../../common/sync-status.ts';
 import { conflictedCopyName, originalOfConflictedCopy } from '../../../../app/sync/conflict-names.ts';
-import { issueViews, pairView, TransferRate } from '../../../../app/ui/pair-views.ts';
+import { pairView, TransferRate } from '../../../../app/ui/pair-views.ts';
 
 function status(overrides: Partial<SyncStatus> = {}): SyncStatus {
   return {
@@ -93,22 +93,5 @@ describe('conflicts', () => {
     expect(originalOfConflictedCopy(copy)).toBe('report.final.txt');
     expect(originalOfConflictedCopy('notes (conflicted copy 2026-11-25 101500 2)')).toBe('notes');
     expect(originalOfConflictedCopy('plain.txt')).toBeUndefined();
-  });
-
-  it('shows a conflict of recent activity as an issue with both copies', () => {
-    const issues = issueViews(
-      'p',
-      status({
-        activity: [{ atMs: 5, action: 'conflict', path: 'sub/a (conflicted copy 2026-11-25 101500).txt' }],
-      }),
-    );
-    expect(issues).toMatchObject([
-      {
-        kind: 'conflict',
-        path: 'sub/a.txt',
-        localPath: '/home/a/Docs/sub/a.txt',
-        otherCopy: '/home/a/Docs/sub/a (conflicted copy 2026-11-25 101500).txt',
-      },
-    ]);
   });
 });

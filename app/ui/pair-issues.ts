@@ -1,0 +1,91 @@
+// Which of a pair's items the window lists under Issues: what is not synced and needs the user, and conflicts while both copies are there; what the user or the client left out on purpose is counted, not listed.
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ActivityView, IssueView, LeftOutView } from '../../common/contract.ts';
+import type { ItemIssue } from '../../common/sync-status.ts';
+import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
+import { temporaryOrSystemReason } from '../sync/local-names.ts';
+
+export interface PairIssues {
+  /** What Issues lists, conflicts last. */
+  issues: IssueView[];
+  conflictCount: number;
+  leftOut: LeftOutView;
+}
+
+/**
+ * Why an item left out is nobody's problem, or undefined when it is one: ignored by the user's rules
+ * (the settings' or a folder's .mchignore), or a system or temporary file the client never syncs
+ * (scan-walk.ts on this side; on the device the same names are refused as NOT_SYNCED_NAME).
+ */
+export function leftOutOnPurpose(issue: ItemIssue): keyof LeftOutView | undefined {
+  if (issue.kind !== 'skipped') return undefined;
+  if (issue.code === 'IGNORED') return 'ignored';
+  if (issue.code === 'TEMPORARY_OR_SYSTEM') return 'systemFiles';
+  if (issue.code === 'NOT_SYNCED_NAME') {
+    const name = issue.path.slice(issue.path.lastIndexOf('/') + 1);
+    if (temporaryOrSystemReason(name) !== undefined) return 'systemFiles';
+  }
+  return undefined;
+}
+
+/**
+ * The pair's issues: the engine's, less what was left out on purpose, then each conflict whose two
+ * copies are both still there. A conflict is settled by deleting (or renaming) either copy: it leaves
+ * the list with the pass that sees it, not at the next restart.
+ */
+export function pairIssues(
+  pairId: string,
+  localRoot: string,
+  engineIssues: readonly ItemIssue[],
+  conflicts: readonly Pick<ActivityView, 'path'>[],
+): PairIssues {
+  const local = (path: string): string => (path === '' ? localRoot : join(localRoot, ...path.split('/')));
+  const leftOut: LeftOutView = { ignored: 0, systemFiles: 0 };
+  const issues: IssueView[] = [];
+  for (const issue of engineIssues) {
+    const purpose = leftOutOnPurpose(issue);
+    if (purpose !== undefined) {
+      leftOut[purpose] += 1;
+      continue;
+    }
+    issues.push({
+      pairId,
+      kind: issue.kind,
+      path: issue.path,
+      localPath: local(issue.path),
+      code: issue.code,
+      message: issue.message,
+      otherCopy: null,
+    });
+  }
+  let conflictCount = 0;
+  const seen = new Set<string>();
+  for (const { path: copyPath } of conflicts) {
+    const originalPath = originalPathOfConflictedCopy(copyPath);
+    if (seen.has(copyPath) || !exists(local(copyPath)) || !exists(local(originalPath))) continue;
+    seen.add(copyPath);
+    conflictCount += 1;
+    issues.push({
+      pairId,
+      kind: 'conflict',
+      path: originalPath,
+      localPath: local(originalPath),
+      code: 'CONFLICT_KEPT_BOTH',
+      message:
+        `${originalPath} was changed here and on the device. The device's version kept the name; this ` +
+        `computer's is beside it as ${copyPath.slice(copyPath.lastIndexOf('/') + 1)}. Compare them and delete the one you do not need.`,
+      otherCopy: local(copyPath),
+    });
+  }
+  return { issues, conflictCount, leftOut };
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,101 @@
+// What Issues lists for a pair and what its card says: items left out on purpose counted, not listed; a conflict listed while both copies are there; "Up to date" never alone over a conflict.
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ItemIssue } from '../../../../common/sync-status.ts';
+import { PairHistory } from '../../../../app/ui/pair-history.ts';
+import { pairIssues } from '../../../../app/ui/pair-issues.ts';
+import { pairWords } from '../../../../app/ui/pair-words.ts';
+
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'mch-pair-issues-'));
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+function skipped(code: string, path: string): ItemIssue {
+  return { kind: 'skipped', path, code, message: 'left out' };
+}
+
+describe('pairIssues', () => {
+  it('counts what the rules or the client left out on purpose, and lists the rest', () => {
+    const sorted = pairIssues(
+      'p',
+      root,
+      [
+        skipped('IGNORED', 'build/out.o'),
+        skipped('TEMPORARY_OR_SYSTEM', '.DS_Store'),
+        skipped('TEMPORARY_OR_SYSTEM', 'notes.txt~'),
+        // The same names on the device are refused by name: a system file there is no problem either…
+        skipped('NOT_SYNCED_NAME', 'Photos/Thumbs.db'),
+        // …but a name this computer cannot hold is one.
+        skipped('NOT_SYNCED_NAME', 'Photos/a:b.jpg'),
+        skipped('SYMLINK', 'link'),
+        { kind: 'failed', path: 'big.iso', code: 'DISK_FULL', message: 'The disk is full.' },
+      ],
+      [],
+    );
+    expect(sorted.leftOut).toEqual({ ignored: 1, systemFiles: 3 });
+    expect(sorted.issues.map((issue) => issue.path)).toEqual(['Photos/a:b.jpg', 'link', 'big.iso']);
+    expect(sorted.conflictCount).toBe(0);
+  });
+
+  it('lists a conflict while both copies are there, once, and lets it go when either is deleted', () => {
+    mkdirSync(join(root, 'sub'));
+    const copy = 'sub/a (conflicted copy 2026-11-25 101500).txt';
+    writeFileSync(join(root, 'sub', 'a.txt'), 'device');
+    writeFileSync(join(root, copy), 'here');
+    const history = new PairHistory();
+    const told = { pairId: 'p', kind: 'conflict' as const, path: copy, localPath: join(root, copy) };
+    history.add('p', [{ ...told, atMs: 1 }]);
+    history.add('p', [{ ...told, atMs: 2 }]);
+    const listed = pairIssues('p', root, [], history.conflicts('p'));
+    expect(listed.conflictCount).toBe(1);
+    expect(listed.issues).toMatchObject([
+      {
+        kind: 'conflict',
+        path: 'sub/a.txt',
+        localPath: join(root, 'sub', 'a.txt'),
+        otherCopy: join(root, copy),
+      },
+    ]);
+    unlinkSync(join(root, copy));
+    expect(pairIssues('p', root, [], history.conflicts('p'))).toMatchObject({ issues: [], conflictCount: 0 });
+    writeFileSync(join(root, copy), 'here');
+    unlinkSync(join(root, 'sub', 'a.txt'));
+    expect(pairIssues('p', root, [], history.conflicts('p')).issues).toEqual([]);
+  });
+});
+
+describe('PairHistory', () => {
+  it('keeps each pair newest first, across every pair, until the pair is forgotten', () => {
+    const history = new PairHistory();
+    const entry = (pairId: string, atMs: number) => ({
+      pairId,
+      atMs,
+      kind: 'uploaded' as const,
+      path: `f${atMs}`,
+      localPath: `/x/f${atMs}`,
+    });
+    history.add('a', [entry('a', 1), entry('a', 5)]);
+    history.add('b', [entry('b', 3)]);
+    expect(history.activity(null).map((line) => line.atMs)).toEqual([5, 3, 1]);
+    expect(history.activity('a').map((line) => line.atMs)).toEqual([5, 1]);
+    history.forget('a');
+    expect(history.activity(null).map((line) => line.pairId)).toEqual(['b']);
+  });
+});
+
+describe('pairWords', () => {
+  it('says what needs the user beside the state', () => {
+    expect(pairWords('idle', { conflicts: 0, others: 0 })).toBe('Up to date');
+    expect(pairWords('idle', { conflicts: 1, others: 0 })).toBe('Up to date · 1 conflict');
+    expect(pairWords('idle', { conflicts: 2, others: 3 })).toBe('Up to date · 2 conflicts · 3 not synced');
+    expect(pairWords('syncing', { conflicts: 0, others: 1 })).toBe('Syncing · 1 not synced');
+  });
+});
