@@ -1,137 +1,16 @@
-// `npm run soak`: randomized sync runs with crashes, device faults, changes mid-pass and live seeds (issue 18).
-import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+// `npm run soak`: randomized sync runs with crashes, device faults, changes mid-pass and live seeds (issue 18), and issue 26's folder, upload and second-process disturbances.
+import { existsSync } from 'node:fs';
 import type { TestDevice } from '../test/helpers/device.ts';
 import { describeScenario, describeViolations } from '../test/reliability/canopy/format.ts';
-import { generatorForThisMachine, startCanopyDevice } from '../test/reliability/canopy/run.ts';
-import { normalizeScenario } from '../test/reliability/canopy/replay.ts';
-import { runSoakScenario, type SoakResult } from '../test/reliability/canopy/soak-run.ts';
+import { startCanopyDevice } from '../test/reliability/canopy/run.ts';
 import {
-  DEFAULT_SOAK_RATES,
-  describeDisturbances,
-  generateSoakScenario,
-  SOAK_GENERATOR,
-  type SoakRates,
-  type SoakScenario,
-} from '../test/reliability/canopy/soak-scenario.ts';
+  parseSoakOptions,
+  USAGE,
+  type SoakOptions as Options,
+} from '../test/reliability/canopy/soak-options.ts';
+import { runSoakScenario, type SoakResult } from '../test/reliability/canopy/soak-run.ts';
+import { describeDisturbances, type SoakScenario } from '../test/reliability/canopy/soak-scenario.ts';
 import { scenarioSize, shrinkScenario } from '../test/reliability/canopy/shrink.ts';
-
-const USAGE = `usage: npm run soak -- [--seeds N] [--from N] [--seed N] [--replay FILE] [rates]
-  --seeds N          how many seeds (default 200), starting at --from (default 1)
-  --seed N           run only this seed
-  --replay FILE      run the scenario in FILE (the JSON this command prints for a failure)
-  --crash-rate R     share of seeds whose engine dies mid-pass (default ${DEFAULT_SOAK_RATES.crash})
-  --fault-rate R     share of seeds run against the device's --faults (default ${DEFAULT_SOAK_RATES.fault})
-  --during-rate R    share of seeds with changes made while a pass runs (default ${DEFAULT_SOAK_RATES.during})
-  --live             every seed through the live service (default: a share of ${DEFAULT_SOAK_RATES.live})
-  --live-rate R      share of live seeds
-  --kill-rate R      share of runs that SIGKILL a real child process (test/reliability/kill, when present)
-  --items N          most items of an initial tree (default ${SOAK_GENERATOR.maxInitialItems})
-  --changes N        most changes per side (default ${SOAK_GENERATOR.maxChangesPerSide})
-  --match TEXT       shrink only to scenarios with a violation whose message holds TEXT
-  --keep-going       run every seed, list all failing ones, then shrink the first
-  --no-shrink        print the failing scenario as generated
-  --log              print the engine's log and requests of the (shrunk) failing run`;
-
-interface Options {
-  scenarios: () => Iterable<SoakScenario>;
-  count: number;
-  shrink: boolean;
-  log: boolean;
-  keepGoing: boolean;
-  match: string | undefined;
-  killRate: number;
-  killFiles: number;
-  again: (seed: number) => string;
-}
-
-function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      seeds: { type: 'string', default: '200' },
-      from: { type: 'string', default: '1' },
-      seed: { type: 'string' },
-      replay: { type: 'string' },
-      'crash-rate': { type: 'string', default: String(DEFAULT_SOAK_RATES.crash) },
-      'fault-rate': { type: 'string', default: String(DEFAULT_SOAK_RATES.fault) },
-      'during-rate': { type: 'string', default: String(DEFAULT_SOAK_RATES.during) },
-      'live-rate': { type: 'string', default: String(DEFAULT_SOAK_RATES.live) },
-      live: { type: 'boolean', default: false },
-      'kill-rate': { type: 'string', default: '0.01' },
-      'kill-files': { type: 'string', default: '200' },
-      items: { type: 'string', default: String(SOAK_GENERATOR.maxInitialItems) },
-      changes: { type: 'string', default: String(SOAK_GENERATOR.maxChangesPerSide) },
-      'no-shrink': { type: 'boolean', default: false },
-      'keep-going': { type: 'boolean', default: false },
-      match: { type: 'string' },
-      log: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const whole = (name: string, text: string): number => {
-    const value = Number(text);
-    if (!Number.isSafeInteger(value) || value < 0)
-      throw new Error(`--${name} takes a whole number, not ${text}`);
-    return value;
-  };
-  const rate = (name: string, text: string): number => {
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < 0 || value > 1)
-      throw new Error(`--${name} takes 0 to 1, not ${text}`);
-    return value;
-  };
-  const rates: SoakRates = {
-    crash: rate('crash-rate', values['crash-rate']),
-    fault: rate('fault-rate', values['fault-rate']),
-    during: rate('during-rate', values['during-rate']),
-    live: values.live ? 1 : rate('live-rate', values['live-rate']),
-  };
-  const generator = generatorForThisMachine({
-    ...SOAK_GENERATOR,
-    maxInitialItems: whole('items', values.items),
-    maxChangesPerSide: whole('changes', values.changes),
-  });
-  const replay = values.replay;
-  const single = values.seed === undefined ? undefined : whole('seed', values.seed);
-  const from = single ?? whole('from', values.from);
-  const count = replay !== undefined ? 1 : single === undefined ? whole('seeds', values.seeds) : 1;
-  const flags = argv
-    .filter(
-      (arg, index) =>
-        !['--seeds', '--from', '--keep-going', '--no-shrink'].includes(arg) &&
-        !['--seeds', '--from'].includes(argv[index - 1] ?? ''),
-    )
-    .join(' ');
-  return {
-    scenarios: function* () {
-      if (replay !== undefined) {
-        const saved = JSON.parse(readFileSync(replay, 'utf8')) as SoakScenario;
-        yield { ...normalizeScenario(saved), soak: saved.soak };
-        return;
-      }
-      for (let seed = from; seed < from + count; seed++) yield generateSoakScenario(seed, generator, rates);
-    },
-    count,
-    shrink: !values['no-shrink'],
-    log: values.log,
-    keepGoing: values['keep-going'],
-    match: values.match,
-    killRate: rate('kill-rate', values['kill-rate']),
-    killFiles: whole('kill-files', values['kill-files']),
-    again: (seed) =>
-      replay !== undefined
-        ? `npm run soak -- --replay ${replay}`
-        : `npm run soak -- --seed ${seed}${flags
-            .replace(/--seed \d+/u, '')
-            .replace(/^ */u, ' ')
-            .trimEnd()}`,
-  };
-}
 
 function failsLike(original: SoakResult, result: SoakResult, match: string | undefined): boolean {
   if (match !== undefined) return result.violations.some((violation) => violation.message.includes(match));
@@ -221,7 +100,12 @@ async function loadKillRuns(files: number, log: boolean): Promise<KillRuns | und
 async function main(): Promise<number> {
   let options: Options;
   try {
-    options = parseOptions(process.argv.slice(2));
+    const parsed = parseSoakOptions(process.argv.slice(2));
+    if (parsed === 'help') {
+      console.log(USAGE);
+      return 0;
+    }
+    options = parsed;
   } catch (error) {
     console.error(`soak: ${(error as Error).message}\n${USAGE}`);
     return 2;
@@ -233,7 +117,18 @@ async function main(): Promise<number> {
   let kills = 0;
   const failures: { scenario: SoakScenario; result: SoakResult }[] = [];
   const killFailures: { seed: number; violations: string[] }[] = [];
-  const tally = { crashed: 0, faults: 0, during: 0, live: 0, impossible: 0 };
+  const tally = {
+    crashed: 0,
+    faults: 0,
+    during: 0,
+    live: 0,
+    impossible: 0,
+    bulk: 0,
+    root: 0,
+    trash: 0,
+    upload: 0,
+    second: 0,
+  };
   try {
     for (const scenario of options.scenarios()) {
       const result = await runSoakScenario(scenario, device);
@@ -242,6 +137,9 @@ async function main(): Promise<number> {
       if (scenario.soak.faults) tally.faults += 1;
       if (scenario.soak.during) tally.during += 1;
       if (scenario.soak.live) tally.live += 1;
+      for (const name of ['bulk', 'root', 'trash', 'second'] as const)
+        if (scenario.soak[name]) tally[name] += 1;
+      if (result.uploadChanged) tally.upload += 1;
       tally.impossible += result.impossible.length;
       if (result.violations.length > 0) {
         failures.push({ scenario, result });
@@ -268,7 +166,10 @@ async function main(): Promise<number> {
       if (done % 25 === 0)
         console.log(`${done} seeds run (up to seed ${scenario.seed}, ${elapsed(started)})`);
     }
-    const mix = `${tally.crashed} crashed, ${tally.faults} with faults, ${tally.during} with changes mid-pass, ${tally.live} live; ${tally.impossible} mid-pass changes found impossible`;
+    const mix =
+      `${tally.crashed} crashed, ${tally.faults} with faults, ${tally.during} with changes mid-pass, ${tally.live} live; ` +
+      `${tally.bulk} bulk deletes, ${tally.root} folders changed, ${tally.trash} at a disk's root, ${tally.upload} uploads changed while sent, ` +
+      `${tally.second} second processes; ${tally.impossible} mid-pass changes found impossible`;
     const killText =
       killRun === undefined ? '' : `; ${kills} real SIGKILL runs, ${killFailures.length} failed`;
     console.log(`(${mix}${killText})`);

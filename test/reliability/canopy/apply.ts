@@ -1,6 +1,6 @@
 // Makes a scenario's trees and changes real: local ones with node:fs, remote ones as another client would.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join as joinPath } from 'node:path';
+import { dirname, join as joinPath } from 'node:path';
 import { assertNever } from '../../../common/errors.ts';
 import type { DeviceClient } from '../../../app/api/device-client.ts';
 import { nameOf, parentOf, type Change, type TreeItem } from './model.ts';
@@ -12,6 +12,22 @@ export interface LocalSide {
   root: string;
   /** On the same file system as `root` but outside it, for atomic saves. */
   scratch: string;
+  /**
+   * Atomic saves write their new file beside the old one, as `.goutputstream-*` (a name the engine
+   * never syncs), as GNOME's editors do: the folder is the root of a mount, and a rename from outside
+   * it fails (EXDEV) even from the same disk.
+   */
+  saveBeside?: boolean;
+}
+
+let scratchCount = 0;
+
+/** Where an atomic save of `target` writes its new file first. */
+export function saveTemporary(side: LocalSide, target: string): string {
+  scratchCount += 1;
+  return side.saveBeside === true
+    ? joinPath(dirname(target), `.goutputstream-${process.pid}${scratchCount}`)
+    : joinPath(side.scratch, `save-${process.pid}-${scratchCount}`);
 }
 
 export interface RemoteSide {
@@ -44,8 +60,6 @@ export function absolute(side: LocalSide, path: string, literal = false): string
   return current;
 }
 
-let scratchCount = 0;
-
 export function applyLocalChange(side: LocalSide, change: Change): void {
   switch (change.op) {
     case 'create-file':
@@ -57,9 +71,10 @@ export function applyLocalChange(side: LocalSide, change: Change): void {
     case 'edit':
       if (change.atomic) {
         // As editors save: a new file (new inode) renamed over the old one.
-        const temporary = joinPath(side.scratch, `save-${process.pid}-${(scratchCount += 1)}`);
+        const target = absolute(side, change.path);
+        const temporary = saveTemporary(side, target);
         writeFileSync(temporary, change.content);
-        renameSync(temporary, absolute(side, change.path));
+        renameSync(temporary, target);
       } else {
         writeFileSync(absolute(side, change.path), change.content);
       }

@@ -28,7 +28,17 @@ export type ViolationCode =
   /** Soak runs (soak-invariants.ts): a version in more files than it was written to. */
   | 'duplicate'
   /** Soak runs: not quiet after as many passes as a disturbance may cost. */
-  | 'not-quiet';
+  | 'not-quiet'
+  /** Issue 26: a pass that should hold (a replaced folder, deletes past the guard) did not. */
+  | 'not-held'
+  /** Issue 26: a held pass changed something on either side. */
+  | 'held-wrote'
+  /** Issue 26: a file holds bytes no user wrote as one version (an upload torn by a change). */
+  | 'torn'
+  /** Issue 26: a disk's trash or lost+found reached the other side. */
+  | 'trash-synced'
+  /** Issue 26: a second process on the same folder was not refused, or changed something. */
+  | 'second-process';
 
 export interface Violation {
   code: ViolationCode;

@@ -55,6 +55,30 @@ export class Ledger {
     }
   }
 
+  /**
+   * A local write the scenario's changes cannot say (big.bin changed in place, appended to, saved over
+   * while it is sent): what the file held is removed on purpose, `content` is written.
+   */
+  localWrite(side: LocalSide, path: string, content: string, write: () => void): void {
+    const target = absolute(side, path);
+    const removed = existsSync(target) ? [readFileSync(target).toString('latin1')] : [];
+    write();
+    for (const old of removed) this.removed.add(old);
+    this.#write(content);
+  }
+
+  /** A version the user wrote outside the changes (a file written into a folder that replaced the synced one). */
+  note(content: string): void {
+    this.#write(content);
+  }
+
+  /** Every version a user wrote, kept or not, the initial tree's too: what any file may hold (nothing torn). */
+  versions(): Set<string> {
+    const all = new Set([...this.written.keys(), ...this.removed]);
+    for (const item of this.#base) if (item.content !== undefined) all.add(item.content);
+    return all;
+  }
+
   async remote(side: RemoteSide, change: Change): Promise<void> {
     try {
       const removed = remoteRemoved(side, change);

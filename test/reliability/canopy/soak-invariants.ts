@@ -58,3 +58,24 @@ export function checkNoDuplicates(
   }
   return violations;
 }
+
+/**
+ * (6) Nothing torn: every file of either side holds bytes some user wrote as one version (`versions`:
+ * the ledger's, kept or not). An upload whose file changed while it was read must not leave a mix.
+ */
+export function checkNothingTorn(state: PassState, versions: ReadonlySet<string>): Violation[] {
+  const violations: Violation[] = [];
+  for (const [side, items] of [
+    ['the local folder', state.local],
+    ['the device', state.remote],
+  ] as const) {
+    for (const item of items) {
+      if (item.kind !== 'file' || item.content === undefined || versions.has(item.content)) continue;
+      violations.push({
+        code: 'torn',
+        message: `${side} holds ${showPath(item.path)} as ${JSON.stringify(item.content.slice(0, 24))}... (${item.content.length} bytes): no version a user wrote`,
+      });
+    }
+  }
+  return violations;
+}

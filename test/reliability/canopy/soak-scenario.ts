@@ -1,6 +1,13 @@
 // Soak scenarios (issue 18): a randomized scenario plus the disturbances of its seed: crash, faults, changes mid-pass, live.
 import type { WireCrash } from './wire.ts';
 import { Random } from './random.ts';
+import {
+  DEFAULT_ISSUE26_RATES,
+  describeIssue26,
+  drawIssue26,
+  type Issue26Disturbances,
+  type Issue26Rates,
+} from './soak-plans.ts';
 import { DEFAULT_GENERATOR, generateScenario, type GeneratorOptions, type Scenario } from './scenario.ts';
 
 /** Where the engine's process dies. `at` counts requests through the relay, or index transactions. */
@@ -33,7 +40,11 @@ export interface DuringPlan {
   where: 'before' | 'in-flight' | 'transfer';
 }
 
-export interface Disturbances {
+/**
+ * The disturbances of issue 26 (soak-plans.ts) are optional: the JSON of reproductions kept before
+ * them replays as it was.
+ */
+export interface Disturbances extends Partial<Issue26Disturbances> {
   crash: CrashPlan | null;
   faults: FaultPlan | null;
   during: DuringPlan | null;
@@ -46,14 +57,20 @@ export interface SoakScenario extends Scenario {
 }
 
 /** How often each disturbance comes (0 to 1). */
-export interface SoakRates {
+export interface SoakRates extends Issue26Rates {
   crash: number;
   fault: number;
   during: number;
   live: number;
 }
 
-export const DEFAULT_SOAK_RATES: SoakRates = { crash: 0.35, fault: 0.3, during: 0.35, live: 0.08 };
+export const DEFAULT_SOAK_RATES: SoakRates = {
+  crash: 0.35,
+  fault: 0.3,
+  during: 0.35,
+  live: 0.08,
+  ...DEFAULT_ISSUE26_RATES,
+};
 
 /**
  * Smaller trees than sync-random's defaults (6 items, 3 changes a side): a soak seed runs several
@@ -74,7 +91,9 @@ export function generateSoakScenario(
   const scenario = generateScenario(seed, options);
   // A stream of its own, so the trees are those of the same seed without disturbances.
   const random = new Random(seed ^ 0x5eed_18);
-  const live = random.chance(rates.live);
+  const issue26 = drawIssue26(scenario, rates, random.chance(rates.live));
+  // A bulk-delete seed is a live seed: the draws below stay where they were, and are dropped for it.
+  const live = issue26.live;
   const crashRoll = random.chance(rates.crash);
   const faultRoll = random.chance(rates.fault);
   const duringRoll = random.chance(rates.during);
@@ -113,7 +132,8 @@ export function generateSoakScenario(
           at: random.int(1, 8),
           where: random.weighted({ before: 2, 'in-flight': 2, transfer: 1 }),
         };
-  return { ...scenario, soak: { crash, faults, during, live } };
+  const { bulk, root, trash, upload, second } = issue26;
+  return { ...scenario, soak: { crash, faults, during, live, bulk, root, trash, upload, second } };
 }
 
 function round(value: number): number {
@@ -137,5 +157,6 @@ export function describeDisturbances(soak: Disturbances): string {
       `local changes from #${d.localFrom + 1} and remote from #${d.remoteFrom + 1} made ${d.where === 'before' ? 'before request' : d.where === 'in-flight' ? 'while the device answers request' : 'during transfer'} ${d.at} of the pass`,
     );
   }
+  parts.push(...describeIssue26(soak));
   return parts.length === 0 ? 'no disturbance' : parts.join('; ');
 }

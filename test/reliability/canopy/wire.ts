@@ -32,10 +32,27 @@ export interface WireHooks {
   /** Called once the crash happened: the harness kills the rest of the engine (index, signal). */
   onCrash?: () => void;
   /**
-   * Awaited while request `number` is held: before it goes on (`before`) or after the device answered
+   * Each awaited while its request is held: before it goes on (`before`) or after the device answered
    * and before the engine hears (`in-flight`). The harness makes its changes here.
    */
-  hold?: { at: number; where: 'before' | 'in-flight' | 'transfer'; run: () => Promise<void> };
+  holds?: WireHold[];
+}
+
+export interface WireHold {
+  at: number;
+  where: 'before' | 'in-flight' | 'transfer';
+  run: () => Promise<void>;
+}
+
+/**
+ * Watches request bodies on their way to the device (issue 26's uploads that change while sent).
+ * `onChunk` sees each chunk of a body until it returns a promise: the relay then reads that body no
+ * further until it settles, so the sender's reads stall behind full socket buffers meanwhile.
+ */
+export interface UploadTap {
+  onChunk: (request: { method: string; url: string }, chunk: Buffer) => Promise<void> | undefined;
+  /** The device's answer to each request with a body, once the device has carried it out. */
+  onAnswer?: (request: { method: string; url: string }, status: number, body: Buffer) => void;
 }
 
 /** A relay to the device at `target` (switchable: the same device with or without its faults). */
@@ -52,15 +69,19 @@ export class WireRelay {
   #onIdle: (() => void)[] = [];
   /** While a hold runs, no request goes to the device: set, requests wait for it. */
   #gate: Promise<void> | undefined;
-  /** Every request seen since the last arming, `METHOD /path`. */
+  /** Every request seen, `METHOD /path`. */
   readonly seen: string[] = [];
+  #tap: UploadTap | undefined;
 
   constructor(target: string) {
     this.#target = new URL(target);
   }
 
   async listen(): Promise<string> {
-    const server = createServer((incoming, outgoing) => void this.#relay(incoming, outgoing));
+    const server = createServer((incoming, outgoing) => {
+      // A body the engine cut short (it stopped an upload whose file changed) is not forwarded.
+      this.#relay(incoming, outgoing).catch(() => incoming.socket.destroy());
+    });
     server.on('connection', (socket) => {
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
@@ -83,9 +104,14 @@ export class WireRelay {
     this.#crashed = false;
   }
 
+  /** Watches every request body from now on (kept across `arm`). */
+  tapUploads(tap: UploadTap): void {
+    this.#tap = tap;
+  }
+
   /** Holds one request of the armed count for `hold.run` (changes made while it waits). */
-  addHold(hold: NonNullable<WireHooks['hold']>): void {
-    this.#hooks = { ...this.#hooks, hold };
+  addHold(hold: WireHold): void {
+    this.#hooks = { ...this.#hooks, holds: [...(this.#hooks.holds ?? []), hold] };
   }
 
   get crashed(): boolean {
@@ -120,11 +146,16 @@ export class WireRelay {
     this.seen.push(`${method} ${url.split('?')[0]}`);
     if (transfer) this.#transfers += 1;
     const transferNumber = transfer ? this.#transfers : 0;
-    const { crash, hold } = this.#hooks;
+    const { crash, holds = [] } = this.#hooks;
     const crashHere = crash !== undefined && crash.at === number ? crash.how : undefined;
     if (crashHere === 'before-request') return this.#die(incoming);
-    if (hold?.at === number && hold.where === 'before') await this.exclusive(hold.run);
-    const body = await readBody(incoming);
+    for (const hold of holds)
+      if (hold.at === number && hold.where === 'before') await this.exclusive(hold.run);
+    const tap = method === 'PUT' || method === 'POST' ? this.#tap : undefined;
+    const body = await readBody(
+      incoming,
+      tap === undefined ? undefined : (chunk) => tap.onChunk({ method, url }, chunk),
+    );
     while (this.#gate !== undefined) await this.#gate;
     if (this.#crashed) return void incoming.socket.destroy();
     const cutUpload = crashHere === 'mid-body' && body.length > 1;
@@ -141,14 +172,16 @@ export class WireRelay {
       if (cutUpload) return this.#die(incoming);
       return void incoming.socket.destroy();
     }
+    tap?.onAnswer?.({ method, url }, answer.status, answer.body);
     if (crashHere === 'after-answer') return this.#die(incoming);
     // `transfer`: the at-th upload or download, its content with the device and its answer not back yet.
-    const heldHere =
-      hold !== undefined &&
-      (hold.where === 'transfer'
-        ? hold.at === transferNumber
-        : hold.where === 'in-flight' && hold.at === number);
-    if (heldHere) await this.exclusive(hold.run);
+    for (const hold of holds) {
+      const heldHere =
+        hold.where === 'transfer'
+          ? hold.at === transferNumber
+          : hold.where === 'in-flight' && hold.at === number;
+      if (heldHere) await this.exclusive(hold.run);
+    }
     if (this.#crashed) return void incoming.socket.destroy();
     if (crashHere === 'mid-body') {
       // Half an answer: the headers and some bytes, then the connection ends with the process.
@@ -227,10 +260,23 @@ export class WireRelay {
   }
 }
 
-function readBody(stream: IncomingMessage): Promise<Buffer> {
+/** The whole body; `onChunk` sees chunks until it returns a promise, and reading waits for that. */
+function readBody(
+  stream: IncomingMessage,
+  onChunk?: (chunk: Buffer) => Promise<void> | undefined,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let watching = onChunk !== undefined;
+    stream.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!watching) return;
+      const waiting = onChunk?.(chunk);
+      if (waiting === undefined) return;
+      watching = false;
+      stream.pause();
+      waiting.then(() => stream.resume(), reject);
+    });
     stream.on('end', () => resolve(Buffer.concat(chunks)));
     stream.on('error', reject);
     stream.on('aborted', () => reject(new Error('aborted')));

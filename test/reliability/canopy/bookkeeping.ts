@@ -1,0 +1,40 @@
+// A disk's own folders (its trash, lost+found) in a soak seed: left out of the trees compared, and never to reach the other side.
+import { showPath, type SnapshotItem, type Violation } from './invariants.ts';
+
+/** Names the engine never syncs at any depth, of those a seed can meet (app/sync/local-names.ts has them all). */
+const BOOKKEEPING = /^(?:\.Trash|\.Trash-\d+|lost\+found)$/;
+
+export function isBookkeeping(path: string): boolean {
+  return path.split('/').some((name) => BOOKKEEPING.test(name));
+}
+
+export function withoutBookkeeping(items: readonly SnapshotItem[]): SnapshotItem[] {
+  return items.filter((item) => !isBookkeeping(item.path));
+}
+
+/**
+ * Nothing under a disk's trash or lost+found reaches the other side: the device holds only such
+ * items the other client put there itself (`madeOnDevice`), and the local folder none of those.
+ */
+export function checkBookkeeping(
+  local: readonly SnapshotItem[],
+  remote: readonly SnapshotItem[],
+  madeOnDevice: ReadonlySet<string>,
+): Violation[] {
+  const violations: Violation[] = [];
+  for (const item of remote) {
+    if (isBookkeeping(item.path) && !madeOnDevice.has(item.path))
+      violations.push({
+        code: 'trash-synced',
+        message: `the device holds ${showPath(item.path)}, a disk's own folder`,
+      });
+  }
+  for (const item of local) {
+    if (madeOnDevice.has(item.path))
+      violations.push({
+        code: 'trash-synced',
+        message: `the local folder holds ${showPath(item.path)}, which the other client put in the device's ${item.path.split('/')[0] ?? ''}`,
+      });
+  }
+  return violations;
+}
