@@ -19,12 +19,30 @@ export interface DownloadOptions {
    * attempts restarts the download from byte 0 (`If-Range`).
    */
   eTag?: string;
+  /**
+   * The mode of the finished file (the partial file stays 0600 while it fills): the sync gives the one
+   * the user's own new files get. Default: left at 0600.
+   */
+  mode?: number;
 }
 
 export interface DownloadResult {
   size: number;
   /** The version that was written. */
   eTag: string | undefined;
+}
+
+/**
+ * Writing to the local file failed (a full or read-only disk): the file system's error, which no retry
+ * of the request can fix, so it is never taken for a broken connection.
+ */
+class LocalWriteFailed extends Error {
+  readonly failure: unknown;
+
+  constructor(failure: unknown) {
+    super('writing the download failed');
+    this.failure = failure;
+  }
 }
 
 /** Partial downloads are named so that the scanner can recognise and skip them. */
@@ -38,7 +56,8 @@ export function partialPath(targetPath: string): string {
 /**
  * Downloads to `partialPath(targetPath)`, checks the length, flushes and renames into place. A
  * download that breaks off for good (cancelled, or the network gone) keeps its partial file when the
- * version is known, and a later call with the same `eTag` continues from its end.
+ * version is known, and a later call with the same `eTag` continues from its end. One that cannot be
+ * written (a full disk) throws the file system's error and removes its partial file, freeing the space.
  */
 export async function downloadFile(
   client: DeviceClient,
@@ -52,8 +71,11 @@ export async function downloadFile(
   const file = await openPartial(partial, options.eTag !== undefined);
   let keep = false;
   try {
-    const result = await fetchInto(client, id, file, what, options);
+    const result = await fetchInto(client, id, file, what, options).catch((error: unknown) => {
+      throw error instanceof LocalWriteFailed ? error.failure : error;
+    });
     await file.sync();
+    if (options.mode !== undefined) await file.chmod(options.mode);
     await file.close();
     await rename(partial, targetPath);
     return result;
@@ -133,7 +155,7 @@ async function fetchInto(
     } catch (error) {
       // What was written before the break stays, and the next request asks for the rest.
       offset = progress.offset;
-      if (error instanceof BadResponseError) throw error;
+      if (error instanceof BadResponseError || error instanceof LocalWriteFailed) throw error;
       const mapped = errorFromFailure(error, {
         what,
         details: { correlationId: response.correlationId },
@@ -203,7 +225,12 @@ async function copyBody(
       body.destroy();
       throw new BadResponseError(`The device sent more than the ${total} bytes it announced.`);
     }
-    await file.write(buffer, 0, buffer.length, position);
+    try {
+      await file.write(buffer, 0, buffer.length, position);
+    } catch (error) {
+      body.destroy();
+      throw new LocalWriteFailed(error);
+    }
     progress.offset = position + buffer.length;
     onProgress?.({ bytesDone: progress.offset, bytesTotal: total });
   }
