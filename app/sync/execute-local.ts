@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { hashFile } from './content-hash.ts';
 import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { indexPathIn, transferProgress } from './execute-shared.ts';
+import { errnoOf, fileError, fileErrorOf, freeSpace } from './file-errors.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
 import { DOWNLOAD_TEMP_PREFIX } from './local-names.ts';
 import { moveToTrash, TrashError } from './local-trash.ts';
@@ -13,11 +14,6 @@ import type { Operation } from './operations.ts';
 import { baseName } from './reconcile.ts';
 
 type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
-
-function errnoOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /**
  * The index row of a remote item as it now is on both sides, at `path` on disk. The row goes below its
@@ -113,7 +109,10 @@ async function fetchToTemporary(
     if (code === 'PRECONDITION_FAILED' || code === 'NOT_FOUND') {
       throw new ReplanNeeded(code, remote.path, 'It changed on the device during the pass.');
     }
-    throw error;
+    // Its partial file is gone by now: the free space is what the disk has without it.
+    const free = errnoOf(error) === 'ENOSPC' ? await freeSpace(dirname(absolute)) : undefined;
+    const space = free === undefined ? undefined : { neededBytes: remote.size, freeBytes: free };
+    throw fileError(error, 'write', space) ?? error;
   }
 }
 
@@ -252,6 +251,14 @@ function indexRowOf(context: ExecutionContext, op: Op<'local-trash'>): IndexEntr
   return store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
 }
 
+/** Why the last resort, the folder's own trash, failed is the folder's own reason (read-only...). */
+function trashFailure(error: unknown): unknown {
+  if (error instanceof TrashError && error.errno !== undefined) {
+    return fileErrorOf(error.errno, 'trash', { cause: error });
+  }
+  return error;
+}
+
 export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'>): Promise<void> {
   const absolute = localPath(context.localRoot, op.path);
   const now = entryFromStats(op.path, await statOrUndefined(absolute));
@@ -271,7 +278,8 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
       const trashed = await moveToTrash(absolute, { syncRoot: context.localRoot, env: context.env });
       context.log({ level: 'info', message: `moved to the trash: ${trashed.location}`, path: op.path });
     } catch (error) {
-      if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw error;
+      // Gone already is what the delete wanted.
+      if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw trashFailure(error);
     }
   }
   if (row) context.index.removeTree(row.remoteId);

@@ -13,11 +13,19 @@ export function codeOf(error: unknown): string | undefined {
   return error instanceof ApiError ? error.code : undefined;
 }
 
+/** What each answer that makes a round look again means for the item (the device's words name ids). */
+const LOOK_AGAIN: Readonly<Record<string, string>> = {
+  PRECONDITION_FAILED: 'It changed on the device during the pass; the next round looks again.',
+  NOT_FOUND: 'It (or its folder) is no longer on the device; the next round looks again.',
+  CONFLICT: 'Another item on the device has taken its name; the next round looks again.',
+  OUTCOME_UNKNOWN: 'The connection broke while it was sent; the next round looks whether it arrived.',
+};
+
 /** The device's answer means the plan is stale: another look decides what to do. */
 export function replanOn(error: unknown, path: RelativePath, codes: readonly string[]): never {
   const code = codeOf(error);
   if (code !== undefined && codes.includes(code)) {
-    throw new ReplanNeeded(code, path, (error as ApiError).message);
+    throw new ReplanNeeded(code, path, LOOK_AGAIN[code] ?? (error as ApiError).message);
   }
   throw error;
 }

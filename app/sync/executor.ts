@@ -1,15 +1,14 @@
 // Runs a plan in order, transfers and independent renames a few at a time, each failure kept to its item.
-import { AbortedError, ApiError, assertNever, BugError, MchError } from '../../common/errors.ts';
+import { AbortedError, ApiError, assertNever, BugError } from '../../common/errors.ts';
 import { createRemoteFolder, upload } from './execute-create.ts';
 import { deleteRemote, moveRemote, uploadContent } from './execute-remote.ts';
 import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
 import { indexPathIn } from './execute-shared.ts';
-import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
-import { UnsafePathError } from './local-paths.ts';
+import { currentETag, type ExecutionContext } from './execution-context.ts';
 import { independentMoveRun } from './move-batches.ts';
 import type { IndexEntry } from './model.ts';
+import { issueFor, pathOf } from './operation-issues.ts';
 import type { Operation } from './operations.ts';
-import type { PassIssue } from './pass-report.ts';
 import { PlanProgress } from './plan-progress.ts';
 import { baseName } from './reconcile.ts';
 
@@ -45,45 +44,10 @@ async function onlyThisItem(context: ExecutionContext, error: unknown): Promise<
   }
 }
 
-/** File system errors that mean "busy or locked now", worth another try later. */
-const LOCAL_RETRY = new Set(['EBUSY', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY']);
-
-function pathOf(operation: Operation): string {
-  if ('path' in operation) return operation.path;
-  if ('toPath' in operation) return operation.toPath;
-  return operation.op === 'index-remove' ? operation.index.path : operation.local.path;
-}
-
-function issueFor(operation: Operation, error: unknown): { issue: PassIssue; replan: boolean } {
-  const path = pathOf(operation);
-  if (error instanceof ReplanNeeded) {
-    return {
-      issue: { kind: 'retry', path: error.path, code: error.code, message: error.message },
-      replan: true,
-    };
-  }
-  if (error instanceof UnsafePathError) {
-    return { issue: { kind: 'skipped', path, code: error.code, message: error.message }, replan: false };
-  }
-  if (error instanceof ApiError && error.code === 'INVALID_NAME') {
-    return { issue: { kind: 'skipped', path, code: error.code, message: error.message }, replan: false };
-  }
-  if (error instanceof ApiError && error.code === 'SOURCE_CHANGED') {
-    return { issue: { kind: 'retry', path, code: 'LOCAL_CHANGED', message: error.message }, replan: true };
-  }
-  if (error instanceof ApiError && (error.code === 'NETWORK' || error.code === 'TIMEOUT')) {
-    return { issue: { kind: 'retry', path, code: error.code, message: error.message }, replan: false };
-  }
-  if (error instanceof MchError) {
-    return { issue: { kind: 'failed', path, code: error.code, message: error.message }, replan: false };
-  }
-  const errno = (error as { code?: unknown } | null)?.code;
-  if (typeof errno === 'string') {
-    const message = error instanceof Error ? error.message : String(error);
-    const retry = LOCAL_RETRY.has(errno);
-    return { issue: { kind: retry ? 'retry' : 'failed', path, code: errno, message }, replan: retry };
-  }
-  throw error;
+/** The technical detail of an item's failure, for the log. */
+function detailOf(error: unknown): string {
+  if (error instanceof ApiError) return error.describe();
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /** The activity line an operation makes, or null for index-only bookkeeping. */
@@ -203,6 +167,8 @@ export async function executePlan(
         message: `${issue.code}: ${issue.message}`,
         path: issue.path,
       });
+      // The words above leave out the device's ids and the system's own text: kept here for a report.
+      context.log({ level: 'debug', message: detailOf(error), path: issue.path });
       if (again) replan = true;
     } finally {
       progress.itemEnded(pathOf(operation), action !== null);

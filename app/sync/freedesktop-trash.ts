@@ -1,6 +1,7 @@
 // The freedesktop.org Trash specification 1.0 on Linux and the BSDs: the home trash and the top-directory trash.
-import { lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { makeFolders } from './file-errors.ts';
 import { errorCode } from './local-paths.ts';
 
 /** What the freedesktop.org trash needs to know; everything else is read from the file system. */
@@ -109,8 +110,9 @@ async function checkOwnTrash(trash: string, dev: number, uid: number): Promise<v
 /** Creates `trash`, `trash/files` and `trash/info` as needed (the spec says: without asking), mode 0700. */
 async function ensureTrashFolders(trash: string, what: string): Promise<void> {
   try {
-    await mkdir(join(trash, 'files'), { recursive: true, mode: 0o700 });
-    await mkdir(join(trash, 'info'), { recursive: true, mode: 0o700 });
+    // The real reason when it cannot be made (EROFS on a read-only disk; a recursive mkdir says ENOENT).
+    await makeFolders(join(trash, 'files'), 0o700);
+    await makeFolders(join(trash, 'info'), 0o700);
   } catch (error) {
     throw new TrashUnusable(`the ${what} ${trash} cannot be created: ${errorCode(error)}`, { cause: error });
   }

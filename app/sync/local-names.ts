@@ -1,7 +1,7 @@
 // Which local names are never synced (temporary and system files, trash and recovery folders) and which cannot exist on a platform.
 import { randomBytes } from 'node:crypto';
-import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { nameProblem } from '../api/names.ts';
 import { nameKey } from './model.ts';
 
@@ -124,10 +124,41 @@ export function temporaryOrSystemReason(name: string): string | undefined {
   return undefined;
 }
 
-/** Why the device cannot store `name` (app/api/names.ts, device-api.md §3), or undefined. */
+/**
+ * Why a local item is never synced under `name`, as a sentence for its issue, or undefined when it can
+ * be: a name the device cannot store, or one this client refuses (`\`).
+ */
 export function deviceNameProblem(name: string): string | undefined {
   const problem = nameProblem(name);
-  return problem === undefined ? undefined : `the device refuses a name that ${problem}`;
+  if (problem === undefined) return undefined;
+  if (onlyTheBackslash(name)) {
+    return 'Its name contains "\\", which mch-sync does not sync: Windows reads it as a folder separator. Rename it to sync it.';
+  }
+  return `Its name ${problem}, which the device cannot store. Rename it to sync it.`;
+}
+
+/**
+ * Why an item on the device is never brought here under `name`, as a sentence for its issue, or
+ * undefined when it can be (`platform`'s own rules included).
+ */
+export function remoteNameProblem(
+  name: string,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const problem = localNameProblem(name, platform);
+  if (problem === undefined) return undefined;
+  if (onlyTheBackslash(name)) {
+    return 'On the device: its name contains "\\", which mch-sync does not bring here (Windows reads it as a folder separator). Rename it on the device to sync it.';
+  }
+  return `On the device: its name ${problem}, so it cannot be brought to this computer. Rename it on the device to sync it.`;
+}
+
+/**
+ * The device stores a backslash; this client refuses it both ways (api/names.ts), since on Windows it
+ * separates folders: the rule is ours, and the words must not blame the device.
+ */
+function onlyTheBackslash(name: string): boolean {
+  return name.includes('\\') && nameProblem(name.replaceAll('\\', '_')) === undefined;
 }
 
 // Windows reserves these device names with any extension ("con.txt" too), in any case.
@@ -175,12 +206,18 @@ export interface NameTraits {
 
 /**
  * Probes `folder` by creating a file in it and looking it up under other spellings. The caller passes
- * a folder of its own (the state folder), so that no scan of the synced tree ever sees the probe.
+ * a folder of its own (the state folder), so that no scan of the synced tree ever sees the probe. A
+ * folder that cannot be written (a read-only disk) is probed by reading instead.
  */
 export function probeNameTraits(folder: string): NameTraits {
   const stem = `.probe-${process.pid}-${randomBytes(4).toString('hex')}-`;
   const probe = join(folder, `${stem}e\u0301a`);
-  writeFileSync(probe, '', { flag: 'wx' });
+  try {
+    writeFileSync(probe, '', { flag: 'wx' });
+  } catch {
+    // A pass on a read-only disk still reads it and says what it could not write (issue 27).
+    return readNameTraits(folder);
+  }
   try {
     return {
       caseInsensitive: existsSync(join(folder, `${stem}E\u0301A`)),
@@ -189,4 +226,20 @@ export function probeNameTraits(folder: string): NameTraits {
   } finally {
     unlinkSync(probe);
   }
+}
+
+/**
+ * The traits of a folder that cannot be written: the folder's own name in the other case leads to it on
+ * a case-insensitive file system. Normalisation cannot be told without a name to try: the platform's
+ * default (macOS's file systems ignore it).
+ */
+function readNameTraits(folder: string): NameTraits {
+  const name = basename(folder);
+  const swapped = [...name].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  const own = statSync(folder, { throwIfNoEntry: false });
+  const caseInsensitive =
+    swapped === name || own === undefined
+      ? process.platform === 'darwin' || process.platform === 'win32'
+      : statSync(join(dirname(folder), swapped), { throwIfNoEntry: false })?.ino === own.ino;
+  return { caseInsensitive, normalizationInsensitive: process.platform === 'darwin' };
 }

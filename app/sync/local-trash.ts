@@ -1,8 +1,9 @@
 // Moving a local file or folder out of the way after a remote delete: the OS trash, else the sync folder's own.
 import { homedir } from 'node:os';
-import { lstat, mkdir, rename } from 'node:fs/promises';
+import { lstat, rename } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BugError, MchError } from '../../common/errors.ts';
+import { errnoOf, makeFolders } from './file-errors.ts';
 import { moveToFreedesktopTrash, TrashUnusable } from './freedesktop-trash.ts';
 import { errorCode } from './local-paths.ts';
 
@@ -16,10 +17,27 @@ export type TrashErrorCode = 'TRASH_FAILED' | 'TRASH_SOURCE_MISSING';
 export class TrashError extends MchError {
   declare readonly code: TrashErrorCode;
   readonly path: string;
+  /**
+   * The file system's code for why the item could not be read, or why the last place tried (the
+   * folder's own trash) could not take it: the folder's own reason, such as EROFS on a read-only disk.
+   * Undefined when no file system call failed (no free name).
+   */
+  readonly errno: string | undefined;
 
-  constructor(code: TrashErrorCode, path: string, message: string, options?: { cause?: unknown }) {
-    super(code, code === 'TRASH_FAILED' ? 'Could not move to trash' : 'Already gone', message, options);
+  constructor(
+    code: TrashErrorCode,
+    path: string,
+    message: string,
+    options?: { cause?: unknown; errno?: string | undefined },
+  ) {
+    super(
+      code,
+      code === 'TRASH_FAILED' ? 'Could not move to trash' : 'Already gone',
+      message,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.path = path;
+    this.errno = options?.errno;
   }
 }
 
@@ -82,6 +100,7 @@ export async function moveToTrash(absolutePath: string, options: MoveToTrashOpti
     }
     throw new TrashError('TRASH_FAILED', source, `${source} cannot be read (${code}); will retry later.`, {
       cause: error,
+      errno: errnoOf(error),
     });
   }
 
@@ -96,7 +115,7 @@ export async function moveToTrash(absolutePath: string, options: MoveToTrashOpti
       'TRASH_FAILED',
       source,
       `${source} could not be moved to a trash (${problems.join('; ')}); it was left in place and will be retried.`,
-      { cause: error },
+      { cause: error, errno: errnoOf(error instanceof TrashUnusable ? error.cause : error) },
     );
   }
 }
@@ -187,7 +206,7 @@ async function moveToFolderTrash(
   // Colons are not allowed in Windows names; UTC keeps the order across time zone changes.
   const stamp = new Date(now).toISOString().replaceAll(':', '-');
   try {
-    await mkdir(join(root, FOLDER_TRASH), { recursive: true });
+    await makeFolders(join(root, FOLDER_TRASH));
   } catch (error) {
     throw new TrashUnusable(`cannot create ${join(root, FOLDER_TRASH)}: ${errorCode(error)}`, {
       cause: error,
@@ -198,7 +217,7 @@ async function moveToFolderTrash(
     const target = join(bucket, relativePath);
     if (await exists(target)) continue;
     try {
-      await mkdir(dirname(target), { recursive: true });
+      await makeFolders(dirname(target));
     } catch (error) {
       // A file where a parent folder should be: another bucket has room.
       if (errorCode(error) === 'EEXIST' || errorCode(error) === 'ENOTDIR') continue;

@@ -1,10 +1,6 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
-import {
-  localNameProblem,
-  MOVING_PREFIX,
-  STATE_FOLDER_NAME,
-  temporaryOrSystemReason,
-} from './local-names.ts';
+import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
+import { MOVING_PREFIX } from './local-names.ts';
 import {
   isAscii,
   nameKey,
@@ -17,6 +13,8 @@ import type { PassIssue } from './pass-report.ts';
 import type { ReconcileInput } from './reconcile.ts';
 import type { RemoteWalkResult } from './remote-walk.ts';
 import type { ScanResult } from './scanner.ts';
+
+export { scanIssues } from './input-issues.ts';
 
 export interface PassInputs {
   input: ReconcileInput;
@@ -144,21 +142,6 @@ function chosenRemoteNames(
   return { folders, chosen };
 }
 
-function normalisationClash(path: RelativePath, side: 'local' | 'remote'): PassIssue {
-  const where = side === 'local' ? 'On this computer' : 'On the device';
-  return {
-    kind: 'skipped',
-    path,
-    code: 'NAME_CLASH',
-    message:
-      `${where}: another item in its folder has the same name in another Unicode normal form, and ` +
-      `most systems treat them as one. Rename one of them to sync it.`,
-    // Only this side's item is left out: the other side's item with this spelling may be synced with
-    // the one kept here (an NFC/NFD-only difference is no change).
-    side,
-  };
-}
-
 /**
  * Local names the scanner found equal under NFC in one folder (Linux keeps both): one is synced (the
  * one the index knows, else the NFC spelling), the others are left out with an issue.
@@ -203,19 +186,6 @@ function isShadowed(path: RelativePath, shadowed: ReadonlySet<RelativePath>): bo
   return false;
 }
 
-function codeOfSkip(reason: string): string {
-  return reason.toUpperCase().replaceAll('-', '_');
-}
-
-/** Why a remote item is not brought to this computer, or undefined when it is. */
-function remoteSkipReason(name: string): string | undefined {
-  if (nameKey(name) === STATE_FOLDER_NAME) return "the name of this client's own state folder";
-  const temporary = temporaryOrSystemReason(name);
-  if (temporary !== undefined) return temporary;
-  const problem = localNameProblem(name);
-  return problem === undefined ? undefined : `a name that ${problem}`;
-}
-
 /**
  * Flags every synced folder above a remote item the round leaves out (`holdsLeftOut`): the planner
  * sees only what is synced, and a folder that looks empty to it may hold a new file whose name
@@ -256,26 +226,6 @@ function shareLocalValues(row: IndexRow, found: LocalEntry | undefined): void {
   if (found.mtimeNs === row.localMtimeNs) row.localMtimeNs = found.mtimeNs;
 }
 
-/** What the scan skipped (but the client's own folder) and its portability warnings, as issues. */
-export function scanIssues(scan: ScanResult): PassIssue[] {
-  const issues: PassIssue[] = [];
-  for (const skipped of scan.skipped) {
-    // The client's own folder is not the user's business.
-    if (skipped.reason === 'state-folder') continue;
-    const retry = skipped.reason === 'retry-later';
-    issues.push({
-      kind: retry ? 'retry' : 'skipped',
-      path: skipped.path,
-      code: codeOfSkip(skipped.reason),
-      message: skipped.detail,
-    });
-  }
-  for (const warning of scan.portability) {
-    issues.push({ kind: 'warning', path: warning.path, code: 'NOT_PORTABLE', message: warning.detail });
-  }
-  return issues;
-}
-
 /**
  * An item the scan skipped (ignored, unreadable, a symlink...), a folder that vanished from the walk,
  * or a remote item refused by name is unknown, never deleted: its index rows are left out of the round
@@ -298,13 +248,7 @@ export function passInputs(
   const refusedIds = new Set<string>();
   for (const rejected of walk.rejected) {
     if (rejected.id !== undefined) refusedIds.add(rejected.id);
-    const name = rejected.name ?? rejected.id ?? '?';
-    issues.push({
-      kind: 'skipped',
-      path: rejected.folderPath === '' ? name : `${rejected.folderPath}/${name}`,
-      code: 'REMOTE_ITEM_REFUSED',
-      message: rejected.error.message,
-    });
+    issues.push(refusedRemoteItem(rejected));
   }
 
   // The local side first, so that each row takes its equal values as it is read: a value swapped
@@ -368,16 +312,11 @@ export function passInputs(
       leaveOut();
       continue;
     }
-    const reason = remoteSkipReason(entry.name);
-    if (reason !== undefined) {
+    const leftOut = remoteLeftOut(entry.path, entry.name);
+    if (leftOut !== undefined) {
       unknown.add(entry.path, true);
       leftOutParents.add(found.parentId);
-      issues.push({
-        kind: 'skipped',
-        path: entry.path,
-        code: 'NOT_SYNCED_NAME',
-        message: `On the device: ${reason}.`,
-      });
+      issues.push(leftOut);
       leaveOut();
       continue;
     }

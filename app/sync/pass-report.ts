@@ -2,7 +2,7 @@
 import type { DeleteCounts } from './planner.ts';
 import type { RelativePath } from './model.ts';
 
-/** How a pass ended. `synced`: both sides match; `held`: the guard stopped it; `errors`: some items failed. */
+/** How a pass ended. `synced`: both sides match; `held`: a hold stopped it; `errors`: some items were left unsynced. */
 export type PassStatus = 'synced' | 'held' | 'errors';
 
 export interface PassCounts {
@@ -25,23 +25,124 @@ export interface PassCounts {
 }
 
 /**
- * Something about one item that the user may need to know. `skipped`: never synced and why (a symlink,
- * an ignored or refused name); `retry`: not synced this pass, tried again next time (changed meanwhile,
- * locked, vanished); `failed`: an operation failed with an error the next pass may meet again;
- * `warning`: synced, but worth knowing (a name another platform cannot hold).
+ * Something about one item that the user may need to know. `skipped`: left out by the user's choice or
+ * by the documented rules (an ignore pattern, a temporary or system file, a symlink), not a problem;
+ * `retry`: not synced this pass, tried again by itself (changed meanwhile, locked, the connection broke);
+ * `failed`: not synced, and the next pass meets the same unless the user acts (`remedy`: no permission,
+ * a full or read-only disk) or renames it (a name or path the other side cannot hold); `warning`:
+ * synced, but worth knowing (a name another platform cannot hold). A `retry` or `failed` issue leaves
+ * the two sides different: the pass is not `synced`.
  */
 export interface PassIssue {
   kind: 'skipped' | 'retry' | 'failed' | 'warning';
   path: RelativePath;
-  /** A stable code (`SYMLINK`, `PRECONDITION_FAILED`, `LOCAL_CHANGED`...). */
+  /** A stable code (`SYMLINK`, `PERMISSION_DENIED`, `DISK_FULL`...); `remedyOf` classes it. */
   code: string;
-  /** One line for people. */
+  /** One line for people: what happened and what to do, without the path (shown beside it). */
   message: string;
+  /** What the user can do, for `retry` and `failed` issues (`remedyOf` reads older records without it). */
+  remedy?: IssueRemedy;
   /**
    * The one side whose item this is about, when the other side's item at the same path is synced: a
    * name clash leaves out one of two spellings on one side only. Absent: the path, on both sides.
    */
   side?: 'local' | 'remote';
+}
+
+/**
+ * What the user can do about an item left unsynced: `retry-later` (nothing: the next pass tries
+ * again by itself), `needs-you` (free space, a permission, a read-only disk: then the next pass
+ * succeeds), `never-as-is` (a name or path the other side cannot hold: rename or move it).
+ */
+export type IssueRemedy = 'retry-later' | 'needs-you' | 'never-as-is';
+
+/** Every code of an item left unsynced, by what the user can do about it (app/README.md lists them). */
+const REMEDIES: Readonly<Record<IssueRemedy, readonly string[]>> = {
+  'retry-later': [
+    'NETWORK',
+    'TIMEOUT',
+    'OUTCOME_UNKNOWN',
+    'RATE_LIMITED',
+    'SERVER_ERROR',
+    'BAD_RESPONSE',
+    'LOCAL_CHANGED',
+    'LOCAL_CHANGED_DURING_UPLOAD',
+    'REMOTE_CHANGED',
+    'PRECONDITION_FAILED',
+    'NOT_FOUND',
+    'CONFLICT',
+    'PARENT_MISSING',
+    'NAME_TAKEN',
+    'CHANGED_MEANWHILE',
+    'FILE_BUSY',
+    'TOO_MANY_OPEN_FILES',
+    'FILE_ERROR',
+  ],
+  'needs-you': [
+    'DISK_FULL',
+    'DEVICE_FULL',
+    'READ_ONLY',
+    'PERMISSION_DENIED',
+    'DISK_ERROR',
+    'FORBIDDEN',
+    'BAD_REQUEST',
+    'NOT_SUPPORTED',
+    'UNEXPECTED_STATUS',
+    'TRASH_FAILED',
+  ],
+  'never-as-is': [
+    'INVALID_NAME',
+    'UNSAFE_PATH',
+    'NAME_CLASH',
+    'REMOTE_ITEM_REFUSED',
+    'NAME_NOT_ALLOWED',
+    'PATH_TOO_LONG',
+    'FILE_TOO_LARGE',
+  ],
+};
+
+const REMEDY_OF_CODE = new Map<string, IssueRemedy>(
+  (Object.entries(REMEDIES) as Array<[IssueRemedy, readonly string[]]>).flatMap(([remedy, codes]) =>
+    codes.map((code) => [code, remedy] as const),
+  ),
+);
+
+/**
+ * What the user can do about an issue; undefined for `skipped` and `warning` (nothing is wrong). A code
+ * not in the table (an older version's) is classed by its kind.
+ */
+export function remedyOf(issue: Pick<PassIssue, 'kind' | 'code' | 'remedy'>): IssueRemedy | undefined {
+  if (issue.kind === 'skipped' || issue.kind === 'warning') return undefined;
+  return (
+    issue.remedy ?? REMEDY_OF_CODE.get(issue.code) ?? (issue.kind === 'retry' ? 'retry-later' : 'needs-you')
+  );
+}
+
+/**
+ * Whether the item stays out of the sync until someone changes it, whatever the next pass does: left
+ * out by the rules (`skipped`) or by a name or path that cannot sync as it is (`never-as-is`). What
+ * compares both sides (the reliability harness) leaves these paths out; they are never "lost".
+ */
+export function staysOut(issue: Pick<PassIssue, 'kind' | 'code' | 'remedy'>): boolean {
+  return issue.kind === 'skipped' || remedyOf(issue) === 'never-as-is';
+}
+
+/** An item left unsynced, its kind and remedy from its code (REMEDIES; an unknown code needs the user). */
+export function unsyncedItem(
+  code: string,
+  path: RelativePath,
+  message: string,
+  side?: 'local' | 'remote',
+): PassIssue {
+  const remedy = REMEDY_OF_CODE.get(code) ?? 'needs-you';
+  return {
+    kind: remedy === 'retry-later' ? 'retry' : 'failed',
+    path,
+    code,
+    message,
+    remedy,
+    ...(side === undefined ? {} : { side }),
+  };
 }
 
 /**

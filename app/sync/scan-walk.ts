@@ -63,6 +63,12 @@ function item(path: RelativePath, reason: SkipReason, detail: string): SkippedIt
   return { path, reason, detail };
 }
 
+function unreadable(path: RelativePath, errno: string): SkippedItem {
+  return { path, reason: 'unreadable', detail: `could not be read: ${errno}`, errno };
+}
+
+const NOT_UTF8 = 'Its name is not valid UTF-8 text, which the device cannot store. Rename it to sync it.';
+
 /** The state of one walk; one method per folder keeps the hot loop free of closures. */
 export class Walk {
   readonly #fs: ScanFs;
@@ -167,9 +173,9 @@ export class Walk {
       }
       const outcome = listed.stat(at, facts);
       if (outcome !== 'ok') {
-        if (outcome === 'bad-name') skipped.push(item(path, 'invalid-name', 'is not valid UTF-8'));
+        if (outcome === 'bad-name') skipped.push(item(path, 'invalid-name', NOT_UTF8));
         else if (outcome === 'gone') skipped.push(item(path, 'retry-later', 'disappeared during the scan'));
-        else skipped.push(item(path, 'retry-later', `could not be read: ${outcome.error}`));
+        else skipped.push(unreadable(path, outcome.error));
         continue;
       }
       if (facts.kind === 'symlink') {

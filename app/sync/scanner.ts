@@ -16,14 +16,18 @@ export type SkipReason =
   | 'state-folder'
   | 'ignored'
   | 'invalid-name'
-  /** It vanished or could not be read during the scan: unknown this pass, not deleted. */
+  /** It could not be read (`errno` says why): unknown this pass, not deleted. */
+  | 'unreadable'
+  /** It vanished during the scan: unknown this pass, not deleted. */
   | 'retry-later';
 
 export interface SkippedItem {
   path: RelativePath;
   reason: SkipReason;
-  /** For people: "a Vim swap file", "disappeared during the scan", "EACCES"... */
+  /** For people: "a Vim swap file", "disappeared during the scan"... */
   detail: string;
+  /** For `unreadable`: the file system's code (`EACCES`), which file-errors.ts puts in words. */
+  errno?: string;
 }
 
 /** Names in one folder that a case-insensitive or a normalising file system would treat as one. */
@@ -178,11 +182,16 @@ class ScanRun {
       };
       return false;
     }
-    this.#result.skipped.push({
-      path: folder.relative,
-      reason: 'retry-later',
-      detail: `could not be read: ${problem}`,
-    });
+    this.#result.skipped.push(
+      problem === 'ENOENT'
+        ? { path: folder.relative, reason: 'retry-later', detail: 'disappeared during the scan' }
+        : {
+            path: folder.relative,
+            reason: 'unreadable',
+            detail: `could not be read: ${problem}`,
+            errno: problem,
+          },
+    );
     // Unknown this pass, like its contents: listing it would make its missing children look deleted.
     this.#withdrawn.add(folder.entryIndex);
     return true;

@@ -66,7 +66,11 @@ describe('hostile remote names', () => {
     expect(Object.keys(local).sort()).toEqual(['inner', 'normal.txt']);
     // Each hostile item is reported (by the pass that met it), not silently dropped.
     expect(first.issues.length).toBeGreaterThanOrEqual(HOSTILE_FILES.length + 2);
-    expect(first.issues.every((issue) => issue.kind !== 'failed')).toBe(true);
+    // Not synced, and never will be as named: the pass says so (issue 27), it does not say "synced".
+    expect(first.status).toBe('errors');
+    expect(first.issues.every((issue) => issue.kind === 'failed' && issue.remedy === 'never-as-is')).toBe(
+      true,
+    );
     // Unknown to the client is never "deleted here": the device still has every one of them.
     expect(liveNames(ids)).toEqual([...HOSTILE_FILES, '..', '..']);
     expect(second.counts.deleted).toBe(0);

@@ -71,7 +71,10 @@ describe('passInputs', () => {
 
   it('leaves index rows and remote items under a skipped local path out, and reports the skip', () => {
     const result = passInputs(
-      scan([local('keep.txt')], [{ path: 'locked', reason: 'retry-later', detail: 'EACCES' }]),
+      scan(
+        [local('keep.txt')],
+        [{ path: 'locked', reason: 'unreadable', detail: 'could not be read: EACCES', errno: 'EACCES' }],
+      ),
       walk([
         remote('f', 'locked', 'folder'),
         remote('g', 'locked/in.txt', 'file', 'f'),
@@ -82,9 +85,15 @@ describe('passInputs', () => {
     );
     expect([...result.input.index.keys()]).toEqual(['k']);
     expect([...result.input.remote.keys()]).toEqual(['k']);
-    expect(result.issues).toEqual([
-      { kind: 'retry', path: 'locked', code: 'RETRY_LATER', message: 'EACCES' },
-    ]);
+    // Unreadable is not synced, and waiting does not help: it needs the user (issue 27).
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]).toMatchObject({
+      kind: 'failed',
+      remedy: 'needs-you',
+      path: 'locked',
+      code: 'PERMISSION_DENIED',
+    });
+    expect(result.issues[0]?.message).toContain('This folder cannot be read: permission denied.');
   });
 
   it('keeps a vanished remote folder itself but nothing known below it, on either side', () => {
@@ -139,7 +148,12 @@ describe('passInputs', () => {
       ROOT,
     );
     expect(result.input.index.size).toBe(0);
-    expect(result.issues[0]).toMatchObject({ kind: 'skipped', path: 'a/b', code: 'REMOTE_ITEM_REFUSED' });
+    expect(result.issues[0]).toMatchObject({
+      kind: 'failed',
+      remedy: 'never-as-is',
+      path: 'a/b',
+      code: 'REMOTE_ITEM_REFUSED',
+    });
   });
 
   it('reads a remote item parked under .mch-moving-<hex> as still where the index has it, children too', () => {
@@ -181,7 +195,7 @@ describe('passInputs', () => {
     expect([...onDevice.input.remote.keys()]).toEqual(['synced']);
     expect([...onDevice.input.local.keys()]).toEqual([nfd]);
     expect(onDevice.issues).toEqual([
-      expect.objectContaining({ kind: 'skipped', path: nfd, code: 'NAME_CLASH', side: 'remote' }),
+      expect.objectContaining({ kind: 'failed', path: nfd, code: 'NAME_CLASH', side: 'remote' }),
     ]);
     expect(onDevice.nameClashes).toBe(1);
 
@@ -198,7 +212,7 @@ describe('passInputs', () => {
     expect([...here.input.local.keys()]).toEqual([nfd]);
     expect([...here.input.remote.keys()]).toEqual(['synced']);
     expect(here.issues).toEqual([
-      expect.objectContaining({ kind: 'skipped', path: nfc, code: 'NAME_CLASH', side: 'local' }),
+      expect.objectContaining({ kind: 'failed', path: nfc, code: 'NAME_CLASH', side: 'local' }),
     ]);
   });
 });

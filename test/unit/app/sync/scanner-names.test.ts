@@ -1,15 +1,19 @@
 // Names the scan never syncs, names a platform cannot hold, and the keys clashes are found by.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   caseFoldKey,
+  deviceNameProblem,
   localNameProblem,
   probeNameTraits,
+  remoteNameProblem,
   temporaryOrSystemReason,
   windowsNameProblem,
 } from '../../../../app/sync/local-names.ts';
+import { mountTmpfs, mountUnavailable, unmountAll } from '../../../helpers/mounts.ts';
 
 describe('temporaryOrSystemReason', () => {
   it.each([
@@ -78,5 +82,46 @@ describe('probeNameTraits', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it.skipIf(mountUnavailable() !== undefined)(
+    'reads the traits of a folder on a read-only disk instead of failing the pass',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mch-traits-ro-'));
+      try {
+        mountTmpfs(dir, 1);
+        mkdirSync(join(dir, '.mch-sync'));
+        expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
+        expect(probeNameTraits(join(dir, '.mch-sync'))).toEqual({
+          caseInsensitive: false,
+          normalizationInsensitive: false,
+        });
+      } finally {
+        unmountAll(dir);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe('deviceNameProblem and remoteNameProblem', () => {
+  it('blames the client, not the device, for a backslash, on both sides', () => {
+    expect(deviceNameProblem('a\\b.txt')).toBe(
+      'Its name contains "\\", which mch-sync does not sync: Windows reads it as a folder separator. Rename it to sync it.',
+    );
+    expect(remoteNameProblem('a\\b.txt', 'linux')).toBe(
+      'On the device: its name contains "\\", which mch-sync does not bring here (Windows reads it as a folder separator). Rename it on the device to sync it.',
+    );
+  });
+
+  it('blames the device for what it cannot store, and this computer for what it cannot hold', () => {
+    expect(deviceNameProblem('x'.repeat(300))).toBe(
+      'Its name is longer than 255 bytes, which the device cannot store. Rename it to sync it.',
+    );
+    expect(remoteNameProblem('CON.txt', 'win32')).toBe(
+      'On the device: its name is a reserved device name on Windows, so it cannot be brought to this computer. Rename it on the device to sync it.',
+    );
+    expect(deviceNameProblem('fine.txt')).toBeUndefined();
+    expect(remoteNameProblem('fine.txt', 'linux')).toBeUndefined();
   });
 });

@@ -108,9 +108,10 @@ describe('scanLocalFolder', () => {
     const result = scanLocalFolder(root);
     expect(paths(result)).toEqual(['fine.txt']);
     expect(result.skipped.map((item) => item.reason)).toEqual(['invalid-name', 'invalid-name']);
+    // The backslash is this client's own rule (the device stores it): the words must not blame it.
     expect(result.skipped.map((item) => item.detail).sort()).toEqual([
-      'is not valid UTF-8',
-      'the device refuses a name that contains "\\"',
+      'Its name contains "\\", which mch-sync does not sync: Windows reads it as a folder separator. Rename it to sync it.',
+      'Its name is not valid UTF-8 text, which the device cannot store. Rename it to sync it.',
     ]);
   });
 
@@ -184,7 +185,7 @@ describe('scanLocalFolder', () => {
     const result = scanLocalFolder(root, { fs });
     expect(paths(result)).toEqual(['top.txt']);
     expect(result.skipped).toEqual([
-      { path: 'proj', reason: 'retry-later', detail: 'could not be read: EBUSY' },
+      { path: 'proj', reason: 'unreadable', detail: 'could not be read: EBUSY', errno: 'EBUSY' },
     ]);
   });
 
