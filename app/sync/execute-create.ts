@@ -1,6 +1,6 @@
 // Operations that create items on the device: folders and uploads, each settled by name when its answer is lost.
 import type { RemoteFile } from '../api/device-client.ts';
-import { parentId, type ExecutionContext } from './execution-context.ts';
+import { countTransfer, parentId, type ExecutionContext } from './execution-context.ts';
 import {
   changedWhileSent,
   codeOf,
@@ -166,6 +166,6 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
     throw changedWhileSent(error, op.path);
   });
   recordCreated(context, op, intent, { ...created, parentId: folderId }, contentHash);
-  context.counts.uploaded += 1;
+  countTransfer(context, 'uploaded', created.id);
   context.counts.bytesUp += op.local.size;
 }

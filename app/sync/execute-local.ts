@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from './content-hash.ts';
-import { currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import { countTransfer, currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { indexPathIn, transferProgress } from './execute-shared.ts';
 import { errnoOf, fileError, fileErrorOf, freeSpace } from './file-errors.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
@@ -146,7 +146,7 @@ async function putInPlace(
     throw error;
   }
   store.completeIntent(intent, () => context.index.place(row));
-  context.counts.downloaded += 1;
+  countTransfer(context, 'downloaded', row.remoteId);
 }
 
 export async function download(context: ExecutionContext, op: Op<'download'>): Promise<void> {
@@ -282,6 +282,7 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
       if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw trashFailure(error);
     }
   }
-  if (row) context.index.removeTree(row.remoteId);
-  if (op.reason !== 'type-change') context.counts.deleted += 1;
+  const removed = row ? context.index.removeTree(row.remoteId) : 0;
+  // A folder counts with everything it held.
+  if (op.reason !== 'type-change') context.counts.deleted += Math.max(1, removed);
 }

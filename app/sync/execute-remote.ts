@@ -1,6 +1,6 @@
 // Operations that change existing items on the device: content edits, renames and moves, deletes.
 import { randomBytes } from 'node:crypto';
-import { currentETag, parentId, type ExecutionContext } from './execution-context.ts';
+import { countTransfer, currentETag, parentId, type ExecutionContext } from './execution-context.ts';
 import {
   changedWhileSent,
   codeOf,
@@ -107,7 +107,7 @@ export async function uploadContent(context: ExecutionContext, op: Op<'upload-co
   }
   store.completeIntent(intent, () => recordLocal(eTag));
   context.eTags.set(op.remoteId, eTag);
-  context.counts.uploaded += 1;
+  countTransfer(context, 'uploaded', op.remoteId);
   context.counts.bytesUp += op.local.size;
 }
 
@@ -286,6 +286,7 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
   const ifMatch = currentETag(context, op.remoteId, op.ifMatch);
   touchParentOf(context, op.remoteId);
   context.touchedFolders.add(op.remoteId);
+  let removed = 0;
   const intent = store.recordIntent({
     action: 'delete',
     path: op.path,
@@ -310,10 +311,14 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
     // its path (seed 21173: the row NFC, the new folder NFD).
     const row =
       store.get(op.remoteId) ?? (op.indexRemoteId === undefined ? undefined : store.get(op.indexRemoteId));
-    if (row)
-      context.index.removeTree(row.remoteId, (child) => survivesDelete(context, child.remoteId, op.remoteId));
+    removed = row
+      ? context.index.removeTree(row.remoteId, (child) =>
+          survivesDelete(context, child.remoteId, op.remoteId),
+        )
+      : 0;
   });
-  if (op.reason !== 'type-change') context.counts.deleted += 1;
+  // A folder counts with everything it held (what had left it before is not deleted).
+  if (op.reason !== 'type-change') context.counts.deleted += Math.max(1, removed);
 }
 
 /**

@@ -69,6 +69,29 @@ export interface ExecutionContext {
   signal: AbortSignal | undefined;
 }
 
+/** The items a pass counted as uploaded or downloaded (by remote id), kept across the pass's rounds. */
+const countedItems = new WeakMap<PassCounts, Set<string>>();
+
+/**
+ * Counts an item once per pass as uploaded or downloaded: a file edited again while the pass ran is
+ * sent again by a later round, and is still one item (a pass reported `uploaded: 3` for 2 files).
+ */
+export function countTransfer(
+  context: Pick<ExecutionContext, 'counts'>,
+  what: 'uploaded' | 'downloaded',
+  remoteId: string,
+): void {
+  let counted = countedItems.get(context.counts);
+  if (counted === undefined) {
+    counted = new Set();
+    countedItems.set(context.counts, counted);
+  }
+  const key = `${what}\n${remoteId}`;
+  if (counted.has(key)) return;
+  counted.add(key);
+  context.counts[what] += 1;
+}
+
 /** The eTag to send in If-Match: the one this pass last got for the item, else the planned one. */
 export function currentETag(context: ExecutionContext, remoteId: string, planned: string): string {
   return context.eTags.get(remoteId) ?? planned;

@@ -75,12 +75,13 @@ export class IndexWriter {
   /**
    * Removes an item's row and every row below it (a folder deleted with its content). Rows below it
    * that `survives` names (items that left the folder on the other side before it went) are parked
-   * instead, with what is below them: their own operation later in the plan places them.
+   * instead, with what is below them: their own operation later in the plan places them. Returns how
+   * many rows went (the item and what it held), which is how many items the delete counts.
    */
-  removeTree(remoteId: string, survives: (row: IndexEntry) => boolean = () => false): void {
-    this.store.transaction(() => {
+  removeTree(remoteId: string, survives: (row: IndexEntry) => boolean = () => false): number {
+    return this.store.transaction(() => {
       const existing = this.store.get(remoteId);
-      if (!existing) return;
+      if (!existing) return 0;
       const folders = existing.kind === 'folder' ? [existing] : [];
       for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
         for (const child of this.store.children(folder.remoteId)) {
@@ -88,7 +89,7 @@ export class IndexWriter {
           else if (child.kind === 'folder') folders.push(child);
         }
       }
-      this.store.deleteSubtree(existing.path);
+      return this.store.deleteSubtree(existing.path);
     });
   }
 
