@@ -6,6 +6,7 @@ import { hashFile } from './content-hash.ts';
 import { countTransfer, currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
 import { indexPathIn, transferProgress } from './execute-shared.ts';
 import { errnoOf, fileError, fileErrorOf, freeSpace } from './file-errors.ts';
+import { ordinaryFileMode } from './file-modes.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from './local-paths.ts';
 import { DOWNLOAD_TEMP_PREFIX } from './local-names.ts';
 import { moveToTrash, TrashError } from './local-trash.ts';
@@ -89,11 +90,14 @@ async function fetchToTemporary(
   // Named after the version, so a download broken off (its partial file kept) resumes on the next try.
   const version = createHash('sha256').update(`${remote.id}\n${eTag}`).digest('hex').slice(0, 12);
   const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${version}`);
+  const mode = ordinaryFileMode();
   try {
     const result = await context.client.download(remote.id, temporary, {
       eTag,
       signal: context.signal,
       onProgress: transferProgress(context, remote.path, 'down', remote.size),
+      // Private while it fills; then what the user's own new files get, not 0600 (issue 27).
+      ...(mode === undefined ? {} : { mode }),
     });
     const mtime = remote.mTimeMs / 1000;
     await utimes(temporary, mtime, mtime);
