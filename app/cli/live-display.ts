@@ -1,6 +1,8 @@
 // What `mch-sync run` shows while live: a redrawn status block on a terminal, plain log lines otherwise.
 import { createLogUpdate } from 'log-update';
 import type { SyncStatus } from '../../common/sync-status.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
+import { unsyncedWords } from './issue-lines.ts';
 
 export interface LiveDisplay {
   /** The status changed (state, progress or activity); the display reads it when it draws. */
@@ -50,10 +52,11 @@ export function statusLines(status: SyncStatus): string[] {
   for (const entry of status.activity.slice(0, 5)) {
     lines.push(`  ${clock(entry.atMs)}  ${entry.action.padEnd(14)} ${entry.path}`);
   }
-  const problems = status.issues.filter((issue) => issue.kind === 'failed' || issue.kind === 'retry');
-  if (problems.length > 0) lines.push(`  ${problems.length} item(s) not synced yet: mch-sync status`);
+  const unsynced = unsyncedWords(status.issues);
+  if (unsynced !== undefined) lines.push(`  ${unsynced}: mch-sync status lists them`);
   lines.push('  Ctrl+C to stop');
-  return lines;
+  // Names from the disk or the device: one line each, unable to drive the terminal (issue 27).
+  return lines.map(terminalSafe);
 }
 
 /** Redraws in place on a terminal (log-update), throttled to a few frames a second. */
@@ -70,7 +73,7 @@ export function terminalDisplay(stream: NodeJS.WriteStream, status: () => SyncSt
     },
     note(line) {
       render.clear();
-      stream.write(`${line}\n`);
+      stream.write(`${terminalSafe(line)}\n`);
       draw();
     },
     close() {
@@ -82,7 +85,8 @@ export function terminalDisplay(stream: NodeJS.WriteStream, status: () => SyncSt
 }
 
 /** One line per state change and per finished item, for logs and pipes. */
-export function plainDisplay(write: (line: string) => void, read: () => SyncStatus): LiveDisplay {
+export function plainDisplay(print: (line: string) => void, read: () => SyncStatus): LiveDisplay {
+  const write = (line: string): void => print(terminalSafe(line));
   let state: string | null = null;
   let detail: string | null = null;
   let seenAtMs = 0;

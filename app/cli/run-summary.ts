@@ -1,6 +1,9 @@
 // Formats a sync pass report for people: what moved each way, what was skipped and why, and what to do next.
 import { assertNever } from '../../common/errors.ts';
-import type { PassCounts, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
+import type { PassCounts, PassHold, PassReport } from '../sync/pass-report.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
+import { formatSize } from '../sync/file-errors.ts';
+import { issueSections, shownPath, unsyncedCounts } from './issue-lines.ts';
 import { table } from './output.ts';
 
 export interface SummaryContext {
@@ -16,23 +19,15 @@ export interface SummaryContext {
   maxIssuesPerKind?: number;
 }
 
-const ISSUE_HEADINGS: Record<PassIssue['kind'], string> = {
-  skipped: 'Not synced',
-  retry: 'Tried again next run',
-  failed: 'Failed',
-  warning: 'Synced, with a warning',
-};
-
 /** The summary as lines without newlines. */
 export function formatRunSummary(report: PassReport, context: SummaryContext): string[] {
   const lines = [headline(report, context)];
   if (report.hold !== null) lines.push(...describeHold(report.hold, context));
   if (!nothingMoved(report.counts)) lines.push('', ...countLines(report.counts));
-  for (const kind of ['failed', 'retry', 'skipped', 'warning'] as const) {
-    const issues = report.issues.filter((issue) => issue.kind === kind);
-    if (issues.length > 0) lines.push('', ...issueLines(kind, issues, context.maxIssuesPerKind ?? 20));
-  }
-  return lines;
+  lines.push(...issueSections(report.issues, context.maxIssuesPerKind ?? 20));
+  // Each is one line: whatever a name or a device's text holds, it can neither drive the terminal nor
+  // forge a line (issue 27).
+  return lines.map(terminalSafe);
 }
 
 /** True when the pass transferred, renamed, moved, deleted and created nothing. */
@@ -51,15 +46,15 @@ export function nothingMoved(counts: PassCounts): boolean {
 }
 
 function headline(report: PassReport, context: SummaryContext): string {
-  const pair = `${context.localRoot} and ${context.remoteFolder} on the device`;
+  const pair = `${shownPath(context.localRoot)} and ${shownPath(context.remoteFolder)} on the device`;
   switch (report.status) {
     case 'synced':
       return nothingMoved(report.counts) ? `Nothing to do: ${pair} already match.` : `Synced: ${pair} match.`;
     case 'errors': {
-      const failed = report.issues.filter(
-        (issue) => issue.kind === 'failed' || issue.kind === 'retry',
-      ).length;
-      return `Synced with problems: ${failed} ${failed === 1 ? 'item was' : 'items were'} not synced (listed below); the next run tries again.`;
+      // Never "match": an item left unsynced leaves the sides different (issue 27).
+      const unsynced = unsyncedCounts(report.issues);
+      const total = unsynced?.total ?? 0;
+      return `Not all synced: ${total} ${total === 1 ? 'item is' : 'items are'} not synced between ${pair} (${unsynced?.detail ?? 'see below'}); listed below.`;
     }
     case 'held': {
       const reason = report.hold?.reason;
@@ -174,21 +169,5 @@ function countLines(counts: PassCounts): string[] {
   ]);
 }
 
-function issueLines(kind: PassIssue['kind'], issues: readonly PassIssue[], max: number): string[] {
-  const shown = issues.slice(0, max).map((issue) => `  ${issue.path}: ${issue.message} [${issue.code}]`);
-  const more = issues.length > max ? [`  ... and ${issues.length - max} more (--json lists all)`] : [];
-  return [`${ISSUE_HEADINGS[kind]} (${issues.length}):`, ...shown, ...more];
-}
-
 /** `812 B`, `1.5 kB`, `12.3 MB` (powers of 1000, as file managers show them). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
+export const formatBytes = formatSize;

@@ -29,7 +29,7 @@ Environment:
   MCH_SECRET_STORE   "keychain" or "file": where login keeps the tokens (default: the system
                      keychain when one works, else secrets.json in the profile, mode 0600)
 
-Exit codes: 0 done, 1 failed, 2 usage error.
+Exit codes: 0 done, 1 failed (run: some items were not synced), 2 usage error.
             3 (run) held: the pass would delete many items; nothing was deleted.`;
 
 export const LOGIN_USAGE = `Usage: mch-sync [--profile DIR] login [--config-url URL] [options]
@@ -81,8 +81,9 @@ talk to it; its log is <profile>/logs/live-<folder key>.log.
 Options:
   --folder DIR           the local folder (must exist); without it, every folder pair of the
                          profile (\`mch-sync folders list\`), one after the other with --once
-  --remote-folder PATH   the device folder, a slash path from the device root (default: /<name of
-                         the local folder>); created when missing
+  --remote-folder PATH   the device folder, a slash path from the device root (default: the one
+                         the folder is paired with, else /<name of the local folder>); created
+                         when missing
   --once                 run one pass and exit
   --confirm-deletes      (with --once) go ahead with a pass held because it would delete many items,
                          or delete on the device what was deleted from an emptied folder
@@ -93,11 +94,18 @@ Options:
 
 One run per folder at a time: a second one exits with 1 while the first is running.
 
+A pass that leaves any item unsynced never says the sides match: the summary (and --json, each
+issue's "remedy") lists those items by what you can do: "Needs you" (free space, a permission, a
+read-only disk), "Cannot sync as it is" (a name or path the other side cannot hold: rename or move
+it), "Not synced yet" (tried again next run by itself). Items left out on purpose (.mchignore
+patterns, temporary and system files, symbolic links) are listed too, and do not count.
+
 A folder that was synced and is now empty (everything in it deleted, the folder itself still there)
 is never read silently either way: the pass is held, nothing changes on either side, and the summary
 names both ways out: --confirm-deletes deletes those items on the device too, --restore brings them
 back from the device. A missing or unreadable folder stops the run (exit 1), nothing changed.
 
-Exit codes: 0 both sides match (or a live run stopped cleanly), 1 some items failed (or the run could
-not start), 2 usage error, 3 held: the pass would delete more than 50 items and more than 30% of one
-side, or the folder was emptied; nothing was deleted, and the summary says what to run to go on.`;
+Exit codes (the same with --json): 0 both sides match (or a live run stopped cleanly), 1 some items
+were not synced (or the run could not start), 2 usage error, 3 held: the pass would delete more than
+50 items and more than 30% of one side, or the folder was emptied; nothing was deleted, and the
+summary says what to run to go on.`;

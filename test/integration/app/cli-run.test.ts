@@ -113,11 +113,12 @@ describe('mch-sync run --once', () => {
     expect(report.hold).toBeNull();
   });
 
-  it('lists what it skipped and why', async () => {
+  it('lists what it left out on purpose and why, and still says the sides match', async () => {
     const folder = localFolder('Skips', { 'keep.txt': 'keep', '.DS_Store': 'junk', '~$draft.docx': 'lock' });
     const result = await run(['--folder', folder, '--once']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Not synced \(2\):$/m);
+    expect(result.stdout).toContain(`Synced: ${folder} and /Skips on the device match.`);
+    expect(result.stdout).toMatch(/^Left out on purpose \(2\):$/m);
     expect(result.stdout).toMatch(/^ {2}\.DS_Store: .+$/m);
     expect(result.stdout).toMatch(/^ {2}~\$draft\.docx: .+$/m);
     expect(await remoteTexts('/Skips')).toEqual({ 'keep.txt': 'keep' });

@@ -23,7 +23,9 @@ describe('mch-sync help', () => {
     const overview = await run(['--help']);
     expect(overview.code).toBe(0);
     expect(overview.stdout).toContain('Usage: mch-sync [--profile DIR] <command> [options]');
-    expect(overview.stdout).toContain('Exit codes: 0 done, 1 failed, 2 usage error.');
+    expect(overview.stdout).toContain(
+      'Exit codes: 0 done, 1 failed (run: some items were not synced), 2 usage error.',
+    );
     const login = await run(['login', '--help']);
     expect(login.code).toBe(0);
     expect(login.stdout).toContain('--password-stdin');

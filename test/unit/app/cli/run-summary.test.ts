@@ -61,7 +61,7 @@ describe('formatRunSummary', () => {
     ]);
   });
 
-  it('lists what was skipped and why, even when nothing else happened', () => {
+  it('lists what was left out on purpose and why, even when nothing else happened', () => {
     const lines = formatRunSummary(
       report({ issues: [issue('skipped', 'link', 'SYMLINK'), issue('skipped', '.DS_Store', 'TEMPORARY')] }),
       CONTEXT,
@@ -69,37 +69,59 @@ describe('formatRunSummary', () => {
     expect(lines).toEqual([
       'Nothing to do: /home/ann/Docs and /Docs on the device already match.',
       '',
-      'Not synced (2):',
+      'Left out on purpose (2):',
       '  link: link is skipped [SYMLINK]',
       '  .DS_Store: .DS_Store is skipped [TEMPORARY]',
     ]);
   });
 
-  it('puts failures first and counts only what is tried again in the headline', () => {
+  it('never says the sides match when items are not synced: counts them by what the user can do', () => {
     const lines = formatRunSummary(
       report({
         status: 'errors',
-        issues: [issue('skipped', 's'), issue('retry', 'r'), issue('failed', 'f'), issue('warning', 'w')],
+        issues: [
+          issue('skipped', 's', 'IGNORED'),
+          issue('retry', 'r', 'NETWORK'),
+          issue('failed', 'f', 'PERMISSION_DENIED'),
+          issue('failed', 'n', 'PATH_TOO_LONG'),
+          issue('warning', 'w', 'NOT_PORTABLE'),
+        ],
       }),
       CONTEXT,
     );
     expect(lines[0]).toBe(
-      'Synced with problems: 2 items were not synced (listed below); the next run tries again.',
+      'Not all synced: 3 items are not synced between /home/ann/Docs and /Docs on the device ' +
+        '(1 needs you, 1 cannot sync as it is, 1 is tried again next run); listed below.',
     );
     const headings = lines.filter((line) => /^\S.*\(\d+\):$/.test(line));
     expect(headings).toEqual([
-      'Failed (1):',
-      'Tried again next run (1):',
-      'Not synced (1):',
+      'Needs you (1):',
+      'Cannot sync as it is (1):',
+      'Not synced yet, tried again next run (1):',
+      'Left out on purpose (1):',
       'Synced, with a warning (1):',
     ]);
+  });
+
+  it('shows names from the disk or the device escaped: no escape sequence reaches the terminal, no line splits', () => {
+    const evil = 'evil\u001b[2J\u001b[31mFAKE\u001b[0m\nSynced: all fine.txt';
+    const lines = formatRunSummary(
+      report({ status: 'errors', issues: [issue('failed', evil, 'PERMISSION_DENIED')] }),
+      { ...CONTEXT, localRoot: '/home/ann/new\nline' },
+    );
+    // eslint-disable-next-line no-control-regex -- control characters are what must not be printed
+    expect(lines.join('\n')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(lines[0]).toContain('/home/ann/new\\u000aline and /Docs');
+    // The message of the test's issue repeats the path.
+    const shown = 'evil\\u001b[2J\\u001b[31mFAKE\\u001b[0m\\u000aSynced: all fine.txt';
+    expect(lines).toContain(`  ${shown}: ${shown} is failed [PERMISSION_DENIED]`);
   });
 
   it('shortens a long list of issues of one kind', () => {
     const issues = Array.from({ length: 25 }, (_, i) => issue('skipped', `f${i}`));
     const lines = formatRunSummary(report({ issues }), { ...CONTEXT, maxIssuesPerKind: 3 });
     expect(lines.slice(-5)).toEqual([
-      'Not synced (25):',
+      'Left out on purpose (25):',
       '  f0: f0 is skipped [CODE]',
       '  f1: f1 is skipped [CODE]',
       '  f2: f2 is skipped [CODE]',

@@ -172,14 +172,15 @@ describe('status without a running service', () => {
     expect(stdout).toContain('device folder: /Photos\n');
     expect(stdout).toContain('live sync:     not running\n');
     expect(stdout).toContain(
-      'state:         error (as the last pass left it): 1 item was not synced; it is tried again at the next pass.\n',
+      'state:         error (as the last pass left it): 1 item is not synced (1 needs you); see the issues.\n',
     );
     expect(stdout).toMatch(/last sync: {5}2025-06-01T11:59:00\.000Z \(\d+ (s|min|h|days) ago\)\n/);
     expect(stdout).toContain('last pass:     2025-06-01T12:00:00.000Z: errors, 2 uploaded, 1 downloaded\n');
     expect(stdout).toContain('items synced:  3\n');
     expect(stdout).toContain('pending:       1 change whose outcome is checked at the next pass\n');
     expect(stdout).toContain('issues:        2\n');
-    expect(stdout).toContain('  failed  a/locked.doc: The file is locked. [LOCAL_LOCKED]\n');
+    expect(stdout).toContain('  needs you:   a/locked.doc: The file is locked. [LOCAL_LOCKED]\n');
+    expect(stdout).toContain('  left out:    link: A symbolic link is not synced. [SYMLINK]\n');
     expect(stderr).toBe('');
   });
 
@@ -189,7 +190,7 @@ describe('status without a running service', () => {
     const { issues, ...lastPass } = pass();
     expect(json()).toEqual({
       state: 'error',
-      detail: '1 item was not synced; it is tried again at the next pass.',
+      detail: '1 item is not synced (1 needs you); see the issues.',
       localRoot: folder,
       remoteFolder: '/Photos',
       progress: null,
