@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { KeytarApi } from '../auth/keychain-store.ts';
 import type { AuthEnvironment } from '../auth/session.ts';
 import type { BrowserOpener } from '../auth/system-browser.ts';
+import { safeText } from './output.ts';
 
 export interface CliDependencies {
   /** Writes text as is (callers add the newline). */
@@ -25,6 +26,22 @@ export interface CliDependencies {
   signInTimeoutMs?: number;
 }
 
+/**
+ * The reason a command's signal aborts when its standard output was closed (`mch-sync ... | head`): the
+ * command ends quietly, never as if stopped with Ctrl+C.
+ */
+export class OutputClosed extends Error {
+  constructor() {
+    super('standard output was closed');
+    this.name = 'OutputClosed';
+  }
+}
+
+/** Whether the command was stopped by the user (Ctrl+C, SIGTERM), not by its output closing. */
+export function stoppedByUser(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && !(signal.reason instanceof OutputClosed);
+}
+
 /** Usage errors exit with 2; the message says what was wrong and the usage text follows. */
 export class UsageError extends Error {
   readonly usage: string;
@@ -41,12 +58,15 @@ export interface CommandContext {
   profileDir: string;
   /** The environment of the auth layer: warnings go to stderr. */
   auth: AuthEnvironment;
+  /** A line on stdout, its control characters (but line breaks) escaped: see `safeText`. */
   print: (line?: string) => void;
+  /** A line made safe by its caller, with styles of its own (search's marked matches): printed as is. */
+  printStyled: (line: string) => void;
   warn: (message: string) => void;
 }
 
 export function commandContext(deps: CliDependencies, profileDir: string): CommandContext {
-  const warn = (message: string): void => deps.stderr(`mch-sync: warning: ${message}\n`);
+  const warn = (message: string): void => deps.stderr(`mch-sync: warning: ${safeText(message)}\n`);
   return {
     deps,
     profileDir,
@@ -56,7 +76,8 @@ export function commandContext(deps: CliDependencies, profileDir: string): Comma
       warn,
       ...(deps.keychain === undefined ? {} : { keychain: deps.keychain }),
     },
-    print: (line = '') => deps.stdout(`${line}\n`),
+    print: (line = '') => deps.stdout(`${safeText(line)}\n`),
+    printStyled: (line) => deps.stdout(`${line}\n`),
     warn,
   };
 }

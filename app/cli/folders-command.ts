@@ -9,6 +9,8 @@ import { askService } from '../service/control-client.ts';
 import { controlSocketPath } from '../service/control-socket-path.ts';
 import { moveToTrash } from '../sync/local-trash.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
+import { shownPath } from './issue-lines.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { acquireFolderLock, folderLockPath } from './folder-lock.ts';
 import { RunError } from './run-command.ts';
@@ -81,8 +83,9 @@ async function listPairs(context: CommandContext, json: boolean): Promise<number
   }
   if (rows.length === 0) context.print('No folder is synced yet: `mch-sync folders add --folder DIR`.');
   for (const row of rows) {
-    context.print(`${row.localRoot}  ↔  ${row.remoteFolder}${row.running ? '  (live sync running)' : ''}`);
-    if (row.overlap !== null) context.print(`  ${row.overlap}`);
+    const running = row.running ? '  (live sync running)' : '';
+    context.print(`${shownPath(row.localRoot)}  ↔  ${shownPath(row.remoteFolder)}${running}`);
+    if (row.overlap !== null) context.print(`  ${terminalSafe(row.overlap)}`);
   }
   return 0;
 }

@@ -3,7 +3,15 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MchError } from '../../common/errors.ts';
 import { systemBrowser } from '../auth/system-browser.ts';
 import { resolveProfileDir } from '../profile/profile-dir.ts';
-import { commandContext, UsageError, type CliDependencies, type CommandContext } from './cli-context.ts';
+import {
+  commandContext,
+  OutputClosed,
+  stoppedByUser,
+  UsageError,
+  type CliDependencies,
+  type CommandContext,
+} from './cli-context.ts';
+import { safeText } from './output.ts';
 import { runDevices } from './devices-command.ts';
 import { INTEGRATE_USAGE, runIntegrate } from './integrate-command.ts';
 import { runLogin } from './login-command.ts';
@@ -185,7 +193,9 @@ function splitCommand(argv: string[]): { globals: string[]; name: string | undef
   return { globals, name: undefined, rest: [] };
 }
 
-export async function runCli(argv: string[], deps: CliDependencies): Promise<number> {
+export async function runCli(argv: string[], given: CliDependencies): Promise<number> {
+  // Nothing on stderr is styled: a message naming a file cannot drive the terminal (issue 27).
+  const deps: CliDependencies = { ...given, stderr: (text) => given.stderr(safeText(text)) };
   try {
     const { globals, name, rest } = splitCommand(argv);
     const global = parse(globals, {}, MAIN_USAGE).values;
@@ -224,7 +234,8 @@ function report(error: unknown, deps: CliDependencies): number {
     return 2;
   }
   if (error instanceof MchError && error.code === 'ABORTED') {
-    deps.stderr('mch-sync: stopped (Ctrl+C).\n');
+    // Ended because its output was closed (`| head`): quietly, the reader is gone.
+    if (stoppedByUser(deps.signal)) deps.stderr('mch-sync: stopped (Ctrl+C).\n');
     return 1;
   }
   if (error instanceof MchError) {
@@ -251,10 +262,15 @@ export async function main(argv: string[]): Promise<number> {
   const onTerminate = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
   process.once('SIGTERM', onTerminate);
+  // A reader that went away (`mch-sync shares | head`) ends the command quietly: no EPIPE stack trace,
+  // no more output, and a command that runs until stopped stops as on SIGTERM.
+  const outputClosed = (): void => controller.abort(new OutputClosed());
+  const stdout = guardedOutput(process.stdout, outputClosed);
+  const stderr = guardedOutput(process.stderr, outputClosed);
   try {
     return await runCli(argv, {
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
+      stdout,
+      stderr,
       stdin: process.stdin,
       env: process.env,
       openBrowser: systemBrowser(),
@@ -265,4 +281,21 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onTerminate);
   }
+}
+
+/**
+ * Writes to `stream` until it fails (its reader closed the pipe: EPIPE; a terminal that went away),
+ * then drops every later write and calls `onClosed` once. The error is handled here, so Node never
+ * prints it as an unhandled 'error' event.
+ */
+function guardedOutput(stream: NodeJS.WriteStream, onClosed: () => void): (text: string) => void {
+  let closed = false;
+  stream.on('error', () => {
+    if (closed) return;
+    closed = true;
+    onClosed();
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
 }

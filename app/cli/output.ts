@@ -1,5 +1,16 @@
 // Small formatting helpers shared by the commands' human-readable output.
 import type { ChosenDevice } from '../profile/settings.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
+
+/**
+ * `text` with every control character but its line breaks shown as `\uXXXX`: an escape sequence in a
+ * name (from the disk or the device) cannot drive the terminal. A line break inside a name must be
+ * escaped where the name is put in its line (`terminalSafe`); this keeps the command's own lines.
+ * JSON stays JSON: inside a string `\uXXXX` is the same character, and outside one there is none.
+ */
+export function safeText(text: string): string {
+  return text.split('\n').map(terminalSafe).join('\n');
+}
 
 export function describeDevice(device: ChosenDevice): string {
   const at = device.url === undefined ? 'not reachable at the moment' : `at ${device.url}`;

@@ -20,11 +20,13 @@ import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
 import type { PassReport } from '../sync/pass-report.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
-import { commandContext, UsageError, type CommandContext } from './cli-context.ts';
+import { commandContext, stoppedByUser, UsageError, type CommandContext } from './cli-context.ts';
 import { deviceAddress } from './device-session.ts';
 import { lockSyncedFolder } from './folder-lock.ts';
 import { runLive } from './run-live.ts';
 import { formatRunSummary } from './run-summary.ts';
+import { shownPath } from './issue-lines.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import { RUN_USAGE } from './usage.ts';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -204,7 +206,7 @@ function printReport(context: CommandContext, request: RunRequest, report: PassR
     });
     for (const line of lines) context.print(line);
   }
-  if (context.deps.signal?.aborted === true) {
+  if (stoppedByUser(context.deps.signal)) {
     context.deps.stderr('mch-sync: stopped (Ctrl+C); the next run continues from here.\n');
     return 1;
   }
@@ -245,7 +247,7 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
   if (values['once'] === true) {
     let worst = 0;
     for (const pair of pairs) {
-      context.print(`${pair.localRoot} ↔ ${pair.remoteFolder}`);
+      context.print(`${shownPath(pair.localRoot)} ↔ ${shownPath(pair.remoteFolder)}`);
       worst = Math.max(
         worst,
         await runRun(context, valuesOf(pair)).catch((error: unknown) =>
@@ -282,7 +284,7 @@ function prefixLines(label: string, text: string): string {
 /** One pair that cannot run does not stop the others: its error is said, and the exit code is 1. */
 function reportPairFailure(context: CommandContext, pair: FolderPair, error: unknown): number {
   if (!(error instanceof MchError)) throw error;
-  context.deps.stderr(`mch-sync: ${pair.localRoot}: ${error.message}\n`);
+  context.deps.stderr(`mch-sync: ${shownPath(pair.localRoot)}: ${error.message}\n`);
   return 1;
 }
 
@@ -340,8 +342,10 @@ function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
+/** One log line on stderr, whatever the path or message holds (a newline, an escape sequence). */
 function logText(line: EngineLogLine): string {
-  return `mch-sync: ${line.level}: ${line.path === undefined ? '' : `${line.path}: `}${line.message}\n`;
+  const path = line.path === undefined ? '' : `${shownPath(line.path)}: `;
+  return `mch-sync: ${line.level}: ${path}${terminalSafe(line.message)}\n`;
 }
 
 /** The device the profile chose (deviceAddress has checked there is one): a pair synced with another is held. */

@@ -72,7 +72,8 @@ export async function runSearch(context: CommandContext, values: Values, words: 
     }
     const style = highlightStyleFor(context.deps);
     for (const match of result.matches) {
-      for (const line of matchLines(match, style)) context.print(line);
+      // matchLines escapes every name and adds the marks of its style.
+      for (const line of matchLines(match, style)) context.printStyled(line);
       context.print();
     }
     context.print(searchSummary(result));

@@ -1,5 +1,6 @@
 // `mch-sync shares`: every link of the signed-in user on this device, with its items (where each is synced here) and when it was made.
 import { describeShares, type SharedItemJson } from '../share/describe-shares.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import type { CommandContext } from './cli-context.ts';
 import { withDeviceAdvice } from './device-failures.ts';
 import { openShareSession } from './share-session.ts';
@@ -36,8 +37,9 @@ export async function runShares(
   }
   for (const share of json.shares) {
     const count = share.items.length === 1 ? '1 item' : `${share.items.length} items`;
-    context.print(`${share.url}  (made ${localTime(share.createdAt)}, ${count})`);
-    for (const item of share.items) context.print(`  ${itemLine(item)}`);
+    context.print(`${terminalSafe(share.url)}  (made ${localTime(share.createdAt)}, ${count})`);
+    // A name from the device or the disk stays on its line, whatever it holds.
+    for (const item of share.items) context.print(`  ${terminalSafe(itemLine(item))}`);
   }
   return 0;
 }

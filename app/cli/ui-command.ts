@@ -9,6 +9,7 @@ import { defaultProfileDir } from '../profile/profile-dir.ts';
 import type { SystemSwitch } from '../ui/system-settings.ts';
 import { startUiHost } from '../ui-host/ui-host.ts';
 import { UiCore } from '../ui/ui-core.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 
 export const UI_USAGE = `Usage: mch-sync [--profile DIR] ui [--port N] [--no-open]
@@ -79,7 +80,7 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
     ...(context.deps.keychain === undefined ? {} : { keychain: context.deps.keychain }),
     log: (level, message) => {
       if (level !== 'info')
-        context.deps.stderr(`mch-sync: ${level === 'warn' ? 'warning: ' : ''}${message}\n`);
+        context.deps.stderr(`mch-sync: ${level === 'warn' ? 'warning: ' : ''}${terminalSafe(message)}\n`);
     },
   });
   try {
@@ -87,7 +88,7 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
       service: core,
       rendererDir: rendererDir(),
       port,
-      log: (line) => context.deps.stderr(`mch-sync: ui: ${line}\n`),
+      log: (line) => context.deps.stderr(`mch-sync: ui: ${terminalSafe(line)}\n`),
     });
     try {
       context.print(`The window is at ${host.openUrl}`);

@@ -3,6 +3,7 @@ import { lstatSync } from 'node:fs';
 import type { Share } from '../api/shares-client.ts';
 import { ShareError } from '../share/share-errors.ts';
 import { lookUpSyncedItems, placeLocalItems } from '../share/shared-items.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { withDeviceAdvice } from './device-failures.ts';
 import { openShareSession, type ShareSession } from './share-session.ts';
@@ -32,7 +33,7 @@ export async function runUnshare(context: CommandContext, args: string[]): Promi
   });
   for (const share of revoked) {
     const count = share.fileIds.length === 1 ? '1 item' : `${share.fileIds.length} items`;
-    context.print(`Revoked ${share.url} (${count}).`);
+    context.print(`Revoked ${terminalSafe(share.url)} (${count}).`);
   }
   return 0;
 }

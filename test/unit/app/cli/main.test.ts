@@ -33,6 +33,15 @@ describe('mch-sync help', () => {
   });
 });
 
+describe('stderr', () => {
+  it('never carries a control character of a name: an error naming a hostile folder stays inert', async () => {
+    const result = await run(['--profile', '/nonexistent-profile', 'status', '--folder', '/tmp/x\u001b[2Jy']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('/tmp/x\\u001b[2Jy');
+    expect(result.stderr).not.toContain('\u001b');
+  });
+});
+
 describe('usage errors exit with 2 and show the usage', () => {
   it('for --profile without a folder', async () => {
     const result = await run(['--profile']);

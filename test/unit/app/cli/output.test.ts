@@ -1,6 +1,6 @@
 // Formatting of durations and aligned rows in the commands' output.
 import { describe, expect, it } from 'vitest';
-import { describeRemaining, table } from '../../../../app/cli/output.ts';
+import { describeRemaining, safeText, table } from '../../../../app/cli/output.ts';
 
 describe('describeRemaining', () => {
   it('says how long is left, or how long ago it ended', () => {
@@ -19,5 +19,18 @@ describe('table', () => {
         ['secret store', 'file'],
       ]),
     ).toEqual(['user:         alice', 'secret store: file']);
+  });
+});
+
+describe('safeText', () => {
+  it('escapes control characters but keeps the line breaks of the text itself', () => {
+    expect(safeText('a\u001b[2Jb\nc\u0007')).toBe('a\\u001b[2Jb\nc\\u0007');
+  });
+
+  it('keeps JSON valid and equal: inside a string an escape is the same character', () => {
+    const value = { name: 'x\u0085\u202ey', n: 1 };
+    const text = safeText(JSON.stringify(value, null, 2));
+    expect(text).not.toMatch(/[\u0085\u202e]/);
+    expect(JSON.parse(text)).toEqual(value);
   });
 });

@@ -1,0 +1,143 @@
+// What mch-sync prints is safe and ends well: names with escapes or newlines stay inert, a closed pipe ends quietly.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor } from '../../helpers/api-client.ts';
+import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
+import { signedInProfile } from '../../helpers/signed-in-profile.ts';
+
+let device: TestDevice;
+let home: string;
+let profile: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  device = await startTestDevice();
+  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-words-'));
+});
+
+afterAll(async () => {
+  await device?.stop();
+  if (home !== undefined) rmSync(home, { recursive: true, force: true });
+});
+
+/** Clears the screen, then prints a fake green line: what a hostile name on the device could hold. */
+const ESCAPES = 'evil\u001b[2J\u001b[32mSynced: all fine\u001b[0m.txt';
+const ESCAPES_SHOWN = 'evil\\u001b[2J\\u001b[32mSynced: all fine\\u001b[0m.txt';
+const NEWLINE = 'two\nlines.txt';
+const NEWLINE_SHOWN = 'two\\u000alines.txt';
+
+/** Any control character but the line breaks of the output itself. */
+// eslint-disable-next-line no-control-regex -- control characters are what must not be printed
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+function mch(args: readonly string[]): Promise<CliRun> {
+  return runMchSync(['--profile', profile, ...args], { env, timeoutMs: 60_000 });
+}
+
+function localFolder(name: string): string {
+  const folder = join(home, name);
+  mkdirSync(folder, { recursive: true });
+  return folder;
+}
+
+/** Makes `/<folder>` on the device with files of hostile names, as another client could. */
+async function hostileRemoteFolder(folder: string): Promise<void> {
+  const api = clientFor(device).device;
+  const made = await api.createFolder({ parentId: 'root', name: folder });
+  for (const name of [ESCAPES, NEWLINE]) {
+    await api.create({ parentId: made.id, name, content: Buffer.from(name) });
+  }
+}
+
+/** Runs mch-sync with its standard output closed before it writes anything (`mch-sync ... | true`). */
+function runWithClosedOutput(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', profile, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mch-sync ${args.join(' ')} did not end with its output closed:\n${stderr}`));
+    }, 30_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('names from the device on the terminal', () => {
+  it('are shown escaped in the summary, status and --json: nothing drives the terminal, no line splits', async () => {
+    const folder = localFolder('Hostile');
+    await hostileRemoteFolder('Hostile');
+    const first = await mch(['run', '--folder', folder, '--once', '--verbose']);
+    expect(first.code).toBe(0);
+    expect(`${first.stdout}${first.stderr}`).not.toMatch(RAW_CONTROL);
+    // Now on disk, the scan warns about the names: the summary names them.
+    const result = await mch(['run', '--folder', folder, '--once', '--verbose']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(RAW_CONTROL);
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
+    expect(result.stdout).toContain(`  ${ESCAPES_SHOWN}: the name contains a character Windows`);
+    expect(result.stdout).toContain(`  ${NEWLINE_SHOWN}: the name contains a character Windows`);
+
+    const status = await mch(['status', '--folder', folder]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).not.toMatch(RAW_CONTROL);
+    expect(status.stdout).toContain(`  warning:     ${ESCAPES_SHOWN}: `);
+
+    // JSON stays JSON with the names as they are.
+    const json = await mch(['run', '--folder', folder, '--once', '--json']);
+    expect(json.stdout).not.toMatch(RAW_CONTROL);
+    const paths = (JSON.parse(json.stdout) as { issues: Array<{ path: string }> }).issues.map((i) => i.path);
+    expect(paths.sort()).toEqual([ESCAPES, NEWLINE].sort());
+  });
+
+  it('are shown escaped in the lines of a live run and of shares', async () => {
+    const folder = localFolder('HostileLive');
+    await hostileRemoteFolder('HostileLive');
+    const child = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', profile, 'run', '--folder', folder], {
+      env,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!(output.includes(ESCAPES_SHOWN) && output.includes(NEWLINE_SHOWN)) && Date.now() < deadline) {
+      await sleep(50);
+    }
+    const stopped = new Promise((resolve) => child.once('close', resolve));
+    child.kill('SIGTERM');
+    expect(await stopped).toBe(0);
+    expect(output).toMatch(new RegExp(`Z downloaded ${ESCAPES_SHOWN.replaceAll(/[\\[\]]/g, '\\$&')}$`, 'm'));
+    expect(output).toContain(`downloaded ${NEWLINE_SHOWN}\n`);
+    expect(output).not.toMatch(RAW_CONTROL);
+
+    const shared = await mch(['share', join(folder, ESCAPES)]);
+    expect(shared.code).toBe(0);
+    const shares = await mch(['shares']);
+    expect(shares.code).toBe(0);
+    expect(shares.stdout).toContain(`  ${join(folder, ESCAPES_SHOWN)}\n`);
+    expect(shares.stdout).not.toMatch(RAW_CONTROL);
+  });
+});
+
+describe('a closed standard output', () => {
+  it('ends the command quietly: no EPIPE, no stack trace, the command’s own exit code', async () => {
+    const folder = localFolder('Piped');
+    for (let i = 0; i < 40; i += 1) writeFileSync(join(folder, `.~lock.${i}#`), 'lock');
+    expect((await mch(['run', '--folder', folder, '--once'])).code).toBe(0);
+    for (const args of [['--help'], ['run', '--folder', folder, '--once'], ['status', '--folder', folder]]) {
+      const result = await runWithClosedOutput(args);
+      expect({ args, ...result }).toEqual({ args, code: 0, stderr: '' });
+    }
+  });
+});
