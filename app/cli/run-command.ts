@@ -1,6 +1,5 @@
 // `mch-sync run`: one sync pass of a folder pair (--once) or live sync until stopped, under a per-folder lock.
-import { statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { assertNever, MchError } from '../../common/errors.ts';
 import { DeviceClient } from '../api/device-client.ts';
 import { Session } from '../auth/session.ts';
@@ -19,11 +18,11 @@ import { resolveProfileDir } from '../profile/profile-dir.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
 import type { PassReport } from '../sync/pass-report.ts';
-import { remoteFolderSegments, RemoteFolderError } from '../sync/remote-folder.ts';
 import { commandContext, stoppedByUser, UsageError, type CommandContext } from './cli-context.ts';
 import { deviceAddress } from './device-session.ts';
 import { lockSyncedFolder } from './folder-lock.ts';
 import { runLive } from './run-live.ts';
+import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts';
 import { formatRunSummary } from './run-summary.ts';
 import { shownPath } from './issue-lines.ts';
 import { terminalSafe } from '../search/terminal-text.ts';
@@ -34,115 +33,19 @@ type Values = Record<string, string | boolean | undefined>;
 /** Exit code of a pass held for a choice: a mass delete or an emptied folder (0 done, 1 failed, 2 usage error). */
 export const EXIT_HELD = 3;
 
-export type RunErrorCode = 'LOCAL_FOLDER_MISSING' | 'LOCAL_FOLDER_NOT_A_FOLDER';
-
-export class RunError extends MchError {
-  declare readonly code: RunErrorCode;
-
-  constructor(code: RunErrorCode, message: string, options?: { cause?: unknown }) {
-    const titles: Record<RunErrorCode, string> = {
-      LOCAL_FOLDER_MISSING: 'Folder missing',
-      LOCAL_FOLDER_NOT_A_FOLDER: 'Not a folder',
-    };
-    super(code, titles[code], message, options);
-  }
-}
-
-interface RunRequest {
-  /** One pass and exit; otherwise live until stopped. */
-  once: boolean;
-  localRoot: string;
-  remoteFolder: string;
-  confirmDeletes: boolean;
-  restore: boolean;
-  json: boolean;
-  verbose: boolean;
-}
-
-function readRequest(values: Values): RunRequest {
-  const once = values['once'] === true;
-  if (
-    !once &&
-    (values['confirm-deletes'] === true || values['restore'] === true || values['json'] === true)
-  ) {
-    throw new UsageError(
-      '--confirm-deletes, --restore and --json go with --once; a live run that is held says so in ' +
-        '`mch-sync status`, and `mch-sync resume` takes the same choices.',
-      RUN_USAGE,
-    );
-  }
-  if (values['confirm-deletes'] === true && values['restore'] === true) {
-    throw new UsageError(
-      '--confirm-deletes and --restore are the two ways out of an emptied folder: choose one.',
-      RUN_USAGE,
-    );
-  }
-  const folder = values['folder'];
-  if (typeof folder !== 'string' || folder === '') {
-    throw new UsageError('--folder is needed: the local folder to sync.', RUN_USAGE);
-  }
-  const localRoot = resolve(folder);
-  const given = values['remote-folder'];
-  const remoteFolder = typeof given === 'string' ? given : `/${basename(localRoot)}`;
-  if (remoteFolder === '/' && given === undefined) {
-    throw new UsageError(
-      '--remote-folder is needed when --folder is the root of the file system.',
-      RUN_USAGE,
-    );
-  }
-  let segments: string[];
-  try {
-    segments = remoteFolderSegments(remoteFolder);
-  } catch (error) {
-    if (error instanceof RemoteFolderError)
-      throw new UsageError(`--remote-folder: ${error.message}`, RUN_USAGE);
-    throw error;
-  }
-  if (segments.some((segment) => segment === '.' || segment === '..')) {
-    throw new UsageError(
-      `--remote-folder must not contain "." or ".." (got ${JSON.stringify(remoteFolder)}).`,
-      RUN_USAGE,
-    );
-  }
-  return {
-    once,
-    localRoot,
-    remoteFolder: `/${segments.join('/')}`,
-    confirmDeletes: values['confirm-deletes'] === true,
-    restore: values['restore'] === true,
-    json: values['json'] === true,
-    verbose: values['verbose'] === true,
-  };
-}
-
-/** Refuses a missing folder before anything else happens: never sync an unmounted drive as "empty". */
-function checkLocalFolder(localRoot: string): void {
-  let isFolder: boolean;
-  try {
-    isFolder = statSync(localRoot).isDirectory();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RunError(
-      'LOCAL_FOLDER_MISSING',
-      code === 'ENOENT'
-        ? `The folder ${localRoot} does not exist: create it (mkdir) or check the path (a drive that is not mounted?). Nothing was synced.`
-        : `The folder ${localRoot} cannot be read (${code ?? 'unknown error'}). Nothing was synced.`,
-      { cause: error },
-    );
-  }
-  if (!isFolder) {
-    throw new RunError(
-      'LOCAL_FOLDER_NOT_A_FOLDER',
-      `${localRoot} is a file, not a folder. Nothing was synced.`,
-    );
-  }
-}
+export { RunError, type RunErrorCode } from './run-request.ts';
 
 export async function runRun(context: CommandContext, values: Values): Promise<number> {
   if (values['folder'] === undefined) return runEveryPair(context, values);
-  const request = readRequest(values);
-  checkLocalFolder(request.localRoot);
+  const given = readRequest(values);
+  checkLocalFolder(given.localRoot);
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  // `--folder F` alone syncs F's recorded pair, whatever its device folder is called (issue 27).
+  const recorded = pairs.find((pair) => pair.localRoot === given.localRoot);
+  const request =
+    recorded === undefined || given.remoteFolderGiven
+      ? given
+      : { ...given, remoteFolder: recorded.remoteFolder };
   checkOverlap(context.profileDir, request, pairs);
   // The sign-in is checked first: a profile that is not signed in gets no lock or index folder.
   const session = await Session.open(context.auth);

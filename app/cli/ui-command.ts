@@ -20,7 +20,7 @@ on 127.0.0.1 only, at an address with a secret of this run; the address is print
 the system browser. Ctrl+C (or SIGTERM) stops every pass cleanly.
 
 Options:
-  --port N    the port to listen on (default: any free one)
+  --port N    the port to listen on, 0 to 65535 (default, and 0: any free one)
   --no-open   print the address without opening a browser
   -h, --help  show this help`;
 
@@ -109,11 +109,12 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
   return 0;
 }
 
+/** `--port N`: 0 (the default) is any free port, as for the device's own `--port 0`. */
 function readPort(value: string | boolean | undefined): number {
   if (value === undefined) return 0;
   const port = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || port < 1 || port > 65_535) {
-    throw new UsageError('--port takes a number from 1 to 65535.', UI_USAGE);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || port > 65_535) {
+    throw new UsageError('--port takes a number from 0 to 65535 (0: any free port).', UI_USAGE);
   }
   return port;
 }

@@ -42,7 +42,10 @@ export interface UiHost {
 export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new UiHostError('UI_HOST_LISTEN_FAILED', `${port} is not a port: give a number from 1 to 65535.`);
+    throw new UiHostError(
+      'UI_HOST_LISTEN_FAILED',
+      `${port} is not a port: give a number from 0 to 65535 (0: any free port).`,
+    );
   }
   const root = await findRenderer(options.rendererDir);
   const server = createServer();

@@ -1,4 +1,4 @@
-// What mch-sync prints is safe and ends well: names with escapes or newlines stay inert, a closed pipe ends quietly.
+// What mch-sync prints is safe and ends well: names with escapes or newlines stay inert, a closed pipe ends quietly, --port 0, --folder F alone.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -139,5 +139,38 @@ describe('a closed standard output', () => {
       const result = await runWithClosedOutput(args);
       expect({ args, ...result }).toEqual({ args, code: 0, stderr: '' });
     }
+  });
+});
+
+describe('--port 0 and --folder alone', () => {
+  it('serves the window on any free port with `ui --port 0`, and refuses a port past 65535', async () => {
+    const child = spawn(
+      process.execPath,
+      [MCH_SYNC_BIN, '--profile', profile, 'ui', '--port', '0', '--no-open'],
+      { env },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('The window is at') && Date.now() < deadline) await sleep(50);
+    const stopped = new Promise((resolve) => child.once('close', resolve));
+    child.kill('SIGTERM');
+    expect(await stopped).toBe(0);
+    expect(output).toMatch(/The window is at http:\/\/127\.0\.0\.1:[1-9]\d*\//);
+
+    const refused = await mch(['ui', '--port', '65536', '--no-open']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--port takes a number from 0 to 65535 (0: any free port).');
+  });
+
+  it('runs the recorded pair of `--folder F`, whatever its device folder is called', async () => {
+    const folder = localFolder('Paired');
+    writeFileSync(join(folder, 'a.txt'), 'a');
+    expect((await mch(['run', '--folder', folder, '--remote-folder', '/Elsewhere', '--once'])).code).toBe(0);
+    const again = await mch(['run', '--folder', folder, '--once']);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`Nothing to do: ${folder} and /Elsewhere on the device already match.\n`);
   });
 });
