@@ -14,6 +14,11 @@ export interface TransferProgress {
   direction: 'up' | 'down';
   bytesDone: number;
   bytesTotal: number;
+  /**
+   * True until its first byte moves: an upload's file is read first (to send one version of it, whose
+   * hash the index keeps), a download waits for the device's answer. Absent once bytes flow.
+   */
+  starting?: true;
 }
 
 export interface SyncProgress {

@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import type { PairView } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
+import { nameProblem } from '../api/names.ts';
 import { folderKey } from '../index/index-db.ts';
 import type { FolderPair } from '../profile/folder-pairs.ts';
 import { refuseOverlappingPair } from '../profile/pair-check.ts';
@@ -47,6 +48,16 @@ export function checkNewPair(
     segments = remoteFolderSegments(wanted.remoteFolder);
   } catch (error) {
     throw new PairError('PAIR_FOLDER_INVALID', (error as Error).message);
+  }
+  // A folder named in "Add a folder" is made when syncing starts: a name the device cannot hold is said now.
+  for (const segment of segments) {
+    const problem = nameProblem(segment);
+    if (problem !== undefined) {
+      throw new PairError(
+        'PAIR_FOLDER_INVALID',
+        `The device folder name ${JSON.stringify(segment)} ${problem}.`,
+      );
+    }
   }
   if (isKnown(folderKey(localRoot)) || pairs.some((pair) => pair.localRoot === localRoot)) {
     throw new PairError('PAIR_EXISTS', `${localRoot} is synced already.`);

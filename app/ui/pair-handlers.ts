@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { LocalEntryView } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import { findPairOf, STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
+import { temporaryOrSystemReason } from '../sync/local-names.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import type { UiCore } from './ui-core.ts';
 import { openFailedError } from './ui-errors.ts';
@@ -126,8 +127,14 @@ function browse(core: UiCore, path: string | null): LocalEntryView[] {
       `${folder} cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
     );
   }
+  // What is never synced (the client's own folder, system and temporary files) has no link to make.
   return entries
-    .filter((entry) => entry.name !== STATE_FOLDER_NAME && (entry.isFile() || entry.isDirectory()))
+    .filter(
+      (entry) =>
+        entry.name !== STATE_FOLDER_NAME &&
+        temporaryOrSystemReason(entry.name) === undefined &&
+        (entry.isFile() || entry.isDirectory()),
+    )
     .map((entry) => ({ name: entry.name, path: join(folder, entry.name), isFolder: entry.isDirectory() }))
     .sort((a, b) => (a.isFolder === b.isFolder ? a.name.localeCompare(b.name) : a.isFolder ? -1 : 1));
 }

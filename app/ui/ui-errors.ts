@@ -63,7 +63,7 @@ export function windowErrorOf(error: unknown, context: ErrorContext): MchError {
     );
   }
   if (!(error instanceof ApiError)) return error;
-  const details = `${error.code}: ${error.message}`;
+  const details = technicalDetails(error);
   if (SIGN_IN_CALLS.has(context.call)) {
     const where = hostOf(context.configUrl);
     if (UNANSWERED.has(error.code)) {
@@ -102,6 +102,15 @@ export function windowErrorOf(error: unknown, context: ErrorContext): MchError {
       : 'The device did not answer. Check that it is on and on this network, then try again.',
     { details, cause: error },
   );
+}
+
+/**
+ * What the connection layer knew, for the disclosure: the code, the request and the system's own
+ * words (its message, written for a service that retries, when there is no cause to quote).
+ */
+function technicalDetails(error: ApiError): string {
+  const cause = error.cause instanceof Error ? error.cause.message : error.message;
+  return [error.code, error.request, cause].filter((part) => part !== undefined).join(': ');
 }
 
 /** `host:port` of a URL for a sentence, or the text as given when it is not one. */

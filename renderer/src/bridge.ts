@@ -35,12 +35,18 @@ function isUiError(value: unknown): value is UiError {
 
 /** Any rejection as a UiError: a host bug or a dropped connection still gets words for people. */
 export function toUiError(error: unknown): UiError {
-  if (isUiError(error)) return { code: error.code, title: error.title, message: error.message };
+  if (isUiError(error)) {
+    const known: UiError = { code: error.code, title: error.title, message: error.message };
+    if (typeof error.details === 'string') known.details = error.details;
+    if (typeof error.logFile === 'string') known.logFile = error.logFile;
+    return known;
+  }
   const detail = error instanceof Error ? error.message : String(error);
   return {
     code: 'UI_BRIDGE',
     title: 'mch-sync did not answer',
-    message: `The window lost its connection to mch-sync (${detail}). Close the window and open it again.`,
+    message: 'The window lost its connection to mch-sync. Close the window and open it again.',
+    details: detail,
   };
 }
 
@@ -48,12 +54,16 @@ export function toUiError(error: unknown): UiError {
 export class UiFailure extends Error implements UiError {
   readonly code: string;
   readonly title: string;
+  readonly details?: string;
+  readonly logFile?: string;
 
   constructor(error: UiError) {
     super(error.message);
     this.name = 'UiFailure';
     this.code = error.code;
     this.title = error.title;
+    if (error.details !== undefined) this.details = error.details;
+    if (error.logFile !== undefined) this.logFile = error.logFile;
   }
 }
 

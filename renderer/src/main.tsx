@@ -17,7 +17,13 @@ function FailurePage({ error, retry }: { error: UiError; retry?: () => void }): 
     <main id="main" class="failure">
       <h1>{error.title}</h1>
       <p>{error.message}</p>
-      <p class="details">Details: {error.code}</p>
+      <details class="error-details">
+        <summary>Details</summary>
+        <p class="path">
+          {error.code}
+          {error.details !== undefined && `: ${error.details}`}
+        </p>
+      </details>
       {retry !== undefined && (
         <button type="button" class="button primary" onClick={retry}>
           Try again

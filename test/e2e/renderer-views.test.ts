@@ -3,13 +3,38 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewName } from '../../common/contract.ts';
+import type { UiError, ViewName } from '../../common/contract.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { rendererSample } from '../helpers/renderer-sample.ts';
 import { AXE_PATH, serveRenderer, type RendererServer } from '../helpers/renderer-server.ts';
 import { scriptedBridgeSource, type ScriptedBridgeOptions } from '../helpers/scripted-bridge.ts';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui');
+
+/** The core's words for failures the views show (app/ui/ui-errors.ts, settings-check.ts). */
+const INTERNAL_FAILURE: UiError = {
+  code: 'INTERNAL',
+  title: 'Something went wrong',
+  message:
+    'mch-sync could not do this because of a fault of its own. Try again; if it fails again, the log says what happened.',
+  details: 'shell:openPath: Cannot read properties of undefined (reading "path")',
+  logFile: '/home/ann/.config/mch-sync/logs/window.log',
+};
+const SIGN_IN_UNREACHABLE: UiError = {
+  code: 'SIGN_IN_UNREACHABLE',
+  title: 'Could not reach the sign-in service',
+  message:
+    'Nothing answered at 127.0.0.1:8080. Check the configuration URL under Advanced, and that the device is on and on this network, then sign in again.',
+  details: 'NETWORK: GET http://127.0.0.1:8080/config: connect ECONNREFUSED 127.0.0.1:8080',
+};
+const RULES_REFUSED: UiError = {
+  code: 'IGNORE_RULE_INVALID',
+  title: 'Ignore rules not saved',
+  message:
+    'Line 2 ("report[2024.pdf") cannot be read: the "[" at character 7 is never closed (write "\\[" for a bracket in a name). Fix it and save again; the rules stay as they were.',
+  details:
+    'line 2: report[2024.pdf — the "[" at character 7 is never closed (write "\\[" for a bracket in a name)',
+};
 const SIZES = [
   { width: 400, height: 600 },
   { width: 1280, height: 800 },
@@ -39,7 +64,10 @@ interface OpenPage {
 async function openWindow(
   view: ViewName,
   scenario: ScriptedBridgeOptions['scenario'] = 'ready',
-  options: { bridge?: boolean; resolvesDroppedFiles?: boolean } = {},
+  options: Pick<ScriptedBridgeOptions, 'failures' | 'pending'> & {
+    bridge?: boolean;
+    resolvesDroppedFiles?: boolean;
+  } = {},
 ): Promise<OpenPage> {
   const page = await browser.context.newPage();
   const problems: string[] = [];
@@ -50,7 +78,13 @@ async function openWindow(
   if (options.bridge !== false) {
     const sample = rendererSample(Date.now());
     await page.addInitScript(
-      scriptedBridgeSource({ sample, scenario, resolvesDroppedFiles: options.resolvesDroppedFiles ?? false }),
+      scriptedBridgeSource({
+        sample,
+        scenario,
+        resolvesDroppedFiles: options.resolvesDroppedFiles ?? false,
+        ...(options.failures === undefined ? {} : { failures: options.failures }),
+        ...(options.pending === undefined ? {} : { pending: options.pending }),
+      }),
     );
   }
   await page.goto(`${server.url}/#${view}`);
@@ -60,6 +94,11 @@ async function openWindow(
 
 function calls(page: Page): Promise<Array<{ name: string; request: Record<string, unknown> }>> {
   return page.evaluate('window.__mch.calls');
+}
+
+/** Fires a core event in the page, as the host would. */
+async function emit(page: Page, name: string, payload: unknown): Promise<void> {
+  await page.evaluate(`window.__mch.emit(${JSON.stringify(name)}, ${JSON.stringify(payload)})`);
 }
 
 async function violations(page: Page): Promise<string[]> {
@@ -92,6 +131,7 @@ const SHOTS_TAKEN: Array<{
   shot: string;
   view: ViewName;
   scenario: ScriptedBridgeOptions['scenario'];
+  bridge?: Pick<ScriptedBridgeOptions, 'failures' | 'pending'>;
   prepare?: (page: Page) => Promise<void>;
 }> = [
   { shot: 'first-run', view: 'first-run', scenario: 'new' },
@@ -144,6 +184,89 @@ const SHOTS_TAKEN: Array<{
   },
   { shot: 'settings', view: 'settings', scenario: 'ready' },
   {
+    shot: 'settings-add-new-folder',
+    view: 'settings',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Add a folder' }).click();
+      await page.getByLabel('Folder on this computer').fill('/home/ann/Videos');
+      await page.getByRole('button', { name: 'Photos', exact: true }).click();
+      await page.getByRole('button', { name: 'New folder' }).click();
+      await page.getByLabel('Name of the new folder').fill('Videos');
+      await page.getByRole('button', { name: 'Use this name' }).click();
+      await page.getByText('(new, made when syncing starts)').waitFor();
+    },
+  },
+  {
+    shot: 'settings-sign-out',
+    view: 'settings',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('dialog', { name: 'Sign out of mch-sync?' }).waitFor();
+    },
+  },
+  {
+    shot: 'settings-rules-refused',
+    view: 'settings',
+    scenario: 'ready',
+    bridge: { failures: { 'settings:update': RULES_REFUSED } },
+    prepare: async (page) => {
+      await page.getByLabel('Ignore rules').fill('*.tmp\nreport[2024.pdf\n');
+      await page.getByRole('button', { name: 'Save rules' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Ignore rules not saved' }).waitFor();
+    },
+  },
+  {
+    shot: 'error-details',
+    view: 'status',
+    scenario: 'ready',
+    bridge: { failures: { 'shell:openPath': INTERNAL_FAILURE } },
+    prepare: async (page) => {
+      await page
+        .getByRole('article', { name: 'Documents' })
+        .getByRole('button', { name: 'Open folder' })
+        .click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
+      await alert.getByText('Details').click();
+      await alert.getByText(INTERNAL_FAILURE.logFile ?? '').waitFor();
+    },
+  },
+  {
+    shot: 'sign-in-unreachable',
+    view: 'first-run',
+    scenario: 'new',
+    bridge: { failures: { 'account:signInPassword': SIGN_IN_UNREACHABLE } },
+    prepare: async (page) => {
+      await page.getByLabel('User name').fill('ann');
+      await page.getByLabel('Password').fill('secret');
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: 'Could not reach the sign-in service' }).waitFor();
+    },
+  },
+  {
+    shot: 'busy-open-folder',
+    view: 'status',
+    scenario: 'ready',
+    bridge: { pending: ['shell:openPath'] },
+    prepare: async (page) => {
+      const open = page
+        .getByRole('article', { name: 'Documents' })
+        .getByRole('button', { name: 'Open folder' });
+      await open.click();
+      await expect.poll(() => open.getAttribute('aria-busy')).toBe('true');
+    },
+  },
+  {
+    shot: 'issues-answering',
+    view: 'issues',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Restore them here' }).click();
+      await page.getByText('Restore them here: under way…').first().waitFor();
+    },
+  },
+  {
     shot: 'settings-add-refused',
     view: 'settings',
     scenario: 'ready',
@@ -160,8 +283,8 @@ const SHOTS_TAKEN: Array<{
 describe('every view', () => {
   it.each(SHOTS_TAKEN)(
     '$shot: light and dark at 400 and 1280 px, no serious axe violation, no overflow, no error',
-    async ({ view, scenario, shot, prepare }) => {
-      const { page, problems } = await openWindow(view, scenario);
+    async ({ view, scenario, shot, bridge, prepare }) => {
+      const { page, problems } = await openWindow(view, scenario, bridge);
       await prepare?.(page);
       for (const scheme of SCHEMES) {
         await page.emulateMedia({ colorScheme: scheme });
@@ -172,7 +295,12 @@ describe('every view', () => {
             'document.documentElement.scrollWidth - document.documentElement.clientWidth',
           );
           expect(overflow, `horizontal overflow in ${where}`).toBe(0);
-          await page.screenshot({ path: join(SHOTS, `${shot}-${scheme}-${size.width}.png`), fullPage: true });
+          // Animations stopped: a spinner or a moving bar is shot where it rests, the same each run.
+          await page.screenshot({
+            path: join(SHOTS, `${shot}-${scheme}-${size.width}.png`),
+            fullPage: true,
+            animations: 'disabled',
+          });
           expect(await seriousViolations(page), `axe in ${where}`).toEqual([]);
         }
       }
@@ -229,12 +357,20 @@ describe('the controls send the contract calls', () => {
     await page.close();
   });
 
-  it('"Restore them here" sends sync:restore for the held pair', async () => {
+  it('"Restore them here" sends sync:restore, and the card says it is under way until its pass ends', async () => {
     const { page } = await openWindow('issues');
     await page.getByRole('button', { name: 'Restore them here' }).click();
-    await page.getByRole('heading', { name: 'Folder emptied: Documents' }).waitFor({ state: 'detached' });
+    const card = page.locator('section.hold', { hasText: 'Folder emptied: Documents' });
+    await card.getByRole('status').getByText('Restore them here: under way…').waitFor();
+    // No answer can be given twice: the hold's buttons are gone while it is carried out.
+    expect(await card.getByRole('button').count()).toBe(0);
+    expect(await card.getByRole('progressbar', { name: 'Progress of Documents' }).count()).toBe(1);
     const sent = (await calls(page)).filter((call) => call.name.startsWith('sync:'));
     expect(sent).toEqual([{ name: 'sync:restore', request: { pairId: 'documents' } }]);
+    // The pass ended: the core's next pairs:changed has neither hold nor answer.
+    const pairs = rendererSample(Date.now()).pairs.map((pair) => ({ ...pair, hold: null, state: 'idle' }));
+    await emit(page, 'pairs:changed', pairs);
+    await card.waitFor({ state: 'detached' });
     await page.close();
   });
 
@@ -357,6 +493,131 @@ describe('the controls send the contract calls', () => {
     await toasts.getByRole('button', { name: 'Show issues' }).click();
     await page.getByRole('heading', { name: 'Issues', level: 1 }).waitFor();
     expect(await toasts.getByText('Conflicts in Documents').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe('the window says what it is doing and what went wrong', () => {
+  it('turns "Sync now" off while the pair syncs (it would ask for what runs), and on once it is idle', async () => {
+    const { page } = await openWindow('status');
+    const card = page.getByRole('article', { name: 'Family photos' });
+    const syncing = card.getByRole('button', { name: 'Syncing…' });
+    expect(await syncing.isDisabled()).toBe(true);
+    const pairs = rendererSample(Date.now()).pairs.map((pair) => ({
+      ...pair,
+      state: 'idle',
+      progress: null,
+    }));
+    await emit(page, 'pairs:changed', pairs);
+    expect(await card.getByRole('button', { name: 'Sync now' }).isEnabled()).toBe(true);
+    await page.close();
+  });
+
+  it('shows a control working from the click until the answer, and its error beside it', async () => {
+    const { page } = await openWindow('status', 'ready', {
+      pending: ['sync:pause'],
+      failures: { 'shell:openPath': INTERNAL_FAILURE },
+    });
+    const card = page.getByRole('article', { name: 'Documents' });
+    const pause = card.getByRole('button', { name: 'Pause', exact: true });
+    await pause.click();
+    await expect.poll(() => pause.getAttribute('aria-busy')).toBe('true');
+    expect(await pause.isDisabled()).toBe(true);
+    expect(await card.locator('button[aria-busy="true"] .spinner').count()).toBe(1);
+    await page.evaluate(`window.__mch.release('sync:pause')`);
+    await card.getByRole('button', { name: 'Resume', exact: true }).waitFor();
+    // An error for people: the words first, the code, what failed and the log behind "Details".
+    await card.getByRole('button', { name: 'Open folder' }).click();
+    const alert = card.getByRole('alert');
+    await alert.getByText(INTERNAL_FAILURE.message).waitFor();
+    expect(await alert.getByText('INTERNAL', { exact: true }).isVisible()).toBe(false);
+    await alert.getByText('Details').click();
+    expect(await alert.getByText('INTERNAL', { exact: true }).isVisible()).toBe(true);
+    expect(await alert.getByText(INTERNAL_FAILURE.logFile ?? '').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('lists an upload that has not sent a byte yet with its size and a moving bar', async () => {
+    const { page } = await openWindow('status');
+    const transfers = page.getByRole('list', { name: 'Transfers running in Family photos' });
+    const starting = transfers.getByRole('listitem').filter({ hasText: 'holiday-film.mov' });
+    await starting.getByText('Reading it to send · 1.4 GB').waitFor();
+    // No value: an indeterminate bar, which moves before the first byte does.
+    expect(await starting.locator('progress').getAttribute('value')).toBeNull();
+    await page.close();
+  });
+
+  it('asks before signing out, saying what stops; Cancel keeps the sign-in', async () => {
+    const { page } = await openWindow('settings');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Sign out of mch-sync?' });
+    await dialog
+      .getByText('Syncing stops for Family photos and Documents until you sign in again.')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await calls(page)).some((call) => call.name === 'account:signOut')).toBe(false);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await dialog.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect((await calls(page)).filter((call) => call.name === 'account:signOut')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('"Add a folder" names a new device folder without making it, and Cancel changes nothing', async () => {
+    const { page } = await openWindow('settings');
+    await page.getByRole('button', { name: 'Add a folder' }).click();
+    await page.getByLabel('Folder on this computer').fill('/home/ann/Videos');
+    await page.getByRole('button', { name: 'Photos', exact: true }).click();
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByLabel('Name of the new folder').fill('Videos');
+    await page.getByRole('button', { name: 'Use this name' }).click();
+    await page.getByText('/Photos/Videos', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Add a folder' }).waitFor();
+    const changing = (names: string[]) =>
+      names.filter((name) => ['pairs:add', 'remote:createFolder'].includes(name));
+    expect(changing((await calls(page)).map((call) => call.name))).toEqual([]);
+    // Again, confirmed this time: the pair is added with the new folder, which its first pass makes.
+    await page.getByRole('button', { name: 'Add a folder' }).click();
+    await page.getByLabel('Folder on this computer').fill('/home/ann/Videos');
+    await page.getByRole('button', { name: 'Photos', exact: true }).click();
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByLabel('Name of the new folder').fill('Videos');
+    await page.getByRole('button', { name: 'Use this name' }).click();
+    await page.getByRole('button', { name: 'Add and start syncing' }).click();
+    await page.getByRole('button', { name: 'Add a folder' }).waitFor();
+    expect((await calls(page)).filter((call) => changing([call.name]).length > 0)).toEqual([
+      { name: 'pairs:add', request: { localRoot: '/home/ann/Videos', remoteFolder: '/Photos/Videos' } },
+    ]);
+    await page.close();
+  });
+
+  it('refuses ignore rules in the words of the core beside them, the rules kept as typed', async () => {
+    const { page } = await openWindow('settings', 'ready', {
+      failures: { 'settings:update': RULES_REFUSED },
+    });
+    const rules = page.getByLabel('Ignore rules');
+    await rules.fill('*.tmp\nreport[2024.pdf\n');
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    await page.getByRole('alert').getByText(RULES_REFUSED.message).waitFor();
+    expect(await rules.getAttribute('aria-invalid')).toBe('true');
+    expect(await rules.inputValue()).toBe('*.tmp\nreport[2024.pdf\n');
+    await page
+      .getByText('Left out now, on purpose: 14 items matching ignore rules; 4 system or temporary files')
+      .waitFor();
+    await page.close();
+  });
+
+  it('keeps the activity when the account or the settings change', async () => {
+    const { page } = await openWindow('activity');
+    const lines = page.getByRole('list', { name: 'Recent changes, newest first' }).getByRole('listitem');
+    const before = await lines.count();
+    const sample = rendererSample(Date.now());
+    await emit(page, 'account:changed', sample.account);
+    await emit(page, 'settings:changed', sample.settings);
+    expect(await lines.count()).toBe(before);
+    expect(before).toBeGreaterThan(0);
     await page.close();
   });
 });

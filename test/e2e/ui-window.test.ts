@@ -1,5 +1,6 @@
 // The window as a new user meets it: `mch-sync ui` (the real core and headless host) in Chromium against
-// the real device: sign in, choose the folders, watch it sync, see a new file in Activity, then stop cleanly.
+// the real device: sign in, choose the folders, watch it sync, see a new file in Activity, errors in words,
+// what survives a restart of the pairs, then stop cleanly.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
   existsSync,
@@ -43,10 +44,19 @@ beforeAll(async () => {
   device = await startTestDevice();
   home = mkdtempSync(join(tmpdir(), 'mch-ui-window-'));
   mkdirSync(join(home, '.local', 'share'), { recursive: true });
-  env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
+  // No graphical session, whatever the machine has: opening a file fails the way it does on a server.
+  env = cliEnv({
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    DISPLAY: '',
+    WAYLAND_DISPLAY: '',
+  });
   folder = join(home, 'Work');
   mkdirSync(folder);
   writeFileSync(join(folder, 'plan.txt'), 'the plan\n');
+  // What the client never syncs, and no issue of the user's: Finder's file and an editor's backup.
+  writeFileSync(join(folder, '.DS_Store'), 'finder');
+  writeFileSync(join(folder, 'plan.txt~'), 'the plan, before\n');
   writeFileSync(
     join(folder, 'harbour.jpg'),
     jpegWithExif({
@@ -93,27 +103,65 @@ async function dismissNotifications(): Promise<void> {
   while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
+/** Whether the device's root holds an item of this name. */
+async function deviceHas(name: string): Promise<boolean> {
+  return (await clientFor(device).device.findByName('root', name)) !== undefined;
+}
+
 describe('the window of mch-sync ui', () => {
-  it('signs in with a password and a configuration URL given under Advanced', async () => {
+  it('says where a sign-in found nothing, in words, then signs in with the right address', async () => {
     await page.getByLabel('User name').fill('alice');
     await page.getByLabel('Password').fill('alice-password');
     await page.getByText('Advanced').click();
+    await page.getByLabel('Configuration URL').fill('http://127.0.0.1:9/config/v1/config');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'Could not reach the sign-in service' });
+    await refused
+      .getByText('Nothing answered at 127.0.0.1:9.', { exact: false })
+      .waitFor({ timeout: 30_000 });
+    // The connection layer's own words are behind "Details", never in the message.
+    expect(await refused.getByText(/ECONNREFUSED|will try again later/).isVisible()).toBe(false);
+    await refused.getByText('Details').click();
+    await page.setViewportSize({ width: 400, height: 700 });
+    await page.screenshot({
+      path: join(SHOTS, 'sign-in-unreachable-400.png'),
+      fullPage: true,
+      animations: 'disabled',
+    });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.getByLabel('Configuration URL').fill(device.running.urls.config);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Choose the folders to keep in sync' }).waitFor();
   });
 
-  it('pairs a local folder with a new device folder and shows it up to date', async () => {
+  it('pairs a local folder with a new device folder, made only once syncing starts, and shows it up to date', async () => {
     await page.getByLabel('Folder on this computer').fill(folder);
     await page.getByRole('button', { name: 'New folder' }).click();
     await page.getByLabel('Name of the new folder').fill('Work');
-    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name: 'Use this name' }).click();
     await page.getByText('/Work', { exact: true }).waitFor();
+    await page.getByText('(new, made when syncing starts)').waitFor();
+    expect(await deviceHas('Work')).toBe(false);
     await page.getByRole('button', { name: 'Start syncing' }).click();
     await page.getByText('Up to date').first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: join(SHOTS, 'status.png'), fullPage: true });
+    expect(await deviceHas('Work')).toBe(true);
     const found = await device.fetchAs('alice', '/sdk/v2/filesSearch/text?q=plan');
     expect(JSON.stringify(await found.json())).toContain('"name":"plan.txt"');
+  });
+
+  it('keeps system and temporary files out of Issues, counted in Settings', async () => {
+    await view('Issues');
+    await page.getByText('Every item is synced.').waitFor();
+    expect(await page.getByText('.DS_Store').count()).toBe(0);
+    await view('Settings');
+    await page
+      .getByText(/Left out now, on purpose: 0 items matching ignore rules; 2 system or temporary files/)
+      .waitFor();
+    await view('Status');
+    expect(
+      await page.getByRole('article', { name: 'Work' }).getByText('Up to date', { exact: true }).count(),
+    ).toBe(1);
   });
 
   it('shows a file dropped into the folder in Activity', async () => {
@@ -142,7 +190,7 @@ describe('the window of mch-sync ui', () => {
     await page.getByRole('button', { name: 'Choose items' }).click();
     const picker = page.getByRole('dialog', { name: 'Choose what to share' });
     await picker.getByRole('button', { name: `Open ${folder}` }).click();
-    await picker.getByLabel('plan.txt').check();
+    await picker.getByLabel('plan.txt', { exact: true }).check();
     await picker.getByLabel('dropped in.txt').check();
     await picker.getByRole('button', { name: 'Share 2 items' }).click();
     const created = page.getByRole('status').filter({ hasText: 'Link ready' });
@@ -195,19 +243,61 @@ describe('the window of mch-sync ui', () => {
       body: 'changed on the device\n',
     });
     expect(put.status).toBe(204);
+    // Resuming runs a full pass at once: "Sync now" has nothing to add meanwhile.
     await page.getByRole('button', { name: 'Resume', exact: true }).click();
-    await page.getByRole('button', { name: 'Sync now' }).click();
     await view('Issues');
     await page.getByText('Conflict', { exact: true }).first().waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Open the other copy' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'issues-conflict.png'), fullPage: true });
+    // The card does not say "Up to date" alone beside a conflict.
+    await view('Status');
+    await page
+      .getByRole('article', { name: 'Work' })
+      .getByText('Up to date · 1 conflict')
+      .waitFor({ timeout: 30_000 });
+    await dismissNotifications();
+    await page.screenshot({ path: join(SHOTS, 'status-conflict.png'), fullPage: true });
+  });
+
+  it('keeps Activity and the conflict when a setting is saved and the window reloaded', async () => {
+    await view('Settings');
+    const poll = page.getByLabel('Ask the device for changes every (seconds)');
+    await poll.fill('5');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'Interval not saved' });
+    await refused.getByText('Ask the device every 10 to 3,600 seconds (an hour)', { exact: false }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'poll-refused.png'), fullPage: true, animations: 'disabled' });
+    await poll.fill('20');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await refused.waitFor({ state: 'detached' });
+    // Saving it restarted every pair: what the window was told before is still there, even reloaded.
+    await page.reload();
+    await view('Activity');
+    await page.getByText('dropped in.txt').first().waitFor();
+    await view('Issues');
+    await page.getByText('Conflict', { exact: true }).first().waitFor();
+  });
+
+  it('lets a settled conflict leave Issues as soon as its pass has seen it', async () => {
+    const copy = readdirSync(folder).find((name) => name.includes('(conflicted copy'));
+    expect(copy).toBeDefined();
+    unlinkSync(join(folder, copy ?? ''));
+    await view('Issues');
+    await page.getByText('Every item is synced.').waitFor({ timeout: 15_000 });
+    await view('Status');
+    await page.getByRole('article', { name: 'Work' }).getByText('Up to date', { exact: true }).waitFor();
   });
 
   it('holds an emptied folder and brings the files back with "Restore them here"', async () => {
-    const names = readdirSync(folder).filter((name) => name !== '.mch-sync');
-    for (const name of names) unlinkSync(join(folder, name));
+    const all = readdirSync(folder).filter((name) => name !== '.mch-sync');
+    for (const name of all) unlinkSync(join(folder, name));
+    // Finder's file and the editor's backup were never synced: nothing brings them back.
+    const names = all.filter((name) => name !== '.DS_Store' && name !== 'plan.txt~');
     await view('Issues');
-    await page.getByRole('button', { name: 'Restore them here' }).click({ timeout: 30_000 });
+    const restore = page.getByRole('button', { name: 'Restore them here' });
+    await restore.click({ timeout: 30_000 });
+    // From the click: the answer under way, never the hold again with its buttons working.
+    await restore.waitFor({ state: 'detached', timeout: 2_000 });
     await waitFor('the restored files', () =>
       names.every((name) => existsSync(join(folder, name))) ? true : undefined,
     );
@@ -320,9 +410,75 @@ describe('the window of mch-sync ui', () => {
     await card.getByText('Up to date').waitFor({ timeout: 30_000 });
   });
 
-  it('signs out from the settings', async () => {
+  it('has a Cancel in "Add a folder" that leaves the device and the pairs as they were', async () => {
+    const other = join(home, 'Elsewhere');
+    mkdirSync(other);
+    await view('Settings');
+    await page.getByRole('button', { name: 'Add a folder' }).click();
+    await page.getByLabel('Folder on this computer').fill(other);
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByLabel('Name of the new folder').fill('Elsewhere');
+    await page.getByRole('button', { name: 'Use this name' }).click();
+    await page.getByText('/Elsewhere', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('button', { name: 'Add a folder' }).waitFor();
+    expect(await deviceHas('Elsewhere')).toBe(false);
+    const pairs = await runMchSync(['--profile', join(home, 'profile'), 'folders', 'list', '--json'], {
+      env,
+    });
+    expect(
+      (JSON.parse(pairs.stdout) as Array<{ localRoot: string }>).map((pair) => pair.localRoot),
+    ).not.toContain(other);
+  });
+
+  it('refuses an ignore rule it cannot read, naming the line, and keeps the rules as they were', async () => {
+    const rules = page.getByLabel('Ignore rules');
+    await rules.fill('*.log\nreport[2024.pdf');
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'Ignore rules not saved' });
+    await refused
+      .getByText('Line 2 ("report[2024.pdf") cannot be read: the "[" at character 7 is never closed', {
+        exact: false,
+      })
+      .waitFor();
+    await dismissNotifications();
+    await page.screenshot({
+      path: join(SHOTS, 'ignore-rule-refused.png'),
+      fullPage: true,
+      animations: 'disabled',
+    });
+    const settings = JSON.parse(readFileSync(join(home, 'profile', 'ui-settings.json'), 'utf8')) as {
+      ignoreRules: string;
+    };
+    expect(settings.ignoreRules).toBe('');
+  });
+
+  it('says what to open by hand when nothing can open the folder, and logs it where Settings says', async () => {
+    await view('Status');
+    const card = page.getByRole('article', { name: 'Work' });
+    await card.getByRole('button', { name: 'Open folder' }).click();
+    const failed = card.getByRole('alert').filter({ hasText: 'Could not open it' });
+    await failed.getByText(`No application opened ${folder}. Open it from your file manager.`).waitFor();
+    expect(await failed.getByText(/INTERNAL|shell:openPath/).count()).toBe(0);
+    await failed.getByText('Details').click();
+    await failed.getByText('there is no graphical session', { exact: false }).waitFor();
+    await dismissNotifications();
+    await page.screenshot({ path: join(SHOTS, 'open-failed.png'), fullPage: true, animations: 'disabled' });
+    await view('Settings');
+    const logs = await page.locator('dt:has-text("Logs") + dd').innerText();
+    expect(logs).toBe(join(home, 'profile', 'logs'));
+    expect(readFileSync(join(logs, 'window.log'), 'utf8')).toContain(`${folder} was not opened`);
+  });
+
+  it('asks before signing out, saying what stops, then signs out', async () => {
     await view('Settings');
     await page.getByRole('button', { name: 'Sign out' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Sign out of mch-sync?' });
+    await dialog
+      .getByText('Syncing stops for Notes and Work until you sign in again.', { exact: false })
+      .waitFor();
+    await page.screenshot({ path: join(SHOTS, 'sign-out-asked.png'), animations: 'disabled' });
+    await dialog.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 

@@ -94,6 +94,14 @@ export function rendererSample(nowMs: number): RendererSample {
               bytesDone: 52_428_800,
               bytesTotal: 188_743_680,
             },
+            // A large file read before it is sent: listed from the start, its bar moving already.
+            {
+              path: '2024/holiday-film.mov',
+              direction: 'up',
+              bytesDone: 0,
+              bytesTotal: 1_503_238_553,
+              starting: true,
+            },
           ],
         },
         lastSyncAtMs: nowMs - 42 * MINUTE,

@@ -7,12 +7,20 @@ export interface ScriptedBridgeOptions {
   scenario: 'new' | 'ready';
   /** Define the optional `pathForFile` the desktop host will add. */
   resolvesDroppedFiles?: boolean;
+  /** Calls that reject with this UiError instead of answering. */
+  failures?: Record<
+    string,
+    { code: string; title: string; message: string; details?: string; logFile?: string }
+  >;
+  /** Calls whose answer waits for `window.__mch.release(name)`, to see the window while they run. */
+  pending?: string[];
 }
 
 /**
  * The init script's source. It runs before the page's own scripts (as Electron's preload would);
  * `window.__mch.calls` holds `{name, request}` of every invoke, `window.__mch.emit(name, payload)`
- * fires an event, `window.__mch.violations` the CSP violations seen.
+ * fires an event, `window.__mch.release(name)` answers the waiting calls of a `pending` name,
+ * `window.__mch.violations` the CSP violations seen.
  */
 export function scriptedBridgeSource(options: ScriptedBridgeOptions): string {
   return `(${bridge.toString()})(${JSON.stringify(options)});`;
@@ -115,14 +123,28 @@ function bridge(options: ScriptedBridgeOptions): void {
         ? pairs
         : withPair(text(request['pairId']), { paused: false, state: 'scanning' }),
     'sync:now': () => pairs,
+    // As the core answers: the hold stays until its pass ends, the answer under way meanwhile.
     'sync:confirmDeletes': (request) =>
-      withPair(text(request['pairId']), { hold: null, state: 'syncing' }).find(
-        (pair) => pair.id === request['pairId'],
-      ),
+      withPair(text(request['pairId']), {
+        state: 'syncing',
+        answering: { choice: 'confirm-deletes', words: 'Delete them on the device too: under way…' },
+      }).find((pair) => pair.id === request['pairId']),
     'sync:restore': (request) =>
-      withPair(text(request['pairId']), { hold: null, state: 'syncing' }).find(
-        (pair) => pair.id === request['pairId'],
-      ),
+      withPair(text(request['pairId']), {
+        state: 'syncing',
+        answering: { choice: 'restore', words: 'Restore them here: under way…' },
+        progress: {
+          itemsDone: 57,
+          itemsTotal: 214,
+          bytesDone: 18_874_368,
+          bytesTotal: 73_400_320,
+          bytesPerSecond: 4_194_304,
+          secondsLeft: 13,
+          transfers: [
+            { path: 'Taxes/2023/return.pdf', direction: 'down', bytesDone: 262_144, bytesTotal: 1_048_576 },
+          ],
+        },
+      }).find((pair) => pair.id === request['pairId']),
     'activity:list': () => data.activity,
     'issues:list': () => data.issues,
     'local:browse': (request) => data.local[text(request['path'])] ?? [],
@@ -155,9 +177,15 @@ function bridge(options: ScriptedBridgeOptions): void {
     'shell:showItem': () => ({}),
     'shell:openUrl': () => ({}),
   };
+  const waiting = new Map<string, Array<() => void>>();
   const scripted: Record<string, unknown> = {
     async invoke(name: string, request: Request): Promise<unknown> {
       calls.push({ name, request: structuredClone(request) });
+      if (options.pending?.includes(name)) {
+        await new Promise<void>((resolve) => waiting.set(name, [...(waiting.get(name) ?? []), resolve]));
+      }
+      const failure = options.failures?.[name];
+      if (failure) throw Object.assign(new Error(failure.message), failure);
       const answer = answers[name];
       if (!answer) throw uiError('NOT_SCRIPTED', 'Not scripted', name);
       return structuredClone(answer(request));
@@ -178,6 +206,10 @@ function bridge(options: ScriptedBridgeOptions): void {
     violations,
     emit(name: string, payload: unknown) {
       for (const listener of listeners.get(name) ?? []) listener(structuredClone(payload));
+    },
+    release(name: string) {
+      for (const resolve of waiting.get(name) ?? []) resolve();
+      waiting.delete(name);
     },
   };
 }

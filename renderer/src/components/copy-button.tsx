@@ -4,6 +4,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { UiError } from '../../../common/contract.ts';
 import { toUiError } from '../bridge.ts';
+import { Spinner } from './busy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 
 const CLIPBOARD_REFUSED: UiError = {
@@ -45,10 +46,11 @@ export function CopyButton(props: {
         type="button"
         class="button small"
         disabled={state === 'busy'}
+        aria-busy={state === 'busy'}
         aria-describedby={props.describedBy}
         onClick={() => void copy()}
       >
-        {state === 'copied' ? <Check /> : <Copy />}
+        {state === 'busy' ? <Spinner /> : state === 'copied' ? <Check /> : <Copy />}
         {state === 'copied' ? 'Copied' : (props.label ?? 'Copy link')}
       </button>
       <span class="visually-hidden" role="status">

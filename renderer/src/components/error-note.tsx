@@ -1,4 +1,4 @@
-// A UiError in words for people: its title and what to do, the code on a details line.
+// A UiError in words for people: its title and what to do; its code, the technical cause and the log that has more behind a disclosure.
 import { CircleAlert } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { UiError } from '../../../common/contract.ts';
@@ -8,10 +8,28 @@ export function ErrorNote({ error }: { error: UiError | null }): JSX.Element | n
   return (
     <div class="note note-error" role="alert">
       <CircleAlert />
-      <div>
+      <div class="note-body">
         <p class="note-title">{error.title}</p>
         <p>{error.message}</p>
-        <p class="details">Details: {error.code}</p>
+        <details class="error-details">
+          <summary>Details</summary>
+          <dl class="facts">
+            <dt>Code</dt>
+            <dd>{error.code}</dd>
+            {error.details !== undefined && (
+              <>
+                <dt>What failed</dt>
+                <dd class="path">{error.details}</dd>
+              </>
+            )}
+            {error.logFile !== undefined && (
+              <>
+                <dt>Log</dt>
+                <dd class="path">{error.logFile}</dd>
+              </>
+            )}
+          </dl>
+        </details>
       </div>
     </div>
   );

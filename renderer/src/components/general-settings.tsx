@@ -1,8 +1,10 @@
-// The settings of every pair: start at login, the file manager's share entry, notifications, how often the device is asked, extra ignore rules.
+// The settings of every pair: start at login, the file manager's share entry, notifications, how often the device is asked, extra ignore rules (with what they leave out now); each change says where it failed.
 import type { JSX } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { SettingsView } from '../../../common/contract.ts';
+import { formatCount } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
+import { BusyButton } from './busy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { useAction } from './use-action.ts';
 
@@ -18,7 +20,10 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
     rules: useId(),
     rulesHint: useId(),
   };
-  const update = useAction((change: Partial<SettingsView>) => store.update(change));
+  // One call per control group: an error shows beside what was changed, and only that is busy.
+  const toggle = useAction((change: Partial<SettingsView>) => store.update(change));
+  const savePoll = useAction((seconds: number) => store.update({ pollIntervalSeconds: seconds }));
+  const saveRules = useAction((text: string) => store.update({ ignoreRules: text }));
   const [poll, setPoll] = useState(String(settings.pollIntervalSeconds));
   const [rules, setRules] = useState(settings.ignoreRules);
   // A change made elsewhere (the tray, another window) replaces what is shown, unless edited here.
@@ -33,8 +38,8 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
           id={ids.login}
           type="checkbox"
           checked={settings.startAtLogin}
-          disabled={update.busy}
-          onChange={(event) => void update.run({ startAtLogin: event.currentTarget.checked })}
+          disabled={toggle.busy}
+          onChange={(event) => void toggle.run({ startAtLogin: event.currentTarget.checked })}
         />
         <label for={ids.login}>Start mch-sync when I log in</label>
       </div>
@@ -43,9 +48,9 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
           id={ids.entries}
           type="checkbox"
           checked={settings.fileManagerEntries}
-          disabled={update.busy}
+          disabled={toggle.busy}
           aria-describedby={ids.entriesHint}
-          onChange={(event) => void update.run({ fileManagerEntries: event.currentTarget.checked })}
+          onChange={(event) => void toggle.run({ fileManagerEntries: event.currentTarget.checked })}
         />
         <label for={ids.entries}>Add &ldquo;Copy share link&rdquo; to the file manager</label>
       </div>
@@ -58,16 +63,18 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
           id={ids.notify}
           type="checkbox"
           checked={settings.notifications}
-          disabled={update.busy}
-          onChange={(event) => void update.run({ notifications: event.currentTarget.checked })}
+          disabled={toggle.busy}
+          onChange={(event) => void toggle.run({ notifications: event.currentTarget.checked })}
         />
         <label for={ids.notify}>Show notifications</label>
       </div>
+      <ErrorNote error={toggle.error} />
       <form
         class="field"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          void update.run({ pollIntervalSeconds: pollSeconds });
+          void savePoll.run(pollSeconds);
         }}
       >
         <label for={ids.poll}>Ask the device for changes every (seconds)</label>
@@ -75,33 +82,35 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
           <input
             id={ids.poll}
             type="number"
-            min={5}
             step={1}
             required
             inputMode="numeric"
             aria-describedby={ids.pollHint}
+            aria-invalid={savePoll.error !== null}
             value={poll}
-            onInput={(event) => setPoll(event.currentTarget.value)}
+            onInput={(event) => {
+              setPoll(event.currentTarget.value);
+              savePoll.clear();
+            }}
           />
-          <button
+          <BusyButton
             type="submit"
-            class="button"
-            disabled={
-              update.busy || !Number.isFinite(pollSeconds) || pollSeconds === settings.pollIntervalSeconds
-            }
+            busy={savePoll.busy}
+            disabled={poll.trim() === '' || pollSeconds === settings.pollIntervalSeconds}
           >
             Save
-          </button>
+          </BusyButton>
         </div>
         <p class="hint" id={ids.pollHint}>
           Changes on this computer are seen at once; this is for changes made elsewhere.
         </p>
+        <ErrorNote error={savePoll.error} />
       </form>
       <form
         class="field"
         onSubmit={(event) => {
           event.preventDefault();
-          void update.run({ ignoreRules: rules });
+          void saveRules.run(rules);
         }}
       >
         <label for={ids.rules}>Ignore rules</label>
@@ -110,20 +119,40 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
           rows={4}
           spellcheck={false}
           aria-describedby={ids.rulesHint}
+          aria-invalid={saveRules.error !== null}
           value={rules}
-          onInput={(event) => setRules(event.currentTarget.value)}
+          onInput={(event) => {
+            setRules(event.currentTarget.value);
+            saveRules.clear();
+          }}
         />
         <p class="hint" id={ids.rulesHint}>
           One pattern a line, as in .gitignore, for every folder (each folder&apos;s own .mchignore still
           applies).
         </p>
+        <ErrorNote error={saveRules.error} />
         <div class="actions">
-          <button type="submit" class="button" disabled={update.busy || rules === settings.ignoreRules}>
+          <BusyButton type="submit" busy={saveRules.busy} disabled={rules === settings.ignoreRules}>
             Save rules
-          </button>
+          </BusyButton>
         </div>
       </form>
-      <ErrorNote error={update.error} />
+      <LeftOut />
     </section>
+  );
+}
+
+/** What is not synced on purpose now, as the core counts it (never listed under Issues). */
+function LeftOut(): JSX.Element | null {
+  const pairs = useStores().pairs.pairs.value ?? [];
+  const ignored = pairs.reduce((sum, pair) => sum + pair.leftOut.ignored, 0);
+  const systemFiles = pairs.reduce((sum, pair) => sum + pair.leftOut.systemFiles, 0);
+  if (pairs.length === 0) return null;
+  return (
+    <p class="muted small left-out">
+      Left out now, on purpose: {formatCount(ignored, 'item', 'items')} matching ignore rules;{' '}
+      {formatCount(systemFiles, 'system or temporary file', 'system or temporary files')} (such as .DS_Store
+      or editor swap files), which are never synced.
+    </p>
   );
 }

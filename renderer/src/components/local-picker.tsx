@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { LocalEntryView } from '../../../common/contract.ts';
 import { baseName } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
+import { BusyButton, Spinner } from './busy-button.tsx';
 import { Dialog } from './dialog.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { useAction } from './use-action.ts';
@@ -12,6 +13,8 @@ import { useAction } from './use-action.ts';
 export function LocalPicker(props: {
   onClose: () => void;
   onShare: (paths: string[]) => Promise<boolean>;
+  /** The link is being made (its call runs). */
+  sharing: boolean;
 }): JSX.Element {
   const { core } = useStores();
   /** The folders opened, from the pairs' list (null) down. */
@@ -38,6 +41,7 @@ export function LocalPicker(props: {
           Up
         </button>
         <span class="picker-where">{here === null ? 'Synced folders' : here}</span>
+        {browse.busy && <Spinner label="Loading" />}
       </div>
       <ErrorNote error={browse.error} />
       <ul class="picker-list" aria-label={here === null ? 'Synced folders' : `Items in ${baseName(here)}`}>
@@ -67,18 +71,18 @@ export function LocalPicker(props: {
         ))}
       </ul>
       <div class="actions dialog-actions">
-        <button type="button" class="button" onClick={props.onClose}>
+        <button type="button" class="button" disabled={props.sharing} onClick={props.onClose}>
           Cancel
         </button>
-        <button
-          type="button"
+        <BusyButton
           class="button primary"
+          busy={props.sharing}
+          icon={Share2}
           disabled={chosen.length === 0}
           onClick={() => void props.onShare(chosen)}
         >
-          <Share2 />
           {chosen.length > 1 ? `Share ${chosen.length} items` : 'Share'}
-        </button>
+        </BusyButton>
       </div>
     </Dialog>
   );

@@ -1,26 +1,31 @@
-// One folder pair on the status view: state, progress, last sync, and pause/resume, sync now, open folder.
+// One folder pair on the status view: state in the core's words, progress, last sync, and pause/resume, sync now, open folder, each showing while it works.
 import { FolderOpen, Pause, Play, RefreshCw } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { PairView } from '../../../common/contract.ts';
 import { baseName, formatCount, formatWhen, isoTime } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
+import { BusyButton, Spinner } from './busy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { PairProgress } from './pair-progress.tsx';
-import { PairState } from './pair-state.tsx';
+import { isSyncing, PairState } from './pair-state.tsx';
 import { useAction } from './use-action.ts';
 
 export function PairCard({ pair }: { pair: PairView }): JSX.Element {
   const { pairs, core } = useStores();
   const name = baseName(pair.localRoot);
   const headingId = `pair-${pair.id}`;
-  const action = useAction((work: () => Promise<unknown>) => work());
+  const toggle = useAction(() => (pair.paused ? pairs.resume(pair.id) : pairs.pause(pair.id)));
+  const syncNow = useAction(() => pairs.syncNow(pair.id));
+  const open = useAction(() => core.invoke('shell:openPath', { path: pair.localRoot }));
+  // A pass running (or an answer to a hold being carried out) is what "Sync now" would ask for.
+  const working = isSyncing(pair.state) || pair.answering !== null;
   return (
     <article class="card pair" aria-labelledby={headingId}>
       <header class="pair-head">
         <h2 id={headingId}>{name}</h2>
         {/* Polite: a change of state is said once, the numbers below are not read as they move. */}
         <span aria-live="polite">
-          <PairState state={pair.state} />
+          <PairState pair={pair} />
         </span>
       </header>
       <dl class="pair-paths">
@@ -31,7 +36,13 @@ export function PairCard({ pair }: { pair: PairView }): JSX.Element {
       </dl>
       {pair.detail !== null && <p class="pair-detail">{pair.detail}</p>}
       {pair.progress !== null && <PairProgress progress={pair.progress} name={name} />}
-      {pair.hold !== null && (
+      {pair.answering !== null && (
+        <p class="note note-busy" role="status">
+          <Spinner />
+          <span>{pair.answering.words}</span>
+        </p>
+      )}
+      {pair.hold !== null && pair.answering === null && (
         <p class="note note-warn">
           <span>
             {pair.hold.advice} <a href="#issues">Review the deletes</a>
@@ -56,46 +67,22 @@ export function PairCard({ pair }: { pair: PairView }): JSX.Element {
         )}
       </p>
       <div class="actions">
-        {pair.paused ? (
-          <button
-            type="button"
-            class="button"
-            disabled={action.busy}
-            onClick={() => void action.run(() => pairs.resume(pair.id))}
-          >
-            <Play />
-            Resume
-          </button>
-        ) : (
-          <button
-            type="button"
-            class="button"
-            disabled={action.busy}
-            onClick={() => void action.run(() => pairs.pause(pair.id))}
-          >
-            <Pause />
-            Pause
-          </button>
-        )}
-        <button
-          type="button"
-          class="button"
-          disabled={action.busy || pair.paused}
-          onClick={() => void action.run(() => pairs.syncNow(pair.id))}
+        <BusyButton busy={toggle.busy} icon={pair.paused ? Play : Pause} onClick={() => void toggle.run()}>
+          {pair.paused ? 'Resume' : 'Pause'}
+        </BusyButton>
+        <BusyButton
+          busy={syncNow.busy}
+          icon={RefreshCw}
+          disabled={pair.paused || working}
+          onClick={() => void syncNow.run()}
         >
-          <RefreshCw />
-          Sync now
-        </button>
-        <button
-          type="button"
-          class="button"
-          onClick={() => void action.run(() => core.invoke('shell:openPath', { path: pair.localRoot }))}
-        >
-          <FolderOpen />
+          {working ? 'Syncing…' : 'Sync now'}
+        </BusyButton>
+        <BusyButton busy={open.busy} icon={FolderOpen} onClick={() => void open.run()}>
           Open folder
-        </button>
+        </BusyButton>
       </div>
-      <ErrorNote error={action.error} />
+      <ErrorNote error={toggle.error ?? syncNow.error ?? open.error} />
     </article>
   );
 }

@@ -1,25 +1,29 @@
-// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder, offered by the core or chosen in the browser; pairs:check, then pairs:add.
+// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder, offered by the core or chosen in the browser; pairs:check, then pairs:add, the only call that changes anything; Cancel leaves everything as it was.
 import { FolderSync } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useId, useRef, useState } from 'preact/hooks';
 import type { PairCheckView } from '../../../common/contract.ts';
 import { toUiError } from '../bridge.ts';
 import { useStores } from '../stores/stores.ts';
+import { BusyButton } from './busy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
-import { FolderBrowser } from './folder-browser.tsx';
+import { FolderBrowser, type ChosenFolder } from './folder-browser.tsx';
 import { useAction } from './use-action.ts';
 
 export function PairForm({
   onAdded,
+  onCancel,
   submitLabel,
 }: {
   onAdded: () => void;
+  /** Where the form can be left (settings), a Cancel that changed nothing. */
+  onCancel?: () => void;
   submitLabel: string;
 }): JSX.Element {
   const { pairs } = useStores();
   const [localRoot, setLocalRoot] = useState('');
-  /** The device folder chosen in the browser; null: the one the core offers. */
-  const [chosen, setChosen] = useState<string | null>(null);
+  /** The device folder chosen in the browser (maybe a new one); null: the one the core offers. */
+  const [chosen, setChosen] = useState<ChosenFolder | null>(null);
   /** The core's last answer, and the folder it was for. */
   const [checked, setChecked] = useState<(PairCheckView & { localRoot: string }) | null>(null);
   /** Answers can come back out of order: only the latest question's is shown. */
@@ -45,11 +49,11 @@ export function PairForm({
   const add = useAction(async () => {
     // Submitted before the folder was checked (Enter in the field): ask for the folder to offer first.
     const offered = checked?.localRoot === localRoot.trim() ? checked.remoteFolder : undefined;
-    const remoteFolder = chosen ?? offered ?? (await pairs.check(localRoot.trim(), null)).remoteFolder;
+    const remoteFolder = chosen?.path ?? offered ?? (await pairs.check(localRoot.trim(), null)).remoteFolder;
     await pairs.add(localRoot.trim(), remoteFolder);
     onAdded();
   });
-  const remoteFolder = chosen ?? checked?.remoteFolder ?? null;
+  const remoteFolder = chosen?.path ?? checked?.remoteFolder ?? null;
   const problem = add.error ?? checked?.problem ?? null;
   return (
     <form
@@ -75,7 +79,7 @@ export function PairForm({
             setLocalRoot(event.currentTarget.value);
             add.clear();
           }}
-          onChange={(event) => void check(event.currentTarget.value, chosen)}
+          onChange={(event) => void check(event.currentTarget.value, chosen?.path ?? null)}
         />
         <p class="hint" id={hintId}>
           The full path of the folder to keep in sync, for example /home/you/MyCloud.
@@ -90,22 +94,35 @@ export function PairForm({
         <p class="hint">
           {chosen === null
             ? 'A folder named after yours, made when syncing starts; or open another one below.'
-            : 'The folder opened below.'}
+            : chosen.isNew
+              ? 'A new folder, made on the device when syncing starts.'
+              : 'The folder opened below.'}
         </p>
         <FolderBrowser
-          onChoose={(path) => {
-            setChosen(path);
+          chosen={chosen}
+          onChoose={(folder) => {
+            setChosen(folder);
             add.clear();
-            void check(localRoot, path);
+            void check(localRoot, folder.path);
           }}
         />
       </fieldset>
       <ErrorNote error={problem} />
       <div class="actions">
-        <button type="submit" class="button primary" disabled={add.busy || localRoot.trim() === ''}>
-          <FolderSync />
+        <BusyButton
+          type="submit"
+          class="button primary"
+          busy={add.busy}
+          icon={FolderSync}
+          disabled={localRoot.trim() === ''}
+        >
           {submitLabel}
-        </button>
+        </BusyButton>
+        {onCancel !== undefined && (
+          <button type="button" class="button" disabled={add.busy} onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );

@@ -1,4 +1,4 @@
-// A pass's progress: one bar with items, bytes, speed and time left, then the transfers running now.
+// A pass's progress: one bar with items, bytes, speed and time left, then the transfers running now (a transfer that has not moved a byte yet says what it is doing).
 import { ArrowDown, ArrowUp } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { PairView } from '../../../common/contract.ts';
@@ -31,13 +31,20 @@ export function PairProgress({ progress, name }: { progress: Progress; name: str
                 {transfer.path}
               </span>
               <span class="transfer-size">
-                {formatBytes(transfer.bytesDone)} of {formatBytes(transfer.bytesTotal)}
+                {transfer.starting === true
+                  ? `${transfer.direction === 'up' ? 'Reading it to send' : 'Starting'} · ${formatBytes(transfer.bytesTotal)}`
+                  : `${formatBytes(transfer.bytesDone)} of ${formatBytes(transfer.bytesTotal)}`}
               </span>
-              <progress
-                max={Math.max(transfer.bytesTotal, 1)}
-                value={Math.min(transfer.bytesDone, Math.max(transfer.bytesTotal, 1))}
-                aria-label={`Progress of ${transfer.path}`}
-              />
+              {/* Without a value the bar is indeterminate: it moves before the first byte does. */}
+              {transfer.starting === true ? (
+                <progress aria-label={`Progress of ${transfer.path}`} />
+              ) : (
+                <progress
+                  max={Math.max(transfer.bytesTotal, 1)}
+                  value={Math.min(transfer.bytesDone, Math.max(transfer.bytesTotal, 1))}
+                  aria-label={`Progress of ${transfer.path}`}
+                />
+              )}
             </li>
           ))}
         </ul>

@@ -1,6 +1,7 @@
-// A pair's engine state as an icon and words (sync-status.ts names the states; the detail comes from the core).
+// A pair's state as an icon and the core's words for it ("Up to date · 1 conflict"); the engine states are named in sync-status.ts.
 import type { LucideIcon } from 'lucide-preact';
 import {
+  CircleAlert,
   CircleCheck,
   CirclePause,
   CircleX,
@@ -11,30 +12,36 @@ import {
   ScanSearch,
 } from 'lucide-preact';
 import type { JSX } from 'preact';
+import type { PairView } from '../../../common/contract.ts';
 import type { EngineState } from '../../../common/sync-status.ts';
 
-const STATES: Record<EngineState, { words: string; icon: LucideIcon; tone: 'ok' | 'busy' | 'warn' | 'bad' }> =
-  {
-    idle: { words: 'Up to date', icon: CircleCheck, tone: 'ok' },
-    scanning: { words: 'Looking for changes', icon: ScanSearch, tone: 'busy' },
-    syncing: { words: 'Syncing', icon: RefreshCw, tone: 'busy' },
-    paused: { words: 'Paused', icon: CirclePause, tone: 'warn' },
-    offline: { words: 'Device not reachable', icon: CloudOff, tone: 'warn' },
-    'sign-in-needed': { words: 'Sign in needed', icon: KeyRound, tone: 'bad' },
-    held: { words: 'Waiting for you', icon: Hand, tone: 'bad' },
-    error: { words: 'Stopped', icon: CircleX, tone: 'bad' },
-  };
+type Tone = 'ok' | 'busy' | 'warn' | 'bad';
 
-export function stateWords(state: EngineState): string {
-  return STATES[state].words;
+const STATES: Record<EngineState, { icon: LucideIcon; tone: Tone }> = {
+  idle: { icon: CircleCheck, tone: 'ok' },
+  scanning: { icon: ScanSearch, tone: 'busy' },
+  syncing: { icon: RefreshCw, tone: 'busy' },
+  paused: { icon: CirclePause, tone: 'warn' },
+  offline: { icon: CloudOff, tone: 'warn' },
+  'sign-in-needed': { icon: KeyRound, tone: 'bad' },
+  held: { icon: Hand, tone: 'bad' },
+  error: { icon: CircleX, tone: 'bad' },
+};
+
+/** Whether a pass runs now: "Sync now" would only ask for what is already happening. */
+export function isSyncing(state: EngineState): boolean {
+  return STATES[state].tone === 'busy';
 }
 
-export function PairState({ state }: { state: EngineState }): JSX.Element {
-  const { words, icon: Icon, tone } = STATES[state];
+export function PairState({ pair }: { pair: Pick<PairView, 'state' | 'words' | 'issueCount'> }): JSX.Element {
+  const { icon, tone } = STATES[pair.state];
+  // Up to date with something to look at is not all well: the icon and colour say so with the words.
+  const attention = pair.state === 'idle' && pair.issueCount > 0;
+  const Icon = attention ? CircleAlert : icon;
   return (
-    <span class={`pair-state tone-${tone}`}>
-      <Icon />
-      {words}
+    <span class={`pair-state tone-${attention ? 'warn' : tone}`}>
+      <Icon class={pair.state === 'syncing' ? 'spinner' : undefined} />
+      {pair.words}
     </span>
   );
 }

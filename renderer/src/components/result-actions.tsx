@@ -2,6 +2,7 @@
 import { ExternalLink, FolderSearch } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useStores } from '../stores/stores.ts';
+import { BusyButton } from './busy-button.tsx';
 import { CopyButton } from './copy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { useAction } from './use-action.ts';
@@ -12,39 +13,38 @@ export function ResultActions(props: {
   describedBy: string;
 }): JSX.Element {
   const { core, shares } = useStores();
-  const act = useAction((name: 'shell:openPath' | 'shell:showItem', path: string) =>
-    core.invoke(name, { path }),
-  );
+  const open = useAction((path: string) => core.invoke('shell:openPath', { path }));
+  const show = useAction((path: string) => core.invoke('shell:showItem', { path }));
   const { localPath, describedBy } = props;
   if (localPath === null) {
     return <p class="muted small">Not in a synced folder: open it from the device.</p>;
   }
   return (
     <div class="actions">
-      <button
-        type="button"
+      <BusyButton
         class="button small"
+        busy={open.busy}
+        icon={ExternalLink}
         aria-describedby={describedBy}
-        onClick={() => void act.run('shell:openPath', localPath)}
+        onClick={() => void open.run(localPath)}
       >
-        <ExternalLink />
         Open
-      </button>
-      <button
-        type="button"
+      </BusyButton>
+      <BusyButton
         class="button small"
+        busy={show.busy}
+        icon={FolderSearch}
         aria-describedby={describedBy}
-        onClick={() => void act.run('shell:showItem', localPath)}
+        onClick={() => void show.run(localPath)}
       >
-        <FolderSearch />
         Show in folder
-      </button>
+      </BusyButton>
       <CopyButton
         label="Copy share link"
         describedBy={describedBy}
         link={async () => (await shares.create([localPath])).url}
       />
-      <ErrorNote error={act.error} />
+      <ErrorNote error={open.error ?? show.error} />
     </div>
   );
 }

@@ -6,7 +6,10 @@ import type { Core } from '../bridge.ts';
 export class PairsStore {
   /** Null until the first answer. */
   readonly pairs = signal<PairView[] | null>(null);
-  readonly held = computed(() => (this.pairs.value ?? []).filter((pair) => pair.hold !== null));
+  /** Pairs waiting for an answer, or whose answer is being carried out. */
+  readonly held = computed(() =>
+    (this.pairs.value ?? []).filter((pair) => pair.hold !== null || pair.answering !== null),
+  );
   /** Items not synced across every pair, held deletes included: the badge of the issues view. */
   readonly issueTotal = computed(() =>
     (this.pairs.value ?? []).reduce((sum, pair) => sum + pair.issueCount + (pair.hold ? 1 : 0), 0),

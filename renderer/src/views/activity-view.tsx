@@ -13,6 +13,7 @@ import {
 import type { JSX } from 'preact';
 import { useId } from 'preact/hooks';
 import type { ActivityKind, ActivityView as Entry } from '../../../common/contract.ts';
+import { Spinner } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
@@ -31,10 +32,9 @@ const KINDS: Record<ActivityKind, { words: string; icon: LucideIcon }> = {
 };
 
 export function ActivityView(): JSX.Element {
-  const { activity, pairs, core } = useStores();
+  const { activity, pairs } = useStores();
   const folderId = useId();
   const kindId = useId();
-  const show = useAction((path: string) => core.invoke('shell:showItem', { path }));
   const entries = activity.shown.value;
   const pairList = pairs.pairs.value ?? [];
   return (
@@ -74,7 +74,7 @@ export function ActivityView(): JSX.Element {
           </select>
         </div>
       </div>
-      <ErrorNote error={activity.error.value ?? show.error} />
+      <ErrorNote error={activity.error.value} />
       {activity.entries.value !== null && entries.length === 0 && (
         <p class="card empty">
           Nothing has changed {activity.entries.value.length > 0 ? 'of this kind ' : ''}yet.
@@ -82,24 +82,16 @@ export function ActivityView(): JSX.Element {
       )}
       <ol class="activity-list" aria-label="Recent changes, newest first">
         {entries.map((entry) => (
-          <ActivityLine
-            key={`${entry.atMs}:${entry.pairId}:${entry.path}:${entry.kind}`}
-            entry={entry}
-            onShow={show.run}
-          />
+          <ActivityLine key={`${entry.atMs}:${entry.pairId}:${entry.path}:${entry.kind}`} entry={entry} />
         ))}
       </ol>
     </div>
   );
 }
 
-function ActivityLine({
-  entry,
-  onShow,
-}: {
-  entry: Entry;
-  onShow: (path: string) => Promise<boolean>;
-}): JSX.Element {
+function ActivityLine({ entry }: { entry: Entry }): JSX.Element {
+  const { core } = useStores();
+  const show = useAction(() => core.invoke('shell:showItem', { path: entry.localPath }));
   const { words, icon: Icon } = KINDS[entry.kind];
   return (
     <li>
@@ -107,9 +99,11 @@ function ActivityLine({
         type="button"
         class="row-button activity-line"
         title="Show in folder"
-        onClick={() => void onShow(entry.localPath)}
+        aria-busy={show.busy}
+        disabled={show.busy}
+        onClick={() => void show.run()}
       >
-        <Icon />
+        {show.busy ? <Spinner /> : <Icon />}
         <span class="activity-text">
           <span class="activity-path">{entry.path}</span>
           <span class="muted">
@@ -118,6 +112,7 @@ function ActivityLine({
         </span>
         <span class="visually-hidden">, show in folder</span>
       </button>
+      <ErrorNote error={show.error} />
     </li>
   );
 }

@@ -2,6 +2,7 @@
 import { Globe, HardDrive, LogIn } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
+import { BusyButton, Spinner } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { PairForm } from '../components/pair-form.tsx';
 import { useAction } from '../components/use-action.ts';
@@ -49,15 +50,15 @@ function SignInStep({ lastConfigUrl }: { lastConfigUrl: string | null }): JSX.El
   return (
     <section class="card" aria-labelledby="sign-in-step">
       <h2 id="sign-in-step">Sign in</h2>
-      <button
-        type="button"
+      <BusyButton
         class="button primary wide"
-        disabled={withBrowser.busy}
+        busy={withBrowser.busy}
+        icon={Globe}
+        disabled={withPassword.busy}
         onClick={() => void withBrowser.run()}
       >
-        <Globe />
         {withBrowser.busy ? 'Waiting for the browser…' : 'Sign in with browser'}
-      </button>
+      </BusyButton>
       <ErrorNote error={withBrowser.error} />
       <p class="separator">
         <span>or with a user name and password</span>
@@ -111,10 +112,9 @@ function SignInStep({ lastConfigUrl }: { lastConfigUrl: string | null }): JSX.El
         </details>
         <ErrorNote error={withPassword.error} />
         <div class="actions">
-          <button type="submit" class="button" disabled={withPassword.busy}>
-            <LogIn />
+          <BusyButton type="submit" busy={withPassword.busy} icon={LogIn} disabled={withBrowser.busy}>
             {withPassword.busy ? 'Signing in…' : 'Sign in'}
-          </button>
+          </BusyButton>
         </div>
       </form>
     </section>
@@ -132,7 +132,11 @@ function DeviceStep(): JSX.Element {
     <section class="card" aria-labelledby="device-step">
       <h2 id="device-step">Choose the device</h2>
       <ErrorNote error={load.error} />
-      {devices === null && load.error === null && <p class="muted">Looking for your devices…</p>}
+      {devices === null && load.error === null && (
+        <p class="muted" role="status">
+          <Spinner /> Looking for your devices…
+        </p>
+      )}
       {devices !== null && devices.length === 0 && (
         <p>No device is linked to this account yet. Link one with its own app, then come back.</p>
       )}
@@ -164,9 +168,9 @@ function DeviceStep(): JSX.Element {
           </fieldset>
           <ErrorNote error={choose.error} />
           <div class="actions">
-            <button type="submit" class="button primary" disabled={choose.busy}>
+            <BusyButton type="submit" class="button primary" busy={choose.busy} icon={HardDrive}>
               Use this device
-            </button>
+            </BusyButton>
           </div>
         </form>
       )}

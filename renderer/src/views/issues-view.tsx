@@ -1,9 +1,11 @@
-// Issues: every item that is not synced, with why and what to do; held deletes first (desktop-app.md §2.4).
+// Issues: every item that is not synced, with why and what to do; held deletes first, and a hold's answer while it is carried out (desktop-app.md §2.4).
 import { CircleCheck, ExternalLink, FolderSearch } from 'lucide-preact';
 import type { JSX } from 'preact';
-import type { IssueView, PairView } from '../../../common/contract.ts';
+import type { HoldAnswerView, IssueView, PairView } from '../../../common/contract.ts';
+import { BusyButton, Spinner } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { HoldPanel } from '../components/hold-panel.tsx';
+import { PairProgress } from '../components/pair-progress.tsx';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
 import { baseName } from '../format.ts';
@@ -27,7 +29,13 @@ export function IssuesView(): JSX.Element {
     <div class="view">
       <ViewHeader title="Issues" />
       <ErrorNote error={issues.error.value} />
-      {held.map((pair) => pair.hold !== null && <HoldPanel key={pair.id} pair={pair} hold={pair.hold} />)}
+      {held.map((pair) =>
+        pair.answering !== null ? (
+          <AnswerUnderWay key={pair.id} pair={pair} answer={pair.answering} />
+        ) : (
+          pair.hold !== null && <HoldPanel key={pair.id} pair={pair} hold={pair.hold} />
+        ),
+      )}
       {nothing && (
         <p class="card empty">
           <CircleCheck />
@@ -40,6 +48,24 @@ export function IssuesView(): JSX.Element {
           return own.length === 0 ? null : <PairIssues key={pair.id} pair={pair} issues={own} />;
         })}
     </div>
+  );
+}
+
+/** The hold answered: what is under way, with the pass's progress, until it ends (then the hold is gone, or back). */
+function AnswerUnderWay({ pair, answer }: { pair: PairView; answer: HoldAnswerView }): JSX.Element {
+  const name = baseName(pair.localRoot);
+  const headingId = `answer-${pair.id}`;
+  return (
+    <section class="card hold" aria-labelledby={headingId} aria-busy="true">
+      <h2 id={headingId}>
+        {pair.hold?.title ?? 'Answer'}: {name}
+      </h2>
+      <p class="note note-busy" role="status">
+        <Spinner />
+        <span>{answer.words}</span>
+      </p>
+      {pair.progress !== null && <PairProgress progress={pair.progress} name={name} />}
+    </section>
   );
 }
 
@@ -61,9 +87,9 @@ function PairIssues({ pair, issues }: { pair: PairView; issues: IssueView[] }): 
 
 function IssueItem({ issue }: { issue: IssueView }): JSX.Element {
   const { core } = useStores();
-  const act = useAction((name: 'shell:openPath' | 'shell:showItem', path: string) =>
-    core.invoke(name, { path }),
-  );
+  const openThis = useAction((path: string) => core.invoke('shell:openPath', { path }));
+  const openOther = useAction((path: string) => core.invoke('shell:openPath', { path }));
+  const show = useAction((path: string) => core.invoke('shell:showItem', { path }));
   return (
     <li class={`card issue issue-${issue.kind}`}>
       <p class="issue-head">
@@ -79,37 +105,37 @@ function IssueItem({ issue }: { issue: IssueView }): JSX.Element {
       <p class="details">Details: {issue.code}</p>
       <div class="actions">
         {issue.kind === 'conflict' && issue.localPath !== null && (
-          <button
-            type="button"
+          <BusyButton
             class="button small"
-            onClick={() => void act.run('shell:openPath', issue.localPath ?? '')}
+            busy={openThis.busy}
+            icon={ExternalLink}
+            onClick={() => void openThis.run(issue.localPath ?? '')}
           >
-            <ExternalLink />
             Open this copy
-          </button>
+          </BusyButton>
         )}
         {issue.kind === 'conflict' && issue.otherCopy !== null && (
-          <button
-            type="button"
+          <BusyButton
             class="button small"
-            onClick={() => void act.run('shell:openPath', issue.otherCopy ?? '')}
+            busy={openOther.busy}
+            icon={ExternalLink}
+            onClick={() => void openOther.run(issue.otherCopy ?? '')}
           >
-            <ExternalLink />
             Open the other copy
-          </button>
+          </BusyButton>
         )}
         {issue.localPath !== null && (
-          <button
-            type="button"
+          <BusyButton
             class="button small"
-            onClick={() => void act.run('shell:showItem', issue.localPath ?? '')}
+            busy={show.busy}
+            icon={FolderSearch}
+            onClick={() => void show.run(issue.localPath ?? '')}
           >
-            <FolderSearch />
             Show in folder
-          </button>
+          </BusyButton>
         )}
       </div>
-      <ErrorNote error={act.error} />
+      <ErrorNote error={openThis.error ?? openOther.error ?? show.error} />
     </li>
   );
 }

@@ -2,6 +2,7 @@
 import { Image, Search } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useId, useState } from 'preact/hooks';
+import { BusyButton } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { PhotoResults } from '../components/photo-results.tsx';
 import { TextResults } from '../components/text-results.tsx';
@@ -55,10 +56,9 @@ function TextSearch(): JSX.Element {
             value={query}
             onInput={(event) => setQuery(event.currentTarget.value)}
           />
-          <button type="submit" class="button primary" disabled={find.busy}>
-            <Search />
+          <BusyButton type="submit" class="button primary" busy={find.busy} icon={Search}>
             Search
-          </button>
+          </BusyButton>
         </div>
       </form>
       <ErrorNote error={find.error ?? more.error} />
@@ -71,9 +71,9 @@ function TextSearch(): JSX.Element {
       {matches !== null && matches.length > 0 && <TextResults matches={matches} />}
       {search.pageToken.value !== '' && matches !== null && (
         <div class="actions">
-          <button type="button" class="button" disabled={more.busy} onClick={() => void more.run()}>
+          <BusyButton busy={more.busy} onClick={() => void more.run()}>
             More matches
-          </button>
+          </BusyButton>
         </div>
       )}
     </>
@@ -116,10 +116,9 @@ function PhotoSearch(): JSX.Element {
               onInput={(event) => setRange({ ...range, to: event.currentTarget.value })}
             />
           </div>
-          <button type="submit" class="button primary" disabled={find.busy}>
-            <Image />
+          <BusyButton type="submit" class="button primary" busy={find.busy} icon={Image}>
             Find photos
-          </button>
+          </BusyButton>
         </div>
       </form>
       <ErrorNote error={find.error} />

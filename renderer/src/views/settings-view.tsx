@@ -1,8 +1,9 @@
-// Settings: folder pairs (add, remove asking about the local files), account, general settings, about (desktop-app.md §2.7).
+// Settings: folder pairs (add, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
 import { FolderPlus, LogOut, Trash2 } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PairView } from '../../../common/contract.ts';
+import { BusyButton } from '../components/busy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { GeneralSettings } from '../components/general-settings.tsx';
@@ -55,7 +56,11 @@ function FolderPairs(): JSX.Element {
         ))}
       </ul>
       {adding ? (
-        <PairForm submitLabel="Add and start syncing" onAdded={() => setAdding(false)} />
+        <PairForm
+          submitLabel="Add and start syncing"
+          onAdded={() => setAdding(false)}
+          onCancel={() => setAdding(false)}
+        />
       ) : (
         <button type="button" class="button" onClick={() => setAdding(true)}>
           <FolderPlus />
@@ -69,6 +74,8 @@ function FolderPairs(): JSX.Element {
 
 function RemovePair({ pair, onClose }: { pair: PairView; onClose: () => void }): JSX.Element {
   const { pairs } = useStores();
+  /** The answer given (keep the files or not), for its button's spinner. */
+  const [removing, setRemoving] = useState<boolean | null>(null);
   const remove = useAction(async (keepLocalFiles: boolean) => {
     await pairs.remove(pair.id, keepLocalFiles);
     onClose();
@@ -81,25 +88,31 @@ function RemovePair({ pair, onClose }: { pair: PairView; onClose: () => void }):
       </p>
       <ErrorNote error={remove.error} />
       <div class="actions dialog-actions">
-        <button type="button" class="button" onClick={onClose}>
+        <button type="button" class="button" disabled={remove.busy} onClick={onClose}>
           Cancel
         </button>
-        <button
-          type="button"
+        <BusyButton
           class="button danger"
+          busy={remove.busy && removing === false}
           disabled={remove.busy}
-          onClick={() => void remove.run(false)}
+          onClick={() => {
+            setRemoving(false);
+            void remove.run(false);
+          }}
         >
           Move them to the trash
-        </button>
-        <button
-          type="button"
+        </BusyButton>
+        <BusyButton
           class="button primary"
+          busy={remove.busy && removing === true}
           disabled={remove.busy}
-          onClick={() => void remove.run(true)}
+          onClick={() => {
+            setRemoving(true);
+            void remove.run(true);
+          }}
         >
           Keep the files
-        </button>
+        </BusyButton>
       </div>
     </Dialog>
   );
@@ -107,7 +120,7 @@ function RemovePair({ pair, onClose }: { pair: PairView; onClose: () => void }):
 
 function Account(): JSX.Element {
   const { account } = useStores();
-  const signOut = useAction(() => account.signOut());
+  const [asking, setAsking] = useState(false);
   const current = account.account.value;
   return (
     <section class="card" aria-labelledby="account-settings">
@@ -129,13 +142,56 @@ function Account(): JSX.Element {
               : '—'}
         </dd>
       </dl>
-      <ErrorNote error={signOut.error} />
-      <button type="button" class="button" disabled={signOut.busy} onClick={() => void signOut.run()}>
+      <button type="button" class="button" onClick={() => setAsking(true)}>
         <LogOut />
         Sign out
       </button>
+      {asking && <SignOut onClose={() => setAsking(false)} />}
     </section>
   );
+}
+
+/** Asked first: what stops (each folder's sync), what does not change (the files, the links made). */
+function SignOut({ onClose }: { onClose: () => void }): JSX.Element {
+  const { account, pairs } = useStores();
+  const signOut = useAction(() => account.signOut());
+  const names = (pairs.pairs.value ?? []).map((pair) => baseName(pair.localRoot));
+  const device = account.account.value?.device?.name;
+  return (
+    <Dialog title="Sign out of mch-sync?" onClose={onClose}>
+      <p>
+        {names.length === 0
+          ? 'Nothing is synced until you sign in again.'
+          : `Syncing stops for ${listed(names)} until you sign in again.`}{' '}
+        The files stay as they are on this computer and
+        {device === undefined ? ' on the device' : ` on ${device}`}; nothing is deleted.
+      </p>
+      <p>
+        Share links you made keep working. Making new ones, search and &ldquo;Copy share link&rdquo; in the
+        file manager wait for the next sign-in.
+      </p>
+      <ErrorNote error={signOut.error} />
+      <div class="actions dialog-actions">
+        <button type="button" class="button" disabled={signOut.busy} onClick={onClose}>
+          Cancel
+        </button>
+        <BusyButton
+          class="button danger"
+          busy={signOut.busy}
+          icon={LogOut}
+          onClick={() => void signOut.run()}
+        >
+          Sign out
+        </BusyButton>
+      </div>
+    </Dialog>
+  );
+}
+
+/** "Work", "Work and Notes", "Work, Notes and Photos". */
+function listed(names: readonly string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
 }
 
 function About(): JSX.Element {
@@ -150,6 +206,8 @@ function About(): JSX.Element {
         <dd class="path">{about?.profileDir ?? '—'}</dd>
         <dt>Logs</dt>
         <dd class="path">{about?.logsDir ?? '—'}</dd>
+        <dt>This window&apos;s log</dt>
+        <dd class="path">{about?.logFile ?? '—'}</dd>
       </dl>
     </section>
   );

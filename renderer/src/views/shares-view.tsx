@@ -3,6 +3,7 @@ import { ExternalLink, Link2, Share2, Trash2 } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ShareView } from '../../../common/contract.ts';
+import { BusyButton } from '../components/busy-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
@@ -63,7 +64,9 @@ export function SharesView(): JSX.Element {
           ))}
         </ul>
       )}
-      {picking && <LocalPicker onClose={() => setPicking(false)} onShare={create.run} />}
+      {picking && (
+        <LocalPicker onClose={() => setPicking(false)} onShare={create.run} sharing={create.busy} />
+      )}
     </div>
   );
 }
@@ -90,10 +93,15 @@ function ShareItem({ share }: { share: ShareView }): JSX.Element {
       <p class="share-url">{share.url}</p>
       <div class="actions">
         <CopyButton link={() => Promise.resolve(share.url)} describedBy={titleId} />
-        <button type="button" class="button small" aria-describedby={titleId} onClick={() => void open.run()}>
-          <ExternalLink />
+        <BusyButton
+          class="button small"
+          busy={open.busy}
+          icon={ExternalLink}
+          aria-describedby={titleId}
+          onClick={() => void open.run()}
+        >
           Open
-        </button>
+        </BusyButton>
         <button
           type="button"
           class="button small danger-quiet"
@@ -113,18 +121,17 @@ function ShareItem({ share }: { share: ShareView }): JSX.Element {
           </p>
           <ErrorNote error={revoke.error} />
           <div class="actions dialog-actions">
-            <button type="button" class="button" onClick={() => setConfirming(false)}>
+            <button type="button" class="button" disabled={revoke.busy} onClick={() => setConfirming(false)}>
               Cancel
             </button>
-            <button
-              type="button"
+            <BusyButton
               class="button danger"
-              disabled={revoke.busy}
+              busy={revoke.busy}
+              icon={Trash2}
               onClick={() => void revoke.run()}
             >
-              <Trash2 />
               Revoke link
-            </button>
+            </BusyButton>
           </div>
         </Dialog>
       )}

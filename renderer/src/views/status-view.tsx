@@ -1,6 +1,7 @@
 // Status: every folder pair with its state, progress and controls (desktop-app.md §2.2).
 import { FolderPlus, Pause, Play } from 'lucide-preact';
 import type { JSX } from 'preact';
+import { BusyButton } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { PairCard } from '../components/pair-card.tsx';
 import { useAction } from '../components/use-action.ts';
@@ -16,15 +17,14 @@ export function StatusView(): JSX.Element {
     <div class="view">
       <ViewHeader title="Status">
         {list.length > 1 && (
-          <button
-            type="button"
+          <BusyButton
             class="button small"
-            disabled={all.busy}
+            busy={all.busy}
+            icon={allPaused ? Play : Pause}
             onClick={() => void all.run(() => (allPaused ? pairs.resume(null) : pairs.pause(null)))}
           >
-            {allPaused ? <Play /> : <Pause />}
             {allPaused ? 'Resume all' : 'Pause all'}
-          </button>
+          </BusyButton>
         )}
       </ViewHeader>
       <ErrorNote error={all.error} />

@@ -8,6 +8,10 @@ const LOG = '/home/ann/.config/mch-sync/logs/window.log';
 const refused = new NetworkError(
   'NETWORK',
   'Could not read the configuration: connect ECONNREFUSED 127.0.0.1:9; will try again later.',
+  {
+    request: 'GET http://127.0.0.1:9/config/v1/config',
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+  },
 );
 
 describe('windowErrorOf', () => {
@@ -24,7 +28,8 @@ describe('windowErrorOf', () => {
       title: 'Could not reach the sign-in service',
       message:
         'Nothing answered at 127.0.0.1:9. Check the configuration URL under Advanced, and that the device is on and on this network, then sign in again.',
-      details: `NETWORK: ${refused.message}`,
+      // What the connection layer knew; "will try again later" was for a service that retries.
+      details: 'NETWORK: GET http://127.0.0.1:9/config/v1/config: connect ECONNREFUSED 127.0.0.1:9',
     });
   });
 
