@@ -9,7 +9,7 @@ import { independentMoveRun } from './move-batches.ts';
 import type { IndexEntry } from './model.ts';
 import { issueFor, pathOf } from './operation-issues.ts';
 import type { Operation } from './operations.ts';
-import { PlanProgress } from './plan-progress.ts';
+import { PlanProgress, transferOf } from './plan-progress.ts';
 import { baseName } from './reconcile.ts';
 
 export const DEFAULT_TRANSFER_CONCURRENCY = 4;
@@ -153,6 +153,9 @@ export async function executePlan(
   const attempt = async (operation: Operation): Promise<void> => {
     if (context.signal?.aborted) throw new AbortedError();
     const action = activityOf(operation);
+    // Listed from the operation's start, not its first byte: an upload reads its whole file first.
+    const transfer = transferOf(operation);
+    if (transfer !== null) progress.starting(pathOf(operation), transfer.direction, transfer.bytes);
     try {
       await run(context, operation);
       context.operations[operation.op] = (context.operations[operation.op] ?? 0) + 1;

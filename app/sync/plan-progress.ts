@@ -46,6 +46,15 @@ export class PlanProgress {
     this.#emit();
   }
 
+  /**
+   * An operation that moves content began: its transfer is listed at once, `starting` until its bytes
+   * flow (an upload reads the whole file first, which takes seconds for a large one).
+   */
+  starting(path: string, direction: 'up' | 'down', bytesTotal: number): void {
+    this.#running.set(path, { path, direction, bytesDone: 0, bytesTotal, starting: true });
+    this.#emit();
+  }
+
   /** A transfer started; the returned function takes its byte progress. */
   started(path: string, direction: 'up' | 'down', bytesTotal: number): (bytesDone: number) => void {
     const transfer: TransferProgress = { path, direction, bytesDone: 0, bytesTotal };

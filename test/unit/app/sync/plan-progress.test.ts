@@ -48,4 +48,19 @@ describe('PlanProgress', () => {
     progress.itemEnded('dir', true);
     expect(seen.at(-1)).toMatchObject({ itemsDone: 2, transfers: [{ path: 'down.bin', direction: 'down' }] });
   });
+
+  it('lists a transfer from the start of its operation, starting, until its bytes flow', () => {
+    const seen: SyncProgress[] = [];
+    const progress = new PlanProgress(3, operations, (report) => seen.push(report));
+    progress.starting('up.bin', 'up', 100);
+    expect(seen.at(-1)?.transfers).toEqual([
+      { path: 'up.bin', direction: 'up', bytesDone: 0, bytesTotal: 100, starting: true },
+    ]);
+    progress.started('up.bin', 'up', 100)(10);
+    expect(seen.at(-1)?.transfers).toEqual([
+      { path: 'up.bin', direction: 'up', bytesDone: 10, bytesTotal: 100 },
+    ]);
+    progress.itemEnded('up.bin', true);
+    expect(seen.at(-1)).toMatchObject({ bytesDone: 100, transfers: [] });
+  });
 });
