@@ -86,7 +86,7 @@ export function trayModelOf(input: {
 }): TrayModel {
   const { account, pairs, recent } = input;
   const state = trayStateOf(account, pairs);
-  const tooltip = trayTooltipOf(state, account, pairs, recent);
+  const tooltip = trayTooltipOf(state, account, pairs);
   return { state, icon: `tray-${state}`, tooltip, menu: menuOf(state, tooltip, account, pairs, recent) };
 }
 

@@ -1,5 +1,5 @@
 // The tray's words: the tooltip and the menu's status line for each tray state, from the pair views.
-import type { AccountView, ActivityView, PairView } from '../../common/contract.ts';
+import type { AccountView, PairView } from '../../common/contract.ts';
 import { assertNever } from '../../common/errors.ts';
 import { formatBytes } from '../cli/run-summary.ts';
 import type { TrayState } from './tray-model.ts';
@@ -8,17 +8,12 @@ import type { TrayState } from './tray-model.ts';
 const count = new Intl.NumberFormat('en-US');
 
 /** The tooltip, which is also the menu's status line (desktop-app.md §3). */
-export function trayTooltipOf(
-  state: TrayState,
-  account: AccountView,
-  pairs: readonly PairView[],
-  recent: readonly ActivityView[],
-): string {
+export function trayTooltipOf(state: TrayState, account: AccountView, pairs: readonly PairView[]): string {
   switch (state) {
     case 'sign-in-needed':
       return account.signedIn ? 'Sign in again' : 'Sign in to start';
     case 'attention':
-      return attentionWords(pairs, recent);
+      return attentionWords(pairs);
     case 'offline':
       return 'Offline: will retry';
     case 'syncing':
@@ -84,10 +79,10 @@ function pausedWords(pairs: readonly PairView[]): string {
 
 /**
  * What needs the user, most pressing first: held deletes, folders that stopped, conflicts, then the
- * other items that are not synced. Conflicts are told apart from other issues by the recent activity
- * (PairView.issueCount counts both; pair-views.ts counts a conflict from the same activity).
+ * other items that are not synced (PairView.issueCount counts both, conflictCount the conflicts still
+ * there: a settled one is gone from both).
  */
-function attentionWords(pairs: readonly PairView[], recent: readonly ActivityView[]): string {
+function attentionWords(pairs: readonly PairView[]): string {
   const parts: string[] = [];
   const held = pairs.filter((pair) => pair.hold !== null || pair.state === 'held');
   const heldDeletes = held.reduce(
@@ -115,10 +110,8 @@ function attentionWords(pairs: readonly PairView[], recent: readonly ActivityVie
   let conflicts = 0;
   let others = 0;
   for (const pair of pairs) {
-    const ofPair = recent.filter((entry) => entry.pairId === pair.id && entry.kind === 'conflict').length;
-    const pairConflicts = Math.min(ofPair, pair.issueCount);
-    conflicts += pairConflicts;
-    others += pair.issueCount - pairConflicts;
+    conflicts += pair.conflictCount;
+    others += pair.issueCount - pair.conflictCount;
   }
   if (conflicts > 0) parts.push(`${plural(conflicts, 'conflict')} ${conflicts === 1 ? 'needs' : 'need'} you`);
   if (others > 0) parts.push(`${plural(others, 'file')} not synced`);

@@ -184,15 +184,16 @@ describe('tooltip', () => {
     expect(tooltip([pair('syncing')])).toBe('Syncing');
   });
 
-  it('tells conflicts from other issues by recent activity', () => {
-    const a = pair('idle', { id: 'a', issueCount: 3 });
-    const recent = [
-      activity('a', 'x (conflicted copy).txt', 1, 'conflict'),
-      activity('a', 'y (conflicted copy).txt', 2, 'conflict'),
-    ];
+  it('tells conflicts from other issues as the core counts them (a settled one counts no more)', () => {
+    const a = pair('idle', { id: 'a', issueCount: 3, conflictCount: 2 });
+    // Recent activity names a conflict settled since: the core's count is what stands.
+    const recent = [activity('a', 'z (conflicted copy).txt', 1, 'conflict')];
     expect(tooltip([a], recent)).toBe('2 conflicts need you; 1 file not synced');
-    expect(tooltip([pair('idle', { id: 'a', issueCount: 1 })], recent.slice(0, 1))).toBe(
+    expect(tooltip([pair('idle', { id: 'a', issueCount: 1, conflictCount: 1 })])).toBe(
       '1 conflict needs you',
+    );
+    expect(tooltip([pair('idle', { id: 'a', issueCount: 1, conflictCount: 0 })], recent)).toBe(
+      '1 file not synced',
     );
   });
 
