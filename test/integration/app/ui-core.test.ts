@@ -1,6 +1,15 @@
 // The contract's implementation against the real device, every call through dispatch as a host makes it:
 // sign-in, a folder pair syncing live, activity, a conflict, a held emptied folder, shares, search, settings.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -330,6 +339,38 @@ describe('the desktop core', () => {
     );
     expect(view).toMatchObject({ issueCount: 0, words: 'Up to date' });
     expect(await call('issues:list', { pairId })).toEqual([]);
+  });
+
+  it('keeps the issues and the activity across a restart of the pairs and a new sign-in', async () => {
+    symlinkSync('/etc/hostname', join(folder, 'link'));
+    await call('sync:now', { pairId });
+    await pairBecomes((view) => view.issueCount === 1, 'the link not synced');
+    // The restarted service has not finished a pass yet: the index's record of the last one stands.
+    await call('settings:update', { pollIntervalSeconds: 45 });
+    expect((await call('issues:list', { pairId })).map((issue) => issue.code)).toEqual(['SYMLINK']);
+    expect((await call('pairs:list', {}))[0]?.issueCount).toBe(1);
+    await call('account:signOut', {});
+    await call('account:signInPassword', {
+      configUrl: device.running.urls.config,
+      username: 'alice',
+      password: 'alice-password',
+    });
+    expect((await call('issues:list', { pairId })).map((issue) => issue.code)).toEqual(['SYMLINK']);
+    expect((await call('activity:list', { pairId: null })).map((entry) => entry.path)).toContain('new.txt');
+    unlinkSync(join(folder, 'link'));
+    await call('sync:now', { pairId });
+    await pairBecomes((view) => view.issueCount === 0 && view.state === 'idle', 'the link gone');
+  });
+
+  it('says why a device folder cannot be made before it is added', async () => {
+    const elsewhere = join(home, 'Elsewhere');
+    mkdirSync(elsewhere);
+    expect(await call('pairs:check', { localRoot: elsewhere, remoteFolder: '/Back\\slash' })).toMatchObject({
+      problem: {
+        code: 'PAIR_FOLDER_INVALID',
+        message: 'The device folder name "Back\\\\slash" contains "\\".',
+      },
+    });
   });
 
   it('says what to open by hand when nothing could open an item, and keeps its log where Settings says', async () => {
