@@ -45,7 +45,8 @@ export class RootChange {
       this.#place.swapDisk();
     }
     for (let n = 0; n < writes; n++) {
-      const synced = n < atSynced ? syncedFiles[n % Math.max(1, syncedFiles.length)] : undefined;
+      // Each at a path of its own: a second write over the first would be the harness's own loss.
+      const synced = n < atSynced ? syncedFiles[n] : undefined;
       const path = synced ?? `stray-${n + 1}.txt`;
       const content = `${this.#seed}:root${n + 1} written in the ${how === 'replace' ? 'new folder' : how === 'unmount' ? 'bare mount point' : 'other disk'}\n`;
       const target = join(this.#root, path);

@@ -6,7 +6,7 @@ import type { DeviceClient } from '../../../app/api/device-client.ts';
 import { openIndexDb } from '../../../app/index/index-db.ts';
 import { IndexStore } from '../../../app/index/index-store.ts';
 import { SyncEngine, type EngineLogLine } from '../../../app/sync/engine.ts';
-import type { PassIssue, PassReport } from '../../../app/sync/pass-report.ts';
+import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
 import { probeNameTraits } from '../../../app/sync/local-names.ts';
 import { ensureRemoteFolder } from '../../../app/sync/remote-folder.ts';
 import { clientFor } from '../../helpers/api-client.ts';
@@ -103,9 +103,7 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
     const skippedOn = (side: PassIssue['side']): string[] =>
       report instanceof Error
         ? []
-        : report.issues
-            .filter((issue) => issue.kind === 'skipped' && issue.side === side)
-            .map((issue) => issue.path);
+        : report.issues.filter((issue) => staysOut(issue) && issue.side === side).map((issue) => issue.path);
     return {
       local: readLocalTree(local.root),
       remote: readDeviceTree(remote.device, remote.folderId),

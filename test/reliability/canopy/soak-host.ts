@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FolderLock } from '../../../app/cli/folder-lock.ts';
 import { SyncEngine, type EngineLogLine, type SyncOptions } from '../../../app/sync/engine.ts';
-import type { PassIssue, PassReport } from '../../../app/sync/pass-report.ts';
+import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
 import { buildApp } from '../../../device/server.ts';
 import { clientFor, type RecordedClient } from '../../helpers/api-client.ts';
 import type { TestDevice } from '../../helpers/device.ts';
@@ -195,7 +195,7 @@ export function skippedIn(
   issues: readonly PassIssue[],
 ): Pick<PassState, 'skipped' | 'skippedLocal' | 'skippedRemote'> {
   const on = (side: PassIssue['side']): string[] =>
-    issues.filter((issue) => issue.kind === 'skipped' && issue.side === side).map((issue) => issue.path);
+    issues.filter((issue) => staysOut(issue) && issue.side === side).map((issue) => issue.path);
   return { skipped: on(undefined), skippedLocal: on('local'), skippedRemote: on('remote') };
 }
 

@@ -6,7 +6,7 @@ import type { DeviceClient } from '../../../app/api/device-client.ts';
 import { folderKey, indexFilePath, openIndexDb } from '../../../app/index/index-db.ts';
 import { IndexStore } from '../../../app/index/index-store.ts';
 import type { IndexRow } from '../../../app/sync/model.ts';
-import type { PassReport } from '../../../app/sync/pass-report.ts';
+import { staysOut, type PassReport } from '../../../app/sync/pass-report.ts';
 import { ensureRemoteFolder } from '../../../app/sync/remote-folder.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
@@ -246,7 +246,7 @@ function readState(
   const dataHome = target.env['XDG_DATA_HOME'] ?? '';
   const skippedOn = (side: 'local' | 'remote' | undefined): string[] =>
     (report?.issues ?? [])
-      .filter((issue) => issue.kind === 'skipped' && issue.side === side)
+      .filter((issue) => staysOut(issue) && issue.side === side)
       .map((issue) => issue.path);
   return {
     local: readLocalTree(target.localRoot),
