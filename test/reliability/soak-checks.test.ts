@@ -16,6 +16,7 @@ import {
   generateSoakScenario,
   SOAK_GENERATOR,
 } from './canopy/soak-scenario.ts';
+import { disturbancesHere } from './canopy/seed-setup.ts';
 import { describeBytes } from './canopy/upload-change.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'mch-soak-checks-'));
@@ -144,6 +145,30 @@ describe("issue 26's draws", () => {
       expect(deleted).toBeGreaterThan(GUARD_FRACTION * total);
       expect(scenario.soak.live).toBe(true);
     }
+  });
+
+  it('without mounts, a disk of its own is a plain folder and an unplugged or swapped disk a folder moved aside', () => {
+    const root = {
+      how: 'unmount' as const,
+      writes: 1,
+      atSynced: 0,
+      heldPasses: 1,
+      answer: 'put-back' as const,
+      extra: null,
+    };
+    const soak = {
+      crash: null,
+      faults: null,
+      during: null,
+      live: false,
+      root,
+      trash: { shared: true, foreign: false, lostFound: false },
+    };
+    const here = disturbancesHere(soak, 'mounting needs root');
+    expect(here.trash).toBeNull();
+    expect(here.root).toEqual({ ...root, how: 'replace' });
+    expect(here.bulk).toBeNull();
+    expect(disturbancesHere(soak, undefined)).toEqual({ ...soak, bulk: null, upload: null, second: null });
   });
 
   it('a reproduction kept before issue 26 (no such fields) is described as before', () => {

@@ -34,7 +34,10 @@ export type SeedDisturbances = Disturbances & Issue26Disturbances;
  * folder at a disk's root is a plain folder, and an unplugged or swapped disk is a folder moved
  * aside. The run says so once.
  */
-export function disturbancesHere(soak: Disturbances): SeedDisturbances {
+export function disturbancesHere(
+  soak: Disturbances,
+  problem: string | undefined = mountsUnavailable(),
+): SeedDisturbances {
   const given: SeedDisturbances = {
     ...soak,
     bulk: soak.bulk ?? null,
@@ -43,7 +46,6 @@ export function disturbancesHere(soak: Disturbances): SeedDisturbances {
     upload: soak.upload ?? null,
     second: soak.second ?? null,
   };
-  const problem = mountsUnavailable();
   const needsMounts = given.trash !== null || (given.root !== null && given.root.how !== 'replace');
   if (problem === undefined || !needsMounts) return given;
   if (!toldNoMounts) {

@@ -22,7 +22,7 @@ export const USAGE = `usage: npm run soak -- [--seeds N] [--from N] [--seed N] [
   --during-rate R    share of seeds with changes made while a pass runs (default ${R.during})
   --live             every seed through the live service (default: a share of ${R.live})
   --live-rate R      share of live seeds
-  --bulk-rate R      share of live seeds that rm -rf folders of many items, held by the guard (default ${R.bulk})
+  --bulk-rate R      share of seeds (made live) that rm -rf folders of many items, held by the guard (default ${R.bulk})
   --root-rate R      share of seeds whose folder is replaced, unplugged or swapped after a pass (default ${R.root})
   --trash-rate R     share of seeds whose folder is a disk's root, with its own trash (default ${R.trash})
   --upload-rate R    share of seeds with a big file changed while its upload is sent (default ${R.upload})
