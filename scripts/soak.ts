@@ -8,6 +8,7 @@ import {
   USAGE,
   type SoakOptions as Options,
 } from '../test/reliability/canopy/soak-options.ts';
+import { removeSignedInProfiles } from '../test/reliability/canopy/second-process.ts';
 import { runSoakScenario, type SoakResult } from '../test/reliability/canopy/soak-run.ts';
 import { describeDisturbances, type SoakScenario } from '../test/reliability/canopy/soak-scenario.ts';
 import { scenarioSize, shrinkScenario } from '../test/reliability/canopy/shrink.ts';
@@ -193,6 +194,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await killRun?.stop();
+    await removeSignedInProfiles(device);
     await device.stop();
   }
 }

@@ -4,6 +4,7 @@ import type { TestDevice } from '../helpers/device.ts';
 import { describeScenario, describeViolations } from './canopy/format.ts';
 import { normalizeScenario } from './canopy/replay.ts';
 import { generatorForThisMachine, startCanopyDevice } from './canopy/run.ts';
+import { removeSignedInProfiles } from './canopy/second-process.ts';
 import { runSoakScenario } from './canopy/soak-run.ts';
 import { describeDisturbances } from './canopy/soak-scenario.ts';
 import { SOAK_OPEN, SOAK_REGRESSIONS } from './canopy/soak-regressions.ts';
@@ -17,6 +18,7 @@ beforeAll(async () => {
   device = await startCanopyDevice();
 });
 afterAll(async () => {
+  await removeSignedInProfiles(device);
   await device.stop();
 });
 

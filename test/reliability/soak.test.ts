@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { TestDevice } from '../helpers/device.ts';
 import { describeScenario, describeViolations } from './canopy/format.ts';
 import { generatorForThisMachine, startCanopyDevice } from './canopy/run.ts';
+import { removeSignedInProfiles } from './canopy/second-process.ts';
 import { runSoakScenario } from './canopy/soak-run.ts';
 import { describeDisturbances, generateSoakScenario, SOAK_GENERATOR } from './canopy/soak-scenario.ts';
 
@@ -25,6 +26,7 @@ beforeAll(async () => {
   device = await startCanopyDevice();
 });
 afterAll(async () => {
+  await removeSignedInProfiles(device);
   await device.stop();
 });
 

@@ -19,9 +19,15 @@ function signedInProfiles(device: TestDevice): Promise<[SignedInProfile, SignedI
       signedInProfile(device, 'mch-soak-second-'),
     ]);
     profilesOf.set(device, profiles);
-    void profiles.then((both) => process.once('exit', () => both.forEach((profile) => profile.remove())));
   }
   return profiles;
+}
+
+/** Removes the profiles signed in to `device` for second processes (before the device stops). */
+export async function removeSignedInProfiles(device: TestDevice): Promise<void> {
+  const profiles = profilesOf.get(device);
+  profilesOf.delete(device);
+  for (const profile of (await profiles?.catch(() => undefined)) ?? []) profile.remove();
 }
 
 export class SecondProcess {
