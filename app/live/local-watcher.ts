@@ -81,6 +81,12 @@ export interface LocalWatcher {
    * changes there, so every poll reads them from disk. Empty (the common case) while all are watched.
    */
   unwatchedPaths(): RelativePath[];
+  /**
+   * Resolves once no deletion the watcher saw waits to go out (in its move window, or in a batch not
+   * sent yet); at once when none does. A pass started meanwhile would see part of an `rm -rf` and send
+   * those deletes before the guard can see the whole.
+   */
+  deletionsOut(): Promise<void>;
 }
 
 /**
@@ -111,6 +117,12 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
     else cleaner.seed([]);
   };
 
+  /** Passes waiting for the deletions the watcher holds to go out (deletionsOut). */
+  const deletionWaiters: Array<() => void> = [];
+  const deletionsWentOut = (): void => {
+    if (cleaner.pendingDeletions === 0) for (const resolve of deletionWaiters.splice(0)) resolve();
+  };
+
   const flush = (): void => {
     if (closed) return;
     if (rescan !== undefined) {
@@ -119,6 +131,7 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       // The rescan sees everything the pending events would say, and the events may be incomplete.
       seed();
       options.onRescanNeeded(error.reason, error.message, error);
+      deletionsWentOut();
       return;
     }
     const batch = cleaner.drain(clock.now());
@@ -132,6 +145,7 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
     if (batch.changes.length > 0) {
       options.onBatch({ changes: batch.changes, affectedPaths: batch.affectedPaths });
     }
+    deletionsWentOut();
   };
 
   const debouncer = new Debouncer({
@@ -231,6 +245,7 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
     ready,
     close: async () => {
       closed = true;
+      for (const resolve of deletionWaiters.splice(0)) resolve();
       debouncer.cancel();
       if (holdTimer !== undefined) clock.clearTimeout(holdTimer);
       holdTimer = undefined;
@@ -249,5 +264,9 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       flush();
     },
     unwatchedPaths: () => unwatched.affectedPaths(),
+    deletionsOut: () =>
+      closed || cleaner.pendingDeletions === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => deletionWaiters.push(resolve)),
   };
 }

@@ -134,6 +134,13 @@ export class EventCleaner {
     return this.#pending.length;
   }
 
+  /** Deletions among them (an unlink of a file or a folder), which a drain may hold for the move window. */
+  get pendingDeletions(): number {
+    let count = 0;
+    for (const event of this.#pending) if (event.type === 'unlink' || event.type === 'unlinkDir') count += 1;
+    return count;
+  }
+
   /**
    * Whether the pending events already say all they will: few (`SETTLED_MAX_EVENTS`), no folder among
    * them, and every one half of a move paired by inode, or nothing at all (a chmod). Then a batch need

@@ -49,6 +49,8 @@ const MODE_RANK: Record<PassMode, number> = { 'trust-cache': 0, poll: 1, revalid
 type HeldChoice = { choice: 'confirm-deletes' | 'restore'; answers: HoldReason | undefined } | null;
 
 const MAX_ACTIVITY = 200;
+/** The longest a pass waits for the deletions the watcher holds (its group time is 10 s). */
+const DELETIONS_WAIT_MS = 30_000;
 const FIRST_BACKOFF_MS = 2_000;
 
 const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT', 'DEVICE_UNREACHABLE', 'SERVER_ERROR', 'RATE_LIMITED']);
@@ -80,6 +82,8 @@ export class LiveSync {
   #timer: TimerHandle | undefined;
   #failures = 0;
   #localActivity = false;
+  /** Ends the loop's wait for the watcher's deletions (stop, pause). */
+  #stopWaiting: (() => void) | undefined;
   /** The words of the hold last logged: a poll that meets the same hold says nothing new. */
   #loggedHold: string | null = null;
   /** The watcher lost the synced folder (root-changed): watched again once a folder is there. */
@@ -161,6 +165,7 @@ export class LiveSync {
     this.#stopped = true;
     this.#clearTimer();
     this.#abort?.abort();
+    this.#stopWaiting?.();
     this.#safety?.stop();
     await this.#running?.catch(() => undefined);
     await this.#watcher?.close();
@@ -171,6 +176,7 @@ export class LiveSync {
     this.#paused = true;
     this.#clearTimer();
     this.#abort?.abort();
+    this.#stopWaiting?.();
     this.#setState('paused', 'Paused: changes on either side wait until you resume.');
   }
 
@@ -248,6 +254,11 @@ export class LiveSync {
   async #loop(): Promise<void> {
     try {
       while (this.#queued !== null && !this.#paused && !this.#stopped) {
+        // Deletions the watcher still holds go out first and join this pass: a poll that ran ahead of
+        // them would plan part of an `rm -rf` (what its scope reaches) under the guard and make those
+        // deletes before the whole is seen (soak seeds 3, 6, 9).
+        await this.#deletionsOut();
+        if (this.#queued === null || this.#paused || this.#stopped) break;
         const { mode, choice, scope } = this.#queued;
         this.#queued = null;
         this.#clearTimer();
@@ -259,6 +270,25 @@ export class LiveSync {
         for (const resolve of this.#idleWaiters.splice(0)) resolve();
       }
     }
+  }
+
+  /**
+   * Waits for the watcher to let out the deletions it holds, at most `DELETIONS_WAIT_MS`: a storm that
+   * goes on longer is judged in parts, and the guard adds up the deletes of passes a minute apart.
+   */
+  async #deletionsOut(): Promise<void> {
+    const watcher = this.#watcher;
+    if (watcher === undefined) return;
+    let timer: TimerHandle | undefined;
+    // Stop and pause end the wait too: the loop must not hold them up for the watcher's sake.
+    const stopped = new Promise<void>((resolve) => (this.#stopWaiting = resolve));
+    await Promise.race([
+      watcher.deletionsOut(),
+      stopped,
+      new Promise<void>((resolve) => (timer = this.#clock.setTimeout(resolve, DELETIONS_WAIT_MS))),
+    ]);
+    this.#stopWaiting = undefined;
+    if (timer !== undefined) this.#clock.clearTimeout(timer);
   }
 
   async #pass(mode: PassMode, choice: HeldChoice, scope: string[] | undefined): Promise<void> {

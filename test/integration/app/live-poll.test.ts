@@ -25,6 +25,7 @@ function silentWatcher(_options: LocalWatcherOptions): LocalWatcher {
     expectEcho: () => () => {},
     flush: () => {},
     unwatchedPaths: () => [],
+    deletionsOut: async () => {},
   };
 }
 
