@@ -52,6 +52,16 @@ export interface FolderLock {
   release(): void;
 }
 
+/** Both locks of a synced folder. */
+export interface SyncedFolderLock extends FolderLock {
+  /**
+   * Takes the lock of the folder now at the path, when it is another folder than the one locked (the
+   * user answered that a replaced folder is the pair's now), then gives the old one up. FOLDER_BUSY
+   * when another process holds the new one; FOLDER_MISSING when there is none.
+   */
+  renew(): void;
+}
+
 export interface FolderLockOptions {
   /** The synced folder, for the message another run shows. */
   folder: string;
@@ -195,25 +205,38 @@ export function acquireFolderLock(path: string, options: FolderLockOptions): Fol
  * window retries (pair-manager.ts), taking the folder's lock before its first pass. Nothing is kept
  * open in the folder: its disk can be ejected while the client runs (the engine then holds the pair).
  */
-export function lockSyncedFolder(profileDir: string, folder: string): FolderLock {
+export function lockSyncedFolder(profileDir: string, folder: string): SyncedFolderLock {
   const options = { folder: resolve(folder), profile: resolve(profileDir) };
   const profileLock = acquireFolderLock(folderLockPath(profileDir, folder), options);
-  try {
+  const takeOwn = (): FolderLock => {
     const ownPath = folderOwnLockPath(folder);
     if (ownPath === undefined) throw missingFolder(options.folder);
     prepareUserLockDir(ownPath);
-    const folderLock = acquireFolderLock(ownPath, { ...options, makeFolder: false });
-    return {
-      path: folderLock.path,
-      release: () => {
-        folderLock.release();
-        profileLock.release();
-      },
-    };
+    return acquireFolderLock(ownPath, { ...options, makeFolder: false });
+  };
+  let folderLock: FolderLock;
+  try {
+    folderLock = takeOwn();
   } catch (error) {
     profileLock.release();
     throw error;
   }
+  return {
+    get path() {
+      return folderLock.path;
+    },
+    renew: () => {
+      // Taken before the old one is given up: no moment in which neither folder is held.
+      if (folderOwnLockPath(folder) === folderLock.path) return;
+      const renewed = takeOwn();
+      folderLock.release();
+      folderLock = renewed;
+    },
+    release: () => {
+      folderLock.release();
+      profileLock.release();
+    },
+  };
 }
 
 function heldLock(path: string, db: Database.Database, options: FolderLockOptions): FolderLock {

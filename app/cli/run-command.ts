@@ -67,6 +67,7 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
           client,
           index: new IndexStore(db),
           device: deviceOf(session),
+          folderLock: lock,
         });
       } finally {
         db.close();
@@ -80,6 +81,7 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
         localRoot: request.localRoot,
         remoteFolder: request.remoteFolder,
         device: deviceOf(session),
+        folderLock: lock,
         env: context.deps.env,
         ...(request.verbose ? { log: (line: EngineLogLine) => context.deps.stderr(logText(line)) } : {}),
       });

@@ -3,6 +3,7 @@ import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { startPairService } from '../service/pair-service.ts';
 import type { DeviceName } from '../sync/device-check.ts';
+import type { FolderLockRenewal } from '../sync/folder-check.ts';
 import type { EngineLogLine } from '../sync/engine.ts';
 import type { CommandContext } from './cli-context.ts';
 import { plainDisplay, terminalDisplay, type LiveDisplay } from './live-display.ts';
@@ -16,6 +17,8 @@ export interface LiveRun {
   remoteFolder: string;
   /** The device the profile chose. */
   device: DeviceName | undefined;
+  /** The lock this run holds: it follows a replaced folder the user answered for. */
+  folderLock: FolderLockRenewal;
   verbose: boolean;
 }
 
@@ -34,6 +37,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     localRoot: run.localRoot,
     remoteFolder: run.remoteFolder,
     ...(run.device === undefined ? {} : { device: run.device }),
+    folderLock: run.folderLock,
     env: context.deps.env,
     onLogError: (error) => context.warn(`the log file cannot be written (${error.message})`),
     onLog: (line: EngineLogLine) => {

@@ -5,6 +5,7 @@ import type { IndexStore } from '../index/index-store.ts';
 import { knownItemsFromIndex } from '../live/index-known-items.ts';
 import { openRotatingLog } from '../log/rotating-log.ts';
 import type { DeviceName } from '../sync/device-check.ts';
+import type { FolderLockRenewal } from '../sync/folder-check.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { startControlServer } from './control-server.ts';
 import { controlSocketPath, folderKey } from './control-socket-path.ts';
@@ -18,6 +19,8 @@ export interface PairServiceOptions {
   remoteFolder: string;
   /** The device the profile chose: a pair synced with another one is held. */
   device?: DeviceName;
+  /** The lock the caller holds: it follows a replaced folder the user answered for. */
+  folderLock?: FolderLockRenewal;
   env: NodeJS.ProcessEnv;
   /** How often the device is asked for changes (LiveSync's default when absent). */
   pollMs?: number;
@@ -69,6 +72,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         localRoot: options.localRoot,
         remoteFolder: options.remoteFolder,
         ...(options.device === undefined ? {} : { device: options.device }),
+        ...(options.folderLock === undefined ? {} : { folderLock: options.folderLock }),
         env: options.env,
         ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
         log: logLine,

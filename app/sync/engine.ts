@@ -15,10 +15,10 @@ import { recoverIntents } from './intent-recovery.ts';
 import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
 import { earlierDeletes, noteDeleteRun } from './delete-run.ts';
 import { checkDevice, type DeviceName } from './device-check.ts';
-import { answersHold, checkFolder, type HoldAnswer } from './folder-check.ts';
+import { answersHold, checkFolder, type FolderLockRenewal, type HoldAnswer } from './folder-check.ts';
 import { recordFolderIdentity, folderOnDisk } from './folder-identity.ts';
 import { massDeleteHold, rememberPass, rootHold } from './pass-record.ts';
-import { emptyCounts, type HoldReason, type PassHold, type PassReport } from './pass-report.ts';
+import { emptyCounts, staysOut, type HoldReason, type PassHold, type PassReport } from './pass-report.ts';
 import { passInputs, type PassInputs } from './pass-inputs.ts';
 import {
   PassScope,
@@ -72,6 +72,8 @@ export interface SyncEngineOptions {
   events?: EngineEvents;
   /** The device the profile chose: a pair synced with another one is held (device-check.ts). */
   device?: DeviceName;
+  /** The process's lock of the folder: it follows a replaced folder the user answered for. */
+  folderLock?: FolderLockRenewal;
 }
 
 export interface SyncOptions {
@@ -157,6 +159,8 @@ export class SyncEngine {
    * adds these paths to its scope; a round that sees everything empties it.
    */
   readonly #unplannedRemote = new Set<RelativePath>();
+  /** The last pass held deletes (mass delete, emptied folder): the next one is a whole pass. */
+  #heldDeletes = false;
   /** The settled record the running pass took, and the index's write count just after. */
   #taken: { record: SettledRecord; writes: number } | undefined;
 
@@ -211,7 +215,7 @@ export class SyncEngine {
       answers: options.answers,
     };
     // Before anything is read or taken: a folder that is not the one synced is held, whatever it holds.
-    const folderHold = checkFolder(this.#options.index, localRoot, answer);
+    const folderHold = checkFolder(this.#options.index, localRoot, answer, this.#options.folderLock);
     if (folderHold !== undefined) return this.#held(report, folderHold);
     // Once per engine, and again whenever the remote folder must be looked up again (a walk lost it).
     if (this.#remoteRootId === undefined) {
@@ -243,13 +247,16 @@ export class SyncEngine {
 
     /** A scoped round found the folder emptied: the next round looks at everything, so the hold applies. */
     let wholeTree = false;
-    /** The deletes of the passes just before this one (delete-run.ts), read once, and this pass's own. */
+    /** The deletes of the passes just before this one (delete-run.ts), read once. */
     let runBefore: { local: number; remote: number } | undefined;
-    const passDeletes = { local: 0, remote: 0 };
+    /** Items this pass's earlier rounds deleted: a re-planning round's guard counts them (soak seed 6). */
+    const deletedThisPass = { local: 0, remote: 0 };
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
       // Only the first round may be incremental; a re-planning round looks at everything.
-      let roots = round === 1 && !wholeTree ? options.scope : undefined;
+      // After a held delete, every pass looks at everything until the hold is gone: a pass scoped to one
+      // folder would judge that folder's deletes alone, under the guard (soak seed 3009).
+      let roots = round === 1 && !wholeTree && !this.#heldDeletes ? options.scope : undefined;
       let walk: RemoteWalkResult | undefined;
       if (roots !== undefined && options.scopeRemoteChanges === true) {
         if (standingIssues === undefined) {
@@ -381,8 +388,10 @@ export class SyncEngine {
         confirmDeletes: answer.confirmDeletes && DELETE_HOLDS.some((reason) => answersHold(answer, reason)),
         restoreDeletes:
           answer.restore && (answersHold(answer, 'emptied-root') || answersHold(answer, 'mass-delete')),
-        // Of the passes before this one: a round that plans again repeats its own earlier rounds' deletes.
-        earlierDeletes: (runBefore ??= earlierDeletes(this.#options.index, nowDate.getTime())),
+        earlierDeletes: sum(
+          (runBefore ??= earlierDeletes(this.#options.index, nowDate.getTime())),
+          deletedThisPass,
+        ),
       });
       report.issues = issues;
       // Around differences there were no issues standing anywhere (quietDifferences), and the scan was whole.
@@ -404,18 +413,17 @@ export class SyncEngine {
       }
       if (planned.operations.length === 0) break;
       executed = true;
-      // Before the deletes are made: a pass stopped half way has counted them, which can only hold sooner.
-      // A later round's plan holds what an earlier one left undone: the most either planned is the pass's.
-      if (planned.deletes.local + planned.deletes.remote > 0) {
-        passDeletes.local = Math.max(passDeletes.local, planned.deletes.local);
-        passDeletes.remote = Math.max(passDeletes.remote, planned.deletes.remote);
+      // Counted before they are made: a pass stopped half way has counted them, which can only hold
+      // sooner; once the round is over, what it really deleted.
+      const deletes = planned.deletes.local + planned.deletes.remote > 0;
+      const noteRun = (also: { local: number; remote: number }): void =>
         noteDeleteRun(
           this.#options.index,
-          { local: runBefore.local + passDeletes.local, remote: runBefore.remote + passDeletes.remote },
+          sum(sum(runBefore ?? { local: 0, remote: 0 }, deletedThisPass), also),
           nowDate.getTime(),
           answer.confirmDeletes,
         );
-      }
+      if (deletes) noteRun(planned.deletes);
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
       const context = newExecutionContext(
         { ...this.#options, writer: this.#writer },
@@ -427,6 +435,9 @@ export class SyncEngine {
         planned.operations,
         this.#options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY,
       ).finally(() => {
+        deletedThisPass.local += context.deletedItems.local;
+        deletedThisPass.remote += context.deletedItems.remote;
+        if (deletes) noteRun({ local: 0, remote: 0 });
         this.#writer.dropParked();
         // Also when the plan stopped half way: a move the device made must not be trusted away.
         if (this.#walkCache !== undefined) {
@@ -444,11 +455,14 @@ export class SyncEngine {
         ? 'errors'
         : 'synced';
     report.finishedAtMs = Date.now();
+    // What a later quiet pass may report again: issues that stay until the user acts (a name that cannot
+    // sync as it is), never one a later pass could resolve by itself (a retry).
     const standing =
-      report.status === 'synced' && report.issues.every((i) => i.kind === 'skipped' || i.kind === 'warning')
+      report.status !== 'held' && report.issues.every((i) => i.kind === 'warning' || staysOut(i))
         ? { issues: report.issues, fromScan }
         : undefined;
     this.#standingIssues = standing;
+    this.#heldDeletes = report.hold?.reason === 'mass-delete' || report.hold?.reason === 'emptied-root';
     rememberPass(this.#options.index, report);
     // A name left out for a clash after a round that moved things may be free now: the next pass plans.
     const clashAfterMoves = executed && report.issues.some((issue) => issue.code === 'NAME_CLASH');
@@ -551,4 +565,11 @@ export class SyncEngine {
     }
     return this.#caseInsensitive;
   }
+}
+
+function sum(
+  a: { local: number; remote: number },
+  b: { local: number; remote: number },
+): { local: number; remote: number } {
+  return { local: a.local + b.local, remote: a.remote + b.remote };
 }

@@ -288,5 +288,8 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
   }
   const removed = row ? context.index.removeTree(row.remoteId) : 0;
   // A folder counts with everything it held.
-  if (op.reason !== 'type-change') context.counts.deleted += Math.max(1, removed);
+  if (op.reason !== 'type-change') {
+    context.counts.deleted += Math.max(1, removed);
+    context.deletedItems.local += Math.max(1, removed);
+  }
 }

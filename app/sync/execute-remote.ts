@@ -318,7 +318,10 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
       : 0;
   });
   // A folder counts with everything it held (what had left it before is not deleted).
-  if (op.reason !== 'type-change') context.counts.deleted += Math.max(1, removed);
+  if (op.reason !== 'type-change') {
+    context.counts.deleted += Math.max(1, removed);
+    context.deletedItems.remote += Math.max(1, removed);
+  }
 }
 
 /**

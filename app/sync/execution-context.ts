@@ -47,6 +47,11 @@ export interface ExecutionContext {
   /** Operations to run once the others of their phase are done (the final step of a parked rename). */
   deferred: Operation[];
   counts: PassCounts;
+  /**
+   * Items this round deleted on each side (local: moved to the trash), a folder with what it held: the
+   * next round's mass-delete guard counts them with its own (delete-run.ts).
+   */
+  deletedItems: { local: number; remote: number };
   issues: PassIssue[];
   operations: Record<string, number>;
   env: Readonly<Record<string, string | undefined>>;
@@ -134,6 +139,7 @@ export function newExecutionContext(
     parkedNames: new Map(),
     deferred: [],
     counts: round.report.counts,
+    deletedItems: { local: 0, remote: 0 },
     issues: round.report.issues,
     operations: round.report.operations,
     env: engine.env ?? process.env,

@@ -21,6 +21,11 @@ export interface HoldAnswer {
   answers?: PassHold['reason'] | undefined;
 }
 
+/** The process's lock of the synced folder, which follows the folder the pair syncs (folder-lock.ts). */
+export interface FolderLockRenewal {
+  renew(): void;
+}
+
 /** Whether `answer` answers a hold for `reason` (a live answer given for another hold does not). */
 export function answersHold(answer: HoldAnswer, reason: PassHold['reason']): boolean {
   return answer.answers === undefined || answer.answers === reason;
@@ -34,7 +39,12 @@ export function answersHold(answer: HoldAnswer, reason: PassHold['reason']): boo
  * as for a new pair: nothing is deleted on either side, and files that differ keep both versions);
  * confirm takes the folder as it is (what it lacks is deleted on the device).
  */
-export function checkFolder(index: IndexStore, localRoot: string, answer: HoldAnswer): PassHold | undefined {
+export function checkFolder(
+  index: IndexStore,
+  localRoot: string,
+  answer: HoldAnswer,
+  folderLock?: FolderLockRenewal,
+): PassHold | undefined {
   const now = folderOnDisk(localRoot);
   if (now === undefined) return undefined;
   const recorded = recordedIdentity(index);
@@ -46,6 +56,9 @@ export function checkFolder(index: IndexStore, localRoot: string, answer: HoldAn
   if (change === undefined) return undefined;
   const answered = answersHold(answer, 'folder-changed');
   if (answered && (answer.restore || answer.confirmDeletes)) {
+    // The process's lock follows: another one must not get the folder this pair syncs from now on (soak
+    // seed 528). Busy (another process took it meanwhile): the pass fails, nothing recorded.
+    folderLock?.renew();
     if (answer.restore) forgetSyncedItems(index);
     // The pair's own marker on the same folder remounted is kept; another folder's marker, or a copy's
     // (same marker, another inode), is replaced, so the two are told apart from now on.

@@ -5,7 +5,7 @@ import { MchError } from '../../common/errors.ts';
 import type { ActivityEntry, SyncStatus } from '../../common/sync-status.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { DeviceName } from '../sync/device-check.ts';
-import { lockSyncedFolder, type FolderLock } from '../cli/folder-lock.ts';
+import { lockSyncedFolder, type SyncedFolderLock } from '../cli/folder-lock.ts';
 import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
 import { forgetFolderPair, type FolderPair } from '../profile/folder-pairs.ts';
@@ -23,7 +23,7 @@ import { StoredPassReader } from './stored-pass.ts';
 interface RunningPair {
   id: string;
   pair: FolderPair;
-  lock: FolderLock;
+  lock: SyncedFolderLock;
   db: IndexDb;
   store: IndexStore;
   service: PairService;
@@ -251,7 +251,7 @@ export class PairManager {
   async #start(pair: FolderPair): Promise<void> {
     const id = folderKey(pair.localRoot);
     this.#stopped.delete(id);
-    let lock: FolderLock | undefined;
+    let lock: SyncedFolderLock | undefined;
     let db: IndexDb | undefined;
     try {
       // Both locks of the folder before its index is opened: no other process of any profile syncs it.
@@ -272,6 +272,7 @@ export class PairManager {
         localRoot: pair.localRoot,
         remoteFolder: pair.remoteFolder,
         ...(this.#options.device === undefined ? {} : { device: this.#options.device }),
+        folderLock: lock,
         env: this.#options.env,
         ...(this.#options.pollMs === undefined ? {} : { pollMs: this.#options.pollMs }),
         ...(this.#options.ignoreRules === undefined ? {} : { ignoreRules: this.#options.ignoreRules }),

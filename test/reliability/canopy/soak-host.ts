@@ -1,6 +1,6 @@
 // The engine processes of one soak seed (run with syncOnce): started, crashed, replaced, and their passes.
 import type { AddressInfo } from 'node:net';
-import type { FolderLock } from '../../../app/cli/folder-lock.ts';
+import type { SyncedFolderLock } from '../../../app/cli/folder-lock.ts';
 import { SyncEngine, type EngineLogLine, type SyncOptions } from '../../../app/sync/engine.ts';
 import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
 import { buildApp } from '../../../device/server.ts';
@@ -25,7 +25,7 @@ export interface EngineHost {
   /** Its own way to the device: a dead process's relay refuses everything for good. */
   relay: WireRelay;
   /** The folder's locks, when the seed takes them as `mch-sync run` does (the OS drops them at death). */
-  lock: FolderLock | undefined;
+  lock: SyncedFolderLock | undefined;
 }
 
 export interface HostOptions {
@@ -40,7 +40,7 @@ export interface HostOptions {
   /** Watches the bodies of every process's uploads (issue 26). */
   tap?: UploadTap;
   /** Each process takes the folder's locks before its passes (issue 26's second-process seeds). */
-  lock?: () => FolderLock;
+  lock?: () => SyncedFolderLock;
 }
 
 /** Each pass's report, the current engine process, and a new one whenever a process dies. */
@@ -77,6 +77,9 @@ export class EngineHosts {
             chunkBytes: options.resumable.chunkBytes,
           }),
     });
+    // Taken before the engine is made, as `mch-sync run` does, and handed to it: the lock follows a
+    // replaced folder the user answers for (soak seed 528).
+    const lock = options.lock?.();
     const engine = new SyncEngine({
       client: client.device,
       index,
@@ -86,8 +89,8 @@ export class EngineHosts {
       log: (line) => this.log.push(line),
       env: options.env,
       caseInsensitive: options.caseInsensitive,
+      ...(lock === undefined ? {} : { folderLock: lock }),
     });
-    const lock = options.lock?.();
     return { process: newEngineProcess(), index, engine, client, abort: new AbortController(), relay, lock };
   }
 

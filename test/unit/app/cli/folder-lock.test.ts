@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -345,6 +346,25 @@ describe('lockSyncedFolder', () => {
     mkdirSync(missing, { recursive: true });
     const lock = lockSyncedFolder(join(dir, 'p1'), missing);
     expect(thrown(() => lockSyncedFolder(join(dir, 'p2'), missing))).toMatchObject({ code: 'FOLDER_BUSY' });
+    lock.release();
+  });
+
+  it('follows a folder that took the place of the locked one (renew), and refuses one another process holds', () => {
+    const lock = lockSyncedFolder(join(dir, 'p1'), folder);
+    const old = lock.path;
+    renameSync(folder, `${folder}.old`);
+    mkdirSync(folder);
+    // Until renewed, the new folder is free: another profile could take it.
+    const other = lockSyncedFolder(join(dir, 'p2'), folder);
+    expect(thrown(() => lock.renew())).toMatchObject({ code: 'FOLDER_BUSY' });
+    expect(lock.path).toBe(old);
+    other.release();
+    lock.renew();
+    expect(lock.path).toBe(folderOwnLockPath(folder));
+    expect(lock.path).not.toBe(old);
+    // Now the new folder is held, and the old one is free again.
+    expect(thrown(() => lockSyncedFolder(join(dir, 'p2'), folder))).toMatchObject({ code: 'FOLDER_BUSY' });
+    lockSyncedFolder(join(dir, 'p3'), `${folder}.old`).release();
     lock.release();
   });
 
