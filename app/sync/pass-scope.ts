@@ -112,10 +112,24 @@ export function scopedPassInputs(
   remoteRootId: string,
   scope: PassScope,
 ): PassInputs {
-  const inputs = passInputs(scan, walk, rowsAround(index, scope), remoteRootId, {
-    elsewhere: index,
-    isAround: (path) => scope.isAround(path),
-  });
+  const rows = rowsAround(index, scope);
+  const elsewhere = { elsewhere: index, isAround: (path: RelativePath) => scope.isAround(path) };
+  let inputs = passInputs(scan, walk, rows, remoteRootId, elsewhere);
+  // An item the device moved into the scope from outside it: its row is where the index last had it,
+  // outside. Without the row the item reads as new and comes down beside its old self (soak seed 257).
+  const known = new Set<string>();
+  for (const row of inputs.input.index.values()) known.add(row.remoteId);
+  const moved: IndexRow[] = [];
+  for (const entry of inputs.input.remote.values()) {
+    if (known.has(entry.id) || !scope.isAround(entry.path)) continue;
+    const found = index.get(entry.id);
+    if (found === undefined) continue;
+    const { contentHash: _hash, ...row } = found;
+    moved.push(row);
+  }
+  if (moved.length > 0) {
+    inputs = passInputs(scan, walk, [...rows, ...moved].sort(byStoredPath), remoteRootId, elsewhere);
+  }
   return { ...inputs, input: scopeInputs(inputs.input, scope) };
 }
 
@@ -162,15 +176,17 @@ export function scopeInputs(input: ReconcileInput, scope: PassScope): ReconcileI
     local.set(entry.path, entry);
     scanned.add(nameKey(entry.path));
   }
+  const remote = new Map<string, RemoteEntry>();
+  for (const entry of input.remote.values()) if (scope.isAround(entry.path)) remote.set(entry.id, entry);
   const index = new Map<string, IndexRow>();
   for (const row of input.index.values()) {
-    if (!scope.isAround(row.path)) continue;
+    // A row outside comes in with its remote item when the device moved that item into the scope; its
+    // local item stands where the index has it (outside the scanned subtrees, unwatched to change).
+    if (!scope.isAround(row.path) && !remote.has(row.remoteId)) continue;
     index.set(row.remoteId, row);
     const onDisk = scope.covers(row.path) || scanned.has(nameKey(row.path)) ? undefined : asOnDisk(row);
     if (onDisk) local.set(onDisk.path, onDisk);
   }
-  const remote = new Map<string, RemoteEntry>();
-  for (const entry of input.remote.values()) if (scope.isAround(entry.path)) remote.set(entry.id, entry);
   return { local, remote, index, remoteRootId: input.remoteRootId };
 }
 
