@@ -8,6 +8,7 @@ import type {
   PairView,
 } from '../../common/contract.ts';
 import type { ActivityEntry, SyncStatus } from '../../common/sync-status.ts';
+import { holdAdvice, holdAnswerLabels } from '../sync/hold-words.ts';
 import type { HoldReason, PassHold } from '../sync/pass-report.ts';
 import { pairIssues } from './pair-issues.ts';
 import { pairWords } from './pair-words.ts';
@@ -75,7 +76,8 @@ export function pairView(facts: PairFacts): PairView {
     remoteFolder: status.remoteFolder,
     state: status.state,
     words: pairWords(status.state, { conflicts: conflictCount, others: issues.length - conflictCount }),
-    detail: status.detail,
+    // A hold says it all on its own card (the service's detail names commands the window has buttons for).
+    detail: facts.hold === null ? status.detail : null,
     paused: status.state === 'paused',
     progress: progressView,
     lastSyncAtMs: status.lastSyncAtMs,
@@ -84,28 +86,27 @@ export function pairView(facts: PairFacts): PairView {
     issueCount: issues.length,
     conflictCount,
     leftOut,
-    hold: facts.hold === null ? null : holdView(facts.hold),
+    hold: facts.hold === null ? null : holdView(facts.hold, status.localRoot),
     answering: facts.answering ?? null,
   };
 }
 
-function holdView(hold: PassHold): HoldView {
+function holdView(hold: PassHold, localRoot: string): HoldView {
   const local = hold.paths?.local ?? [];
   const remote = hold.paths?.remote ?? [];
-  const { title, confirmLabel, restoreLabel, ways } = HOLD_WORDS[hold.reason];
+  const labels = holdAnswerLabels(hold);
   return {
     reason: hold.reason,
-    title,
-    // The command line's advice names its flags; the window names its buttons.
-    advice: hold.what === undefined || ways === undefined ? hold.advice : `${hold.what} ${ways}`,
+    title: HOLD_TITLES[hold.reason],
+    advice: holdAdvice(hold, localRoot, 'window'),
     localDeletes: hold.deletes.local,
     remoteDeletes: hold.deletes.remote,
     paths: [...new Set([...remote, ...local])].sort(),
-    canConfirm: confirmLabel !== null,
-    canRestore: restoreLabel !== null,
-    confirmLabel,
-    restoreLabel,
-    confirmQuestion: confirmLabel === null ? null : confirmQuestion(hold),
+    canConfirm: labels.confirm !== null,
+    canRestore: labels.restore !== null,
+    confirmLabel: labels.confirm,
+    restoreLabel: labels.restore,
+    confirmQuestion: labels.confirm === null ? null : confirmQuestion(hold),
   };
 }
 
@@ -126,41 +127,13 @@ function items(count: number): string {
   return `${count} ${count === 1 ? 'item' : 'items'}`;
 }
 
-/**
- * Each hold's heading and the words of its answers. A missing folder is not a choice: mount it (or
- * create it) and sync again; a device that changed is answered by signing in to the right one, or by
- * syncing with this one (restore), never by deleting.
- */
-const HOLD_WORDS: Record<
-  HoldReason,
-  Pick<HoldView, 'title' | 'confirmLabel' | 'restoreLabel'> & { ways?: string }
-> = {
-  'mass-delete': { title: 'Deletes waiting', confirmLabel: 'Delete on the device too', restoreLabel: null },
-  'emptied-root': {
-    title: 'Folder emptied',
-    confirmLabel: 'Delete them on the device too',
-    restoreLabel: 'Restore them here',
-  },
-  'local-root-missing': { title: 'Folder missing', confirmLabel: null, restoreLabel: null },
-  'folder-changed': {
-    title: 'Not the folder that was synced',
-    confirmLabel: 'Sync it as it is now',
-    restoreLabel: 'Keep everything on both sides',
-    ways:
-      'If it is the wrong folder (a disk that is not mounted, a folder put back from elsewhere), put the ' +
-      'right one back: nothing needs answering. "Keep everything on both sides" brings what the device ' +
-      'holds into this folder and sends up what it holds: nothing is deleted, and files that differ keep ' +
-      'both versions. "Sync it as it is now" deletes on the device what this folder lacks.',
-  },
-  'device-changed': {
-    title: 'Another device',
-    confirmLabel: null,
-    restoreLabel: 'Sync with this device',
-    ways:
-      'If you signed in to the wrong device, sign in to the one you synced with: nothing needs answering. ' +
-      '"Sync with this device" finds or makes the folder there and brings both sides together: nothing ' +
-      'is deleted, and files that differ keep both versions.',
-  },
+/** Each hold's heading, for its card and the tray. */
+const HOLD_TITLES: Record<HoldReason, string> = {
+  'mass-delete': 'Deletes waiting',
+  'emptied-root': 'Folder emptied',
+  'local-root-missing': 'Folder missing',
+  'folder-changed': 'Not the folder that was synced',
+  'device-changed': 'Another device',
 };
 
 const KINDS: ReadonlySet<string> = new Set<ActivityKind>([

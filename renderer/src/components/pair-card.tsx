@@ -45,7 +45,7 @@ export function PairCard({ pair }: { pair: PairView }): JSX.Element {
       {pair.hold !== null && pair.answering === null && (
         <p class="note note-warn">
           <span>
-            {pair.hold.advice} <a href="#issues">Review the deletes</a>
+            {pair.hold.title}: nothing changes until you choose. <a href="#issues">See what and choose</a>
           </span>
         </p>
       )}

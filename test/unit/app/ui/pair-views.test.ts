@@ -57,7 +57,8 @@ describe('pairView', () => {
     const hold = {
       reason: 'emptied-root' as const,
       deletes: { local: 0, localTotal: 0, remote: 2, remoteTotal: 2 },
-      advice: 'The folder is empty…',
+      what: 'The folder is empty…',
+      advice: 'The folder is empty… run again with --restore',
       paths: { local: [], remote: ['d', 'd/a.txt'] },
     };
     const view = pairView({
@@ -70,7 +71,10 @@ describe('pairView', () => {
     expect(view.hold).toEqual({
       reason: 'emptied-root',
       title: 'Folder emptied',
-      advice: 'The folder is empty…',
+      // The window's words name its buttons, never the command line's flags.
+      advice:
+        'The folder is empty… If you deleted them on purpose, choose "Delete them on the device too" and ' +
+        'they are deleted on the device too. To bring them back from the device, choose "Restore them here".',
       localDeletes: 0,
       remoteDeletes: 2,
       paths: ['d', 'd/a.txt'],
