@@ -42,21 +42,26 @@ describe('kept reproductions of soak seeds that failed', () => {
   );
 });
 
-describe('kept reproductions of soak failures not fixed yet (they must fail)', () => {
-  for (const failure of SOAK_OPEN) {
-    const seed = failure.scenario.seed;
-    if (failure.fails === 'some runs') {
-      it.skip(`seed ${seed} (fails in some runs only: kept, not run): ${failure.why.slice(0, 80)}`, () => {});
-      continue;
+// Only while some are open: a describe without a test fails.
+describe.skipIf(SOAK_OPEN.length === 0)(
+  'kept reproductions of soak failures not fixed yet (they must fail)',
+  () => {
+    if (SOAK_OPEN.length === 0) it.skip('none open', () => {});
+    for (const failure of SOAK_OPEN) {
+      const seed = failure.scenario.seed;
+      if (failure.fails === 'some runs') {
+        it.skip(`seed ${seed} (fails in some runs only: kept, not run): ${failure.why.slice(0, 80)}`, () => {});
+        continue;
+      }
+      it.fails(
+        `seed ${seed} still breaks an invariant`,
+        async () => {
+          const scenario = { ...normalizeScenario(failure.scenario), soak: failure.scenario.soak };
+          const result = await runSoakScenario(scenario, device);
+          expect(result.violations, failure.why).toEqual([]);
+        },
+        60_000,
+      );
     }
-    it.fails(
-      `seed ${seed} still breaks an invariant`,
-      async () => {
-        const scenario = { ...normalizeScenario(failure.scenario), soak: failure.scenario.soak };
-        const result = await runSoakScenario(scenario, device);
-        expect(result.violations, failure.why).toEqual([]);
-      },
-      60_000,
-    );
-  }
-});
+  },
+);
