@@ -560,7 +560,13 @@ export class SyncEngine {
   #isCaseInsensitive(): boolean {
     if (this.#caseInsensitive === undefined) {
       const stateFolder = join(this.#options.localRoot, STATE_FOLDER_NAME);
-      mkdirSync(stateFolder, { recursive: true });
+      try {
+        mkdirSync(stateFolder, { recursive: true });
+      } catch {
+        // A folder that cannot be written (a read-only disk) is read where it is: the probe says so.
+        this.#caseInsensitive = probeNameTraits(this.#options.localRoot).caseInsensitive;
+        return this.#caseInsensitive;
+      }
       this.#caseInsensitive = probeNameTraits(stateFolder).caseInsensitive;
     }
     return this.#caseInsensitive;

@@ -17,7 +17,10 @@ export const FOLDER_MARKER_FILE = 'folder-id';
  * same root inode); device and inode tell a copy from the original (a copy keeps the marker).
  */
 export interface FolderIdentity {
-  /** The random id in `<root>/.mch-sync/folder-id`. */
+  /**
+   * The random id in `<root>/.mch-sync/folder-id`; `''` for a folder that could not be written when it
+   * was recorded (a read-only disk): then device and inode alone tell it.
+   */
   marker: string;
   /** `st_dev` and `st_ino` of the root (followed if it is a link), as decimal strings. */
   device: string;
@@ -73,8 +76,10 @@ export function recordedIdentity(index: IndexStore): FolderIdentity | undefined 
 /** The first difference that matters, most telling first; undefined when it is the recorded folder. */
 export function folderChange(recorded: FolderIdentity, now: FolderOnDisk): FolderChange | undefined {
   if (now.device !== recorded.device) return 'other-file-system';
-  if (now.marker === undefined) return 'marker-missing';
-  if (now.marker !== recorded.marker) return 'marker-other';
+  if (recorded.marker !== '') {
+    if (now.marker === undefined) return 'marker-missing';
+    if (now.marker !== recorded.marker) return 'marker-other';
+  }
   if (now.inode !== recorded.inode) return 'replaced';
   return undefined;
 }
@@ -84,7 +89,7 @@ export function folderChange(recorded: FolderIdentity, now: FolderOnDisk): Folde
  * folder synced before) or written, then the identity goes to the index.
  */
 export function recordFolderIdentity(index: IndexStore, root: string, now: FolderOnDisk): FolderIdentity {
-  const marker = now.marker ?? writeMarker(root);
+  const marker = now.marker ?? writeMarkerIfWritable(root);
   const identity: FolderIdentity = {
     marker,
     device: now.device,
@@ -97,7 +102,7 @@ export function recordFolderIdentity(index: IndexStore, root: string, now: Folde
 
 /** A new marker (a folder answered "as it is" gets one of its own, so a copy of it is told apart). */
 export function renewMarker(root: string, now: FolderOnDisk): FolderOnDisk {
-  return { ...now, marker: writeMarker(root) };
+  return { ...now, marker: writeMarkerIfWritable(root) };
 }
 
 /** Words for what changed, after "The folder <root> ". */
@@ -143,11 +148,27 @@ function readMarker(root: string): string | undefined {
   }
 }
 
+/** A new marker, or `''` where the folder cannot be written (a read-only disk): read, it still syncs up. */
+function writeMarkerIfWritable(root: string): string {
+  try {
+    return writeMarker(root);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return '';
+    throw error;
+  }
+}
+
 /** Written to a temporary name and renamed, so a crash never leaves half a marker. */
 function writeMarker(root: string): string {
   const id = randomBytes(16).toString('hex');
   const folder = join(root, STATE_FOLDER_NAME);
-  mkdirSync(folder, { recursive: true });
+  // Not recursive: the root is there, and a recursive mkdir says ENOENT where the disk is read-only.
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
   const temporary = join(folder, `.${FOLDER_MARKER_FILE}-${randomBytes(4).toString('hex')}`);
   writeFileSync(temporary, `${JSON.stringify({ id })}\n`, { mode: 0o644 });
   renameSync(temporary, join(folder, FOLDER_MARKER_FILE));

@@ -145,6 +145,27 @@ describe.skipIf(mountUnavailable() !== undefined)('a read-only disk here', () =>
   });
 });
 
+describe.skipIf(mountUnavailable() !== undefined)('a read-only disk synced for the first time', () => {
+  it('goes up, though no marker or state folder can be written on it, and the next run is quiet', async () => {
+    const folder = localFolder('ReadOnlyFirst');
+    mountTmpfs(folder, 4);
+    try {
+      writeFileSync(join(folder, 'photo.txt'), 'from a read-only card');
+      const remount = spawnSync('mount', ['-o', 'remount,ro', folder], { encoding: 'utf8' });
+      expect(remount.stderr).toBe('');
+      const first = await run(folder);
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      expect(await api().findByName(await remoteFolderId('ReadOnlyFirst'), 'photo.txt')).toBeDefined();
+      const again = await run(folder);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('Nothing to do');
+    } finally {
+      unmountAll(folder);
+    }
+  });
+});
+
 describe.skipIf(permissionsUnavailable() !== undefined)('permissions', () => {
   const runBound = (folder: string, ...more: string[]): Promise<CliRun> =>
     runMchSyncBound(runArgs(folder, ...more), { env, timeoutMs: 60_000 });
