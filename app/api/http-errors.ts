@@ -42,8 +42,8 @@ export function classifyStatus(status: number): ResponseKind {
   if (status === 401) return 'unauthorized';
   if (status === 416) return 'range-not-satisfiable';
   if (status === 429) return 'throttled';
-  // 501: the service lacks the method; asking again will not change that.
-  if (status >= 500 && status < 600 && status !== 501) return 'unavailable';
+  // 501: the service lacks the method; 507: the device's disk is full. Asking again changes neither.
+  if (status >= 500 && status < 600 && status !== 501 && status !== 507) return 'unavailable';
   return 'failed';
 }
 

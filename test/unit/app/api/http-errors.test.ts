@@ -29,6 +29,15 @@ describe('classifyStatus', () => {
       'failed',
     ]);
   });
+
+  it('a full device (507) and a method it lacks (501) are not worth asking again', () => {
+    expect([501, 507, 500, 502].map(classifyStatus)).toEqual([
+      'failed',
+      'failed',
+      'unavailable',
+      'unavailable',
+    ]);
+  });
 });
 
 describe('errorFromStatus', () => {
