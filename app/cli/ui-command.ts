@@ -88,7 +88,9 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
       service: core,
       rendererDir: rendererDir(),
       port,
-      log: (line) => context.deps.stderr(`mch-sync: ui: ${terminalSafe(line)}\n`),
+      // Into the window's log (the Logs folder Settings shows), where its errors say to look, and from
+      // there to stderr.
+      log: (line) => core.log(/ failed|could not| not JSON/.test(line) ? 'error' : 'warn', line),
     });
     try {
       context.print(`The window is at ${host.openUrl}`);

@@ -41,7 +41,7 @@ export async function answerInvoke(
     sendContractError(response, 200, {
       code: 'INTERNAL',
       title: 'Something went wrong',
-      message: `${name} failed unexpectedly; the log has the details.`,
+      message: `${name} failed unexpectedly; the window's log (in the Logs folder Settings shows) has the details.`,
     });
     return;
   }

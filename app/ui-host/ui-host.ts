@@ -88,7 +88,7 @@ class RequestHandler {
           const failure = {
             code: 'INTERNAL',
             title: 'Something went wrong',
-            message: 'The log has the details.',
+            message: "The window's log (in the Logs folder Settings shows) has the details.",
           };
           sendRefusal(response, 500, failure, isApiPath(pathOf(request.url)));
         } else {

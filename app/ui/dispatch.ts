@@ -71,7 +71,7 @@ export async function dispatch(
     return failure({
       code: 'INTERNAL',
       title: 'Something went wrong',
-      message: `${name} failed unexpectedly; the log has the details.`,
+      message: `${name} failed unexpectedly; the window's log (in the Logs folder Settings shows) has the details.`,
     });
   }
 }
