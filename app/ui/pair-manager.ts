@@ -66,6 +66,8 @@ export class PairManager {
   readonly #options: PairManagerOptions;
   readonly #running = new Map<string, RunningPair>();
   readonly #stopped = new Map<string, StoppedPair>();
+  /** Pairs whose service is being started. */
+  readonly #starting = new Set<string>();
   /** Per pair, the activity entries already told (the status keeps the last few hundred). */
   readonly #toldActivity = new Map<string, Set<ActivityEntry>>();
   readonly #answers: PairAnswers;
@@ -250,7 +252,17 @@ export class PairManager {
 
   async #start(pair: FolderPair): Promise<void> {
     const id = folderKey(pair.localRoot);
-    this.#stopped.delete(id);
+    // One start at a time per pair (a retry's timer and "Sync now" may both ask).
+    if (this.#starting.has(id)) return;
+    this.#starting.add(id);
+    try {
+      await this.#startOnce(pair, id);
+    } finally {
+      this.#starting.delete(id);
+    }
+  }
+
+  async #startOnce(pair: FolderPair, id: string): Promise<void> {
     let lock: SyncedFolderLock | undefined;
     let db: IndexDb | undefined;
     try {
@@ -291,6 +303,8 @@ export class PairManager {
         stored: new StoredPassReader(store),
         startedAtMs: Date.now(),
       });
+      // Listed as stopped until it runs: a pair being started again never drops out of the list.
+      this.#stopped.delete(id);
     } catch (error) {
       db?.close();
       lock?.release();
