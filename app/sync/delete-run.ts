@@ -58,3 +58,47 @@ function readRun(index: IndexStore): DeleteRun | undefined {
     return undefined;
   }
 }
+
+type Sides = { local: number; remote: number };
+
+/**
+ * One pass's part in the run: the run before it (read once), what its rounds deleted, and the record
+ * kept up to date: a round's planned deletes are counted before they are made (a pass stopped half way
+ * can only be held sooner), and once it is over, what it really deleted (a re-planning round's guard
+ * counts what this pass's earlier rounds deleted: soak seed 6).
+ */
+export class DeleteTally {
+  readonly #index: IndexStore;
+  readonly #confirmed: boolean;
+  #before: Sides | undefined;
+  readonly #made: Sides = { local: 0, remote: 0 };
+
+  constructor(index: IndexStore, confirmed: boolean) {
+    this.#index = index;
+    this.#confirmed = confirmed;
+  }
+
+  /** What the guard adds to a round's own deletes. */
+  earlier(nowMs: number): Sides {
+    this.#before ??= earlierDeletes(this.#index, nowMs);
+    return add(this.#before, this.#made);
+  }
+
+  beforeRound(planned: Sides, nowMs: number): void {
+    if (planned.local + planned.remote > 0) this.#note(planned, nowMs);
+  }
+
+  afterRound(planned: Sides, deleted: Sides, nowMs: number): void {
+    this.#made.local += deleted.local;
+    this.#made.remote += deleted.remote;
+    if (planned.local + planned.remote > 0) this.#note({ local: 0, remote: 0 }, nowMs);
+  }
+
+  #note(also: Sides, nowMs: number): void {
+    noteDeleteRun(this.#index, add(this.earlier(nowMs), also), nowMs, this.#confirmed);
+  }
+}
+
+function add(a: Sides, b: Sides): Sides {
+  return { local: a.local + b.local, remote: a.remote + b.remote };
+}

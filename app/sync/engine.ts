@@ -1,22 +1,17 @@
 // The sync engine facade: one object per synced folder pair that runs passes (scan, walk, plan, execute).
-import { mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { DeviceClient } from '../api/device-client.ts';
-import type { IndexStore } from '../index/index-store.ts';
 import type { RelativePath } from './model.ts';
+import type { SyncEngineOptions, SyncOptions } from './engine-options.ts';
 import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './executor.ts';
-import type { EngineEvents } from './engine-events.ts';
 import { newExecutionContext } from './execution-context.ts';
 import { IndexWriter } from './index-writes.ts';
 import { tidyLeftovers } from './leftovers.ts';
 import { ListingCacheDamagedError, ListingCacheKeeper } from './listing-cache.ts';
 import { withOwnMoves } from './walk-listing.ts';
 import { recoverIntents } from './intent-recovery.ts';
-import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
-import { earlierDeletes, noteDeleteRun } from './delete-run.ts';
-import { checkDevice, type DeviceName } from './device-check.ts';
-import { answersHold, checkFolder, type FolderLockRenewal, type HoldAnswer } from './folder-check.ts';
-import { recordFolderIdentity, folderOnDisk } from './folder-identity.ts';
+import { LocalRoot } from './local-root.ts';
+import { DeleteTally } from './delete-run.ts';
+import { checkDevice } from './device-check.ts';
+import { answersHold, checkFolder, type HoldAnswer } from './folder-check.ts';
 import { massDeleteHold, rememberPass, rootHold } from './pass-record.ts';
 import { emptyCounts, staysOut, type HoldReason, type PassHold, type PassReport } from './pass-report.ts';
 import { passInputs, type PassInputs } from './pass-inputs.ts';
@@ -27,7 +22,7 @@ import {
   unplannedRemoteRoots,
   withStandingOutside,
 } from './pass-scope.ts';
-import { plan, type DeleteGuard } from './planner.ts';
+import { plan } from './planner.ts';
 import { quietDifferences } from './quiet-differences.ts';
 import {
   putBackSettledRecord,
@@ -40,80 +35,10 @@ import {
 import { reconcile, type ReconciledItem, type ReconcileInput } from './reconcile.ts';
 import { remoteRootOf } from './remote-root.ts';
 import { RemoteWalkError, walkRemote, type RemoteWalkCache, type RemoteWalkResult } from './remote-walk.ts';
-import { scanLocalFolder, scanLocalFolderAsync, type ScanOptions, type ScanResult } from './scanner.ts';
+import type { ScanOptions } from './scanner.ts';
 import { settleTimeOnlyChanges } from './time-only-changes.ts';
 
-export interface EngineLogLine {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-  path?: string;
-}
-
-export interface SyncEngineOptions {
-  client: DeviceClient;
-  /** The index of this folder pair; the engine is its only writer. */
-  index: IndexStore;
-  /** The local folder (absolute). */
-  localRoot: string;
-  /** The remote folder as a slash path from the device root (`/Photos/2024`); created on the first pass. */
-  remoteFolder: string;
-  /** For conflicted-copy names and reports; default `() => new Date()`. */
-  now?: () => Date;
-  log?: (line: EngineLogLine) => void;
-  deleteGuard?: DeleteGuard;
-  /** The user's ignore rules for every pair (gitignore syntax), applied before each folder's `.mchignore`. */
-  ignoreRules?: string;
-  /** Uploads and downloads at once (default 4). */
-  transferConcurrency?: number;
-  /** Where the OS trash is looked for (tests pass their own HOME); default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Treat names differing only in case as one (default: probed in the local folder). */
-  caseInsensitive?: boolean;
-  events?: EngineEvents;
-  /** The device the profile chose: a pair synced with another one is held (device-check.ts). */
-  device?: DeviceName;
-  /** The process's lock of the folder: it follows a replaced folder the user answered for. */
-  folderLock?: FolderLockRenewal;
-}
-
-export interface SyncOptions {
-  /**
-   * Go ahead with a pass the mass-delete guard would hold; for an emptied local folder, delete its
-   * items on the device.
-   */
-  confirmDeletes?: boolean;
-  /**
-   * An emptied local folder (nothing synced left in it, items in the index) is filled again from the
-   * device; a folder or device that changed is merged with the other side as for a new pair.
-   */
-  restore?: boolean;
-  /**
-   * The hold `confirmDeletes` or `restore` answers (the live service's answer to the hold it showed):
-   * it applies to that hold only, so a folder replaced after a mass delete was confirmed is still held.
-   * Absent (the command line's flags): any hold.
-   */
-  answers?: HoldReason;
-  signal?: AbortSignal;
-  /**
-   * `revalidate` (default): every folder listing is checked with the device (a 304 when unchanged).
-   * `trust-cache`: after a local change, folders this engine listed before and did not change since
-   * are taken from its cache without a request; remote changes come with the next revalidating pass,
-   * and If-Match refuses any write planned from a stale listing (that round then revalidates).
-   */
-  remote?: 'revalidate' | 'trust-cache';
-  /**
-   * Local paths that changed (from the watcher): the first round scans only these subtrees and plans
-   * only around them; the index stands for the rest of the disk. `''` or none: everything.
-   */
-  scope?: readonly string[];
-  /**
-   * With `scope` (a poll of a watched folder): the walk comes first, and the folders whose listing
-   * changed on the device join the scope. When neither side has a change, the pass ends after the walk
-   * without reading the disk.
-   */
-  scopeRemoteChanges?: boolean;
-}
-
+export type { EngineLogLine, SyncEngineOptions, SyncOptions } from './engine-options.ts';
 export { EngineError, type EngineErrorCode } from './remote-root.ts';
 
 /**
@@ -142,7 +67,7 @@ export class SyncEngine {
    * or loaded from the index (an earlier process may have changed them after storing them).
    */
   #touched = new Set<string>();
-  #caseInsensitive: boolean | undefined;
+  readonly #local: LocalRoot;
   #remoteRootId: string | undefined;
   /**
    * After a pass that left nothing to retry, what it reported as skipped: a poll that finds no change
@@ -168,7 +93,7 @@ export class SyncEngine {
     this.#options = options;
     this.#writer = new IndexWriter(options.index);
     this.#listings = new ListingCacheKeeper(options.index.listings);
-    this.#caseInsensitive = options.caseInsensitive;
+    this.#local = new LocalRoot(options.localRoot, options.index, options.caseInsensitive);
   }
 
   /** One pass (with a few re-planning rounds after 412s); never throws for a per-item problem. */
@@ -247,10 +172,8 @@ export class SyncEngine {
 
     /** A scoped round found the folder emptied: the next round looks at everything, so the hold applies. */
     let wholeTree = false;
-    /** The deletes of the passes just before this one (delete-run.ts), read once. */
-    let runBefore: { local: number; remote: number } | undefined;
-    /** Items this pass's earlier rounds deleted: a re-planning round's guard counts them (soak seed 6). */
-    const deletedThisPass = { local: 0, remote: 0 };
+    /** The deletes of the passes just before, and this pass's own so far (delete-run.ts). */
+    const tally = new DeleteTally(this.#options.index, answer.confirmDeletes);
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       report.rounds = round;
       // Only the first round may be incremental; a re-planning round looks at everything.
@@ -299,7 +222,8 @@ export class SyncEngine {
           : undefined;
       // Settled when the scan is over (a rejection is not left unhandled meanwhile).
       walking?.catch(() => {});
-      let scan = walking === undefined ? this.#scan(scanOptions) : await this.#scanBeside(scanOptions);
+      let scan =
+        walking === undefined ? this.#local.scan(scanOptions) : await this.#local.scanBeside(scanOptions);
       // A crash may have left temporaries and parked items; a nested one needs another look.
       for (
         let tidy = 0;
@@ -308,7 +232,7 @@ export class SyncEngine {
         (await tidyLeftovers(localRoot, scan, this.#options.index, { partials: !this.#started }));
         tidy++
       ) {
-        scan = this.#scan(scanOptions);
+        scan = this.#local.scan(scanOptions);
       }
       this.#started = true;
       if (scan.root !== 'ok' && scan.root !== 'empty') {
@@ -382,16 +306,13 @@ export class SyncEngine {
         remoteRootId,
         now: nowDate,
         localRootMissing: false,
-        caseInsensitive: this.#isCaseInsensitive(),
+        caseInsensitive: this.#local.isCaseInsensitive(),
         ...(this.#options.deleteGuard === undefined ? {} : { deleteGuard: this.#options.deleteGuard }),
         // Confirmed deletes (the guard's, or a changed folder taken as it is) are deletes agreed to.
         confirmDeletes: answer.confirmDeletes && DELETE_HOLDS.some((reason) => answersHold(answer, reason)),
         restoreDeletes:
           answer.restore && (answersHold(answer, 'emptied-root') || answersHold(answer, 'mass-delete')),
-        earlierDeletes: sum(
-          (runBefore ??= earlierDeletes(this.#options.index, nowDate.getTime())),
-          deletedThisPass,
-        ),
+        earlierDeletes: tally.earlier(nowDate.getTime()),
       });
       report.issues = issues;
       // Around differences there were no issues standing anywhere (quietDifferences), and the scan was whole.
@@ -402,7 +323,7 @@ export class SyncEngine {
       }
       // Watched deletes that leave the folder empty are held like an emptied folder found by a full scan.
       // Around differences the scan was whole: it says (a second scan of a million files need not).
-      const rootIsEmpty = (): boolean => (aroundDifferences ? scan.root === 'empty' : this.#rootIsEmpty());
+      const rootIsEmpty = (): boolean => (aroundDifferences ? scan.root === 'empty' : this.#local.isEmpty());
       if (scope !== undefined && planned.deletes.remote > 0 && rootIsEmpty()) {
         wholeTree = true;
         continue;
@@ -413,17 +334,7 @@ export class SyncEngine {
       }
       if (planned.operations.length === 0) break;
       executed = true;
-      // Counted before they are made: a pass stopped half way has counted them, which can only hold
-      // sooner; once the round is over, what it really deleted.
-      const deletes = planned.deletes.local + planned.deletes.remote > 0;
-      const noteRun = (also: { local: number; remote: number }): void =>
-        noteDeleteRun(
-          this.#options.index,
-          sum(sum(runBefore ?? { local: 0, remote: 0 }, deletedThisPass), also),
-          nowDate.getTime(),
-          answer.confirmDeletes,
-        );
-      if (deletes) noteRun(planned.deletes);
+      tally.beforeRound(planned.deletes, nowDate.getTime());
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
       const context = newExecutionContext(
         { ...this.#options, writer: this.#writer },
@@ -435,9 +346,7 @@ export class SyncEngine {
         planned.operations,
         this.#options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY,
       ).finally(() => {
-        deletedThisPass.local += context.deletedItems.local;
-        deletedThisPass.remote += context.deletedItems.remote;
-        if (deletes) noteRun({ local: 0, remote: 0 });
+        tally.afterRound(planned.deletes, context.deletedItems, nowDate.getTime());
         this.#writer.dropParked();
         // Also when the plan stopped half way: a move the device made must not be trusted away.
         if (this.#walkCache !== undefined) {
@@ -517,65 +426,4 @@ export class SyncEngine {
     this.#touched = new Set();
     return walk;
   }
-
-  #scan(options: ScanOptions): ScanResult {
-    const { localRoot } = this.#options;
-    const scan = scanLocalFolder(localRoot, options);
-    return this.#createsRoot(scan) ? scanLocalFolder(localRoot, options) : scan;
-  }
-
-  /** The same scan, letting the event loop run between folders (a walk goes on beside it). */
-  async #scanBeside(options: ScanOptions): Promise<ScanResult> {
-    const { localRoot } = this.#options;
-    const scan = await scanLocalFolderAsync(localRoot, options);
-    return this.#createsRoot(scan) ? scanLocalFolderAsync(localRoot, options) : scan;
-  }
-
-  /**
-   * Whether the whole local folder holds nothing to sync, which a scoped round cannot tell. Its own
-   * listing first: a full scan is cheap exactly when the folder holds little.
-   */
-  #rootIsEmpty(): boolean {
-    const { localRoot } = this.#options;
-    let names: string[];
-    try {
-      names = readdirSync(localRoot);
-    } catch {
-      return false;
-    }
-    if (names.filter((name) => name !== STATE_FOLDER_NAME).length > 16) return false;
-    return scanLocalFolder(localRoot).root === 'empty';
-  }
-
-  /** A first pass may create the folder; once something was synced, a missing folder is never "all deleted". */
-  #createsRoot(scan: ScanResult): boolean {
-    if (scan.root !== 'missing' || this.#options.index.count() > 0) return false;
-    mkdirSync(this.#options.localRoot, { recursive: true });
-    // Recorded at once: from now on, a folder put in its place is told apart from it.
-    const made = folderOnDisk(this.#options.localRoot);
-    if (made !== undefined) recordFolderIdentity(this.#options.index, this.#options.localRoot, made);
-    return true;
-  }
-
-  #isCaseInsensitive(): boolean {
-    if (this.#caseInsensitive === undefined) {
-      const stateFolder = join(this.#options.localRoot, STATE_FOLDER_NAME);
-      try {
-        mkdirSync(stateFolder, { recursive: true });
-      } catch {
-        // A folder that cannot be written (a read-only disk) is read where it is: the probe says so.
-        this.#caseInsensitive = probeNameTraits(this.#options.localRoot).caseInsensitive;
-        return this.#caseInsensitive;
-      }
-      this.#caseInsensitive = probeNameTraits(stateFolder).caseInsensitive;
-    }
-    return this.#caseInsensitive;
-  }
-}
-
-function sum(
-  a: { local: number; remote: number },
-  b: { local: number; remote: number },
-): { local: number; remote: number } {
-  return { local: a.local + b.local, remote: a.remote + b.remote };
 }

@@ -5,7 +5,7 @@ import type { Operation, RemoteParent } from './operations.ts';
 import type { IndexWriter } from './index-writes.ts';
 import type { PassCounts, PassIssue, PassReport } from './pass-report.ts';
 import type { ActivityEntry, SyncProgress } from '../../common/sync-status.ts';
-import type { EngineLogLine, SyncEngineOptions } from './engine.ts';
+import type { EngineLogLine, SyncEngineOptions } from './engine-options.ts';
 import type { LocalWrite } from './engine-events.ts';
 import type { OwnMove } from './walk-listing.ts';
 

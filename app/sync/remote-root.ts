@@ -1,7 +1,7 @@
 // The synced remote folder's id: looked up by id once known, made on the first pass, never read as empty when gone.
 import { resolve } from 'node:path';
 import { ApiError, MchError } from '../../common/errors.ts';
-import type { SyncEngineOptions } from './engine.ts';
+import type { SyncEngineOptions } from './engine-options.ts';
 import { META_LOCAL_ROOT, META_REMOTE_FOLDER, META_REMOTE_ROOT } from './pass-record.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
 

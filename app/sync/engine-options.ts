@@ -1,0 +1,79 @@
+// The engine's options and a pass's options: what a host gives a SyncEngine, and what it asks of each pass.
+import type { DeviceClient } from '../api/device-client.ts';
+import type { IndexStore } from '../index/index-store.ts';
+import type { DeviceName } from './device-check.ts';
+import type { EngineEvents } from './engine-events.ts';
+import type { FolderLockRenewal } from './folder-check.ts';
+import type { HoldReason } from './pass-report.ts';
+import type { DeleteGuard } from './planner.ts';
+
+export interface EngineLogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  path?: string;
+}
+
+export interface SyncEngineOptions {
+  client: DeviceClient;
+  /** The index of this folder pair; the engine is its only writer. */
+  index: IndexStore;
+  /** The local folder (absolute). */
+  localRoot: string;
+  /** The remote folder as a slash path from the device root (`/Photos/2024`); created on the first pass. */
+  remoteFolder: string;
+  /** For conflicted-copy names and reports; default `() => new Date()`. */
+  now?: () => Date;
+  log?: (line: EngineLogLine) => void;
+  deleteGuard?: DeleteGuard;
+  /** The user's ignore rules for every pair (gitignore syntax), applied before each folder's `.mchignore`. */
+  ignoreRules?: string;
+  /** Uploads and downloads at once (default 4). */
+  transferConcurrency?: number;
+  /** Where the OS trash is looked for (tests pass their own HOME); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Treat names differing only in case as one (default: probed in the local folder). */
+  caseInsensitive?: boolean;
+  events?: EngineEvents;
+  /** The device the profile chose: a pair synced with another one is held (device-check.ts). */
+  device?: DeviceName;
+  /** The process's lock of the folder: it follows a replaced folder the user answered for. */
+  folderLock?: FolderLockRenewal;
+}
+
+export interface SyncOptions {
+  /**
+   * Go ahead with a pass the mass-delete guard would hold; for an emptied local folder, delete its
+   * items on the device.
+   */
+  confirmDeletes?: boolean;
+  /**
+   * An emptied local folder (nothing synced left in it, items in the index) is filled again from the
+   * device; a folder or device that changed is merged with the other side as for a new pair.
+   */
+  restore?: boolean;
+  /**
+   * The hold `confirmDeletes` or `restore` answers (the live service's answer to the hold it showed):
+   * it applies to that hold only, so a folder replaced after a mass delete was confirmed is still held.
+   * Absent (the command line's flags): any hold.
+   */
+  answers?: HoldReason;
+  signal?: AbortSignal;
+  /**
+   * `revalidate` (default): every folder listing is checked with the device (a 304 when unchanged).
+   * `trust-cache`: after a local change, folders this engine listed before and did not change since
+   * are taken from its cache without a request; remote changes come with the next revalidating pass,
+   * and If-Match refuses any write planned from a stale listing (that round then revalidates).
+   */
+  remote?: 'revalidate' | 'trust-cache';
+  /**
+   * Local paths that changed (from the watcher): the first round scans only these subtrees and plans
+   * only around them; the index stands for the rest of the disk. `''` or none: everything.
+   */
+  scope?: readonly string[];
+  /**
+   * With `scope` (a poll of a watched folder): the walk comes first, and the folders whose listing
+   * changed on the device join the scope. When neither side has a change, the pass ends after the walk
+   * without reading the disk.
+   */
+  scopeRemoteChanges?: boolean;
+}
