@@ -1,13 +1,13 @@
 // `mch-sync run` live, as a user runs it: changes on both sides arrive, status/pause/resume talk to it, SIGTERM stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StatusJson } from '../../../app/cli/status-command.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { signedInProfile } from '../../helpers/signed-in-profile.ts';
+import { signedInForFile } from '../../helpers/signed-in-profile.ts';
 import { MCH_SYNC_BIN, runMchSync } from '../../helpers/mch-sync.ts';
 
 let device: TestDevice;
@@ -15,15 +15,7 @@ let home: string;
 let profile: string;
 let env: NodeJS.ProcessEnv;
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-cli-live-'));
-});
-
-afterAll(async () => {
-  await device?.stop();
-  if (home !== undefined) rmSync(home, { recursive: true, force: true });
-});
+signedInForFile('mch-sync-cli-live-', (world) => ({ device, home, profile, env } = world), startTestDevice);
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   const deadline = Date.now() + 20_000;

@@ -1,7 +1,7 @@
 // `mch-sync run --once` as a user runs it, against the real device: summaries, exit codes, the guard, the lock.
 import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { acquireFolderLock, folderLockPath, lockSyncedFolder } from '../../../app/cli/folder-lock.ts';
 import { runCli } from '../../../app/cli/main.ts';
@@ -9,7 +9,7 @@ import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { walkRemote } from '../../../app/sync/remote-walk.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { signedInProfile } from '../../helpers/signed-in-profile.ts';
+import { numberedFolders, signedInForFile } from '../../helpers/signed-in-profile.ts';
 import { runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
 
 let device: TestDevice;
@@ -17,29 +17,10 @@ let home: string;
 let profile: string;
 let env: NodeJS.ProcessEnv;
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-cli-run-'));
-});
-
-afterAll(async () => {
-  await device?.stop();
-  if (home !== undefined) rmSync(home, { recursive: true, force: true });
-});
-
-let folderCount = 0;
+signedInForFile('mch-sync-cli-run-', (world) => ({ device, home, profile, env } = world), startTestDevice);
 
 /** A new local folder `<home>/work-N/<name>` holding `texts`. */
-function localFolder(name: string, texts: Record<string, string> = {}): string {
-  folderCount += 1;
-  const folder = join(home, `work-${folderCount}`, name);
-  mkdirSync(folder, { recursive: true });
-  for (const [path, text] of Object.entries(texts)) {
-    mkdirSync(join(folder, path, '..'), { recursive: true });
-    writeFileSync(join(folder, path), text);
-  }
-  return folder;
-}
+const localFolder = numberedFolders(() => home);
 
 function run(args: readonly string[]): Promise<CliRun> {
   return runMchSync(['--profile', profile, 'run', ...args], { env, timeoutMs: 60_000 });

@@ -1,28 +1,20 @@
 // What mch-sync prints is safe and ends well: names with escapes or newlines stay inert, a closed pipe ends quietly, --port 0, --folder F alone.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
-import { signedInProfile } from '../../helpers/signed-in-profile.ts';
+import { signedInForFile } from '../../helpers/signed-in-profile.ts';
 
 let device: TestDevice;
 let home: string;
 let profile: string;
 let env: NodeJS.ProcessEnv;
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-words-'));
-});
-
-afterAll(async () => {
-  await device?.stop();
-  if (home !== undefined) rmSync(home, { recursive: true, force: true });
-});
+signedInForFile('mch-sync-words-', (world) => ({ device, home, profile, env } = world), startTestDevice);
 
 /** Clears the screen, then prints a fake green line: what a hostile name on the device could hold. */
 const ESCAPES = 'evil\u001b[2J\u001b[32mSynced: all fine\u001b[0m.txt';

@@ -1,14 +1,14 @@
 // `mch-sync run --once` never says the sides match while items are unsynced: each is listed by what the user can do.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { runMchSync, type CliRun } from '../../helpers/mch-sync.ts';
 import { mountTmpfs, mountUnavailable, unmountAll } from '../../helpers/mounts.ts';
-import { signedInProfile } from '../../helpers/signed-in-profile.ts';
+import { numberedFolders, signedInForFile } from '../../helpers/signed-in-profile.ts';
 import { permissionsUnavailable, runMchSyncBound, runMchSyncWithUmask } from '../../helpers/unprivileged.ts';
 
 let device: TestDevice;
@@ -16,29 +16,10 @@ let home: string;
 let profile: string;
 let env: NodeJS.ProcessEnv;
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-unsynced-'));
-});
-
-afterAll(async () => {
-  await device?.stop();
-  if (home !== undefined) rmSync(home, { recursive: true, force: true });
-});
-
-let folderCount = 0;
+signedInForFile('mch-sync-unsynced-', (world) => ({ device, home, profile, env } = world), startTestDevice);
 
 /** A new empty local folder `<home>/work-N/<name>`, synced with `/<name>` (each test its own name). */
-function localFolder(name: string, texts: Record<string, string> = {}): string {
-  folderCount += 1;
-  const folder = join(home, `work-${folderCount}`, name);
-  mkdirSync(folder, { recursive: true });
-  for (const [path, text] of Object.entries(texts)) {
-    mkdirSync(join(folder, path, '..'), { recursive: true });
-    writeFileSync(join(folder, path), text);
-  }
-  return folder;
-}
+const localFolder = numberedFolders(() => home);
 
 const runArgs = (folder: string, ...more: string[]): string[] => [
   '--profile',
