@@ -331,6 +331,13 @@ export class LiveSync {
   #afterReport(report: PassReport): void {
     this.#issues = report.issues;
     const hold = report.hold;
+    // The folder at the path was another one (a disk swapped, a folder made again) and is the pair's
+    // now (answered, or the right one back): the watches may follow the other one's inodes (a mount
+    // over the path says nothing to them). Watched anew, then read whole for what they missed.
+    if (this.#hold?.reason === 'folder-changed' && hold?.reason !== 'folder-changed') {
+      this.#rewatch = true;
+      this.#request('revalidate');
+    }
     this.#hold = hold;
     if (hold) {
       // Said in words that work here (`mch-sync resume ...`), and logged once per change, not per poll.
