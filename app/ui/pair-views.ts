@@ -116,11 +116,12 @@ function confirmQuestion(hold: PassHold): string {
   if (hold.reason === 'folder-changed') {
     return `Make the device like this folder? Whatever of the ${items(remoteTotal)} synced before is not in it is deleted on the device, and on every computer that syncs it.`;
   }
+  // A delete on the device reaches every computer that syncs the folder: the question says so.
   const parts = [
-    ...(remote > 0 ? [`${items(remote)} on the device`] : []),
+    ...(remote > 0 ? [`${items(remote)} on the device and on every computer that syncs it`] : []),
     ...(local > 0 ? [`${items(local)} on this computer (to the trash)`] : []),
   ];
-  return `Delete ${parts.length === 0 ? 'these items' : parts.join(' and ')}?`;
+  return `Delete ${parts.length === 0 ? 'these items' : parts.join(', and ')}?`;
 }
 
 function items(count: number): string {

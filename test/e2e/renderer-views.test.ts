@@ -158,6 +158,16 @@ const SHOTS_TAKEN: Array<{
   { shot: 'status', view: 'status', scenario: 'ready' },
   { shot: 'activity', view: 'activity', scenario: 'ready' },
   { shot: 'issues', view: 'issues', scenario: 'ready' },
+  {
+    // The destructive answer asks first, with what it deletes and where.
+    shot: 'issues-hold-asked',
+    view: 'issues',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Delete them on the device too' }).click();
+      await page.getByText('Delete 214 items on the device and on every computer that syncs it?').waitFor();
+    },
+  },
   { shot: 'shares', view: 'shares', scenario: 'ready' },
   {
     shot: 'shares-picker',

@@ -131,9 +131,14 @@ export function rendererSample(nowMs: number): RendererSample {
         hold: {
           reason: 'emptied-root',
           title: 'Folder emptied',
-          advice: 'If you meant to delete them, delete them on the device too. If not, restore them here.',
-          localDeletes: 214,
-          remoteDeletes: 0,
+          // The words pair-views.ts and pass-record.ts make for this hold (pair-views.test.ts checks them).
+          advice:
+            `The folder ${HOME}/Documents is empty, but 214 items of 3120 on the device were synced into it. ` +
+            'Nothing was changed on either side. If you deleted them on purpose, choose "Delete them on the ' +
+            'device too" and they are deleted on the device too. To bring them back from the device, choose ' +
+            '"Restore them here".',
+          localDeletes: 0,
+          remoteDeletes: 214,
           paths: [
             'Taxes/2023/return.pdf',
             'Taxes/2023/receipts/',
@@ -144,7 +149,7 @@ export function rendererSample(nowMs: number): RendererSample {
           canRestore: true,
           confirmLabel: 'Delete them on the device too',
           restoreLabel: 'Restore them here',
-          confirmQuestion: 'Delete 214 items on this computer (to the trash)?',
+          confirmQuestion: 'Delete 214 items on the device and on every computer that syncs it?',
         },
       },
     ],

@@ -59,7 +59,7 @@ const hold: HoldView = {
   canRestore: false,
   confirmLabel: 'Delete on the device too',
   restoreLabel: null,
-  confirmQuestion: 'Delete 120 items on the device?',
+  confirmQuestion: 'Delete 120 items on the device and on every computer that syncs it?',
 };
 
 function activity(

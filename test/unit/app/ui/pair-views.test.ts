@@ -82,7 +82,7 @@ describe('pairView', () => {
       canRestore: true,
       confirmLabel: 'Delete them on the device too',
       restoreLabel: 'Restore them here',
-      confirmQuestion: 'Delete 2 items on the device?',
+      confirmQuestion: 'Delete 2 items on the device and on every computer that syncs it?',
     });
   });
 });
