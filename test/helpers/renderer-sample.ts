@@ -118,8 +118,8 @@ export function rendererSample(nowMs: number): RendererSample {
         remoteFolder: '/Documents',
         state: 'held',
         words: 'Waiting for you · 1 conflict',
-        detail:
-          '214 items were deleted on this computer in one go; nothing is deleted on the device until you say.',
+        // One message a card: a held pair's words are its hold's (pair-views.ts leaves detail out).
+        detail: null,
         paused: false,
         progress: null,
         lastSyncAtMs: nowMs - 3 * 24 * 60 * MINUTE,
