@@ -49,11 +49,20 @@ export function checkFolder(
   if (now === undefined) return undefined;
   const recorded = recordedIdentity(index);
   if (recorded === undefined) {
+    folderLock?.renew();
     recordFolderIdentity(index, localRoot, now);
     return undefined;
   }
   const change = folderChange(recorded, now);
-  if (change === undefined) return undefined;
+  if (change === undefined) {
+    // The process's lock names the folder that was at the path when it started, which may have been
+    // another (a disk not mounted yet, a folder moved back since): it follows the pair's folder at every
+    // pass, so another process cannot take the folder this one syncs. Busy: the pass fails.
+    folderLock?.renew();
+    // The same folder on a renumbered device: recorded anew, so the number is current.
+    if (now.device !== recorded.device) recordFolderIdentity(index, localRoot, now);
+    return undefined;
+  }
   const answered = answersHold(answer, 'folder-changed');
   if (answered && (answer.restore || answer.confirmDeletes)) {
     // The process's lock follows: another one must not get the folder this pair syncs from now on (soak

@@ -25,7 +25,7 @@ export interface FolderIdentity {
   /** `st_dev` and `st_ino` of the root (followed if it is a link), as decimal strings. */
   device: string;
   inode: string;
-  /** The file system's name where known (`ext4`, `tmpfs`...), for the words; never compared. */
+  /** The file system's name where known (`ext4`, `tmpfs`...): for the words, and to tell a renumbered disk. */
   fileSystem?: string;
 }
 
@@ -75,13 +75,28 @@ export function recordedIdentity(index: IndexStore): FolderIdentity | undefined 
 
 /** The first difference that matters, most telling first; undefined when it is the recorded folder. */
 export function folderChange(recorded: FolderIdentity, now: FolderOnDisk): FolderChange | undefined {
-  if (now.device !== recorded.device) return 'other-file-system';
+  if (now.device !== recorded.device && !renumbered(recorded, now)) return 'other-file-system';
   if (recorded.marker !== '') {
     if (now.marker === undefined) return 'marker-missing';
     if (now.marker !== recorded.marker) return 'marker-other';
   }
   if (now.inode !== recorded.inode) return 'replaced';
   return undefined;
+}
+
+/**
+ * Whether the folder is the recorded one on a device that got another number: a device number names
+ * where a disk is plugged in or the order of mounts, not the disk (a USB disk in another port, a btrfs
+ * subvolume or a FUSE mount after a reboot). The pair's own marker at the same root inode, on a file
+ * system of the same kind, is the same folder; without a marker (recorded on a read-only disk) the
+ * number is all there is, and it must match.
+ */
+export function renumbered(recorded: FolderIdentity, now: FolderOnDisk): boolean {
+  const sameKind =
+    recorded.fileSystem === undefined ||
+    now.fileSystem === undefined ||
+    recorded.fileSystem === now.fileSystem;
+  return recorded.marker !== '' && now.marker === recorded.marker && now.inode === recorded.inode && sameKind;
 }
 
 /**

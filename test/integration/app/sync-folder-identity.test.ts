@@ -1,8 +1,19 @@
 // A synced folder replaced, re-created or stripped of its marker is held whatever its size, with both ways out, and never read as deletes.
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FOLDER_MARKER_FILE } from '../../../app/sync/folder-identity.ts';
+import { lockSyncedFolder, type SyncedFolderLock } from '../../../app/cli/folder-lock.ts';
+import { FOLDER_MARKER_FILE, META_FOLDER_IDENTITY } from '../../../app/sync/folder-identity.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { LivePair, waitFor } from '../../helpers/live-pair.ts';
 import { files, SyncPair } from '../../helpers/sync-pair.ts';
@@ -161,6 +172,48 @@ describe('other changes of the folder', () => {
     expect(report.status).toBe('synced');
     expect(report.counts.deleted).toBe(0);
     expect((await pair.sync()).status).toBe('synced');
+  });
+
+  it('the same folder on a renumbered device (a USB port, a reboot) syncs on, recorded anew', async () => {
+    const pair = await syncedPair();
+    const recorded = JSON.parse(pair.index.getMeta(META_FOLDER_IDENTITY) ?? '{}') as { device: string };
+    pair.index.setMeta(META_FOLDER_IDENTITY, JSON.stringify({ ...recorded, device: '987654' }));
+    const { report, writes } = await pair.syncCounting();
+    expect(report.status).toBe('synced');
+    expect(writes).toEqual([]);
+    const again = JSON.parse(pair.index.getMeta(META_FOLDER_IDENTITY) ?? '{}') as { device: string };
+    expect(again.device).toBe(statSync(pair.localRoot, { bigint: true }).dev.toString());
+  });
+
+  it("a process's lock follows the synced folder once it is back, so another profile cannot take it", async () => {
+    const profiles = mkdtempSync(join(tmpdir(), 'mch-identity-profiles-'));
+    // The engine gets the lock the way a host hands it over; the process "starts" below.
+    const held: { lock?: SyncedFolderLock } = {};
+    const pair = new SyncPair(device, { engine: { folderLock: { renew: () => held.lock?.renew() } } });
+    pairs.push(pair);
+    for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
+    expect((await pair.sync()).status).toBe('synced');
+    const aside = replaceRoot(pair);
+    // The process starts now: its lock names whatever is at the path, not the synced folder.
+    const lock = lockSyncedFolder(join(profiles, 'first'), pair.localRoot);
+    held.lock = lock;
+    try {
+      expect((await pair.sync()).hold?.reason).toBe('folder-changed');
+      rmSync(pair.localRoot, { recursive: true });
+      renameSync(aside, pair.localRoot);
+      expect((await pair.sync()).status).toBe('synced');
+      let refused: unknown;
+      try {
+        lockSyncedFolder(join(profiles, 'second'), pair.localRoot).release();
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toMatchObject({ code: 'FOLDER_BUSY' });
+    } finally {
+      lock.release();
+      rmSync(aside, { recursive: true, force: true });
+      rmSync(profiles, { recursive: true, force: true });
+    }
   });
 
   it('a new pair records its folder on the first pass; an empty new folder is no change', async () => {
