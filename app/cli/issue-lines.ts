@@ -1,17 +1,7 @@
 // The items a pass left unsynced or out, for people: grouped by what the user can do, every name shown safely.
-import { remedyOf, type IssueRemedy, type PassIssue } from '../sync/pass-report.ts';
+import { groupOf, isUnsynced, ISSUE_GROUPS, type IssueGroup } from '../sync/issue-groups.ts';
+import type { PassIssue } from '../sync/pass-report.ts';
 import { terminalSafe } from '../search/terminal-text.ts';
-
-/** The groups a summary lists, in this order: what needs the user first, what is fine last. */
-export type IssueGroup = IssueRemedy | 'skipped' | 'warning';
-
-export const ISSUE_GROUPS: readonly IssueGroup[] = [
-  'needs-you',
-  'never-as-is',
-  'retry-later',
-  'skipped',
-  'warning',
-];
 
 const HEADINGS: Readonly<Record<IssueGroup, string>> = {
   'needs-you': 'Needs you',
@@ -29,16 +19,6 @@ export const GROUP_LABELS: Readonly<Record<IssueGroup, string>> = {
   skipped: 'left out',
   warning: 'warning',
 };
-
-export function groupOf(issue: Pick<PassIssue, 'kind' | 'code' | 'remedy'>): IssueGroup {
-  if (issue.kind === 'skipped' || issue.kind === 'warning') return issue.kind;
-  return remedyOf(issue) ?? 'needs-you';
-}
-
-/** Whether the issue leaves the two sides different (not merely left out by the rules, or a warning). */
-export function isUnsynced(issue: Pick<PassIssue, 'kind'>): boolean {
-  return issue.kind === 'retry' || issue.kind === 'failed';
-}
 
 /**
  * A path of the synced folder as the user knows it, safe to print: control characters (an escape

@@ -1,6 +1,7 @@
 // What `mch-sync status` prints for people: the folder's state, transfers, last sync, issues by what to do, recent activity.
 import { terminalSafe } from '../search/terminal-text.ts';
-import { GROUP_LABELS, groupOf, issueLine } from './issue-lines.ts';
+import { groupOf } from '../sync/issue-groups.ts';
+import { GROUP_LABELS, issueLine } from './issue-lines.ts';
 import { table } from './output.ts';
 import { formatBytes } from './run-summary.ts';
 import type { LastPassJson, StatusJson } from './status-command.ts';

@@ -1,23 +1,11 @@
 // The items a pass left unsynced, for people: groups by what the user can do, and one safe line each.
 import { describe, expect, it } from 'vitest';
-import { groupOf, issueLine, issueSections, unsyncedWords } from '../../../../app/cli/issue-lines.ts';
+import { issueLine, issueSections, unsyncedWords } from '../../../../app/cli/issue-lines.ts';
 import type { PassIssue } from '../../../../app/sync/pass-report.ts';
 
 function issue(kind: PassIssue['kind'], code: string, path = 'p'): PassIssue {
   return { kind, path, code, message: 'm' };
 }
-
-describe('groupOf', () => {
-  it('classes by the code, also for records of older passes that carry no remedy', () => {
-    expect(groupOf(issue('failed', 'DISK_FULL'))).toBe('needs-you');
-    expect(groupOf(issue('failed', 'NAME_CLASH'))).toBe('never-as-is');
-    expect(groupOf(issue('retry', 'NETWORK'))).toBe('retry-later');
-    expect(groupOf(issue('retry', 'SOMETHING_NEW'))).toBe('retry-later');
-    expect(groupOf(issue('failed', 'SOMETHING_NEW'))).toBe('needs-you');
-    expect(groupOf(issue('skipped', 'IGNORED'))).toBe('skipped');
-    expect(groupOf(issue('warning', 'NOT_PORTABLE'))).toBe('warning');
-  });
-});
 
 describe('unsyncedWords', () => {
   it('counts only what leaves the sides different, by what can be done', () => {
