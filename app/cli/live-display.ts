@@ -23,6 +23,17 @@ const STATE_TEXT: Record<SyncStatus['state'], string> = {
   error: 'Stopped by an error',
 };
 
+/**
+ * The state line's words and the detail that goes with them. Idle with items left unsynced is not
+ * "Up to date": it says what run --once says, with the same counts (issue 27). The service's detail then
+ * counts the same issues, so these words take its place rather than repeat it.
+ */
+export function stateWords(status: SyncStatus): { headline: string; detail: string | null } {
+  const unsynced = status.state === 'idle' ? unsyncedWords(status.issues) : undefined;
+  if (unsynced === undefined) return { headline: STATE_TEXT[status.state], detail: status.detail };
+  return { headline: 'Not all synced, watching for changes', detail: unsynced };
+}
+
 function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
@@ -33,8 +44,12 @@ function clock(atMs: number): string {
 
 /** The block a terminal shows: state, progress, the last few things done, issues. */
 export function statusLines(status: SyncStatus): string[] {
-  const lines = [`${STATE_TEXT[status.state]} — ${status.localRoot} ⇄ ${status.remoteFolder}`];
-  if (status.detail !== null) lines.push(`  ${status.detail}`);
+  const { headline, detail } = stateWords(status);
+  const unsynced = unsyncedWords(status.issues);
+  const listed = (words: string): string => `  ${words}: mch-sync status lists them`;
+  const lines = [`${headline} — ${status.localRoot} ⇄ ${status.remoteFolder}`];
+  // Unsynced items are said once: under the headline when it is about them, else at the end.
+  if (detail !== null) lines.push(detail === unsynced ? listed(detail) : `  ${detail}`);
   const progress = status.progress;
   if (progress !== null && progress.itemsTotal > 0) {
     const bytes =
@@ -52,8 +67,7 @@ export function statusLines(status: SyncStatus): string[] {
   for (const entry of status.activity.slice(0, 5)) {
     lines.push(`  ${clock(entry.atMs)}  ${entry.action.padEnd(14)} ${entry.path}`);
   }
-  const unsynced = unsyncedWords(status.issues);
-  if (unsynced !== undefined) lines.push(`  ${unsynced}: mch-sync status lists them`);
+  if (unsynced !== undefined && unsynced !== detail) lines.push(listed(unsynced));
   lines.push('  Ctrl+C to stop');
   // Names from the disk or the device: one line each, unable to drive the terminal (issue 27).
   return lines.map(terminalSafe);
@@ -87,19 +101,17 @@ export function terminalDisplay(stream: NodeJS.WriteStream, status: () => SyncSt
 /** One line per state change and per finished item, for logs and pipes. */
 export function plainDisplay(print: (line: string) => void, read: () => SyncStatus): LiveDisplay {
   const write = (line: string): void => print(terminalSafe(line));
-  let state: string | null = null;
-  let detail: string | null = null;
+  let stateLine: string | null = null;
   let seenAtMs = 0;
   const seen = new Set<string>();
   return {
     changed() {
       const status = read();
-      if (status.state !== state || status.detail !== detail) {
-        state = status.state;
-        detail = status.detail;
-        write(
-          `${new Date().toISOString()} ${STATE_TEXT[status.state]}${detail === null ? '' : `: ${detail}`}`,
-        );
+      const { headline, detail } = stateWords(status);
+      const line = `${headline}${detail === null ? '' : `: ${detail}`}`;
+      if (line !== stateLine) {
+        stateLine = line;
+        write(`${new Date().toISOString()} ${line}`);
       }
       // Activity is newest first; print what is newer than what was printed, oldest first.
       const fresh = status.activity.filter((entry) => {
