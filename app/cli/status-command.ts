@@ -17,6 +17,7 @@ import {
   META_REMOTE_FOLDER,
   type StoredPassSummary,
 } from '../sync/pass-record.ts';
+import type { IssueRemedy } from '../sync/pass-report.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { unsyncedWords } from './issue-lines.ts';
 import { formatStatus } from './status-output.ts';
@@ -235,11 +236,17 @@ function withIndex<T>(indexPath: string, read: (store: IndexStore) => T): T {
   }
 }
 
+const REMEDIES = ['retry-later', 'needs-you', 'never-as-is'] as const satisfies readonly IssueRemedy[];
+
+// Every field of a stored issue is declared: z.object drops the rest, and `--json` carries `remedy`, the
+// class the help points scripts to, with or without a running service (issue 27).
 const issueSchema = z.object({
   kind: z.enum(['skipped', 'retry', 'failed', 'warning']),
   path: z.string(),
   code: z.string(),
   message: z.string(),
+  remedy: z.enum(REMEDIES).optional(),
+  side: z.enum(['local', 'remote']).optional(),
 });
 
 // What this command reads of the engine's record; the rest is shown as stored.

@@ -1,7 +1,7 @@
 // What `mch-sync status` prints for people: the folder's state, transfers, last sync, issues by what to do, recent activity.
 import { terminalSafe } from '../search/terminal-text.ts';
 import { groupOf } from '../sync/issue-groups.ts';
-import { GROUP_LABELS, issueLine } from './issue-lines.ts';
+import { GROUP_LABELS, issueLine, unsyncedWords } from './issue-lines.ts';
 import { table } from './output.ts';
 import { formatBytes } from './run-summary.ts';
 import type { LastPassJson, StatusJson } from './status-command.ts';
@@ -62,6 +62,10 @@ export function formatStatus(status: StatusJson, nowMs: number): string[] {
 }
 
 function describeState(status: StatusJson): string {
+  // Idle with items left unsynced does not mean the sides match: said with run --once's words; the
+  // service's detail counts the same issues, so these words take its place (issue 27).
+  const unsynced = status.state === 'idle' ? unsyncedWords(status.issues) : undefined;
+  if (unsynced !== undefined) return `idle, not all synced: ${unsynced}`;
   const parts: string[] = [status.state];
   const progress = status.progress;
   if (progress !== null && progress.itemsTotal > 0) {

@@ -117,8 +117,8 @@ function json(): StatusJson {
   return JSON.parse(stdout) as StatusJson;
 }
 
-/** A running service for `folder`, on the socket the commands look for. */
-async function startService(): Promise<{ calls: string[] }> {
+/** A running service for `folder`, on the socket the commands look for; `overrides` change its status. */
+async function startService(overrides: Partial<SyncStatus> = {}): Promise<{ calls: string[] }> {
   const calls: string[] = [];
   let state: SyncStatus['state'] = 'syncing';
   const handler: ControlHandler = {
@@ -138,6 +138,7 @@ async function startService(): Promise<{ calls: string[] }> {
       activity: [{ atMs: FINISHED, action: 'uploaded', path: 'c.jpg' }],
       issues: [],
       pid: 4242,
+      ...overrides,
     }),
     pause: () => {
       calls.push('pause');
@@ -220,6 +221,29 @@ describe('status without a running service', () => {
     expect(json()).toMatchObject({ state: 'idle', detail: null, issues: [] });
   });
 
+  it('keeps each issue’s remedy and side in --json, as the index holds them', async () => {
+    const issues: StoredPassSummary['issues'] = [
+      {
+        kind: 'failed',
+        path: 'big.iso',
+        code: 'DISK_FULL',
+        message: 'The disk is full.',
+        remedy: 'needs-you',
+      },
+      {
+        kind: 'failed',
+        path: 'Read.me',
+        code: 'NAME_CLASH',
+        message: 'Another spelling of this name is synced.',
+        remedy: 'never-as-is',
+        side: 'remote',
+      },
+    ];
+    writeIndex(folder, pass({ issues, issueCount: 2 }));
+    expect(await runStatus(context, { json: true })).toBe(0);
+    expect(json().issues).toEqual(issues);
+  });
+
   it('leaves out a damaged last-pass record with a warning', async () => {
     writeIndex(folder);
     const db = openIndexDb(indexFilePath(profile, folder));
@@ -281,6 +305,36 @@ describe.skipIf(process.platform === 'win32')('status of a running service', () 
     expect(stdout).toContain('state:         syncing: 3 of 10 items, 1.5 MB of 5.0 MB\n');
     expect(stdout).toContain('transfer:      up a/b.jpg (25%)\n');
     expect(stdout).toContain('recent:\n  2025-06-01T12:00:00.000Z uploaded c.jpg\n');
+  });
+
+  it('never says only "idle" while the service’s issues leave items unsynced', async () => {
+    writeIndex(folder);
+    await startService({
+      state: 'idle',
+      progress: null,
+      detail: '2 items could not be synced; see the issues.',
+      issues: [
+        { kind: 'failed', path: 'a.doc', code: 'PERMISSION_DENIED', message: 'No.', remedy: 'needs-you' },
+        { kind: 'retry', path: 'b.doc', code: 'NETWORK', message: 'Broke.', remedy: 'retry-later' },
+        { kind: 'skipped', path: 'link', code: 'SYMLINK', message: 'A link.' },
+      ],
+    });
+    expect(await runStatus(context, {})).toBe(0);
+    expect(stdout).toContain(
+      'state:         idle, not all synced: 2 items are not synced (1 needs you, 1 is tried again next run)\n',
+    );
+    expect(stdout).toContain('issues:        3\n');
+  });
+
+  it('says "idle" alone when the service’s issues leave nothing unsynced', async () => {
+    writeIndex(folder);
+    await startService({
+      state: 'idle',
+      progress: null,
+      issues: [{ kind: 'skipped', path: 'link', code: 'SYMLINK', message: 'A link.' }],
+    });
+    expect(await runStatus(context, {})).toBe(0);
+    expect(stdout).toContain('state:         idle\n');
   });
 
   it('prints the service’s status with --json, plus what the index knows', async () => {
