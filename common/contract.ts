@@ -49,10 +49,21 @@ export interface RemoteFolderListing {
   children: RemoteFolderView[];
 }
 
-/** Why an item is not synced, and what to do (desktop-app.md §2.4). */
+/**
+ * What Issues shows the user, grouped by what they can do, as the command line does
+ * (app/sync/issue-groups.ts): `needs-you` (free space, a permission: then it syncs), `never-as-is`
+ * (rename or move it), `conflict` (both versions kept) and `retry-later` (tried again by itself) are
+ * not synced; `skipped` (left out by the client's rules: a symbolic link, a special file) and `warning`
+ * (synced, but worth knowing) are listed quietly.
+ */
+export type IssueGroupView = 'needs-you' | 'never-as-is' | 'conflict' | 'retry-later' | 'skipped' | 'warning';
+
+/** Why an item is not synced, or synced with a warning, and what to do (desktop-app.md §2.4). */
 export interface IssueView {
   pairId: string;
   kind: 'skipped' | 'retry' | 'failed' | 'warning' | 'conflict';
+  /** What the user can do about it: the heading it is shown under. */
+  group: IssueGroupView;
   /** Relative to the pair's folder. */
   path: string;
   /** Absolute, for "show in folder"; null when it is not on disk. */
@@ -117,7 +128,10 @@ export interface PairView {
   progress: (SyncProgress & { bytesPerSecond: number | null; secondsLeft: number | null }) | null;
   lastSyncAtMs: number | null;
   itemsSynced: number;
-  /** Items listed under Issues (conflicts included; items left out on purpose are not). */
+  /**
+   * Items under Issues that need the user: those not synced, and conflicts. What is listed quietly (left
+   * out by the client's rules, synced with a warning) is not counted; left out on purpose is not listed.
+   */
   issueCount: number;
   /** How many of `issueCount` are conflicts (both versions kept). */
   conflictCount: number;

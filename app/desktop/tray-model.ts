@@ -42,8 +42,9 @@ export const RECENT_FILES_SHOWN = 5;
 /**
  * One state for all pairs, the first that holds of:
  * 1. sign-in-needed: signed out, or any pair's sign-in expired (nothing syncs until the user acts);
- * 2. attention: any pair holds deletes, stopped on an error, or has items not synced (conflicts
- *    included): the user must look, and retrying will not fix it by itself;
+ * 2. attention: any pair holds deletes, stopped on an error, or has items not synced or conflicts
+ *    (PairView.issueCount): the user must look. What Issues lists quietly (left out by the client's
+ *    rules, synced with a warning) is not counted, or the icon would never leave attention;
  * 3. offline: any pair cannot reach the device (it retries by itself, so it ranks below attention);
  * 4. syncing: any pair scans or syncs;
  * 5. paused: any pair is paused and the others are idle. Some paused and some idle is still "paused"

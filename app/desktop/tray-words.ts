@@ -79,8 +79,9 @@ function pausedWords(pairs: readonly PairView[]): string {
 
 /**
  * What needs the user, most pressing first: held deletes, folders that stopped, conflicts, then the
- * other items that are not synced (PairView.issueCount counts both, conflictCount the conflicts still
- * there: a settled one is gone from both).
+ * items that are not synced (PairView.issueCount counts both, conflictCount the conflicts still there:
+ * a settled one is gone from both). Items Issues lists quietly (a symbolic link left out, a name only
+ * Windows refuses) are in neither count: the command line does not call them unsynced either.
  */
 function attentionWords(pairs: readonly PairView[]): string {
   const parts: string[] = [];
@@ -108,13 +109,13 @@ function attentionWords(pairs: readonly PairView[]): string {
     parts.push(`${stopped.length} folders stopped`);
   }
   let conflicts = 0;
-  let others = 0;
+  let unsynced = 0;
   for (const pair of pairs) {
     conflicts += pair.conflictCount;
-    others += pair.issueCount - pair.conflictCount;
+    unsynced += pair.issueCount - pair.conflictCount;
   }
   if (conflicts > 0) parts.push(`${plural(conflicts, 'conflict')} ${conflicts === 1 ? 'needs' : 'need'} you`);
-  if (others > 0) parts.push(`${plural(others, 'file')} not synced`);
+  if (unsynced > 0) parts.push(`${plural(unsynced, 'file')} not synced`);
   // trayStateOf says attention only for one of the above; a bare word beats an empty tooltip anyway.
   return parts.length === 0 ? 'Needs your attention' : parts.join('; ');
 }

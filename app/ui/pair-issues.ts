@@ -1,17 +1,33 @@
-// Which of a pair's items the window lists under Issues: what is not synced and needs the user, and conflicts while both copies are there; what the user or the client left out on purpose is counted, not listed.
+// Which of a pair's items the window lists under Issues, grouped as the command line groups them: what is not synced, conflicts while both copies are there, and quietly what the client's rules left out or synced with a warning; what the user or the client left out on purpose is counted, not listed.
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityView, IssueView, LeftOutView } from '../../common/contract.ts';
+import type { ActivityView, IssueGroupView, IssueView, LeftOutView } from '../../common/contract.ts';
 import type { ItemIssue } from '../../common/sync-status.ts';
 import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
+import { groupOf, isUnsynced } from '../sync/issue-groups.ts';
 import { temporaryOrSystemReason } from '../sync/local-names.ts';
 
 export interface PairIssues {
-  /** What Issues lists, conflicts last. */
+  /** What Issues lists, what needs the user first (GROUP_ORDER). */
   issues: IssueView[];
+  /** Items not synced (retry or failed): "N not synced" on the card and the tray. */
+  unsyncedCount: number;
   conflictCount: number;
   leftOut: LeftOutView;
 }
+
+/**
+ * The command line's order (ISSUE_GROUPS), with conflicts after what cannot sync as it is: both ask the
+ * user to choose, while what is retried passes by itself and what is listed quietly needs nothing.
+ */
+const GROUP_ORDER: readonly IssueGroupView[] = [
+  'needs-you',
+  'never-as-is',
+  'conflict',
+  'retry-later',
+  'skipped',
+  'warning',
+];
 
 /**
  * Why an item left out is nobody's problem, or undefined when it is one: ignored by the user's rules
@@ -30,9 +46,10 @@ export function leftOutOnPurpose(issue: ItemIssue): keyof LeftOutView | undefine
 }
 
 /**
- * The pair's issues: the engine's, less what was left out on purpose, then each conflict whose two
+ * The pair's issues: the engine's, less what was left out on purpose, and each conflict whose two
  * copies are both still there. A conflict is settled by deleting (or renaming) either copy: it leaves
- * the list with the pass that sees it, not at the next restart.
+ * the list with the pass that sees it, not at the next restart. Only items not synced and conflicts
+ * are counted: a symbolic link left out or a name Windows refuses is listed, and is nobody's alarm.
  */
 export function pairIssues(
   pairId: string,
@@ -43,15 +60,19 @@ export function pairIssues(
   const local = (path: string): string => (path === '' ? localRoot : join(localRoot, ...path.split('/')));
   const leftOut: LeftOutView = { ignored: 0, systemFiles: 0 };
   const issues: IssueView[] = [];
+  let unsyncedCount = 0;
   for (const issue of engineIssues) {
     const purpose = leftOutOnPurpose(issue);
     if (purpose !== undefined) {
       leftOut[purpose] += 1;
       continue;
     }
+    if (isUnsynced(issue)) unsyncedCount += 1;
     issues.push({
       pairId,
       kind: issue.kind,
+      // The live service's issues are the pass's, remedy included; an older record is classed by its code.
+      group: groupOf(issue),
       path: issue.path,
       localPath: local(issue.path),
       code: issue.code,
@@ -69,6 +90,7 @@ export function pairIssues(
     issues.push({
       pairId,
       kind: 'conflict',
+      group: 'conflict',
       path: originalPath,
       localPath: local(originalPath),
       code: 'CONFLICT_KEPT_BOTH',
@@ -78,7 +100,9 @@ export function pairIssues(
       otherCopy: local(copyPath),
     });
   }
-  return { issues, conflictCount, leftOut };
+  // Stable: within a group, the engine's order (its walk's) stays.
+  issues.sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
+  return { issues, unsyncedCount, conflictCount, leftOut };
 }
 
 function exists(path: string): boolean {

@@ -69,21 +69,22 @@ export function pairView(facts: PairFacts): PairView {
       secondsLeft: bytesPerSecond !== null && bytesPerSecond > 0 ? Math.ceil(left / bytesPerSecond) : null,
     };
   }
-  const { issues, conflictCount, leftOut } = issueViews(facts.id, status, facts.conflicts);
+  const { unsyncedCount, conflictCount, leftOut } = issueViews(facts.id, status, facts.conflicts);
   return {
     id: facts.id,
     localRoot: status.localRoot,
     remoteFolder: status.remoteFolder,
     state: status.state,
-    words: pairWords(status.state, { conflicts: conflictCount, others: issues.length - conflictCount }),
+    words: pairWords(status.state, { conflicts: conflictCount, unsynced: unsyncedCount }),
     // A hold says it all on its own card (the service's detail names commands the window has buttons for).
     detail: facts.hold === null ? status.detail : null,
     paused: status.state === 'paused',
     progress: progressView,
     lastSyncAtMs: status.lastSyncAtMs,
     itemsSynced: facts.itemsSynced,
-    // Conflicts count too: the window lists them under Issues.
-    issueCount: issues.length,
+    // What needs the user: a symbolic link left out or a name only Windows refuses is listed, not counted,
+    // or the card, the badge and the tray would ask for attention for good.
+    issueCount: unsyncedCount + conflictCount,
     conflictCount,
     leftOut,
     hold: facts.hold === null ? null : holdView(facts.hold, status.localRoot),

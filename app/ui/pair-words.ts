@@ -27,13 +27,14 @@ export function stateWords(state: EngineState): string {
 }
 
 /**
- * "Up to date · 1 conflict · 2 not synced": the state, then the conflicts and the other items listed
- * under Issues. A hold says "Waiting for you" itself.
+ * "Up to date · 1 conflict · 2 not synced": the state, then the conflicts and the items not synced
+ * (retried or failed). Items Issues lists quietly (left out by the rules, synced with a warning) are not
+ * "not synced". A hold says "Waiting for you" itself.
  */
-export function pairWords(state: EngineState, counts: { conflicts: number; others: number }): string {
+export function pairWords(state: EngineState, counts: { conflicts: number; unsynced: number }): string {
   const parts = [stateWords(state)];
   if (counts.conflicts > 0)
     parts.push(`${counts.conflicts} ${counts.conflicts === 1 ? 'conflict' : 'conflicts'}`);
-  if (counts.others > 0) parts.push(`${counts.others} not synced`);
+  if (counts.unsynced > 0) parts.push(`${counts.unsynced} not synced`);
   return parts.join(' · ');
 }

@@ -171,7 +171,8 @@ export function rendererSample(nowMs: number): RendererSample {
     issues: [
       {
         pairId: 'photos',
-        kind: 'skipped',
+        kind: 'failed',
+        group: 'never-as-is',
         path: '2024/con.jpg',
         localPath: `${HOME}/Pictures/Family photos/2024/con.jpg`,
         code: 'NAME_NOT_ALLOWED',
@@ -181,6 +182,7 @@ export function rendererSample(nowMs: number): RendererSample {
       {
         pairId: 'photos',
         kind: 'retry',
+        group: 'retry-later',
         path: '2024/raw/DSC_0042.NEF',
         localPath: `${HOME}/Pictures/Family photos/2024/raw/DSC_0042.NEF`,
         code: 'FILE_LOCKED',
@@ -190,6 +192,7 @@ export function rendererSample(nowMs: number): RendererSample {
       {
         pairId: 'documents',
         kind: 'conflict',
+        group: 'conflict',
         path: 'Notes/shopping.md',
         localPath: `${HOME}/Documents/Notes/shopping.md`,
         code: 'CONFLICT',

@@ -1,4 +1,4 @@
-// Why items are not synced: issues:list, asked again only when a pair's issue count or hold changes (there is no issues event; pairs:changed says when).
+// Why items are not synced: issues:list, asked again only when a pair's issue count, hold or state changes (there is no issues event; pairs:changed says when).
 import { computed, effect, signal } from '@preact/signals';
 import type { IssueView, UiError } from '../../../common/contract.ts';
 import { toUiError, type Core } from '../bridge.ts';
@@ -16,7 +16,11 @@ export class IssuesStore {
     const key = computed(() => {
       const list = pairs.pairs.value;
       if (list === null) return null;
-      return list.map((pair) => `${pair.id}:${pair.issueCount}:${pair.hold ? 'held' : ''}`).join('|');
+      // The state too: a pass that ends may bring or clear a warning or an item left out, which the
+      // count leaves out (they need nobody) but Issues lists.
+      return list
+        .map((pair) => `${pair.id}:${pair.issueCount}:${pair.hold ? 'held' : ''}:${pair.state}`)
+        .join('|');
     });
     effect(() => {
       const current = key.value;

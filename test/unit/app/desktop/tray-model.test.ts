@@ -1,7 +1,7 @@
 // The tray model: one state for every engine state and mix of pairs, the tooltip in words, the menu's items and actions.
 import { describe, expect, it } from 'vitest';
 import type { AccountView, ActivityView, HoldView, PairView } from '../../../../common/contract.ts';
-import type { EngineState } from '../../../../common/sync-status.ts';
+import type { EngineState, ItemIssue } from '../../../../common/sync-status.ts';
 import {
   recentFiles,
   trayModelOf,
@@ -10,6 +10,7 @@ import {
   type TrayState,
 } from '../../../../app/desktop/tray-model.ts';
 import { timeLeft } from '../../../../app/desktop/tray-words.ts';
+import { pairView, TransferRate } from '../../../../app/ui/pair-views.ts';
 
 const signedIn: AccountView = {
   signedIn: true,
@@ -126,6 +127,46 @@ describe('trayStateOf: precedence over several pairs', () => {
 
   it('an idle pair with issues or conflicts needs attention', () => {
     expect(trayStateOf(signedIn, [pair('idle', { issueCount: 1 })])).toBe('attention');
+  });
+
+  it('a warning or an item left out by the rules is listed under Issues but asks for no attention', () => {
+    const viewOf = (issues: ItemIssue[]): PairView =>
+      pairView({
+        id: 'docs',
+        status: {
+          state: 'idle',
+          detail: null,
+          localRoot: '/home/ann/docs',
+          remoteFolder: '/docs',
+          progress: null,
+          lastSyncAtMs: 1,
+          activity: [],
+          issues,
+          pid: 1,
+        },
+        hold: null,
+        itemsSynced: 10,
+        rate: new TransferRate(),
+        conflicts: [],
+      });
+    const quiet = viewOf([
+      { kind: 'warning', path: 'con.txt', code: 'NOT_PORTABLE', message: 'Windows refuses the name' },
+      { kind: 'skipped', path: 'link', code: 'SYMLINK', message: 'a symbolic link (not followed)' },
+    ]);
+    expect(quiet).toMatchObject({ words: 'Up to date', issueCount: 0 });
+    expect(trayModelOf({ account: signedIn, pairs: [quiet], recent: [] })).toMatchObject({
+      state: 'up-to-date',
+      tooltip: 'Up to date',
+    });
+    const busy = viewOf([
+      { kind: 'warning', path: 'con.txt', code: 'NOT_PORTABLE', message: 'Windows refuses the name' },
+      { kind: 'retry', path: 'report.doc', code: 'FILE_BUSY', message: 'in use' },
+    ]);
+    expect(busy).toMatchObject({ words: 'Up to date · 1 not synced', issueCount: 1 });
+    expect(trayModelOf({ account: signedIn, pairs: [busy], recent: [] })).toMatchObject({
+      state: 'attention',
+      tooltip: '1 file not synced',
+    });
   });
 
   it('a hold needs attention even while the pair is paused or offline', () => {

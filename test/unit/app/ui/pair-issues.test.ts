@@ -1,4 +1,4 @@
-// What Issues lists for a pair and what its card says: items left out on purpose counted, not listed; a conflict listed while both copies are there; "Up to date" never alone over a conflict.
+// What Issues lists for a pair and what its card says: items left out on purpose counted, not listed; each item in the command line's group, only what is not synced counted; a conflict listed while both copies are there; "Up to date" never alone over a conflict.
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,8 +41,46 @@ describe('pairIssues', () => {
       [],
     );
     expect(sorted.leftOut).toEqual({ ignored: 1, systemFiles: 3 });
-    expect(sorted.issues.map((issue) => issue.path)).toEqual(['Photos/a:b.jpg', 'link', 'big.iso']);
+    // What needs the user first, as the command line lists them.
+    expect(sorted.issues.map((issue) => issue.path)).toEqual(['big.iso', 'Photos/a:b.jpg', 'link']);
     expect(sorted.conflictCount).toBe(0);
+    expect(sorted.unsyncedCount).toBe(1);
+  });
+
+  it('groups each item as the command line does, and counts only what is not synced', () => {
+    const listed = pairIssues(
+      'p',
+      root,
+      [
+        { kind: 'warning', path: 'con.txt', code: 'NOT_PORTABLE', message: 'Windows refuses the name' },
+        skipped('SYMLINK', 'link'),
+        skipped('SPECIAL_FILE', 'fifo'),
+        { kind: 'retry', path: 'busy.doc', code: 'FILE_BUSY', message: 'in use' },
+        { kind: 'failed', path: 'a\\b.txt', code: 'INVALID_NAME', message: 'backslash' },
+        // A record of an older pass carries no remedy: its code says it.
+        { kind: 'failed', path: 'locked', code: 'PERMISSION_DENIED', message: 'denied' },
+        // The live service's issues are the pass's own, remedy included.
+        {
+          kind: 'failed',
+          path: 'odd',
+          code: 'SOMETHING_NEW',
+          message: 'x',
+          remedy: 'never-as-is',
+        } as ItemIssue,
+      ],
+      [],
+    );
+    expect(listed.issues.map((issue) => [issue.group, issue.path])).toEqual([
+      ['needs-you', 'locked'],
+      ['never-as-is', 'a\\b.txt'],
+      ['never-as-is', 'odd'],
+      ['retry-later', 'busy.doc'],
+      ['skipped', 'link'],
+      ['skipped', 'fifo'],
+      ['warning', 'con.txt'],
+    ]);
+    expect(listed.unsyncedCount).toBe(4);
+    expect(listed.leftOut).toEqual({ ignored: 0, systemFiles: 0 });
   });
 
   it('lists a conflict while both copies are there, once, and lets it go when either is deleted', () => {
@@ -59,6 +97,7 @@ describe('pairIssues', () => {
     expect(listed.issues).toMatchObject([
       {
         kind: 'conflict',
+        group: 'conflict',
         path: 'sub/a.txt',
         localPath: join(root, 'sub', 'a.txt'),
         otherCopy: join(root, copy),
@@ -92,10 +131,10 @@ describe('PairHistory', () => {
 });
 
 describe('pairWords', () => {
-  it('says what needs the user beside the state', () => {
-    expect(pairWords('idle', { conflicts: 0, others: 0 })).toBe('Up to date');
-    expect(pairWords('idle', { conflicts: 1, others: 0 })).toBe('Up to date · 1 conflict');
-    expect(pairWords('idle', { conflicts: 2, others: 3 })).toBe('Up to date · 2 conflicts · 3 not synced');
-    expect(pairWords('syncing', { conflicts: 0, others: 1 })).toBe('Syncing · 1 not synced');
+  it('says what needs the user beside the state: conflicts and items not synced', () => {
+    expect(pairWords('idle', { conflicts: 0, unsynced: 0 })).toBe('Up to date');
+    expect(pairWords('idle', { conflicts: 1, unsynced: 0 })).toBe('Up to date · 1 conflict');
+    expect(pairWords('idle', { conflicts: 2, unsynced: 3 })).toBe('Up to date · 2 conflicts · 3 not synced');
+    expect(pairWords('syncing', { conflicts: 0, unsynced: 1 })).toBe('Syncing · 1 not synced');
   });
 });
