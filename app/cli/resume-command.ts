@@ -9,12 +9,15 @@ meanwhile on both sides. When it is not paused, it syncs now.
 
 Options:
   --folder DIR        the synced folder (default: the only folder this profile syncs)
-  --confirm-deletes   go ahead with the deletes live sync is holding (\`mch-sync status\` says how many);
-                      for an emptied folder, delete its items on the device too
-  --restore           bring the items of an emptied folder back from the device
+  --confirm-deletes   answer the hold live sync waits on (\`mch-sync status\` says what it is): go ahead
+                      with the deletes it holds; for an emptied folder, delete its items on the device
+                      too; for a folder that is not the one synced, sync it as it is now
+  --restore           answer it the other way: bring back what the deletes would remove; for a folder
+                      or device that is not the one synced, keep everything on both sides
   -h, --help          show this help
 
-Exit codes: 0 resumed, 1 live sync is not running for the folder (or did not answer), 2 usage error.`;
+Exit codes: 0 resumed or answered, 1 live sync is not running for the folder, did not answer, or waits
+for no answer (nothing changed), 2 usage error.`;
 
 export async function runResume(
   context: CommandContext,

@@ -85,10 +85,15 @@ Options:
                          the folder is paired with, else /<name of the local folder>); created
                          when missing
   --once                 run one pass and exit
-  --confirm-deletes      (with --once) go ahead with a pass held because it would delete many items,
-                         or delete on the device what was deleted from an emptied folder
-  --restore              (with --once) bring the items of an emptied folder back from the device
-  --json                 (with --once) print the pass report as JSON instead of the summary
+  --confirm-deletes      (with --once) answer a held pass: go ahead with the many deletes it holds,
+                         delete on the device what was deleted from an emptied folder, or sync a
+                         folder that is not the one synced as it is now
+  --restore              (with --once) answer it the other way: bring back what the deletes would
+                         remove, or keep everything on both sides of a folder or device that is
+                         not the one synced
+  --json                 (with --once) print the pass report as JSON instead of the summary;
+                         without --folder, one JSON array for the run: per pair its "localRoot",
+                         "remoteFolder" and pass report, or "error" {"code", "message"}
   --verbose              print what the engine does
   -h, --help             show this help
 
