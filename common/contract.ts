@@ -282,10 +282,13 @@ export interface InvokeMap {
   'sync:pause': { request: { pairId: string | null }; response: PairView[] };
   'sync:resume': { request: { pairId: string | null }; response: PairView[] };
   'sync:now': { request: { pairId: string | null }; response: PairView[] };
-  /** Answers a hold: delete on the device too. */
-  'sync:confirmDeletes': { request: { pairId: string }; response: PairView };
+  /**
+   * Answers a hold: delete on the device too. `reason`: the hold the card showed (HoldView.reason); the
+   * core refuses the answer (NOT_HELD, HOLD_CHANGED) when none stands by then, or another.
+   */
+  'sync:confirmDeletes': { request: { pairId: string; reason: string }; response: PairView };
   /** Answers a hold: bring the items back from the device. */
-  'sync:restore': { request: { pairId: string }; response: PairView };
+  'sync:restore': { request: { pairId: string; reason: string }; response: PairView };
   'activity:list': { request: { pairId: string | null }; response: ActivityView[] };
   'issues:list': { request: { pairId: string | null }; response: IssueView[] };
   /** The synced items below a folder, for the share picker; `path` null: the pairs' folders. */

@@ -8,6 +8,7 @@ import { startSafetyRescans, type SafetyRescans } from '../live/safety-rescans.t
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
 import type { EngineEvents } from '../sync/engine-events.ts';
 import { holdAdvice } from '../sync/hold-words.ts';
+import { HoldAnswerError } from './hold-answer-error.ts';
 import type { HoldReason, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
 
 export interface LiveSyncOptions {
@@ -198,15 +199,38 @@ export class LiveSync {
     this.#request('revalidate');
   }
 
-  /** The user confirmed the deletes the guard held (or an emptied folder's): one pass goes ahead with them. */
-  confirmDeletes(): void {
-    // Bound to the hold the user saw: a folder replaced since is held again, not taken as confirmed.
-    this.#request('revalidate', { choice: 'confirm-deletes', answers: this.#hold?.reason });
+  /**
+   * The user confirmed the deletes the guard held (or an emptied folder's, or a changed folder as it is):
+   * one pass goes ahead with them. `seen`: the hold the user read (the window's card); without it, the
+   * hold standing now (`mch-sync resume`, whose user read it in the log or `status`). HoldAnswerError
+   * when there is no hold, or another: an answer never reaches a hold its user did not read.
+   */
+  confirmDeletes(seen?: HoldReason): void {
+    this.#answer('confirm-deletes', seen);
   }
 
-  /** The user wants an emptied folder's items back: one pass brings them from the device. */
-  restore(): void {
-    this.#request('revalidate', { choice: 'restore', answers: this.#hold?.reason });
+  /** The user wants what a hold would delete kept: one pass brings it back (or merges a changed folder). */
+  restore(seen?: HoldReason): void {
+    this.#answer('restore', seen);
+  }
+
+  #answer(choice: 'confirm-deletes' | 'restore', seen: HoldReason | undefined): void {
+    const reason = this.#hold?.reason;
+    if (reason === undefined) {
+      throw new HoldAnswerError(
+        'NOT_HELD',
+        `Live sync of ${this.#options.localRoot} is not waiting for an answer: nothing was changed.`,
+      );
+    }
+    if (seen !== undefined && seen !== reason) {
+      throw new HoldAnswerError(
+        'HOLD_CHANGED',
+        `Live sync of ${this.#options.localRoot} now waits for another answer than the one given: ` +
+          `nothing was changed. Read what it says now and answer again.`,
+      );
+    }
+    // Bound to that hold: if the next pass finds another (a folder replaced meanwhile), it holds again.
+    this.#request('revalidate', { choice, answers: reason });
   }
 
   status(): SyncStatus {
@@ -350,7 +374,12 @@ export class LiveSync {
     this.#loggedHold = null;
     if (report.status === 'synced') this.#lastSyncAtMs = report.finishedAtMs;
     const failed = report.issues.filter((issue) => issue.kind === 'failed' || issue.kind === 'retry').length;
-    this.#setState('idle', failed > 0 ? `${failed} item(s) could not be synced; see the issues.` : null);
+    this.#setState(
+      'idle',
+      failed > 0
+        ? `${failed} ${failed === 1 ? 'item is' : 'items are'} not synced: the issues say why.`
+        : null,
+    );
   }
 
   #afterFailure(error: unknown): void {

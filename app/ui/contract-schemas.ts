@@ -1,11 +1,21 @@
 // The request of every contract call as a zod schema: what both hosts check before app/ sees an argument.
 import { z } from 'zod';
 import type { InvokeName } from '../../common/contract.ts';
+import type { HoldReason } from '../sync/pass-report.ts';
 
 const empty = z.strictObject({});
 const id = z.string().min(1).max(512);
 const path = z.string().min(1).max(4096);
 const pairTarget = z.strictObject({ pairId: id.nullable() });
+/** Every hold reason, as a record: a reason added to the engine is a type error here until listed. */
+const HOLD_REASONS: Record<HoldReason, true> = {
+  'mass-delete': true,
+  'emptied-root': true,
+  'local-root-missing': true,
+  'folder-changed': true,
+  'device-changed': true,
+};
+const holdReason = z.enum(Object.keys(HOLD_REASONS) as [HoldReason, ...HoldReason[]]);
 
 /** Strict objects: an unknown field is a mistake of the caller, refused rather than ignored. */
 export const REQUEST_SCHEMAS = {
@@ -32,8 +42,8 @@ export const REQUEST_SCHEMAS = {
   'sync:pause': pairTarget,
   'sync:resume': pairTarget,
   'sync:now': pairTarget,
-  'sync:confirmDeletes': z.strictObject({ pairId: id }),
-  'sync:restore': z.strictObject({ pairId: id }),
+  'sync:confirmDeletes': z.strictObject({ pairId: id, reason: holdReason }),
+  'sync:restore': z.strictObject({ pairId: id, reason: holdReason }),
   'activity:list': pairTarget,
   'issues:list': pairTarget,
   'local:browse': z.strictObject({ path: path.nullable() }),

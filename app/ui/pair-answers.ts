@@ -1,6 +1,7 @@
 // A hold's answer while the pass that carries it out runs: the window shows it under way (and its buttons gone) from the click until that pass ends, not the old hold with live buttons.
 import type { HoldAnswerView } from '../../common/contract.ts';
 import type { LiveSync } from '../service/live-sync.ts';
+import type { HoldReason } from '../sync/pass-report.ts';
 
 export type HoldChoice = HoldAnswerView['choice'];
 
@@ -13,13 +14,19 @@ export class PairAnswers {
   }
 
   /**
-   * Gives the answer to the pair's live sync. With a hold to answer (`label`: its button's words), the
-   * answer is under way until no pass runs or waits (LiveSync.whenIdle): the answered pass has ended,
-   * held again or not, or failed and waits for its retry, which the hold's buttons can then answer.
+   * Gives the answer to the pair's live sync, for the hold the user saw (`seen`; live sync refuses it
+   * with HoldAnswerError when that hold is not the one standing). The answer is then under way, under
+   * its button's words (`label`), until no pass runs or waits (LiveSync.whenIdle): the answered pass
+   * has ended, held again or not, or failed and waits for its retry, which the buttons can then answer.
    */
-  answer(pairId: string, live: LiveSync, choice: HoldChoice, label: string | null): void {
-    if (choice === 'restore') live.restore();
-    else live.confirmDeletes();
+  answer(
+    pairId: string,
+    live: LiveSync,
+    given: { choice: HoldChoice; seen: HoldReason; label: string | null },
+  ): void {
+    const { choice, seen, label } = given;
+    if (choice === 'restore') live.restore(seen);
+    else live.confirmDeletes(seen);
     if (label === null) return;
     const answer: HoldAnswerView = { choice, words: `${label}: under way…` };
     this.#answers.set(pairId, answer);

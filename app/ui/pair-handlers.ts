@@ -52,8 +52,9 @@ export function pairHandlers(core: UiCore): Handlers {
       await pairs().retry(pairId);
       return control(core, pairId, (live) => live.syncNow());
     },
-    'sync:confirmDeletes': ({ pairId }) => Promise.resolve(pairs().answer(pairId, 'confirm-deletes')),
-    'sync:restore': ({ pairId }) => Promise.resolve(pairs().answer(pairId, 'restore')),
+    'sync:confirmDeletes': ({ pairId, reason }) =>
+      Promise.resolve(pairs().answer(pairId, 'confirm-deletes', reason)),
+    'sync:restore': ({ pairId, reason }) => Promise.resolve(pairs().answer(pairId, 'restore', reason)),
     // Kept by the core, so a restart of the pairs (a setting saved, a sign-in) does not empty it.
     'activity:list': ({ pairId }) => Promise.resolve(core.history.activity(pairId)),
     'issues:list': ({ pairId }) => Promise.resolve(core.isConnected() ? pairs().issues(pairId) : []),

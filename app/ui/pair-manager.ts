@@ -14,6 +14,7 @@ import { notSyncedError, offeredDeviceFolder, pairOverlaps, recordNewPair } from
 import { startPairService, type PairService } from '../service/pair-service.ts';
 import { moveToTrash } from '../sync/local-trash.ts';
 import { META_REMOTE_FOLDER } from '../sync/pass-record.ts';
+import type { HoldReason } from '../sync/pass-report.ts';
 import { checkNewPair, isRetried, PairError, stoppedPairView } from './pair-checks.ts';
 import { PairAnswers, type HoldChoice } from './pair-answers.ts';
 import type { PairHistory } from './pair-history.ts';
@@ -206,15 +207,16 @@ export class PairManager {
   }
 
   /**
-   * Answers the pair's hold (or asks for the pass anyway, when there is none). The view it returns says
-   * the answer is under way, so the window shows that from the click, not the hold it answered.
+   * Answers the pair's hold, the one its card showed (`seen`): HoldAnswerError when none stands or
+   * another does, nothing changed. The view it returns says the answer is under way, so the window
+   * shows that from the click, not the hold it answered.
    */
-  answer(pairId: string, choice: HoldChoice): PairView {
+  answer(pairId: string, choice: HoldChoice, seen: HoldReason): PairView {
     const [running] = this.#each(pairId);
     if (running === undefined) return this.view(pairId);
     const hold = this.view(pairId).hold;
     const label = hold === null ? null : choice === 'restore' ? hold.restoreLabel : hold.confirmLabel;
-    this.#answers.answer(pairId, running.service.live, choice, label);
+    this.#answers.answer(pairId, running.service.live, { choice, seen, label });
     return this.view(pairId);
   }
 

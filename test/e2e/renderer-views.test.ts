@@ -335,6 +335,30 @@ describe('every view', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('Issues tags each item with what the user can do, and lists what needs nothing apart', async () => {
+    const { page } = await openWindow('issues');
+    const photos = page.getByRole('region', { name: /Family photos/ });
+    // The heading counts what the card counts (3 not synced); the link and the warning are apart.
+    await expect.poll(() => photos.getByRole('heading', { level: 2 }).innerText()).toBe('Family photos (3)');
+    const tags = await photos.locator('.tag').allInnerTexts();
+    expect(tags).toEqual([
+      'Needs you',
+      'Cannot sync as it is',
+      'Will retry',
+      'Left out',
+      'Synced, with a warning',
+    ]);
+    const quiet = photos.locator('h3 ~ ul .issue');
+    expect(await quiet.locator('.issue-path').allInnerTexts()).toEqual(['Latest', '2024/con.jpg']);
+    expect(
+      await page
+        .getByRole('region', { name: /^Documents/ })
+        .locator('.tag')
+        .allInnerTexts(),
+    ).toEqual(['Conflict']);
+    await page.close();
+  });
 });
 
 describe('the controls send the contract calls', () => {
@@ -376,7 +400,9 @@ describe('the controls send the contract calls', () => {
     expect(await card.getByRole('button').count()).toBe(0);
     expect(await card.getByRole('progressbar', { name: 'Progress of Documents' }).count()).toBe(1);
     const sent = (await calls(page)).filter((call) => call.name.startsWith('sync:'));
-    expect(sent).toEqual([{ name: 'sync:restore', request: { pairId: 'documents' } }]);
+    expect(sent).toEqual([
+      { name: 'sync:restore', request: { pairId: 'documents', reason: 'emptied-root' } },
+    ]);
     // The pass ended: the core's next pairs:changed has neither hold nor answer.
     const pairs = rendererSample(Date.now()).pairs.map((pair) => ({ ...pair, hold: null, state: 'idle' }));
     await emit(page, 'pairs:changed', pairs);

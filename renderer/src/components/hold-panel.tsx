@@ -43,7 +43,7 @@ export function HoldPanel({ pair, hold }: { pair: PairView; hold: HoldView }): J
             type="button"
             class="button primary"
             disabled={answer.busy}
-            onClick={() => void answer.run(() => pairs.restore(pair.id))}
+            onClick={() => void answer.run(() => pairs.restore(pair.id, hold.reason))}
           >
             <Undo2 />
             {hold.restoreLabel}
@@ -64,7 +64,7 @@ export function HoldPanel({ pair, hold }: { pair: PairView; hold: HoldView }): J
               type="button"
               class="button danger"
               disabled={answer.busy}
-              onClick={() => void answer.run(() => pairs.confirmDeletes(pair.id))}
+              onClick={() => void answer.run(() => pairs.confirmDeletes(pair.id, hold.reason))}
             >
               <Trash2 />
               Yes, delete

@@ -43,12 +43,13 @@ export class PairsStore {
     this.pairs.value = await this.#core.invoke('sync:now', { pairId });
   }
 
-  async confirmDeletes(pairId: string): Promise<void> {
-    this.#replace(await this.#core.invoke('sync:confirmDeletes', { pairId }));
+  /** `reason`: the hold the card shows; the core refuses the answer if another stands by then. */
+  async confirmDeletes(pairId: string, reason: string): Promise<void> {
+    this.#replace(await this.#core.invoke('sync:confirmDeletes', { pairId, reason }));
   }
 
-  async restore(pairId: string): Promise<void> {
-    this.#replace(await this.#core.invoke('sync:restore', { pairId }));
+  async restore(pairId: string, reason: string): Promise<void> {
+    this.#replace(await this.#core.invoke('sync:restore', { pairId, reason }));
   }
 
   /** What the core says of a pair before it is added: the device folder it offers, and why it would refuse. */

@@ -71,6 +71,15 @@ describe('mch-sync run (live)', () => {
     );
     expect(readFileSync(join(folder, 'from-device.txt'), 'utf8')).toBe('hello');
     expect(renamed.id).toBeDefined();
+    // Nothing waits for an answer: a confirm is refused, not kept for whatever a later pass finds.
+    const unasked = await runMchSync(
+      ['--profile', profile, 'resume', '--folder', folder, '--confirm-deletes'],
+      {
+        env,
+      },
+    );
+    expect(unasked.code).toBe(1);
+    expect(unasked.stderr).toContain('is not waiting for an answer: nothing was changed');
 
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

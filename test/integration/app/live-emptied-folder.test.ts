@@ -71,4 +71,21 @@ describe('a live folder emptied by hand', () => {
     expect(await live.waitUntilSynced()).toEqual({});
     expect(await live.pair.remoteTree()).toEqual({});
   }, 120_000);
+
+  it('answers only the hold its user saw: another one, or none, is refused with nothing changed', async () => {
+    const live = await emptiedLivePair();
+    const mark = live.mark();
+    expect(() => live.live.confirmDeletes('folder-changed')).toThrow(
+      expect.objectContaining({ code: 'HOLD_CHANGED' }),
+    );
+    const passes = live.passes.length;
+    await waitFor('another pass', () => (live.passes.length > passes + 1 ? true : undefined));
+    expect(live.live.hold()?.reason).toBe('emptied-root');
+    expect(live.writesSince(mark)).toEqual([]);
+    live.live.restore('emptied-root');
+    expect(await live.waitUntilSynced()).toEqual(digestTree(files(TEXTS)));
+    // Read before the hold ended, a confirm reaches no later pass.
+    expect(() => live.live.confirmDeletes()).toThrow(expect.objectContaining({ code: 'NOT_HELD' }));
+    expect(await live.pair.remoteTree()).toEqual(files(TEXTS));
+  }, 120_000);
 });

@@ -281,8 +281,17 @@ describe('the desktop core', () => {
         ? true
         : undefined,
     );
-    await call('sync:restore', { pairId });
+    // An answer for another hold than the one standing is refused, nothing changed.
+    const changed = await failure('sync:confirmDeletes', { pairId, reason: 'folder-changed' });
+    expect(changed.code).toBe('HOLD_CHANGED');
+    expect(changed.message).toContain('nothing was changed');
+    expect(await failure('sync:restore', { pairId })).toMatchObject({ code: 'CONTRACT_BAD_REQUEST' });
+    await call('sync:restore', { pairId, reason: 'emptied-root' });
     await pairBecomes((view) => view.hold === null && view.state === 'idle', 'the restore');
+    expect(synced()).toHaveLength(4);
+    // The card's buttons read before the hold ended answer nothing: no pass goes ahead with a confirm.
+    const late = await failure('sync:confirmDeletes', { pairId, reason: 'emptied-root' });
+    expect(late).toMatchObject({ code: 'NOT_HELD', title: 'Nothing to answer' });
     expect(synced()).toHaveLength(4);
   });
 

@@ -159,8 +159,8 @@ export class LiveService {
     while (Date.now() < deadline) {
       const hold = this.live.hold();
       const choice = hold === null ? undefined : answer(hold);
-      if (choice === 'confirm') this.live.confirmDeletes();
-      if (choice === 'restore') this.live.restore();
+      if (choice === 'confirm') this.live.confirmDeletes(hold?.reason);
+      if (choice === 'restore') this.live.restore(hold?.reason);
       await this.live.whenIdle();
       const after = this.passesSince(sinceMs + SETTLE_MS);
       const failed = after.find((pass) => pass.report instanceof Error);
