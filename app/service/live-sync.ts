@@ -153,12 +153,13 @@ export class LiveSync {
   /** After the root changed: a folder at the path again is watched from now on (before the pass reads it). */
   async #watchAgainIfBack(): Promise<void> {
     if (!this.#rewatch || !isFolder(this.#options.localRoot)) return;
-    this.#rewatch = false;
     this.#watchProblem = null;
     const old = this.#watcher;
     this.#watcher = this.#startWatcher();
     await old?.close();
     await this.#watcher.ready;
+    // Only once the new watches stand: if they fail, the next pass tries again and reads whole meanwhile.
+    this.#rewatch = false;
   }
 
   /** Stops passes, the watcher and the timers; a running pass is cancelled. */
