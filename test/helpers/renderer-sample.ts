@@ -71,7 +71,8 @@ export function rendererSample(nowMs: number): RendererSample {
         localRoot: `${HOME}/Pictures/Family photos`,
         remoteFolder: '/Photos',
         state: 'syncing',
-        words: 'Syncing · 2 not synced',
+        // Three not synced; the symbolic link left out and the warning are listed, not counted.
+        words: 'Syncing · 3 not synced',
         detail: null,
         paused: false,
         progress: {
@@ -106,7 +107,7 @@ export function rendererSample(nowMs: number): RendererSample {
         },
         lastSyncAtMs: nowMs - 42 * MINUTE,
         itemsSynced: 12_408,
-        issueCount: 2,
+        issueCount: 3,
         conflictCount: 0,
         leftOut: { ignored: 14, systemFiles: 3 },
         hold: null,
@@ -168,15 +169,30 @@ export function rendererSample(nowMs: number): RendererSample {
       atMs: nowMs - (minutesAgo as number) * MINUTE,
       localPath: `${pairId === 'photos' ? `${HOME}/Pictures/Family photos` : `${HOME}/Documents`}/${path as string}`,
     })),
+    // As the core lists them (app/ui/pair-issues.ts): what needs the user first, then what is only to be
+    // known; the messages are the engine's own words for each code.
     issues: [
       {
         pairId: 'photos',
         kind: 'failed',
+        group: 'needs-you',
+        path: 'Scans/passport.pdf',
+        localPath: `${HOME}/Pictures/Family photos/Scans/passport.pdf`,
+        code: 'PERMISSION_DENIED',
+        message:
+          'It cannot be read: permission denied. Give yourself permission to read it (chmod u+r), or leave it out with a pattern in .mchignore.',
+        otherCopy: null,
+      },
+      {
+        pairId: 'photos',
+        kind: 'failed',
         group: 'never-as-is',
-        path: '2024/con.jpg',
-        localPath: `${HOME}/Pictures/Family photos/2024/con.jpg`,
+        path: '2024/before\\after.jpg',
+        // The core gives every item its path here, though this one is only on the device.
+        localPath: `${HOME}/Pictures/Family photos/2024/before\\after.jpg`,
         code: 'NAME_NOT_ALLOWED',
-        message: 'The device does not accept this name. Rename the file; it syncs at once.',
+        message:
+          'On the device: its name contains "\\", which mch-sync does not bring here (Windows reads it as a folder separator). Rename it on the device to sync it.',
         otherCopy: null,
       },
       {
@@ -185,8 +201,28 @@ export function rendererSample(nowMs: number): RendererSample {
         group: 'retry-later',
         path: '2024/raw/DSC_0042.NEF',
         localPath: `${HOME}/Pictures/Family photos/2024/raw/DSC_0042.NEF`,
-        code: 'FILE_LOCKED',
-        message: 'Another program has the file open. It will be tried again in 30 s.',
+        code: 'FILE_BUSY',
+        message: 'It cannot be read: another program is using it (EBUSY); the next run tries again.',
+        otherCopy: null,
+      },
+      {
+        pairId: 'photos',
+        kind: 'skipped',
+        group: 'skipped',
+        path: 'Latest',
+        localPath: `${HOME}/Pictures/Family photos/Latest`,
+        code: 'SYMLINK',
+        message: 'a symbolic link (not followed)',
+        otherCopy: null,
+      },
+      {
+        pairId: 'photos',
+        kind: 'warning',
+        group: 'warning',
+        path: '2024/con.jpg',
+        localPath: `${HOME}/Pictures/Family photos/2024/con.jpg`,
+        code: 'NOT_PORTABLE',
+        message: 'the name is a reserved device name on Windows',
         otherCopy: null,
       },
       {

@@ -1,7 +1,7 @@
-// Issues: every item that is not synced, with why and what to do; held deletes first, and a hold's answer while it is carried out (desktop-app.md §2.4).
+// Issues: every item that is not synced, with why and what to do, in the command line's groups; then, quietly, what the client's rules left out or synced with a warning; held deletes first, and a hold's answer while it is carried out (desktop-app.md §2.4).
 import { CircleCheck, ExternalLink, FolderSearch } from 'lucide-preact';
 import type { JSX } from 'preact';
-import type { HoldAnswerView, IssueView, PairView } from '../../../common/contract.ts';
+import type { HoldAnswerView, IssueGroupView, IssueView, PairView } from '../../../common/contract.ts';
 import { BusyButton, Spinner } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { HoldPanel } from '../components/hold-panel.tsx';
@@ -11,12 +11,23 @@ import { ViewHeader } from '../components/view-header.tsx';
 import { baseName } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
 
-const KIND_WORDS: Record<IssueView['kind'], string> = {
-  skipped: 'Not synced',
-  retry: 'Will retry',
-  failed: 'Failed',
-  warning: 'Warning',
+/** Each group's tag, in the command line's words (app/cli/issue-lines.ts HEADINGS). */
+const GROUP_WORDS: Record<IssueGroupView, string> = {
+  'needs-you': 'Needs you',
+  'never-as-is': 'Cannot sync as it is',
   conflict: 'Conflict',
+  'retry-later': 'Will retry',
+  skipped: 'Left out',
+  warning: 'Synced, with a warning',
+};
+
+/** Listed for the user to know, never counted: nothing is wrong, and nothing needs doing to sync. */
+const QUIET: ReadonlySet<IssueGroupView> = new Set<IssueGroupView>(['skipped', 'warning']);
+
+/** What a quiet group means; the engine's message says which rule or warning. */
+const QUIET_WORDS: Partial<Record<IssueGroupView, string>> = {
+  skipped: 'mch-sync does not sync this kind of item. Nothing to do.',
+  warning: 'It is synced; this is only for you to know.',
 };
 
 export function IssuesView(): JSX.Element {
@@ -69,18 +80,37 @@ function AnswerUnderWay({ pair, answer }: { pair: PairView; answer: HoldAnswerVi
   );
 }
 
+/**
+ * A pair's issues: what needs the user (counted, as on its card), then what is listed only to be known
+ * under its own heading, so a symbolic link left out never reads like a failure.
+ */
 function PairIssues({ pair, issues }: { pair: PairView; issues: IssueView[] }): JSX.Element {
   const headingId = `issues-${pair.id}`;
+  const needing = issues.filter((issue) => !QUIET.has(issue.group));
+  const quiet = issues.filter((issue) => QUIET.has(issue.group));
   return (
     <section class="issue-group" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {baseName(pair.localRoot)} <span class="muted">({issues.length})</span>
+        {baseName(pair.localRoot)}
+        {needing.length > 0 && <span class="muted"> ({needing.length})</span>}
       </h2>
-      <ul class="issue-list">
-        {issues.map((issue) => (
-          <IssueItem key={`${issue.kind}:${issue.path}`} issue={issue} />
-        ))}
-      </ul>
+      {needing.length > 0 && (
+        <ul class="issue-list">
+          {needing.map((issue) => (
+            <IssueItem key={`${issue.kind}:${issue.path}`} issue={issue} />
+          ))}
+        </ul>
+      )}
+      {quiet.length > 0 && (
+        <>
+          <h3 class="issue-quiet-heading muted">For your information</h3>
+          <ul class="issue-list">
+            {quiet.map((issue) => (
+              <IssueItem key={`${issue.kind}:${issue.path}`} issue={issue} />
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }
@@ -91,12 +121,13 @@ function IssueItem({ issue }: { issue: IssueView }): JSX.Element {
   const openOther = useAction((path: string) => core.invoke('shell:openPath', { path }));
   const show = useAction((path: string) => core.invoke('shell:showItem', { path }));
   return (
-    <li class={`card issue issue-${issue.kind}`}>
+    <li class={`card issue issue-${issue.group}`}>
       <p class="issue-head">
-        <span class={`tag tag-${issue.kind}`}>{KIND_WORDS[issue.kind]}</span>
+        <span class={`tag tag-${issue.group}`}>{GROUP_WORDS[issue.group]}</span>
         <span class="issue-path">{issue.path}</span>
       </p>
       <p>{issue.message}</p>
+      {QUIET_WORDS[issue.group] !== undefined && <p class="muted">{QUIET_WORDS[issue.group]}</p>}
       {issue.kind === 'conflict' && issue.otherCopy !== null && (
         <p class="muted">
           The other copy, kept beside it: <span class="issue-path">{baseName(issue.otherCopy)}</span>
