@@ -37,6 +37,13 @@ export { RunError, type RunErrorCode } from './run-request.ts';
 
 export async function runRun(context: CommandContext, values: Values): Promise<number> {
   if (values['folder'] === undefined) return runEveryPair(context, values);
+  return runFolder(context, values, (request, report) => printReport(context, request, report));
+}
+
+/** What becomes of a finished pass: printed (or kept), and the exit code it means. */
+type PassOutcome = (request: RunRequest, report: PassReport) => number;
+
+async function runFolder(context: CommandContext, values: Values, outcome: PassOutcome): Promise<number> {
   const given = readRequest(values);
   checkLocalFolder(given.localRoot);
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
@@ -93,7 +100,7 @@ export async function runRun(context: CommandContext, values: Values): Promise<n
     } finally {
       db.close();
     }
-    return printReport(context, request, report);
+    return outcome(request, report);
   } finally {
     lock.release();
   }
@@ -111,6 +118,10 @@ function printReport(context: CommandContext, request: RunRequest, report: PassR
     });
     for (const line of lines) context.print(line);
   }
+  return exitCode(context, report);
+}
+
+function exitCode(context: CommandContext, report: PassReport): number {
   if (stoppedByUser(context.deps.signal)) {
     context.deps.stderr('mch-sync: stopped (Ctrl+C); the next run continues from here.\n');
     return 1;
@@ -130,8 +141,8 @@ function printReport(context: CommandContext, request: RunRequest, report: PassR
 }
 
 /**
- * `run` without --folder: every pair of the profile, one pass each in turn (--once; the exit code is
- * the worst of theirs), or all live at once, each line of output naming its folder.
+ * `run` without --folder: every pair of the profile, one pass each in turn (--once), or all live at
+ * once, each line of output naming its folder.
  */
 async function runEveryPair(context: CommandContext, values: Values): Promise<number> {
   if (values['remote-folder'] !== undefined) {
@@ -149,19 +160,7 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
     folder: pair.localRoot,
     'remote-folder': pair.remoteFolder,
   });
-  if (values['once'] === true) {
-    let worst = 0;
-    for (const pair of pairs) {
-      context.print(`${shownPath(pair.localRoot)} ↔ ${shownPath(pair.remoteFolder)}`);
-      worst = Math.max(
-        worst,
-        await runRun(context, valuesOf(pair)).catch((error: unknown) =>
-          reportPairFailure(context, pair, error),
-        ),
-      );
-    }
-    return worst;
-  }
+  if (values['once'] === true) return everyPairOnce(context, pairs, valuesOf, values['json'] === true);
   // One terminal cannot show several live displays: plain lines, each with its folder's name.
   const codes = await Promise.all(
     pairs.map((pair) => {
@@ -184,6 +183,43 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
 
 function prefixLines(label: string, text: string): string {
   return text.replace(/^(?=.)/gm, `[${label}] `);
+}
+
+/** One element of `run --once --json` without --folder: the pair, and its pass report or why it did not run. */
+export type PairJson = Pick<FolderPair, 'localRoot' | 'remoteFolder'> &
+  (PassReport | { error: { code: string; message: string } });
+
+/**
+ * `run --once` without --folder: one pass of each pair in turn, the exit code the worst of theirs. The
+ * summaries follow a header naming their pair; with --json, one document a script can read: an array
+ * with one element per pair (`PairJson`), and no header.
+ */
+async function everyPairOnce(
+  context: CommandContext,
+  pairs: readonly FolderPair[],
+  valuesOf: (pair: FolderPair) => Values,
+  json: boolean,
+): Promise<number> {
+  const documents: PairJson[] = [];
+  const keep: PassOutcome = ({ localRoot, remoteFolder }, report) => {
+    documents.push({ localRoot, remoteFolder, ...report });
+    return exitCode(context, report);
+  };
+  const print: PassOutcome = (request, report) => printReport(context, request, report);
+  let worst = 0;
+  for (const pair of pairs) {
+    const { localRoot, remoteFolder } = pair;
+    if (!json) context.print(`${shownPath(localRoot)} ↔ ${shownPath(remoteFolder)}`);
+    const code = await runFolder(context, valuesOf(pair), json ? keep : print).catch((error: unknown) => {
+      const failed = reportPairFailure(context, pair, error);
+      const { code: errorCode, message } = error as MchError;
+      documents.push({ localRoot, remoteFolder, error: { code: errorCode, message } });
+      return failed;
+    });
+    worst = Math.max(worst, code);
+  }
+  if (json) context.print(JSON.stringify(documents, null, 2));
+  return worst;
 }
 
 /** One pair that cannot run does not stop the others: its error is said, and the exit code is 1. */

@@ -1,6 +1,6 @@
 // `mch-sync folders list|add|remove` and `mch-sync run` without --folder, against the real device.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderKey, indexFilePath } from '../../../app/index/index-db.ts';
@@ -50,6 +50,41 @@ describe('mch-sync folders', () => {
     expect(run.stdout).toContain(`${photos} ↔ /Photos`);
     const found = await device.fetchAs('alice', '/sdk/v2/filesSearch/text?q=n.txt');
     expect(JSON.stringify(await found.json())).toContain('"name":"n.txt"');
+  });
+
+  it('prints one JSON array for every pair with run --once --json, each naming its pair; exit 1 for one that failed', async () => {
+    writeFileSync(join(notes, 'm.txt'), 'another note');
+    const gone = join(profile.home, 'Gone');
+    mkdirSync(gone);
+    expect((await mch(['folders', 'add', '--folder', gone])).code).toBe(0);
+    rmdirSync(gone);
+    try {
+      const run = await mch(['run', '--once', '--json']);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain(`mch-sync: ${gone}: The folder ${gone} does not exist`);
+      const documents = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+      expect(documents).toEqual([
+        {
+          localRoot: gone,
+          remoteFolder: '/Gone',
+          error: {
+            code: 'LOCAL_FOLDER_MISSING',
+            message: `The folder ${gone} does not exist: create it (mkdir) or check the path (a drive that is not mounted?). Nothing was synced.`,
+          },
+        },
+        expect.objectContaining({ localRoot: notes, remoteFolder: '/Work/Notes', status: 'synced' }),
+        expect.objectContaining({ localRoot: photos, remoteFolder: '/Photos', status: 'synced' }),
+      ]);
+      expect(documents[1]).toMatchObject({ counts: { uploaded: 1 }, issues: [] });
+    } finally {
+      expect((await mch(['folders', 'remove', '--folder', gone])).code).toBe(0);
+    }
+    // With --folder, the one pass report as before: an object, the pair not repeated in it.
+    const one = await mch(['run', '--once', '--json', '--folder', photos]);
+    expect(one.code, one.stderr).toBe(0);
+    const report = JSON.parse(one.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({ status: 'synced', counts: { uploaded: 0 } });
+    expect(report).not.toHaveProperty('localRoot');
   });
 
   it('refuses to pair a folder again with another device folder, and bad usage', async () => {
