@@ -2,6 +2,7 @@
 import type { DeviceRecord } from '../api/device-lookup.ts';
 import { pickDevice, reachDevice, type ReachedDevice } from '../auth/device-choice.ts';
 import { Session } from '../auth/session.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import type { CommandContext } from './cli-context.ts';
 
 export interface DevicesJson {
@@ -49,7 +50,10 @@ export async function runDevices(
       : reached?.device.url !== undefined
         ? `  ${reached.device.url} (${reached.via === 'proxy' ? 'through the relay' : 'home network'})`
         : '  not answering';
-    context.print(`${chosen ? '*' : ' '} ${device.name || '(unnamed)'}  ${device.deviceId}${where}`);
+    // The name and id come from the device: a newline or an escape sequence in them stays inert.
+    context.print(
+      terminalSafe(`${chosen ? '*' : ' '} ${device.name || '(unnamed)'}  ${device.deviceId}${where}`),
+    );
   }
   if (reached?.unreachable !== undefined) {
     context.warn(`${reached.unreachable} Check that the device is on and connected.`);

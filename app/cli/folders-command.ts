@@ -61,6 +61,8 @@ export async function runFolders(context: CommandContext, values: Values, args: 
   }
 }
 
+// Every folder name below goes through terminalSafe: a newline or an escape sequence in a name can
+// neither forge a line nor drive the terminal (issue 27).
 async function listPairs(context: CommandContext, json: boolean): Promise<number> {
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
   const overlaps = pairOverlaps(context.profileDir, pairs);
@@ -105,7 +107,10 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
     // Said below.
   }
   if (!isFolder) {
-    throw new RunError('LOCAL_FOLDER_MISSING', `${localRoot} is not a folder: create it first.`);
+    throw new RunError(
+      'LOCAL_FOLDER_MISSING',
+      `${terminalSafe(localRoot)} is not a folder: create it first.`,
+    );
   }
   const given = values['remote-folder'];
   let segments: string[];
@@ -121,7 +126,7 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
   const remoteFolder = `/${segments.join('/')}`;
   if (existing !== undefined && existing.remoteFolder !== remoteFolder) {
     throw new UsageError(
-      `${localRoot} is synced with ${existing.remoteFolder} already: remove it first to pair it with ${remoteFolder}.`,
+      `${terminalSafe(localRoot)} is synced with ${terminalSafe(existing.remoteFolder)} already: remove it first to pair it with ${terminalSafe(remoteFolder)}.`,
       FOLDERS_USAGE,
     );
   }
@@ -130,7 +135,9 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
   } else {
     await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
   }
-  context.print(`${localRoot} is paired with ${remoteFolder}; \`mch-sync run\` syncs it.`);
+  context.print(
+    `${terminalSafe(localRoot)} is paired with ${terminalSafe(remoteFolder)}; \`mch-sync run\` syncs it.`,
+  );
   return 0;
 }
 
@@ -138,12 +145,12 @@ async function removePair(context: CommandContext, values: Values): Promise<numb
   const localRoot = folderOf(values);
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
   if (!pairs.some((pair) => pair.localRoot === localRoot)) {
-    throw new UsageError(`${localRoot} is not a synced folder of this profile.`, FOLDERS_USAGE);
+    throw new UsageError(`${terminalSafe(localRoot)} is not a synced folder of this profile.`, FOLDERS_USAGE);
   }
   if ((await askService(controlSocketPath(context.profileDir, localRoot), { op: 'status' })) !== undefined) {
     throw new FoldersError(
       'PAIR_RUNNING',
-      `Live sync of ${localRoot} is running: stop it (Ctrl+C, or quit the app), then remove the folder.`,
+      `Live sync of ${terminalSafe(localRoot)} is running: stop it (Ctrl+C, or quit the app), then remove the folder.`,
     );
   }
   // The profile's lock of the folder guards its index, which goes now: a `run --once` has no control
@@ -162,9 +169,11 @@ async function removePair(context: CommandContext, values: Values): Promise<numb
       syncRoot: resolve(localRoot, '..'),
       env: context.deps.env,
     });
-    context.print(`${localRoot} is no longer synced; it is in the trash (${trashed.location}).`);
+    context.print(
+      `${terminalSafe(localRoot)} is no longer synced; it is in the trash (${terminalSafe(trashed.location)}).`,
+    );
   } else {
-    context.print(`${localRoot} is no longer synced; its files stay where they are.`);
+    context.print(`${terminalSafe(localRoot)} is no longer synced; its files stay where they are.`);
   }
   return 0;
 }

@@ -12,9 +12,10 @@ export function safeText(text: string): string {
   return text.split('\n').map(terminalSafe).join('\n');
 }
 
+/** The chosen device on one line, whatever its name (set on the device) holds. */
 export function describeDevice(device: ChosenDevice): string {
   const at = device.url === undefined ? 'not reachable at the moment' : `at ${device.url}`;
-  return `${device.name || '(unnamed)'} (${device.id}) ${at}`;
+  return terminalSafe(`${device.name || '(unnamed)'} (${device.id}) ${at}`);
 }
 
 /** "in 23 h 59 min", "in 40 s", or "expired 3 min ago". */
@@ -30,8 +31,11 @@ export function describeRemaining(expiresAt: number, now: number): string {
   return seconds >= 0 ? `in ${text}` : `expired ${text} ago`;
 }
 
-/** Pads the first column so the values line up. */
+/**
+ * Pads the first column so the values line up. Each row is one line: a value holding a name (a user's,
+ * a device's, a path) is shown with its control characters escaped.
+ */
 export function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
-  return rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`);
+  return rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${terminalSafe(value)}`);
 }

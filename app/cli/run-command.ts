@@ -161,10 +161,11 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
     'remote-folder': pair.remoteFolder,
   });
   if (values['once'] === true) return everyPairOnce(context, pairs, valuesOf, values['json'] === true);
-  // One terminal cannot show several live displays: plain lines, each with its folder's name.
+  // One terminal cannot show several live displays: plain lines, each with its folder's name (which
+  // may hold an escape sequence or a newline: shown inert, as every name).
   const codes = await Promise.all(
     pairs.map((pair) => {
-      const label = basename(pair.localRoot);
+      const label = terminalSafe(basename(pair.localRoot));
       const paired = commandContext(
         {
           ...context.deps,

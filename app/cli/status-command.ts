@@ -18,6 +18,7 @@ import {
   type StoredPassSummary,
 } from '../sync/pass-record.ts';
 import type { IssueRemedy } from '../sync/pass-report.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { unsyncedWords } from './issue-lines.ts';
 import { formatStatus } from './status-output.ts';
@@ -101,7 +102,7 @@ export async function runStatus(context: CommandContext, values: Values): Promis
     if (summary === undefined || (summary.lastPass === null && summary.lastSyncAtMs === null)) {
       throw new ServiceCommandError(
         'FOLDER_NEVER_SYNCED',
-        `${folder.localRoot} was never synced with this profile: run \`mch-sync run --folder ${folder.localRoot}\`.`,
+        `${terminalSafe(folder.localRoot)} was never synced with this profile: run \`mch-sync run --folder ${terminalSafe(folder.localRoot)}\`.`,
       );
     }
     json = statusFromIndex(folder.localRoot, summary);
@@ -165,7 +166,8 @@ export function chooseFolder(context: CommandContext, values: Values, usage: str
     );
   }
   if (folders.length > 1) {
-    const list = folders.map((folder) => `  ${folder.localRoot}`).join('\n');
+    // One line per folder, whatever its name holds.
+    const list = folders.map((folder) => `  ${terminalSafe(folder.localRoot)}`).join('\n');
     throw new UsageError(`This profile syncs several folders; choose one with --folder:\n${list}`, usage);
   }
   return only;

@@ -166,3 +166,50 @@ describe('--port 0 and --folder alone', () => {
     expect(again.stdout).toBe(`Nothing to do: ${folder} and /Elsewhere on the device already match.\n`);
   });
 });
+
+describe('names of folders and devices', () => {
+  it('shows a device name holding a newline and an escape sequence on one inert line: devices, whoami', async () => {
+    const record = device.running.context.device;
+    const before = record.name;
+    record.name = 'Home\n\u001b[2JCloud';
+    try {
+      const devices = await mch(['devices']);
+      expect(devices.code, devices.stderr).toBe(0);
+      expect(devices.stdout).toMatch(/^\* Home\\u000a\\u001b\[2JCloud {2}/m);
+      expect(devices.stdout).not.toMatch(RAW_CONTROL);
+      // `devices` keeps the name it saw; whoami shows it.
+      const whoami = await mch(['whoami']);
+      expect(whoami.code, whoami.stderr).toBe(0);
+      expect(whoami.stdout).toMatch(/^device: +Home\\u000a\\u001b\[2JCloud \(/m);
+      expect(whoami.stdout).not.toMatch(RAW_CONTROL);
+    } finally {
+      record.name = before;
+      await mch(['devices']);
+    }
+  });
+
+  it('shows a folder name holding them inert in folders add and list, and in the label of a live run', async () => {
+    const folder = localFolder('Odd\u001b[2J\nname');
+    const shown = join(home, 'Odd\\u001b[2J\\u000aname');
+    const added = await mch(['folders', 'add', '--folder', folder, '--remote-folder', '/Odd']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe(`${shown} is paired with /Odd; \`mch-sync run\` syncs it.\n`);
+    const list = await mch(['folders', 'list']);
+    expect(list.stdout).toContain(`${shown}  ↔  /Odd\n`);
+    expect(list.stdout).not.toMatch(RAW_CONTROL);
+
+    // Without --folder, every pair runs live, each line labelled with its folder's name.
+    const child = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', profile, 'run'], { env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const label = '[Odd\\u001b[2J\\u000aname] ';
+    const deadline = Date.now() + 30_000;
+    while (!output.includes(label) && Date.now() < deadline) await sleep(50);
+    const stopped = new Promise((resolve) => child.once('close', resolve));
+    child.kill('SIGTERM');
+    expect(await stopped).toBe(0);
+    expect(output.split('\n').some((line) => line.startsWith(label))).toBe(true);
+    expect(output).not.toMatch(RAW_CONTROL);
+    expect((await mch(['folders', 'remove', '--folder', folder])).code).toBe(0);
+  });
+});

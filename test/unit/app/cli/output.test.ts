@@ -1,6 +1,6 @@
 // Formatting of durations and aligned rows in the commands' output.
 import { describe, expect, it } from 'vitest';
-import { describeRemaining, safeText, table } from '../../../../app/cli/output.ts';
+import { describeDevice, describeRemaining, safeText, table } from '../../../../app/cli/output.ts';
 
 describe('describeRemaining', () => {
   it('says how long is left, or how long ago it ended', () => {
@@ -19,6 +19,18 @@ describe('table', () => {
         ['secret store', 'file'],
       ]),
     ).toEqual(['user:         alice', 'secret store: file']);
+  });
+
+  it('keeps each row one line, whatever a value holds', () => {
+    expect(table([['user', 'Ann\nfake: row\u001b[2J']])).toEqual(['user: Ann\\u000afake: row\\u001b[2J']);
+  });
+});
+
+describe('describeDevice', () => {
+  it('shows a device name holding a newline and an escape sequence on one inert line', () => {
+    expect(describeDevice({ id: 'd1', name: 'Home\n\u001b[2JCloud', url: 'https://d1.example' })).toBe(
+      'Home\\u000a\\u001b[2JCloud (d1) at https://d1.example',
+    );
   });
 });
 

@@ -291,6 +291,14 @@ describe('which folder', () => {
     });
   });
 
+  it('lists each folder on one line, whatever its name holds', async () => {
+    writeIndex(folder);
+    writeIndex(join(dir, 'Two\nlines'));
+    await expect(runStatus(context, {})).rejects.toMatchObject({
+      message: `This profile syncs several folders; choose one with --folder:\n  ${folder}\n  ${join(dir, 'Two\\u000alines')}`,
+    });
+  });
+
   it('says so when the profile syncs no folder', async () => {
     await expect(runStatus(context, {})).rejects.toMatchObject({ code: 'NO_SYNCED_FOLDER' });
   });
