@@ -4,7 +4,6 @@ import {
   chmodSync,
   lstatSync,
   mkdirSync,
-  readFileSync,
   renameSync,
   statSync,
   truncateSync,
@@ -16,6 +15,9 @@ import { dirname, join, resolve } from 'node:path';
 import { MchError } from '../../common/errors.ts';
 import { folderKey } from '../index/index-db.ts';
 import { folderPlace } from '../profile/folder-place.ts';
+import { holderRecordPath, overlappingLocks, readHolder, type HolderRecord } from './lock-holders.ts';
+
+export { holderRecordPath } from './lock-holders.ts';
 
 export type FolderLockErrorCode = 'FOLDER_BUSY' | 'FOLDER_LOCK_FAILED' | 'FOLDER_MISSING';
 
@@ -33,17 +35,6 @@ export class FolderLockError extends MchError {
     super(code, titles[code], message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.holderPid = options?.holderPid;
   }
-}
-
-/** Who holds a lock, for the message another run shows; it decides nothing. */
-interface HolderRecord {
-  pid: number;
-  folder: string;
-  /** The holder's profile folder (absent in records of older versions). */
-  profile: string;
-  /** The computer it runs on: a folder on a network share may be synced from another. */
-  host: string;
-  startedAt: string;
 }
 
 export interface FolderLock {
@@ -131,11 +122,6 @@ function prepareUserLockDir(path: string): void {
   }
 }
 
-/** The holder's record, beside the lock: the lock itself cannot be read while it is held. */
-export function holderRecordPath(path: string): string {
-  return `${path}.holder`;
-}
-
 /**
  * How long a second run tries before it says FOLDER_BUSY. Not 0: two runs starting at the same moment
  * both take SQLite's shared lock first, and without a wait each would refuse the other.
@@ -212,7 +198,14 @@ export function lockSyncedFolder(profileDir: string, folder: string): SyncedFold
     const ownPath = folderOwnLockPath(folder);
     if (ownPath === undefined) throw missingFolder(options.folder);
     prepareUserLockDir(ownPath);
-    return acquireFolderLock(ownPath, { ...options, makeFolder: false });
+    const own = acquireFolderLock(ownPath, { ...options, makeFolder: false });
+    try {
+      refuseOverlapping(ownPath, options.folder);
+    } catch (error) {
+      own.release();
+      throw error;
+    }
+    return own;
   };
   let folderLock: FolderLock;
   try {
@@ -276,23 +269,6 @@ function heldLock(path: string, db: Database.Database, options: FolderLockOption
   };
 }
 
-/** The recorded holder, or undefined while it has not written one yet (or the record is damaged). */
-function readHolder(path: string): HolderRecord | undefined {
-  try {
-    const value = JSON.parse(readFileSync(holderRecordPath(path), 'utf8')) as Partial<HolderRecord>;
-    if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0) return undefined;
-    return {
-      pid: value.pid,
-      folder: String(value.folder ?? ''),
-      profile: String(value.profile ?? ''),
-      host: String(value.host ?? ''),
-      startedAt: String(value.startedAt ?? ''),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 function emptyStaleFile(path: string): void {
   try {
     truncateSync(path, 0);
@@ -315,17 +291,21 @@ function sqliteCode(error: unknown): string | undefined {
   return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
 }
 
+/** "Another mch-sync run (process 123, profile /p, since ...)", as far as the record tells. */
+function holderWords(holder: HolderRecord | undefined): string {
+  const who = 'Another mch-sync run';
+  if (holder === undefined) return who;
+  const facts = [
+    `process ${holder.pid}${holder.host === '' || holder.host === hostname() ? '' : ` on ${holder.host}`}`,
+    ...(holder.profile === '' ? [] : [`profile ${holder.profile}`]),
+    ...(holder.startedAt === '' ? [] : [`since ${holder.startedAt}`]),
+  ];
+  return `${who} (${facts.join(', ')})`;
+}
+
 function busy(path: string, folder: string): FolderLockError {
   const holder = readHolder(path);
-  let who = 'Another mch-sync run';
-  if (holder !== undefined) {
-    const facts = [
-      `process ${holder.pid}${holder.host === '' || holder.host === hostname() ? '' : ` on ${holder.host}`}`,
-      ...(holder.profile === '' ? [] : [`profile ${holder.profile}`]),
-      ...(holder.startedAt === '' ? [] : [`since ${holder.startedAt}`]),
-    ];
-    who = `${who} (${facts.join(', ')})`;
-  }
+  const who = holderWords(holder);
   // The holder may have reached the folder through another path (a link): both are said.
   const theirs = holder?.folder ?? '';
   const what = theirs === '' || theirs === folder ? folder : `${folder} (as ${theirs})`;
@@ -334,6 +314,36 @@ function busy(path: string, folder: string): FolderLockError {
     `${who} is syncing ${what}: wait for it to finish, or stop it.`,
     holder === undefined ? undefined : { holderPid: holder.pid },
   );
+}
+
+/**
+ * FOLDER_BUSY when another process syncs a folder around or inside this one (another profile's pair of
+ * `~/Docs` while this is `~/Docs/Notes`): both would write the same files, as two processes on one
+ * folder do. Taken after this folder's own lock, so of two such processes starting together at least
+ * one sees the other. A record whose lock nobody holds (its process was killed) is a stale one, and
+ * taking that lock for a moment, then giving it back, removes it.
+ */
+function refuseOverlapping(ownPath: string, folder: string): void {
+  for (const other of overlappingLocks(ownPath, folder)) {
+    let probe: FolderLock;
+    try {
+      probe = acquireFolderLock(other.path, {
+        folder: other.holder.folder,
+        profile: other.holder.profile,
+        makeFolder: false,
+      });
+    } catch (error) {
+      if (!(error instanceof FolderLockError) || error.code !== 'FOLDER_BUSY') continue;
+      const relation = other.where === 'around' ? 'which holds' : 'which is inside';
+      throw new FolderLockError(
+        'FOLDER_BUSY',
+        `${holderWords(other.holder)} is syncing ${other.holder.folder}, ${relation} ${folder}: two ` +
+          `processes would write the same files. Stop that one, or sync only one of the two folders.`,
+        { holderPid: other.holder.pid },
+      );
+    }
+    probe.release();
+  }
 }
 
 function missingFolder(folder: string): FolderLockError {

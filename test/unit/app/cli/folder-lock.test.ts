@@ -334,6 +334,43 @@ describe('lockSyncedFolder', () => {
     lockSyncedFolder(join(dir, 'p1'), folder).release();
   });
 
+  it('refuses a folder inside or around one another profile syncs, and gives its locks back', () => {
+    const inside = join(folder, 'Notes');
+    mkdirSync(inside);
+    const outer = lockSyncedFolder(join(dir, 'p1'), folder);
+    const nested = thrown(() => lockSyncedFolder(join(dir, 'p2'), join(dir, 'data', '.', 'Docs', 'Notes')));
+    expect(nested).toMatchObject({ code: 'FOLDER_BUSY', holderPid: process.pid });
+    expect((nested as Error).message).toContain(`is syncing ${folder}, which holds ${inside}: two processes`);
+    outer.release();
+    const inner = lockSyncedFolder(join(dir, 'p2'), inside);
+    const around = thrown(() => lockSyncedFolder(join(dir, 'p1'), folder));
+    expect((around as Error).message).toContain(`is syncing ${inside}, which is inside ${folder}`);
+    inner.release();
+    // Nothing was left held by the refused ones; a sibling folder was never a problem.
+    mkdirSync(join(dir, 'data', 'Docs2'));
+    const sibling = lockSyncedFolder(join(dir, 'p3'), join(dir, 'data', 'Docs2'));
+    lockSyncedFolder(join(dir, 'p1'), folder).release();
+    lockSyncedFolder(join(dir, 'p2'), inside).release();
+    sibling.release();
+  });
+
+  it('is not kept from a folder by the record of a killed run of a folder around it', async () => {
+    const inside = join(folder, 'Notes');
+    mkdirSync(inside);
+    const { child } = await startHolder(process.execPath, [
+      ...HOLDER_ARGS,
+      '--synced',
+      join(dir, 'other'),
+      folder,
+    ]);
+    expect(thrown(() => lockSyncedFolder(join(dir, 'p1'), inside))).toMatchObject({ code: 'FOLDER_BUSY' });
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    // Its record stays behind; its lock went with it.
+    lockSyncedFolder(join(dir, 'p1'), inside).release();
+  });
+
   it('refuses a missing folder (a disk not mounted) without making it, and holds no lock after', () => {
     const missing = join(dir, 'media', 'disk', 'Docs');
     const error = thrown(() => lockSyncedFolder(join(dir, 'p1'), missing));
