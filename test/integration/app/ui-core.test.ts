@@ -353,11 +353,16 @@ describe('the desktop core', () => {
   it('keeps the issues and the activity across a restart of the pairs and a new sign-in', async () => {
     symlinkSync('/etc/hostname', join(folder, 'link'));
     await call('sync:now', { pairId });
-    await pairBecomes((view) => view.issueCount === 1, 'the link not synced');
+    // Left out by the client's rules: listed under Issues, quietly (the card and the tray count it not).
+    const linkListed = async (): Promise<true | undefined> => {
+      const codes = (await call('issues:list', { pairId })).map((issue) => issue.code);
+      return codes.length === 1 && codes[0] === 'SYMLINK' ? true : undefined;
+    };
+    await waitFor('the link listed', linkListed);
     // The restarted service has not finished a pass yet: the index's record of the last one stands.
     await call('settings:update', { pollIntervalSeconds: 45 });
-    expect((await call('issues:list', { pairId })).map((issue) => issue.code)).toEqual(['SYMLINK']);
-    expect((await call('pairs:list', {}))[0]?.issueCount).toBe(1);
+    expect(await linkListed()).toBe(true);
+    expect((await call('pairs:list', {}))[0]).toMatchObject({ issueCount: 0 });
     await call('account:signOut', {});
     await call('account:signInPassword', {
       configUrl: device.running.urls.config,
@@ -368,7 +373,9 @@ describe('the desktop core', () => {
     expect((await call('activity:list', { pairId: null })).map((entry) => entry.path)).toContain('new.txt');
     unlinkSync(join(folder, 'link'));
     await call('sync:now', { pairId });
-    await pairBecomes((view) => view.issueCount === 0 && view.state === 'idle', 'the link gone');
+    await waitFor('the link gone', async () =>
+      (await call('issues:list', { pairId })).length === 0 ? true : undefined,
+    );
   });
 
   it('says why a device folder cannot be made before it is added', async () => {
