@@ -111,25 +111,6 @@ describe('pairIssues', () => {
   });
 });
 
-describe('PairHistory', () => {
-  it('keeps each pair newest first, across every pair, until the pair is forgotten', () => {
-    const history = new PairHistory();
-    const entry = (pairId: string, atMs: number) => ({
-      pairId,
-      atMs,
-      kind: 'uploaded' as const,
-      path: `f${atMs}`,
-      localPath: `/x/f${atMs}`,
-    });
-    history.add('a', [entry('a', 1), entry('a', 5)]);
-    history.add('b', [entry('b', 3)]);
-    expect(history.activity(null).map((line) => line.atMs)).toEqual([5, 3, 1]);
-    expect(history.activity('a').map((line) => line.atMs)).toEqual([5, 1]);
-    history.forget('a');
-    expect(history.activity(null).map((line) => line.pairId)).toEqual(['b']);
-  });
-});
-
 describe('pairWords', () => {
   it('says what needs the user beside the state: conflicts and items not synced', () => {
     expect(pairWords('idle', { conflicts: 0, unsynced: 0 })).toBe('Up to date');
