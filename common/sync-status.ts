@@ -44,6 +44,10 @@ export interface ItemIssue {
   path: string;
   code: string;
   message: string;
+  /** What the user can do about an unsynced item (`retry` and `failed`); scripts read it in `--json`. */
+  remedy?: 'retry-later' | 'needs-you' | 'never-as-is';
+  /** The one side the item is about, when the other side's item at the path is synced. */
+  side?: 'local' | 'remote';
 }
 
 export interface SyncStatus {

@@ -4,6 +4,7 @@ import type { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { login, type LoginResult, type SignInMethod } from '../auth/login.ts';
 import { SettingsFile } from '../profile/settings.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import { describeDevice } from './output.ts';
 import { readSecretFromStdin } from './read-stdin.ts';
 import { LOGIN_USAGE } from './usage.ts';
@@ -131,7 +132,8 @@ async function startBrowser(
 
 function printResult(context: CommandContext, result: LoginResult): void {
   const { user, device, store } = result;
-  context.print(`Signed in as ${user.name} (${user.id}).`);
+  // A name from the device: one line, unable to drive the terminal.
+  context.print(terminalSafe(`Signed in as ${user.name} (${user.id}).`));
   if (device !== undefined) context.print(`Device: ${describeDevice(device.device)}.`);
   context.print(`Tokens are kept in ${store.location}.`);
 }

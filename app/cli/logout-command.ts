@@ -1,5 +1,6 @@
 // `mch-sync logout`: revoke the refresh token, delete the stored tokens, forget the user and device.
 import { logout } from '../auth/login.ts';
+import { terminalSafe } from '../search/terminal-text.ts';
 import type { CommandContext } from './cli-context.ts';
 
 export async function runLogout(context: CommandContext): Promise<number> {
@@ -16,6 +17,8 @@ export async function runLogout(context: CommandContext): Promise<number> {
     );
     return 1;
   }
-  context.print(`Signed out ${result.user.name} (${result.user.id}); the stored tokens are deleted.`);
+  context.print(
+    terminalSafe(`Signed out ${result.user.name} (${result.user.id}); the stored tokens are deleted.`),
+  );
   return 0;
 }

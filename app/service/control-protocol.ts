@@ -70,6 +70,9 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
       path: z.string(),
       code: z.string(),
       message: z.string(),
+      // Kept, not dropped: `status --json` of a running service carries each item's class too.
+      remedy: z.enum(['retry-later', 'needs-you', 'never-as-is']).optional(),
+      side: z.enum(['local', 'remote']).optional(),
     }),
   ),
   pid: z.number().int().positive().nullable(),

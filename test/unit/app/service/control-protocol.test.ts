@@ -26,7 +26,19 @@ const status: SyncStatus = {
   },
   lastSyncAtMs: 1_790_000_000_000,
   activity: [{ atMs: 1_790_000_000_000, action: 'uploaded', path: 'b.jpg' }],
-  issues: [{ kind: 'skipped', path: 'link', code: 'SYMLINK', message: 'A symbolic link is not synced.' }],
+  issues: [
+    { kind: 'skipped', path: 'link', code: 'SYMLINK', message: 'A symbolic link is not synced.' },
+    // Each item's class crosses the socket: `status --json` of a running service carries it.
+    { kind: 'failed', path: 'big.iso', code: 'DISK_FULL', message: 'The disk is full.', remedy: 'needs-you' },
+    {
+      kind: 'failed',
+      path: 'Ab',
+      code: 'NAME_CLASH',
+      message: 'Two names.',
+      remedy: 'never-as-is',
+      side: 'local',
+    },
+  ],
   pid: 4242,
 };
 
