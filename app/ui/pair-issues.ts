@@ -74,7 +74,9 @@ export function pairIssues(
       // The live service's issues are the pass's, remedy included; an older record is classed by its code.
       group: groupOf(issue),
       path: issue.path,
-      localPath: local(issue.path),
+      // Only what is here can be shown in its folder: an item on the device alone (a download that
+      // could not be written) has no place here yet.
+      localPath: exists(local(issue.path)) ? local(issue.path) : null,
       code: issue.code,
       message: issue.message,
       otherCopy: null,

@@ -23,6 +23,23 @@ function skipped(code: string, path: string): ItemIssue {
 }
 
 describe('pairIssues', () => {
+  it('offers to show in its folder only an item that is here', () => {
+    writeFileSync(join(root, 'here.txt'), 'x');
+    const listed = pairIssues(
+      'p',
+      root,
+      [
+        { kind: 'failed', path: 'here.txt', code: 'PERMISSION_DENIED', message: 'cannot be read' },
+        { kind: 'failed', path: 'big.iso', code: 'DISK_FULL', message: 'The disk is full.' },
+      ],
+      [],
+    );
+    expect(listed.issues.map((issue) => [issue.path, issue.localPath])).toEqual([
+      ['here.txt', join(root, 'here.txt')],
+      ['big.iso', null],
+    ]);
+  });
+
   it('counts what the rules or the client left out on purpose, and lists the rest', () => {
     const sorted = pairIssues(
       'p',
@@ -66,7 +83,7 @@ describe('pairIssues', () => {
           code: 'SOMETHING_NEW',
           message: 'x',
           remedy: 'never-as-is',
-        } as ItemIssue,
+        },
       ],
       [],
     );
