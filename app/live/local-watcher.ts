@@ -87,6 +87,8 @@ export interface LocalWatcher {
    * those deletes before the guard can see the whole.
    */
   deletionsOut(): Promise<void>;
+  /** Whether a deletion the watcher saw waits to go out (deletionsOut would wait). */
+  deletionsWaiting(): boolean;
 }
 
 /**
@@ -264,6 +266,7 @@ export function startLocalWatcher(options: LocalWatcherOptions): LocalWatcher {
       flush();
     },
     unwatchedPaths: () => unwatched.affectedPaths(),
+    deletionsWaiting: () => !closed && cleaner.pendingDeletions > 0,
     deletionsOut: () =>
       closed || cleaner.pendingDeletions === 0
         ? Promise.resolve()

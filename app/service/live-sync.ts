@@ -7,6 +7,7 @@ import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '
 import { startSafetyRescans, type SafetyRescans } from '../live/safety-rescans.ts';
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
 import type { EngineEvents } from '../sync/engine-events.ts';
+import type { LocalDeletions } from '../sync/engine-options.ts';
 import { holdAdvice } from '../sync/hold-words.ts';
 import { HoldAnswerError } from './hold-answer-error.ts';
 import type { HoldReason, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
@@ -90,6 +91,17 @@ export class LiveSync {
   /** The watcher lost the synced folder (root-changed): watched again once a folder is there. */
   #rewatch = false;
   #idleWaiters: Array<() => void> = [];
+  /** Batches of the watcher that held deletions, counted: a pass asks whether one came while it ran. */
+  #deletionBatches = 0;
+  /** What the engine asks before it deletes on the device (SyncOptions.deletions). */
+  readonly #localDeletions: LocalDeletions = {
+    mark: () => this.#deletionBatches,
+    arrivedSince: async (mark) => {
+      const waiting = this.#watcher?.deletionsWaiting() ?? false;
+      if (waiting) await this.#deletionsOut();
+      return waiting || this.#deletionBatches !== mark;
+    },
+  };
 
   constructor(options: LiveSyncOptions) {
     this.#options = options;
@@ -137,6 +149,7 @@ export class LiveSync {
       ...(this.#options.knownItem === undefined ? {} : { knownItem: this.#options.knownItem }),
       onBatch: (batch) => {
         this.#localActivity = true;
+        if (batch.changes.some((change) => change.kind === 'deleted')) this.#deletionBatches += 1;
         this.#request('trust-cache', null, batch.affectedPaths);
       },
       onRescanNeeded: (reason, message) => {
@@ -337,6 +350,7 @@ export class LiveSync {
         signal: abort.signal,
         ...(scope === undefined || mode === 'revalidate' ? {} : { scope }),
         ...(mode === 'poll' ? { scopeRemoteChanges: true } : {}),
+        deletions: this.#localDeletions,
       });
       this.#failures = 0;
       if (mode === 'revalidate') this.#safety?.noteFullRescan();

@@ -76,4 +76,17 @@ export interface SyncOptions {
    * without reading the disk.
    */
   scopeRemoteChanges?: boolean;
+  /**
+   * The live service's word on local deletions while the pass runs: `mark()` before a round scans,
+   * `arrivedSince(mark)` (resolved once they are out of its watcher) whether any came since. A round
+   * that would delete on the device after some did plans again over the whole folder, once a pass: an
+   * `rm -rf` run while the disk was read is judged by the guard as a whole, not as the part one scan saw.
+   */
+  deletions?: LocalDeletions;
+}
+
+/** See `SyncOptions.deletions`. */
+export interface LocalDeletions {
+  mark(): number;
+  arrivedSince(mark: number): Promise<boolean>;
 }

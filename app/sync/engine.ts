@@ -172,6 +172,8 @@ export class SyncEngine {
 
     /** A scoped round found the folder emptied: the next round looks at everything, so the hold applies. */
     let wholeTree = false;
+    /** A round planned again once because local deletions came while it read the disk. */
+    let replannedForDeletions = false;
     /** The deletes of the passes just before, and this pass's own so far (delete-run.ts). */
     const tally = new DeleteTally(this.#options.index, answer.confirmDeletes);
     for (let round = 1; round <= MAX_ROUNDS; round++) {
@@ -210,6 +212,7 @@ export class SyncEngine {
       // settled pass's record, whether anything changed at all, and either way where.
       const compares = round === 1 && scope === undefined && !trustCache && recovered === 0;
       const quietCheck: SettledRecord | undefined = compares ? settled : undefined;
+      const deletionMark = options.deletions?.mark();
       const scanOptions: ScanOptions = {
         ...(scope === undefined ? {} : { within: scope.roots }),
         ...(this.#options.ignoreRules === undefined ? {} : { extraRules: this.#options.ignoreRules }),
@@ -331,6 +334,18 @@ export class SyncEngine {
       if (planned.status === 'held') {
         report.hold = massDeleteHold(planned, localRoot);
         break;
+      }
+      if (
+        planned.deletes.remote > 0 &&
+        !replannedForDeletions &&
+        deletionMark !== undefined &&
+        (await options.deletions?.arrivedSince(deletionMark))
+      ) {
+        // Deletions came while the disk was read (an `rm -rf` under way): the guard judges the whole.
+        log({ level: 'debug', message: `round ${round}: local deletions came meanwhile; planning again` });
+        replannedForDeletions = true;
+        wholeTree = true;
+        continue;
       }
       if (planned.operations.length === 0) break;
       executed = true;

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalDeletions } from '../../../app/sync/engine-options.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { LivePair, waitFor } from '../../helpers/live-pair.ts';
 import { SyncPair } from '../../helpers/sync-pair.ts';
@@ -105,6 +106,50 @@ describe('the deletes of passes just before count in run --once too', () => {
     const later = await pair.sync();
     expect(later.status).toBe('synced');
     expect(Object.keys(await pair.remoteTree())).toEqual(['top0.txt', 'top1.txt', 'top2.txt']);
+  });
+});
+
+describe('an rm -rf that goes on while a pass reads the disk', () => {
+  /** The live service's word on deletions: the rest of the `rm -rf` comes while the pass runs. */
+  function arriving(pair: SyncPair, later: string[]): LocalDeletions & { asked: number } {
+    const deletions = {
+      asked: 0,
+      mark: () => 0,
+      arrivedSince: () => {
+        deletions.asked += 1;
+        if (deletions.asked > 1 || later.length === 0) return Promise.resolve(false);
+        for (const path of later) pair.removeLocal(path);
+        return Promise.resolve(true);
+      },
+    };
+    return deletions;
+  }
+
+  it('is planned again over the whole folder before anything is deleted, and held as a whole', async () => {
+    const pair = new SyncPair(device);
+    closers.push(() => pair.close());
+    fill((path, text) => pair.writeLocal(path, text));
+    expect((await pair.sync()).status).toBe('synced');
+    const before = await pair.remoteTree();
+    // The scan sees `a` gone (21 items, under the guard); `b` and `c` go before its deletes are sent.
+    pair.removeLocal('a');
+    const deletions = arriving(pair, ['b', 'c']);
+    const report = await pair.sync({ deletions });
+    expect(report.hold?.reason).toBe('mass-delete');
+    expect(report.hold?.deletes.remote).toBe(63);
+    expect(deletions.asked).toBe(1);
+    expect(await pair.remoteTree()).toEqual(before);
+  });
+
+  it('goes ahead when no deletion came meanwhile', async () => {
+    const pair = new SyncPair(device);
+    closers.push(() => pair.close());
+    fill((path, text) => pair.writeLocal(path, text));
+    expect((await pair.sync()).status).toBe('synced');
+    pair.removeLocal('a');
+    const report = await pair.sync({ deletions: arriving(pair, []) });
+    expect(report.status).toBe('synced');
+    expect(report.counts.deleted).toBe(21);
   });
 });
 

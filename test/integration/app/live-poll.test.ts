@@ -26,6 +26,7 @@ function silentWatcher(_options: LocalWatcherOptions): LocalWatcher {
     flush: () => {},
     unwatchedPaths: () => [],
     deletionsOut: async () => {},
+    deletionsWaiting: () => false,
   };
 }
 
