@@ -188,8 +188,8 @@ export function rendererSample(nowMs: number): RendererSample {
         kind: 'failed',
         group: 'never-as-is',
         path: '2024/before\\after.jpg',
-        // The core gives every item its path here, though this one is only on the device.
-        localPath: `${HOME}/Pictures/Family photos/2024/before\\after.jpg`,
+        // Only on the device: nothing here to show in its folder (pair-issues.ts).
+        localPath: null,
         code: 'NAME_NOT_ALLOWED',
         message:
           'On the device: its name contains "\\", which mch-sync does not bring here (Windows reads it as a folder separator). Rename it on the device to sync it.',
