@@ -1,5 +1,5 @@
 // Local paths to the device ids of their synced items: which pair each path is in, and its row in that pair's index.
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
@@ -8,6 +8,7 @@ import { IndexStore } from '../index/index-store.ts';
 import { findPairOf, type FolderPair } from '../profile/folder-pairs.ts';
 import { META_REMOTE_ROOT } from '../sync/pass-record.ts';
 import { ShareError } from './share-errors.ts';
+import { lstatQuietly } from '../live/lstat-quietly.ts';
 
 /** A path given to share, placed in its pair. */
 export interface LocalItem {
@@ -121,11 +122,7 @@ export async function confirmOnDevice(
   }
 }
 
+/** Whether something is at `path` (a link counts, followed or not). */
 function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return lstatQuietly(path) !== undefined;
 }

@@ -1,8 +1,8 @@
 // What the window was told happened to each pair, kept by the core across restarts of the pairs' services (a setting saved, a sign-in, a device chosen), so Activity and the conflicts under Issues do not empty.
-import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ActivityView } from '../../common/contract.ts';
 import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
+import { lstatQuietly } from '../live/lstat-quietly.ts';
 
 /** Entries kept per pair: the window keeps 500 lines of all pairs, the live status 200 of its own. */
 const KEPT_PER_PAIR = 500;
@@ -72,11 +72,7 @@ function isOpen(copy: ActivityView): boolean {
   return exists(copy.localPath) && exists(originalLocal);
 }
 
+/** Whether something is at `path` (a link counts, followed or not). */
 function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return lstatQuietly(path) !== undefined;
 }

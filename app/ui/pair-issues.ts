@@ -1,11 +1,11 @@
 // Which of a pair's items the window lists under Issues, grouped as the command line groups them: what is not synced, conflicts while both copies are there, and quietly what the client's rules left out or synced with a warning; what the user or the client left out on purpose is counted, not listed.
-import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActivityView, IssueGroupView, IssueView, LeftOutView } from '../../common/contract.ts';
 import type { ItemIssue } from '../../common/sync-status.ts';
 import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
 import { groupOf, isUnsynced } from '../sync/issue-groups.ts';
 import { temporaryOrSystemReason } from '../sync/local-names.ts';
+import { lstatQuietly } from '../live/lstat-quietly.ts';
 
 export interface PairIssues {
   /** What Issues lists, what needs the user first (GROUP_ORDER). */
@@ -107,11 +107,7 @@ export function pairIssues(
   return { issues, unsyncedCount, conflictCount, leftOut };
 }
 
+/** Whether something is at `path` (a link counts, followed or not). */
 function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return lstatQuietly(path) !== undefined;
 }
