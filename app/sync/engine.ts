@@ -338,6 +338,7 @@ export class SyncEngine {
       if (
         planned.deletes.remote > 0 &&
         !replannedForDeletions &&
+        round < MAX_ROUNDS &&
         deletionMark !== undefined &&
         (await options.deletions?.arrivedSince(deletionMark))
       ) {
