@@ -645,6 +645,26 @@ describe('the window says what it is doing and what went wrong', () => {
     await page.close();
   });
 
+  it('keeps what is typed in a setting when the settings change elsewhere, and shows the change otherwise', async () => {
+    const { page } = await openWindow('settings');
+    const poll = page.getByLabel('Ask the device for changes every (seconds)');
+    const save = page.getByRole('button', { name: 'Save', exact: true });
+    await poll.fill('45');
+    const sample = rendererSample(Date.now());
+    await emit(page, 'settings:changed', { ...sample.settings, pollIntervalSeconds: 90 });
+    // Two frames: Preact's effects have run by then.
+    await page.evaluate(
+      'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))',
+    );
+    expect(await poll.inputValue()).toBe('45');
+    expect(await save.isEnabled()).toBe(true);
+    // Not edited (the stored value again): a change from elsewhere is shown.
+    await poll.fill('90');
+    await emit(page, 'settings:changed', { ...sample.settings, pollIntervalSeconds: 120 });
+    await page.waitForFunction("document.querySelector('input[type=number]')?.value === '120'");
+    await page.close();
+  });
+
   it('keeps the activity when the account or the settings change', async () => {
     const { page } = await openWindow('activity');
     const lines = page.getByRole('list', { name: 'Recent changes, newest first' }).getByRole('listitem');

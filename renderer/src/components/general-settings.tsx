@@ -1,6 +1,6 @@
 // The settings of every pair: start at login, the file manager's share entry, notifications, how often the device is asked, extra ignore rules (with what they leave out now); each change says where it failed.
 import type { JSX } from 'preact';
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { SettingsView } from '../../../common/contract.ts';
 import { formatCount } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
@@ -24,11 +24,8 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
   const toggle = useAction((change: Partial<SettingsView>) => store.update(change));
   const savePoll = useAction((seconds: number) => store.update({ pollIntervalSeconds: seconds }));
   const saveRules = useAction((text: string) => store.update({ ignoreRules: text }));
-  const [poll, setPoll] = useState(String(settings.pollIntervalSeconds));
-  const [rules, setRules] = useState(settings.ignoreRules);
-  // A change made elsewhere (the tray, another window) replaces what is shown, unless edited here.
-  useEffect(() => setPoll(String(settings.pollIntervalSeconds)), [settings.pollIntervalSeconds]);
-  useEffect(() => setRules(settings.ignoreRules), [settings.ignoreRules]);
+  const [poll, setPoll] = useShownValue(String(settings.pollIntervalSeconds));
+  const [rules, setRules] = useShownValue(settings.ignoreRules);
   const pollSeconds = Number(poll);
   return (
     <section class="card" aria-labelledby="general-settings">
@@ -140,6 +137,22 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
       <LeftOut />
     </section>
   );
+}
+
+/**
+ * A field's text, starting from the stored value: a change made elsewhere (the tray, another window)
+ * replaces what is shown unless it was edited here. Never on the first render's effect: text typed
+ * before it ran (a fast user, a test) would be put back to the stored value, and its Save turned off.
+ */
+function useShownValue(stored: string): [string, (text: string) => void] {
+  const [text, setText] = useState(stored);
+  const shown = useRef(stored);
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = stored;
+    if (before !== stored) setText((current) => (current === before ? stored : current));
+  }, [stored]);
+  return [text, setText];
 }
 
 /** What is not synced on purpose now, as the core counts it (never listed under Issues). */
