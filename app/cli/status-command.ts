@@ -17,7 +17,7 @@ import {
   META_REMOTE_FOLDER,
   type StoredPassSummary,
 } from '../sync/pass-record.ts';
-import type { IssueRemedy } from '../sync/pass-report.ts';
+import { ISSUE_REMEDIES } from '../sync/pass-report.ts';
 import { terminalSafe } from '../search/terminal-text.ts';
 import { UsageError, type CommandContext } from './cli-context.ts';
 import { unsyncedWords } from './issue-lines.ts';
@@ -238,8 +238,6 @@ function withIndex<T>(indexPath: string, read: (store: IndexStore) => T): T {
   }
 }
 
-const REMEDIES = ['retry-later', 'needs-you', 'never-as-is'] as const satisfies readonly IssueRemedy[];
-
 // Every field of a stored issue is declared: z.object drops the rest, and `--json` carries `remedy`, the
 // class the help points scripts to, with or without a running service (issue 27).
 const issueSchema = z.object({
@@ -247,7 +245,7 @@ const issueSchema = z.object({
   path: z.string(),
   code: z.string(),
   message: z.string(),
-  remedy: z.enum(REMEDIES).optional(),
+  remedy: z.enum(ISSUE_REMEDIES).optional(),
   side: z.enum(['local', 'remote']).optional(),
 });
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MchError } from '../../common/errors.ts';
 import type { SyncStatus } from '../../common/sync-status.ts';
+import { ISSUE_REMEDIES } from '../sync/pass-report.ts';
 import { ControlError } from './control-errors.ts';
 
 export type ControlRequest =
@@ -71,7 +72,7 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
       code: z.string(),
       message: z.string(),
       // Kept, not dropped: `status --json` of a running service carries each item's class too.
-      remedy: z.enum(['retry-later', 'needs-you', 'never-as-is']).optional(),
+      remedy: z.enum(ISSUE_REMEDIES).optional(),
       side: z.enum(['local', 'remote']).optional(),
     }),
   ),

@@ -56,6 +56,13 @@ export interface PassIssue {
  */
 export type IssueRemedy = 'retry-later' | 'needs-you' | 'never-as-is';
 
+/** Every remedy, for the schemas that read an issue back (a stored record, the control socket). */
+export const ISSUE_REMEDIES = [
+  'retry-later',
+  'needs-you',
+  'never-as-is',
+] as const satisfies readonly IssueRemedy[];
+
 /** Every code of an item left unsynced, by what the user can do about it (app/README.md lists them). */
 const REMEDIES: Readonly<Record<IssueRemedy, readonly string[]>> = {
   'retry-later': [

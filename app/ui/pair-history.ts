@@ -1,8 +1,6 @@
 // What the window was told happened to each pair, kept by the core across restarts of the pairs' services (a setting saved, a sign-in, a device chosen), so Activity and the conflicts under Issues do not empty.
-import { dirname, join } from 'node:path';
 import type { ActivityView } from '../../common/contract.ts';
-import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
-import { lstatQuietly } from '../live/lstat-quietly.ts';
+import { bothCopiesThere } from './pair-issues.ts';
 
 /** Entries kept per pair: the window keeps 500 lines of all pairs, the live status 200 of its own. */
 const KEPT_PER_PAIR = 500;
@@ -59,20 +57,9 @@ export class PairHistory {
       return true;
     });
     // The copies just told stay: the pass may not have downloaded the device's version beside them yet.
-    if (kept.length > CONFLICTS_KEPT) kept = kept.filter((copy) => copies.includes(copy) || isOpen(copy));
+    if (kept.length > CONFLICTS_KEPT)
+      kept = kept.filter((copy) => copies.includes(copy) || bothCopiesThere(copy.localPath, copy.path));
     if (kept.length > CONFLICTS_KEPT) kept.length = CONFLICTS_KEPT;
     this.#conflicts.set(pairId, kept);
   }
-}
-
-/** Both copies are there: the conflicted copy, and beside it the original under the name it was made from. */
-function isOpen(copy: ActivityView): boolean {
-  const original = originalPathOfConflictedCopy(copy.path);
-  const originalLocal = join(dirname(copy.localPath), original.slice(original.lastIndexOf('/') + 1));
-  return exists(copy.localPath) && exists(originalLocal);
-}
-
-/** Whether something is at `path` (a link counts, followed or not). */
-function exists(path: string): boolean {
-  return lstatQuietly(path) !== undefined;
 }

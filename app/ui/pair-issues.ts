@@ -1,5 +1,5 @@
 // Which of a pair's items the window lists under Issues, grouped as the command line groups them: what is not synced, conflicts while both copies are there, and quietly what the client's rules left out or synced with a warning; what the user or the client left out on purpose is counted, not listed.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ActivityView, IssueGroupView, IssueView, LeftOutView } from '../../common/contract.ts';
 import type { ItemIssue } from '../../common/sync-status.ts';
 import { originalPathOfConflictedCopy } from '../sync/conflict-names.ts';
@@ -86,7 +86,7 @@ export function pairIssues(
   const seen = new Set<string>();
   for (const { path: copyPath } of conflicts) {
     const originalPath = originalPathOfConflictedCopy(copyPath);
-    if (seen.has(copyPath) || !exists(local(copyPath)) || !exists(local(originalPath))) continue;
+    if (seen.has(copyPath) || !bothCopiesThere(local(copyPath), copyPath)) continue;
     seen.add(copyPath);
     conflictCount += 1;
     issues.push({
@@ -105,6 +105,16 @@ export function pairIssues(
   // Stable: within a group, the engine's order (its walk's) stays.
   issues.sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
   return { issues, unsyncedCount, conflictCount, leftOut };
+}
+
+/**
+ * A conflict still open: its conflicted copy (`copyPath` in the pair, at `copyLocalPath` here) and,
+ * beside it, the original under the name the copy was made from, both there.
+ */
+export function bothCopiesThere(copyLocalPath: string, copyPath: string): boolean {
+  const original = originalPathOfConflictedCopy(copyPath);
+  const originalLocal = join(dirname(copyLocalPath), original.slice(original.lastIndexOf('/') + 1));
+  return exists(copyLocalPath) && exists(originalLocal);
 }
 
 /** Whether something is at `path` (a link counts, followed or not). */

@@ -21,10 +21,10 @@ const GROUP_WORDS: Record<IssueGroupView, string> = {
   warning: 'Synced, with a warning',
 };
 
-/** Listed for the user to know, never counted: nothing is wrong, and nothing needs doing to sync. */
-const QUIET: ReadonlySet<IssueGroupView> = new Set<IssueGroupView>(['skipped', 'warning']);
-
-/** What a quiet group means; the engine's message says which rule or warning. */
+/**
+ * The quiet groups, listed for the user to know and never counted (nothing is wrong, nothing needs doing
+ * to sync), and what each means; the engine's message says which rule or warning.
+ */
 const QUIET_WORDS: Partial<Record<IssueGroupView, string>> = {
   skipped: 'mch-sync does not sync this kind of item. Nothing to do.',
   warning: 'It is synced; this is only for you to know.',
@@ -86,8 +86,8 @@ function AnswerUnderWay({ pair, answer }: { pair: PairView; answer: HoldAnswerVi
  */
 function PairIssues({ pair, issues }: { pair: PairView; issues: IssueView[] }): JSX.Element {
   const headingId = `issues-${pair.id}`;
-  const needing = issues.filter((issue) => !QUIET.has(issue.group));
-  const quiet = issues.filter((issue) => QUIET.has(issue.group));
+  const needing = issues.filter((issue) => QUIET_WORDS[issue.group] === undefined);
+  const quiet = issues.filter((issue) => QUIET_WORDS[issue.group] !== undefined);
   return (
     <section class="issue-group" aria-labelledby={headingId}>
       <h2 id={headingId}>
