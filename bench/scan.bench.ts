@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nativeListFolder } from '../app/sync/native-scan.ts';
-import { nodeScanFs, scanLocalFolder } from '../app/sync/scanner.ts';
+import { nativeListFolder } from '../app/sync/local/native-scan.ts';
+import { nodeScanFs, scanLocalFolder } from '../app/sync/local/scanner.ts';
 import { printComparison } from './lib/report.ts';
 
 const FILES = Number(process.env['BENCH_SCAN_FILES'] ?? 100_000);

@@ -1,8 +1,8 @@
 // Checks what the services answer: JSON against a zod schema, ETag headers, Location paths, wire times.
 import { z } from 'zod';
 import { BadResponseError } from '../../common/errors.ts';
-import type { ApiResponse } from './transport.ts';
-import { headerText } from './transport.ts';
+import type { ApiResponse } from './http/transport.ts';
+import { headerText } from './http/transport.ts';
 import { isUsableId } from './names.ts';
 
 /** Times are ISO 8601 UTC, "read with or without fractions" (device-api.md §3). */

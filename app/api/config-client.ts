@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { BadResponseError } from '../../common/errors.ts';
 import { parseJson, wrapped, etagOf } from './answers.ts';
-import { Transport } from './transport.ts';
-import { joinUrl, parseServiceUrl } from './url-safety.ts';
+import { Transport } from './http/transport.ts';
+import { joinUrl, parseServiceUrl } from './http/url-safety.ts';
 
 export interface ServiceUrls {
   device: string;

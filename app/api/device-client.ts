@@ -31,8 +31,8 @@ import { downloadFile, type DownloadOptions, type DownloadResult } from './downl
 import { multipartBody, sourceSize, sourceStream, type ContentSource } from './multipart.ts';
 import { checkName, idSegment } from './names.ts';
 import { uploadFile, type UploadOptions, type UploadResult } from './resumable-upload.ts';
-import type { ApiResponse, Progress, RequestSpec, Transport } from './transport.ts';
-import { joinUrl } from './url-safety.ts';
+import type { ApiResponse, Progress, RequestSpec, Transport } from './http/transport.ts';
+import { joinUrl } from './http/url-safety.ts';
 
 export type { RemoteFile, RejectedItem } from './device-schemas.ts';
 export type { CallOptions, Created, CreateInput, PatchInput, WriteOptions } from './file-requests.ts';

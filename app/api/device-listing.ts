@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { BadResponseError } from '../../common/errors.ts';
 import { etagOf, parseJson, msToWireTime } from './answers.ts';
 import type { DeviceClient } from './device-client.ts';
-import type { ApiResponse } from './transport.ts';
+import type { ApiResponse } from './http/transport.ts';
 import {
   checkItem,
   checkItems,

@@ -4,8 +4,8 @@ import { DeviceUnreachableError, type ApiError } from '../../common/errors.ts';
 import type { DeviceRecord } from '../../common/wire/cloud.ts';
 import { checkShape, parseJson, wrapped } from './answers.ts';
 import { fileSchema } from './device-schemas.ts';
-import type { Transport } from './transport.ts';
-import { isLoopbackHost, joinUrl, parseServiceUrl, segment } from './url-safety.ts';
+import type { Transport } from './http/transport.ts';
+import { isLoopbackHost, joinUrl, parseServiceUrl, segment } from './http/url-safety.ts';
 
 export type { DeviceRecord } from '../../common/wire/cloud.ts';
 

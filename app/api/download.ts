@@ -6,9 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortedError, ApiError, BadResponseError } from '../../common/errors.ts';
 import { etagOf } from './answers.ts';
 import type { DeviceClient } from './device-client.ts';
-import { errorFromFailure } from './http-errors.ts';
+import { errorFromFailure } from './http/http-errors.ts';
 import { idSegment } from './names.ts';
-import { headerText, type Progress, type StreamResponse } from './transport.ts';
+import { headerText, type Progress, type StreamResponse } from './http/transport.ts';
 
 export interface DownloadOptions {
   signal?: AbortSignal;

@@ -6,7 +6,7 @@ import { etagOf, msToWireTime, parseJson } from './answers.ts';
 import { fileSchema, toRemoteFile, type RemoteFile } from './device-schemas.ts';
 import { sourceSize, type ContentSource } from './multipart.ts';
 import { checkName } from './names.ts';
-import type { ApiResponse, Progress } from './transport.ts';
+import type { ApiResponse, Progress } from './http/transport.ts';
 
 export interface CallOptions {
   signal?: AbortSignal;

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { BadResponseError } from '../../common/errors.ts';
 import { DESKTOP_CLIENT_ID, PASSWORD_REALM_GRANT, type UserInfo } from '../../common/wire/identity.ts';
 import { parseJson } from './answers.ts';
-import { Transport } from './transport.ts';
-import { assertTokenSafe, joinUrl } from './url-safety.ts';
+import { Transport } from './http/transport.ts';
+import { assertTokenSafe, joinUrl } from './http/url-safety.ts';
 
 export type { UserInfo } from '../../common/wire/identity.ts';
 

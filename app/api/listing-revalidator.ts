@@ -13,9 +13,9 @@ import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { DeviceClient } from './device-client.ts';
 import { listingTargets, listingUrl } from './device-listing.ts';
-import { Http1ResponseReader, type Http1Response } from './http1-responses.ts';
-import type { ApiResponse } from './transport.ts';
-import { assertTokenSafe, describeRequest } from './url-safety.ts';
+import { Http1ResponseReader, type Http1Response } from './http/http1-responses.ts';
+import type { ApiResponse } from './http/transport.ts';
+import { assertTokenSafe, describeRequest } from './http/url-safety.ts';
 
 export type Revalidation =
   | { kind: 'not-modified' }

@@ -9,7 +9,7 @@ import { resumableStatusSchema } from './device-schemas.ts';
 import { assertUnchanged, pinVersion } from './file-source.ts';
 import { multipartBody, sourceSize, sourceStream, type ContentSource } from './multipart.ts';
 import { idSegment } from './names.ts';
-import type { Progress } from './transport.ts';
+import type { Progress } from './http/transport.ts';
 
 export interface UploadOptions {
   /** Continue this unfinished upload (an id given to `onUploadStarted` earlier) instead of starting anew. */

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { ApiError } from '../../common/errors.ts';
 import type { Share } from '../../common/wire/sharing.ts';
 import { checkShape, parseJson, wrapped } from './answers.ts';
-import type { Transport } from './transport.ts';
+import type { Transport } from './http/transport.ts';
 import { idSegment, isUsableId } from './names.ts';
-import { joinUrl } from './url-safety.ts';
+import { joinUrl } from './http/url-safety.ts';
 
 export type { Share } from '../../common/wire/sharing.ts';
 

@@ -3,7 +3,7 @@ import { MchError } from '../../common/errors.ts';
 import { ConfigClient } from '../api/config-client.ts';
 import { DeviceLookup } from '../api/device-lookup.ts';
 import { IdentityClient, type TokenSet } from '../api/identity-client.ts';
-import type { Transport } from '../api/transport.ts';
+import type { Transport } from '../api/http/transport.ts';
 import { SettingsFile, type ProfileSettings, type SignedInUser } from '../profile/settings.ts';
 import { SignInRequiredError } from './auth-errors.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';

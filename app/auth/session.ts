@@ -4,7 +4,7 @@ import type { UserInfo } from '../../common/wire/identity.ts';
 import { ConfigClient, type ServiceUrls } from '../api/config-client.ts';
 import { DeviceLookup } from '../api/device-lookup.ts';
 import { IdentityClient } from '../api/identity-client.ts';
-import { Transport } from '../api/transport.ts';
+import { Transport } from '../api/http/transport.ts';
 import {
   SettingsFile,
   type ChosenDevice,

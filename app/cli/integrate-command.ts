@@ -16,7 +16,7 @@ import {
 import { IntegrateError } from '../integrate/integrate-errors.ts';
 import { shellWord } from '../integrate/quoting.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
-import { UsageError, type CommandContext } from './cli-context.ts';
+import { UsageError, type CommandContext } from './terminal/cli-context.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 

@@ -10,25 +10,25 @@ import {
   UsageError,
   type CliDependencies,
   type CommandContext,
-} from './cli-context.ts';
-import { safeText } from './output.ts';
-import { runDevices } from './devices-command.ts';
+} from './terminal/cli-context.ts';
+import { safeText } from './terminal/output.ts';
+import { runDevices } from './account-commands/devices-command.ts';
 import { INTEGRATE_USAGE, runIntegrate } from './integrate-command.ts';
-import { runLogin } from './login-command.ts';
-import { runLogout } from './logout-command.ts';
-import { runRun } from './run-command.ts';
+import { runLogin } from './account-commands/login-command.ts';
+import { runLogout } from './account-commands/logout-command.ts';
+import { runRun } from './sync-commands/run-command.ts';
 import { DEVICES_USAGE, LOGIN_USAGE, LOGOUT_USAGE, MAIN_USAGE, RUN_USAGE, WHOAMI_USAGE } from './usage.ts';
-import { runWhoami } from './whoami-command.ts';
-import { PAUSE_USAGE, runPause } from './pause-command.ts';
-import { RESUME_USAGE, runResume } from './resume-command.ts';
-import { runStatus, STATUS_USAGE } from './status-command.ts';
-import { FOLDERS_USAGE, runFolders } from './folders-command.ts';
+import { runWhoami } from './account-commands/whoami-command.ts';
+import { PAUSE_USAGE, runPause } from './sync-commands/pause-command.ts';
+import { RESUME_USAGE, runResume } from './sync-commands/resume-command.ts';
+import { runStatus, STATUS_USAGE } from './sync-commands/status-command.ts';
+import { FOLDERS_USAGE, runFolders } from './sync-commands/folders-command.ts';
 import { runUi, UI_USAGE } from './ui-command.ts';
-import { runShare, SHARE_USAGE } from './share-command.ts';
-import { runShares, SHARES_USAGE } from './shares-command.ts';
-import { runUnshare, UNSHARE_USAGE } from './unshare-command.ts';
-import { PHOTOS_USAGE, runPhotos } from './photos-command.ts';
-import { runSearch, SEARCH_USAGE } from './search-command.ts';
+import { runShare, SHARE_USAGE } from './share-commands/share-command.ts';
+import { runShares, SHARES_USAGE } from './share-commands/shares-command.ts';
+import { runUnshare, UNSHARE_USAGE } from './share-commands/unshare-command.ts';
+import { PHOTOS_USAGE, runPhotos } from './search-commands/photos-command.ts';
+import { runSearch, SEARCH_USAGE } from './search-commands/search-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;

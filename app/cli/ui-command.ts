@@ -10,7 +10,7 @@ import type { SystemSwitch } from '../ui/system-settings.ts';
 import { startUiHost } from '../ui-host/ui-host.ts';
 import { UiCore } from '../ui/ui-core.ts';
 import { terminalSafe } from '../search/terminal-text.ts';
-import { UsageError, type CommandContext } from './cli-context.ts';
+import { UsageError, type CommandContext } from './terminal/cli-context.ts';
 
 export const UI_USAGE = `Usage: mch-sync [--profile DIR] ui [--port N] [--no-open]
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ViewName } from '../../common/contract.ts';
-import { Debouncer } from '../live/debouncer.ts';
-import { systemClock, type Clock } from '../live/clock.ts';
+import { Debouncer } from '../watcher/debouncer.ts';
+import { systemClock, type Clock } from '../watcher/clock.ts';
 
 export interface LaunchRequest {
   /** Absolute paths to share as one link, deduplicated in the order given; empty when none. */

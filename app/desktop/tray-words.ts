@@ -1,7 +1,7 @@
 // The tray's words: the tooltip and the menu's status line for each tray state, from the pair views.
 import type { AccountView, PairView } from '../../common/contract.ts';
 import { assertNever } from '../../common/errors.ts';
-import { formatBytes } from '../cli/run-summary.ts';
+import { formatBytes } from '../cli/sync-commands/run-summary.ts';
 import type { TrayState } from './tray-model.ts';
 
 // English, like every other string of the app; a fixed locale keeps "10,000" the same on every machine.

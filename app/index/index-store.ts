@@ -1,7 +1,7 @@
 // The typed repository over the sync index: items by remote id, inode or path, subtree moves, and intents.
 import type Database from 'better-sqlite3';
 import { BugError } from '../../common/errors.ts';
-import type { IndexEntry, IndexRow, ItemKind, RelativePath } from '../sync/model.ts';
+import type { IndexEntry, IndexRow, ItemKind, RelativePath } from '../model/items.ts';
 import type { IndexDb } from './index-db.ts';
 import { DigestStore } from './digest-store.ts';
 import { ListingStore } from './listing-store.ts';

@@ -4,7 +4,7 @@
 // Stats object of 14 numbers. The local scan of a pass does that 100,000 times for 100,000 files, which
 // is most of a pass with nothing to do (docs/benchmarks.md, "Sync pass with nothing changed"). Here a
 // folder is opened once, each entry is looked up by its name relative to it, and the facts come back
-// in three typed arrays. app/sync/native-scan.ts loads this addon; without it the scan uses node:fs.
+// in three typed arrays. app/sync/local/native-scan.ts loads this addon; without it the scan uses node:fs.
 #define NAPI_VERSION 8
 #include <node_api.h>
 
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-// Kinds, as app/sync/native-scan.ts reads them; a negative kind is -errno of a failed fstatat.
+// Kinds, as app/sync/local/native-scan.ts reads them; a negative kind is -errno of a failed fstatat.
 enum { KIND_GONE = 0, KIND_FILE = 1, KIND_FOLDER = 2, KIND_SYMLINK = 3, KIND_SPECIAL = 4, KIND_BAD_NAME = 5 };
 
 typedef struct {

@@ -6,9 +6,9 @@ import type { DeviceClient } from '../api/device-client.ts';
 import { openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
 import { findPairOf, type FolderPair } from '../profile/folder-pairs.ts';
-import { META_REMOTE_ROOT } from '../sync/pass-record.ts';
+import { META_REMOTE_ROOT } from '../sync/pass/pass-record.ts';
 import { ShareError } from './share-errors.ts';
-import { lstatQuietly } from '../live/lstat-quietly.ts';
+import { lstatQuietly } from '../watcher/lstat-quietly.ts';
 
 /** A path given to share, placed in its pair. */
 export interface LocalItem {

@@ -2,8 +2,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertNever } from '../../common/errors.ts';
 import type { SyncStatus } from '../../common/sync-status.ts';
-import { askService } from '../service/control-client.ts';
-import { controlSocketPath } from '../service/control-socket-path.ts';
+import { askService } from '../live-service/control-client.ts';
+import { controlSocketPath } from '../live-service/control-socket-path.ts';
 import { ShareError } from './share-errors.ts';
 import { lookUpSyncedItems, type LocalItem, type SyncedItem } from './shared-items.ts';
 

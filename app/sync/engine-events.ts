@@ -1,6 +1,6 @@
 // What the engine tells its owner while a pass runs: its own local writes, finished items, progress.
 import type { ActivityEntry, SyncProgress } from '../../common/sync-status.ts';
-import type { RelativePath } from './model.ts';
+import type { RelativePath } from '../model/items.ts';
 
 /** A change the engine is about to make on disk (the watcher swallows its echo). */
 export interface LocalWrite {

@@ -1,29 +1,29 @@
 // The sync engine facade: one object per synced folder pair that runs passes (scan, walk, plan, execute).
-import type { RelativePath } from './model.ts';
+import type { RelativePath } from '../model/items.ts';
 import type { SyncEngineOptions, SyncOptions } from './engine-options.ts';
-import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './executor.ts';
-import { newExecutionContext } from './execution-context.ts';
-import { IndexWriter } from './index-writes.ts';
-import { tidyLeftovers } from './leftovers.ts';
-import { ListingCacheDamagedError, ListingCacheKeeper } from './listing-cache.ts';
-import { withOwnMoves } from './walk-listing.ts';
-import { recoverIntents } from './intent-recovery.ts';
-import { LocalRoot } from './local-root.ts';
-import { DeleteTally } from './delete-run.ts';
-import { checkDevice } from './device-check.ts';
-import { answersHold, checkFolder, type HoldAnswer } from './folder-check.ts';
-import { massDeleteHold, rememberPass, rootHold } from './pass-record.ts';
+import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from './execute/executor.ts';
+import { newExecutionContext } from './execute/execution-context.ts';
+import { IndexWriter } from '../index/index-writes.ts';
+import { tidyLeftovers } from './recovery/leftovers.ts';
+import { ListingCacheDamagedError, ListingCacheKeeper } from './remote/listing-cache.ts';
+import { withOwnMoves } from './remote/walk-listing.ts';
+import { recoverIntents } from './recovery/intent-recovery.ts';
+import { LocalRoot } from './local/local-root.ts';
+import { DeleteTally } from './pass/delete-run.ts';
+import { checkDevice } from './pass/device-check.ts';
+import { answersHold, checkFolder, type HoldAnswer } from './pass/folder-check.ts';
+import { massDeleteHold, rememberPass, rootHold } from './pass/pass-record.ts';
 import { emptyCounts, staysOut, type HoldReason, type PassHold, type PassReport } from './pass-report.ts';
-import { passInputs, type PassInputs } from './pass-inputs.ts';
+import { passInputs, type PassInputs } from './pass/pass-inputs.ts';
 import {
   PassScope,
   remoteChangedRoots,
   scopedPassInputs,
   unplannedRemoteRoots,
   withStandingOutside,
-} from './pass-scope.ts';
-import { plan } from './planner.ts';
-import { quietDifferences } from './quiet-differences.ts';
+} from './pass/pass-scope.ts';
+import { plan } from './plan/planner.ts';
+import { quietDifferences } from './pass/quiet-differences.ts';
 import {
   putBackSettledRecord,
   quietPassIssues,
@@ -31,15 +31,20 @@ import {
   takeSettledRecord,
   type SettledRecord,
   type StandingIssues,
-} from './quiet-pass.ts';
-import { reconcile, type ReconciledItem, type ReconcileInput } from './reconcile.ts';
-import { remoteRootOf } from './remote-root.ts';
-import { RemoteWalkError, walkRemote, type RemoteWalkCache, type RemoteWalkResult } from './remote-walk.ts';
-import type { ScanOptions } from './scanner.ts';
-import { settleTimeOnlyChanges } from './time-only-changes.ts';
+} from './pass/quiet-pass.ts';
+import { reconcile, type ReconciledItem, type ReconcileInput } from './plan/reconcile.ts';
+import { remoteRootOf } from './remote/remote-root.ts';
+import {
+  RemoteWalkError,
+  walkRemote,
+  type RemoteWalkCache,
+  type RemoteWalkResult,
+} from './remote/remote-walk.ts';
+import type { ScanOptions } from './local/scanner.ts';
+import { settleTimeOnlyChanges } from './pass/time-only-changes.ts';
 
 export type { EngineLogLine, SyncEngineOptions, SyncOptions } from './engine-options.ts';
-export { EngineError, type EngineErrorCode } from './remote-root.ts';
+export { EngineError, type EngineErrorCode } from './remote/remote-root.ts';
 
 /**
  * A round's items and remote entries. Its maps of local entries and index rows by key are not kept:

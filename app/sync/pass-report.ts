@@ -1,6 +1,6 @@
 // What one sync pass did: counts for the summary, per-item issues, and why a pass was held.
-import type { DeleteCounts } from './planner.ts';
-import type { RelativePath } from './model.ts';
+import type { DeleteCounts } from './plan/planner.ts';
+import type { RelativePath } from '../model/items.ts';
 
 /** How a pass ended. `synced`: both sides match; `held`: a hold stopped it; `errors`: some items were left unsynced. */
 export type PassStatus = 'synced' | 'held' | 'errors';

@@ -9,15 +9,19 @@ import { SignInRequiredError } from '../auth/auth-errors.ts';
 import type { KeytarApi } from '../auth/keychain-store.ts';
 import { Session, type AuthEnvironment } from '../auth/session.ts';
 import type { BrowserOpener } from '../auth/system-browser.ts';
-import { deviceAddress } from '../cli/device-session.ts';
-import { systemClock, type Clock, type TimerHandle } from '../live/clock.ts';
+import { deviceAddress } from '../cli/account-commands/device-session.ts';
+import { systemClock, type Clock, type TimerHandle } from '../watcher/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';
 import type { ContractHandlers, ContractService, EventListener } from './dispatch.ts';
 import { NotificationGrouper, type NotificationInput } from './notification-grouper.ts';
-import { PairHistory } from './pair-history.ts';
-import { PairManager } from './pair-manager.ts';
-import { conflictNotifications, stateNotification, summarizeNotifications } from './pair-notifications.ts';
+import { PairHistory } from './pairs/pair-history.ts';
+import { PairManager } from './pairs/pair-manager.ts';
+import {
+  conflictNotifications,
+  stateNotification,
+  summarizeNotifications,
+} from './pairs/pair-notifications.ts';
 import { contractHandlers } from './ui-handlers.ts';
 import { UiSettingsFile } from './ui-settings.ts';
 import { SystemSettings, type SystemSwitch } from './system-settings.ts';

@@ -4,7 +4,7 @@ import { MchError } from '../../common/errors.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import { accountHandlers } from './account-handlers.ts';
 import { contentHandlers } from './content-handlers.ts';
-import { pairHandlers } from './pair-handlers.ts';
+import { pairHandlers } from './pairs/pair-handlers.ts';
 import { windowErrorOf } from './ui-errors.ts';
 import type { UiCore } from './ui-core.ts';
 import { describeFailure } from './window-log.ts';

@@ -1,6 +1,6 @@
 // The window's own log, <profile>/logs/window.log beside each pair's live log: what the host is told (warnings, unexpected failures with their stack) kept where Settings says the logs are.
 import { openRotatingLog, type RotatingLog } from '../log/rotating-log.ts';
-import { liveLogDir } from '../service/pair-service.ts';
+import { liveLogDir } from '../live-service/pair-service.ts';
 
 export type WindowLogLevel = 'info' | 'warn' | 'error';
 

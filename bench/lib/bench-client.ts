@@ -1,6 +1,6 @@
 // The sync client's DeviceClient for a benchmark device, with a tally of every request it sends.
 import { DeviceClient } from '../../app/api/device-client.ts';
-import { Transport, type AccessTokenProvider } from '../../app/api/transport.ts';
+import { Transport, type AccessTokenProvider } from '../../app/api/http/transport.ts';
 
 export interface CountedClient {
   client: DeviceClient;

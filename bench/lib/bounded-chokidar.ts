@@ -13,7 +13,7 @@
 import { promises as fsPromises } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { watch, type FSWatcher } from 'chokidar';
-import { chokidarWatchOptions } from '../../app/live/watch-options.ts';
+import { chokidarWatchOptions } from '../../app/watcher/watch-options.ts';
 
 /** Calls in flight during the first walk: enough to keep libuv's 4 threads busy, far below a tree's files. */
 export const DEFAULT_WALK_CONCURRENCY = 64;

@@ -4,17 +4,17 @@
 // (the `watch` option, the engine factory, the transport's log), so the measured client does the same
 // work as `mch-sync run`.
 import { DeviceClient } from '../../app/api/device-client.ts';
-import { Transport } from '../../app/api/transport.ts';
+import { Transport } from '../../app/api/http/transport.ts';
 import { openIndexDb } from '../../app/index/index-db.ts';
 import { IndexStore } from '../../app/index/index-store.ts';
-import { knownItemsFromIndex } from '../../app/live/index-known-items.ts';
-import { startLocalWatcher } from '../../app/live/local-watcher.ts';
-import { LiveSync } from '../../app/service/live-sync.ts';
+import { knownItemsFromIndex } from '../../app/watcher/index-known-items.ts';
+import { startLocalWatcher } from '../../app/watcher/local-watcher.ts';
+import { LiveSync } from '../../app/live-service/live-sync.ts';
 import { SyncEngine } from '../../app/sync/engine.ts';
-import type { RemoteEntry } from '../../app/sync/model.ts';
+import type { RemoteEntry } from '../../app/model/items.ts';
 import type { PassReport } from '../../app/sync/pass-report.ts';
-import { ensureRemoteFolder } from '../../app/sync/remote-folder.ts';
-import { walkRemote } from '../../app/sync/remote-walk.ts';
+import { ensureRemoteFolder } from '../../app/sync/remote/remote-folder.ts';
+import { walkRemote } from '../../app/sync/remote/remote-walk.ts';
 
 export interface DeviceAnswer {
   /** `PATCH 204`, `GET 304`, `POST failed`: the keys of `tally`. */

@@ -90,7 +90,7 @@ const walkConcurrency =
 
 async function startChokidar(kind: WatcherKind, root: string): Promise<Running> {
   const { watch } = await import('chokidar');
-  const { chokidarWatchOptions } = await import('../../app/live/watch-options.ts');
+  const { chokidarWatchOptions } = await import('../../app/watcher/watch-options.ts');
   const { watchWithChokidar } = await import('./bounded-chokidar.ts');
   const options =
     kind === 'chokidar-defaults'
@@ -114,7 +114,7 @@ async function startChokidar(kind: WatcherKind, root: string): Promise<Running> 
 
 /** The own source alone, its events counted: what the live watcher adds to it is the cleaner. */
 async function startOwnSource(root: string): Promise<Running> {
-  const { startFolderWatches } = await import('../../app/live/folder-watches.ts');
+  const { startFolderWatches } = await import('../../app/watcher/folder-watches.ts');
   const started = process.hrtime.bigint();
   const source = startFolderWatches({
     root,
@@ -134,7 +134,7 @@ async function startServiceWatcher(
   root: string,
   withIndex = false,
 ): Promise<Running> {
-  const { startLocalWatcher } = await import('../../app/live/local-watcher.ts');
+  const { startLocalWatcher } = await import('../../app/watcher/local-watcher.ts');
   const started = process.hrtime.bigint();
   const watcher = startLocalWatcher({
     root,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliDependencies } from '../../app/cli/cli-context.ts';
+import type { CliDependencies } from '../../app/cli/terminal/cli-context.ts';
 import { runCli } from '../../app/cli/main.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { startTestDevice, type TestDevice } from '../helpers/device.ts';

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShareJson } from '../../app/cli/share-command.ts';
+import type { ShareJson } from '../../app/cli/share-commands/share-command.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import { runMchSync, type CliRun } from '../helpers/mch-sync.ts';

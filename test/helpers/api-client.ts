@@ -5,7 +5,7 @@ import {
   type AccessTokenProvider,
   type ApiLogEntry,
   type TransportOptions,
-} from '../../app/api/transport.ts';
+} from '../../app/api/http/transport.ts';
 import type { TestDevice } from './device.ts';
 
 /** Tiny waits, so retries cost milliseconds in tests (the device's Retry-After: 1 is not waited for). */

@@ -1,7 +1,7 @@
 // Another `mch-sync run` for the folder lock tests: takes the lock given on the command line and holds it until killed.
 // `folder-lock-holder.ts LOCK FOLDER` takes one lock file; `folder-lock-holder.ts --synced PROFILE FOLDER`
 // takes both locks of a synced folder, as `mch-sync run` does.
-import { acquireFolderLock, lockSyncedFolder } from '../../app/cli/folder-lock.ts';
+import { acquireFolderLock, lockSyncedFolder } from '../../app/profile/folder-lock.ts';
 
 const [first, second, third] = process.argv.slice(2);
 if (first === undefined || second === undefined || (first === '--synced' && third === undefined)) {

@@ -4,11 +4,11 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { knownItemsFromIndex } from '../../app/live/index-known-items.ts';
-import { LiveSync, type LiveSyncOptions } from '../../app/service/live-sync.ts';
+import { knownItemsFromIndex } from '../../app/watcher/index-known-items.ts';
+import { LiveSync, type LiveSyncOptions } from '../../app/live-service/live-sync.ts';
 import { SyncEngine, type SyncOptions } from '../../app/sync/engine.ts';
 import type { PassReport } from '../../app/sync/pass-report.ts';
-import { walkRemote } from '../../app/sync/remote-walk.ts';
+import { walkRemote } from '../../app/sync/remote/remote-walk.ts';
 import type { TestDevice } from './device.ts';
 import { isWrite, SyncPair, type Tree } from './sync-pair.ts';
 

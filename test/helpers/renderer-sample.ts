@@ -169,7 +169,7 @@ export function rendererSample(nowMs: number): RendererSample {
       atMs: nowMs - (minutesAgo as number) * MINUTE,
       localPath: `${pairId === 'photos' ? `${HOME}/Pictures/Family photos` : `${HOME}/Documents`}/${path as string}`,
     })),
-    // As the core lists them (app/ui/pair-issues.ts): what needs the user first, then what is only to be
+    // As the core lists them (app/ui/pairs/pair-issues.ts): what needs the user first, then what is only to be
     // known; the messages are the engine's own words for each code.
     issues: [
       {

@@ -24,8 +24,8 @@ import {
   type SyncOptions,
 } from '../../app/sync/engine.ts';
 import type { PassReport } from '../../app/sync/pass-report.ts';
-import { ensureRemoteFolder } from '../../app/sync/remote-folder.ts';
-import { walkRemote } from '../../app/sync/remote-walk.ts';
+import { ensureRemoteFolder } from '../../app/sync/remote/remote-folder.ts';
+import { walkRemote } from '../../app/sync/remote/remote-walk.ts';
 import { clientFor, type RecordedClient } from './api-client.ts';
 import type { TestDevice } from './device.ts';
 import { startHostileServer, type HostileServer, type SeenRequest } from './hostile-server.ts';

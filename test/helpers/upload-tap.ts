@@ -1,6 +1,6 @@
 // Holds a client's upload bodies at a chosen byte so a test can change the file mid-read, and records every request.
 import { Readable } from 'node:stream';
-import type { RequestSpec, Transport } from '../../app/api/transport.ts';
+import type { RequestSpec, Transport } from '../../app/api/http/transport.ts';
 
 /** Where an upload's body stops, and what happens while it is stopped. */
 export interface PausePoint {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRemoteFolder } from '../../app/sync/remote-folder.ts';
+import { ensureRemoteFolder } from '../../app/sync/remote/remote-folder.ts';
 import { clientFor } from '../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import {

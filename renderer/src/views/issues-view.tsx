@@ -11,7 +11,7 @@ import { ViewHeader } from '../components/view-header.tsx';
 import { baseName } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
 
-/** Each group's tag, in the command line's words (app/cli/issue-lines.ts HEADINGS). */
+/** Each group's tag, in the command line's words (app/cli/terminal/issue-lines.ts HEADINGS). */
 const GROUP_WORDS: Record<IssueGroupView, string> = {
   'needs-you': 'Needs you',
   'never-as-is': 'Cannot sync as it is',

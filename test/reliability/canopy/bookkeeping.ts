@@ -1,7 +1,7 @@
 // A disk's own folders (its trash, lost+found) in a soak seed: left out of the trees compared, and never to reach the other side.
 import { showPath, type SnapshotItem, type Violation } from './invariants.ts';
 
-/** Names the engine never syncs at any depth, of those a seed can meet (app/sync/local-names.ts has them all). */
+/** Names the engine never syncs at any depth, of those a seed can meet (app/sync/local/local-names.ts has them all). */
 const BOOKKEEPING = /^(?:\.Trash|\.Trash-\d+|lost\+found)$/;
 
 export function isBookkeeping(path: string): boolean {

@@ -1,5 +1,5 @@
 // The invariants after a pass: both sides identical, the index agrees with both, no content lost.
-import type { IndexRow } from '../../../app/sync/model.ts';
+import type { IndexRow } from '../../../app/model/items.ts';
 import { remedyOf, staysOut, type PassReport } from '../../../app/sync/pass-report.ts';
 import { compare, isWithin, parentOf } from './model.ts';
 import { simulate } from './replay.ts';

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openIndexDb, type IndexDb } from '../../../app/index/index-db.ts';
 import { IndexStore } from '../../../app/index/index-store.ts';
-import { knownItemsFromIndex } from '../../../app/live/index-known-items.ts';
-import { startLocalWatcher } from '../../../app/live/local-watcher.ts';
-import { LiveSync } from '../../../app/service/live-sync.ts';
+import { knownItemsFromIndex } from '../../../app/watcher/index-known-items.ts';
+import { startLocalWatcher } from '../../../app/watcher/local-watcher.ts';
+import { LiveSync } from '../../../app/live-service/live-sync.ts';
 import {
   SyncEngine,
   type EngineLogLine,

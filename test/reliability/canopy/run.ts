@@ -7,8 +7,8 @@ import { openIndexDb } from '../../../app/index/index-db.ts';
 import { IndexStore } from '../../../app/index/index-store.ts';
 import { SyncEngine, type EngineLogLine } from '../../../app/sync/engine.ts';
 import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
-import { probeNameTraits } from '../../../app/sync/local-names.ts';
-import { ensureRemoteFolder } from '../../../app/sync/remote-folder.ts';
+import { probeNameTraits } from '../../../app/sync/local/local-names.ts';
+import { ensureRemoteFolder } from '../../../app/sync/remote/remote-folder.ts';
 import { clientFor } from '../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import {

@@ -1,7 +1,7 @@
 // Issue 26's second process on a synced folder: another profile or a symlinked path, in this process or a real `mch-sync run`, must be refused while the first syncs it.
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockSyncedFolder, type SyncedFolderLock } from '../../../app/cli/folder-lock.ts';
+import { lockSyncedFolder, type SyncedFolderLock } from '../../../app/profile/folder-lock.ts';
 import type { TestDevice } from '../../helpers/device.ts';
 import { runMchSync } from '../../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../../helpers/signed-in-profile.ts';

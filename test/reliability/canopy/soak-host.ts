@@ -1,6 +1,6 @@
 // The engine processes of one soak seed (run with syncOnce): started, crashed, replaced, and their passes.
 import type { AddressInfo } from 'node:net';
-import type { SyncedFolderLock } from '../../../app/cli/folder-lock.ts';
+import type { SyncedFolderLock } from '../../../app/profile/folder-lock.ts';
 import { SyncEngine, type EngineLogLine, type SyncOptions } from '../../../app/sync/engine.ts';
 import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
 import { buildApp } from '../../../device/server.ts';

@@ -446,8 +446,8 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       "folder's locks at its start (as mch-sync run does); the folder was moved aside and made again, " +
       'held, and restored; the process syncs the new folder at that path, while its locks are those of ' +
       "the old folder: another profile's engine takes the new folder's locks. Cause: the locks are taken " +
-      'once, by the host (app/cli/run-command.ts, app/ui/pair-manager.ts lockSyncedFolder), and ' +
-      'app/sync/folder-check.ts checkFolder adopts a changed folder (restore, confirm) without them' +
+      'once, by the host (app/cli/sync-commands/run-command.ts, app/ui/pairs/pair-manager.ts lockSyncedFolder), and ' +
+      'app/sync/pass/folder-check.ts checkFolder adopts a changed folder (restore, confirm) without them' +
       ". Fixed: the engine renews the host's lock (SyncedFolderLock.renew, SyncEngineOptions.folderLock) before it takes a changed folder as the pair's (folder-check.ts)",
     scenario: {
       seed: 528,
@@ -476,7 +476,7 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       'cafe\u0301.txt while the user renamed and edited x.bin. The trust-cache pass for X.bin re-lists the root ' +
       '(the engine wrote there) and finds the moved item in it; its index row, still at the old path, is ' +
       'outside the scope and dropped, so the item reads as new: downloaded beside the old local copy, which ' +
-      'the next whole pass uploads as new. Cause: app/sync/pass-scope.ts scopeInputs keeps a remote entry ' +
+      'the next whole pass uploads as new. Cause: app/sync/pass/pass-scope.ts scopeInputs keeps a remote entry ' +
       'around the scope but drops the index row its id leads to when the row is outside the scope' +
       '. Fixed in pass-scope.ts: scopedPassInputs brings the row of a remote entry moved into the scope, and scopeInputs keeps it with its item on disk',
     scenario: {
@@ -513,7 +513,7 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       'poll pass that reads the whole tree (the root listing changed) is held as mass-delete; the watcher ' +
       'then hands out the deletion in batches, and a trust-cache pass scoped to one of them (bulk-2, 39 ' +
       'items) is under the guard on its own: bulk-2 goes from the device while the hold stands. Cause: ' +
-      'deletes a held plan listed are not remembered (app/sync/delete-run.ts counts only deletes made, ' +
+      'deletes a held plan listed are not remembered (app/sync/pass/delete-run.ts counts only deletes made, ' +
       'noteDeleteRun in app/sync/engine.ts #pass runs only for a plan carried out), so a later scoped ' +
       'round of part of the same deletion is judged alone' +
       '. Fixed in engine.ts: after a pass held deletes, every pass is a whole pass until the hold is gone',

@@ -9,7 +9,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import type { IndexRow } from '../../../app/sync/model.ts';
+import type { IndexRow } from '../../../app/model/items.ts';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import { absolute, saveTemporary, type LocalSide, type RemoteSide } from './apply.ts';
 import { BIG_FILE, bigTag, bigVersion } from './bulk-tree.ts';

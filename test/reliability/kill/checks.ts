@@ -1,5 +1,5 @@
 // What a kill may leave behind besides diverging trees: temporary files, doubled content, conflicted copies of nothing.
-import { originalOfConflictedCopy } from '../../../app/sync/conflict-names.ts';
+import { originalOfConflictedCopy } from '../../../app/sync/plan/conflict-names.ts';
 import type { SnapshotItem } from '../canopy/invariants.ts';
 import { nameOf } from '../canopy/model.ts';
 

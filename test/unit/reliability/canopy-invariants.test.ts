@@ -1,6 +1,6 @@
 // The invariant checker of the randomized test catches each kind of broken outcome, and passes a good one.
 import { describe, expect, it } from 'vitest';
-import type { IndexEntry } from '../../../app/sync/model.ts';
+import type { IndexEntry } from '../../../app/model/items.ts';
 import { emptyCounts, type PassReport } from '../../../app/sync/pass-report.ts';
 import {
   checkReport,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { idFromLocation, wireTimeToMs } from '../../../../app/api/answers.ts';
 import { checkItem, fileSchema, toRemoteFile } from '../../../../app/api/device-schemas.ts';
 import { multipartBody } from '../../../../app/api/multipart.ts';
-import type { ApiResponse } from '../../../../app/api/transport.ts';
+import type { ApiResponse } from '../../../../app/api/http/transport.ts';
 
 function answer(headers: Record<string, string>): ApiResponse {
   return { kind: 'created', headers, body: Buffer.alloc(0), correlationId: 'c', url: new URL('http://h/') };

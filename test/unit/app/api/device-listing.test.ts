@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceClient } from '../../../../app/api/device-client.ts';
 import { listingTargets, listingUrl } from '../../../../app/api/device-listing.ts';
-import { Transport } from '../../../../app/api/transport.ts';
+import { Transport } from '../../../../app/api/http/transport.ts';
 
 const ids = [
   'abc123',

@@ -7,7 +7,7 @@ import {
   errorFromFailure,
   errorFromStatus,
   retryAfterMs,
-} from '../../../../app/api/http-errors.ts';
+} from '../../../../app/api/http/http-errors.ts';
 
 const context = { what: 'read item x', details: { correlationId: 'c-1', request: 'GET http://h/p' } };
 const body = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));

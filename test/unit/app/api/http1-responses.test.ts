@@ -4,7 +4,7 @@ import {
   Http1ResponseReader,
   ResponseFramingError,
   type Http1Response,
-} from '../../../../app/api/http1-responses.ts';
+} from '../../../../app/api/http/http1-responses.ts';
 
 const MiB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 // Names that could escape a folder, the loopback rule for tokens, and joining device paths to bases.
 import { describe, expect, it } from 'vitest';
 import { checkName, idSegment, nameProblem } from '../../../../app/api/names.ts';
-import { assertTokenSafe, isLoopbackHost, joinUrl } from '../../../../app/api/url-safety.ts';
+import { assertTokenSafe, isLoopbackHost, joinUrl } from '../../../../app/api/http/url-safety.ts';
 
 describe('names', () => {
   it('accepts ordinary names, including dots, spaces and 255 bytes of UTF-8', () => {

@@ -1,6 +1,11 @@
 // The retry rules: which requests may be repeated, and how long to wait before the next attempt.
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, isIdempotent, nextDelayMs, retryPolicy } from '../../../../app/api/retry-policy.ts';
+import {
+  backoffDelayMs,
+  isIdempotent,
+  nextDelayMs,
+  retryPolicy,
+} from '../../../../app/api/http/retry-policy.ts';
 
 describe('isIdempotent', () => {
   it('counts reads, and writes guarded by If-Match, as safe to repeat', () => {

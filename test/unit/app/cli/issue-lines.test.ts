@@ -1,6 +1,6 @@
 // The items a pass left unsynced, for people: groups by what the user can do, and one safe line each.
 import { describe, expect, it } from 'vitest';
-import { issueLine, issueSections, unsyncedWords } from '../../../../app/cli/issue-lines.ts';
+import { issueLine, issueSections, unsyncedWords } from '../../../../app/cli/terminal/issue-lines.ts';
 import type { PassIssue } from '../../../../app/sync/pass-report.ts';
 
 function issue(kind: PassIssue['kind'], code: string, path = 'p'): PassIssue {

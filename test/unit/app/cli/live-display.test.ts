@@ -1,7 +1,7 @@
 // What a live run shows: never "Up to date" while items are left unsynced, and names that stay inert.
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../../../common/sync-status.ts';
-import { plainDisplay, statusLines } from '../../../../app/cli/live-display.ts';
+import { plainDisplay, statusLines } from '../../../../app/cli/sync-commands/live-display.ts';
 import type { PassIssue } from '../../../../app/sync/pass-report.ts';
 
 const UNSYNCED: PassIssue[] = [

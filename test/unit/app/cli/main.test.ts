@@ -1,7 +1,7 @@
 // The mch-sync command line: help, usage errors with exit code 2, and where the profile is taken from.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliDependencies } from '../../../../app/cli/cli-context.ts';
+import type { CliDependencies } from '../../../../app/cli/terminal/cli-context.ts';
 import { runCli } from '../../../../app/cli/main.ts';
 
 async function run(args: string[], env: NodeJS.ProcessEnv = {}, input = '') {

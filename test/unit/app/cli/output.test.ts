@@ -1,6 +1,6 @@
 // Formatting of durations and aligned rows in the commands' output.
 import { describe, expect, it } from 'vitest';
-import { describeDevice, describeRemaining, safeText, table } from '../../../../app/cli/output.ts';
+import { describeDevice, describeRemaining, safeText, table } from '../../../../app/cli/terminal/output.ts';
 
 describe('describeRemaining', () => {
   it('says how long is left, or how long ago it ended', () => {

@@ -1,7 +1,7 @@
 // Reading the password from stdin: the trailing newline of echo is dropped, nothing else.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readSecretFromStdin } from '../../../../app/cli/read-stdin.ts';
+import { readSecretFromStdin } from '../../../../app/cli/terminal/read-stdin.ts';
 
 describe('readSecretFromStdin', () => {
   it('drops one trailing line ending and keeps every other character', async () => {

@@ -1,6 +1,10 @@
 // The summary `mch-sync run` prints for each kind of pass: synced, nothing to do, problems, held.
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatRunSummary, nothingMoved } from '../../../../app/cli/run-summary.ts';
+import {
+  formatBytes,
+  formatRunSummary,
+  nothingMoved,
+} from '../../../../app/cli/sync-commands/run-summary.ts';
 import { emptyCounts, type PassIssue, type PassReport } from '../../../../app/sync/pass-report.ts';
 
 const CONTEXT = {

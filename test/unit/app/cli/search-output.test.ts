@@ -1,9 +1,9 @@
 // How search results are printed for people: marks on a terminal only, camera names, the summaries.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliDependencies } from '../../../../app/cli/cli-context.ts';
-import { cameraName } from '../../../../app/cli/photos-output.ts';
-import { highlightStyleFor, matchLines } from '../../../../app/cli/search-output.ts';
+import type { CliDependencies } from '../../../../app/cli/terminal/cli-context.ts';
+import { cameraName } from '../../../../app/cli/search-commands/photos-output.ts';
+import { highlightStyleFor, matchLines } from '../../../../app/cli/search-commands/search-output.ts';
 import { remoteFile } from '../../../helpers/remote-file.ts';
 
 function deps(env: NodeJS.ProcessEnv, terminal: boolean): CliDependencies {

@@ -9,21 +9,21 @@ import {
   commandContext,
   type CliDependencies,
   type CommandContext,
-} from '../../../../app/cli/cli-context.ts';
-import { runPause } from '../../../../app/cli/pause-command.ts';
-import { runResume } from '../../../../app/cli/resume-command.ts';
-import { runStatus, type StatusJson } from '../../../../app/cli/status-command.ts';
+} from '../../../../app/cli/terminal/cli-context.ts';
+import { runPause } from '../../../../app/cli/sync-commands/pause-command.ts';
+import { runResume } from '../../../../app/cli/sync-commands/resume-command.ts';
+import { runStatus, type StatusJson } from '../../../../app/cli/sync-commands/status-command.ts';
 import { indexFilePath, openIndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
-import { startControlServer, type ControlHandler } from '../../../../app/service/control-server.ts';
-import { controlSocketPath } from '../../../../app/service/control-socket-path.ts';
+import { startControlServer, type ControlHandler } from '../../../../app/live-service/control-server.ts';
+import { controlSocketPath } from '../../../../app/live-service/control-socket-path.ts';
 import {
   META_LAST_PASS,
   META_LAST_SYNC,
   META_LOCAL_ROOT,
   META_REMOTE_FOLDER,
   type StoredPassSummary,
-} from '../../../../app/sync/pass-record.ts';
+} from '../../../../app/sync/pass/pass-record.ts';
 import { emptyCounts } from '../../../../app/sync/pass-report.ts';
 
 const FINISHED = Date.parse('2025-06-01T12:00:00.000Z');

@@ -7,7 +7,7 @@ import {
   ShareBatcher,
   shareRequestData,
 } from '../../../../app/desktop/launch-args.ts';
-import { ManualClock } from '../live/manual-clock.ts';
+import { ManualClock } from '../watcher/manual-clock.ts';
 
 const EXE = '/opt/MchSync/mch-sync';
 

@@ -10,7 +10,7 @@ import {
   type TrayState,
 } from '../../../../app/desktop/tray-model.ts';
 import { timeLeft } from '../../../../app/desktop/tray-words.ts';
-import { pairView, TransferRate } from '../../../../app/ui/pair-views.ts';
+import { pairView, TransferRate } from '../../../../app/ui/pairs/pair-views.ts';
 
 const signedIn: AccountView = {
   signedIn: true,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TrayUpdater, type TrayChange } from '../../../../app/desktop/tray-throttle.ts';
 import type { TrayMenuItem, TrayModel } from '../../../../app/desktop/tray-model.ts';
-import { ManualClock } from '../live/manual-clock.ts';
+import { ManualClock } from '../watcher/manual-clock.ts';
 
 const quit: TrayMenuItem = {
   id: 'quit',

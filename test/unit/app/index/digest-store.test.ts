@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openIndexDb, type IndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
-import { folderDigest } from '../../../../app/sync/folder-digest.ts';
-import type { IndexEntry, LocalEntry } from '../../../../app/sync/model.ts';
-import { scanLocalFolder } from '../../../../app/sync/scanner.ts';
+import { folderDigest } from '../../../../app/model/folder-digest.ts';
+import type { IndexEntry, LocalEntry } from '../../../../app/model/items.ts';
+import { scanLocalFolder } from '../../../../app/sync/local/scanner.ts';
 
 let dir: string;
 const open: IndexDb[] = [];

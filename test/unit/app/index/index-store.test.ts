@@ -10,7 +10,7 @@ import {
   type IndexDb,
 } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
-import type { IndexEntry } from '../../../../app/sync/model.ts';
+import type { IndexEntry } from '../../../../app/model/items.ts';
 
 let dir: string;
 const open: IndexDb[] = [];

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityView } from '../../../../common/contract.ts';
-import { PairHistory } from '../../../../app/ui/pair-history.ts';
-import { pairIssues } from '../../../../app/ui/pair-issues.ts';
+import { PairHistory } from '../../../../app/ui/pairs/pair-history.ts';
+import { pairIssues } from '../../../../app/ui/pairs/pair-issues.ts';
 
 let root: string;
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ItemIssue } from '../../../../common/sync-status.ts';
-import { PairHistory } from '../../../../app/ui/pair-history.ts';
-import { pairIssues } from '../../../../app/ui/pair-issues.ts';
-import { pairWords } from '../../../../app/ui/pair-words.ts';
+import { PairHistory } from '../../../../app/ui/pairs/pair-history.ts';
+import { pairIssues } from '../../../../app/ui/pairs/pair-issues.ts';
+import { pairWords } from '../../../../app/ui/pairs/pair-words.ts';
 
 let root: string;
 

@@ -1,8 +1,8 @@
 // What the window is told about a pair: speed and time left, the hold's list and choices, conflicts as issues.
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../../../common/sync-status.ts';
-import { conflictedCopyName, originalOfConflictedCopy } from '../../../../app/sync/conflict-names.ts';
-import { pairView, TransferRate } from '../../../../app/ui/pair-views.ts';
+import { conflictedCopyName, originalOfConflictedCopy } from '../../../../app/sync/plan/conflict-names.ts';
+import { pairView, TransferRate } from '../../../../app/ui/pairs/pair-views.ts';
 
 function status(overrides: Partial<SyncStatus> = {}): SyncStatus {
   return {

@@ -1,0 +1,179 @@
+// `mch-sync folders list|add|remove`: the folder pairs of the profile, which `mch-sync run` (without --folder) and the desktop app sync.
+import { statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { MchError } from '../../../common/errors.ts';
+import { forgetFolderPair, registerFolderPair } from '../../profile/folder-pairs.ts';
+import { knownFolderPairs } from '../../profile/known-pairs.ts';
+import { notSyncedError, pairOverlaps, recordNewPair } from '../../profile/pair-check.ts';
+import { askService } from '../../live-service/control-client.ts';
+import { controlSocketPath } from '../../live-service/control-socket-path.ts';
+import { moveToTrash } from '../../sync/local/local-trash.ts';
+import { remoteFolderSegments, RemoteFolderError } from '../../sync/remote/remote-folder.ts';
+import { shownPath } from '../terminal/issue-lines.ts';
+import { terminalSafe } from '../../search/terminal-text.ts';
+import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
+import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts';
+import { RunError } from './run-command.ts';
+
+export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
+       mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH]
+       mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
+
+The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
+every one. \`add\` records a pair (the next run syncs it); \`remove\` forgets it and its index (its
+files stay, unless --delete-local-files moves the folder to the trash). A pair whose sync runs
+cannot be removed: stop it first.
+
+Pairs never overlap: a folder inside or around another pair's folder, inside or around the profile
+folder, or inside a .mch-sync folder is refused, and so is a device folder inside or around another
+pair's (/ is around every folder). \`list\` marks pairs of older versions that overlap: they are not
+synced until one of them is removed.
+
+Options:
+  --folder DIR          the local folder
+  --remote-folder PATH  the folder on the device (default /<name of the local folder>)
+  --delete-local-files  with remove: move the local folder to the trash
+  --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
+                        overlap being why the pair is not synced, or null
+  -h, --help            show this help`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+export class FoldersError extends MchError {
+  constructor(code: 'PAIR_RUNNING', message: string) {
+    super(code, 'Folder still syncing', message);
+  }
+}
+
+export async function runFolders(context: CommandContext, values: Values, args: string[]): Promise<number> {
+  const [verb, ...extra] = args;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`, FOLDERS_USAGE);
+  if (verb === undefined) throw new UsageError('Say list, add or remove.', FOLDERS_USAGE);
+  switch (verb) {
+    case 'list':
+      return listPairs(context, values['json'] === true);
+    case 'add':
+      return addPair(context, values);
+    case 'remove':
+      return removePair(context, values);
+    default:
+      throw new UsageError(`Unknown "${verb}": say list, add or remove.`, FOLDERS_USAGE);
+  }
+}
+
+// Every folder name below goes through terminalSafe: a newline or an escape sequence in a name can
+// neither forge a line nor drive the terminal (issue 27).
+async function listPairs(context: CommandContext, json: boolean): Promise<number> {
+  const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  const overlaps = pairOverlaps(context.profileDir, pairs);
+  const rows = await Promise.all(
+    pairs.map(async (pair) => {
+      const overlap = overlaps.get(pair.localRoot);
+      return {
+        localRoot: pair.localRoot,
+        remoteFolder: pair.remoteFolder,
+        running:
+          (await askService(controlSocketPath(context.profileDir, pair.localRoot), { op: 'status' })) !==
+          undefined,
+        overlap: overlap === undefined ? null : notSyncedError(pair.localRoot, overlap).message,
+      };
+    }),
+  );
+  if (json) {
+    context.print(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  if (rows.length === 0) context.print('No folder is synced yet: `mch-sync folders add --folder DIR`.');
+  for (const row of rows) {
+    const running = row.running ? '  (live sync running)' : '';
+    context.print(`${shownPath(row.localRoot)}  ↔  ${shownPath(row.remoteFolder)}${running}`);
+    if (row.overlap !== null) context.print(`  ${terminalSafe(row.overlap)}`);
+  }
+  return 0;
+}
+
+function folderOf(values: Values): string {
+  const folder = values['folder'];
+  if (typeof folder !== 'string' || folder === '') throw new UsageError('--folder is needed.', FOLDERS_USAGE);
+  return resolve(folder);
+}
+
+async function addPair(context: CommandContext, values: Values): Promise<number> {
+  const localRoot = folderOf(values);
+  let isFolder = false;
+  try {
+    isFolder = statSync(localRoot).isDirectory();
+  } catch {
+    // Said below.
+  }
+  if (!isFolder) {
+    throw new RunError(
+      'LOCAL_FOLDER_MISSING',
+      `${terminalSafe(localRoot)} is not a folder: create it first.`,
+    );
+  }
+  const given = values['remote-folder'];
+  let segments: string[];
+  try {
+    segments = remoteFolderSegments(typeof given === 'string' ? given : `/${basename(localRoot)}`);
+  } catch (error) {
+    if (error instanceof RemoteFolderError)
+      throw new UsageError(`--remote-folder: ${error.message}`, FOLDERS_USAGE);
+    throw error;
+  }
+  const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  const existing = pairs.find((pair) => pair.localRoot === localRoot);
+  const remoteFolder = `/${segments.join('/')}`;
+  if (existing !== undefined && existing.remoteFolder !== remoteFolder) {
+    throw new UsageError(
+      `${terminalSafe(localRoot)} is synced with ${terminalSafe(existing.remoteFolder)} already: remove it first to pair it with ${terminalSafe(remoteFolder)}.`,
+      FOLDERS_USAGE,
+    );
+  }
+  if (existing === undefined) {
+    await recordNewPair(context.profileDir, { localRoot, remoteFolder }, pairs, context.warn);
+  } else {
+    await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
+  }
+  context.print(
+    `${terminalSafe(localRoot)} is paired with ${terminalSafe(remoteFolder)}; \`mch-sync run\` syncs it.`,
+  );
+  return 0;
+}
+
+async function removePair(context: CommandContext, values: Values): Promise<number> {
+  const localRoot = folderOf(values);
+  const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  if (!pairs.some((pair) => pair.localRoot === localRoot)) {
+    throw new UsageError(`${terminalSafe(localRoot)} is not a synced folder of this profile.`, FOLDERS_USAGE);
+  }
+  if ((await askService(controlSocketPath(context.profileDir, localRoot), { op: 'status' })) !== undefined) {
+    throw new FoldersError(
+      'PAIR_RUNNING',
+      `Live sync of ${terminalSafe(localRoot)} is running: stop it (Ctrl+C, or quit the app), then remove the folder.`,
+    );
+  }
+  // The profile's lock of the folder guards its index, which goes now: a `run --once` has no control
+  // socket to answer above, but holds this lock (FOLDER_BUSY names it). The folder itself may be missing.
+  const lock = acquireFolderLock(folderLockPath(context.profileDir, localRoot), {
+    folder: localRoot,
+    profile: context.profileDir,
+  });
+  try {
+    forgetFolderPair(context.profileDir, localRoot);
+  } finally {
+    lock.release();
+  }
+  if (values['delete-local-files'] === true) {
+    const trashed = await moveToTrash(localRoot, {
+      syncRoot: resolve(localRoot, '..'),
+      env: context.deps.env,
+    });
+    context.print(
+      `${terminalSafe(localRoot)} is no longer synced; it is in the trash (${terminalSafe(trashed.location)}).`,
+    );
+  } else {
+    context.print(`${terminalSafe(localRoot)} is no longer synced; its files stay where they are.`);
+  }
+  return 0;
+}

@@ -1,0 +1,74 @@
+// `mch-sync run` without --once: the pair's live service with a display, until stopped.
+import type { DeviceClient } from '../../api/device-client.ts';
+import type { IndexStore } from '../../index/index-store.ts';
+import { startPairService } from '../../live-service/pair-service.ts';
+import type { DeviceName } from '../../sync/pass/device-check.ts';
+import type { FolderLockRenewal } from '../../sync/pass/folder-check.ts';
+import type { EngineLogLine } from '../../sync/engine.ts';
+import type { CommandContext } from '../terminal/cli-context.ts';
+import { plainDisplay, terminalDisplay, type LiveDisplay } from './live-display.ts';
+
+export { liveLogDir } from '../../live-service/pair-service.ts';
+
+export interface LiveRun {
+  client: DeviceClient;
+  index: IndexStore;
+  localRoot: string;
+  remoteFolder: string;
+  /** The device the profile chose. */
+  device: DeviceName | undefined;
+  /** The lock this run holds: it follows a replaced folder the user answered for. */
+  folderLock: FolderLockRenewal;
+  verbose: boolean;
+}
+
+/**
+ * Runs live sync until `context.deps.signal` aborts (Ctrl+C, SIGTERM). Returns the exit code: 0 after
+ * a clean stop.
+ */
+export async function runLive(context: CommandContext, run: LiveRun): Promise<number> {
+  const signal = context.deps.signal;
+  // The display reads the service's status, and the service reports to the display: set once both exist.
+  const view: { display?: LiveDisplay } = {};
+  const service = await startPairService({
+    profileDir: context.profileDir,
+    client: run.client,
+    index: run.index,
+    localRoot: run.localRoot,
+    remoteFolder: run.remoteFolder,
+    ...(run.device === undefined ? {} : { device: run.device }),
+    folderLock: run.folderLock,
+    env: context.deps.env,
+    onLogError: (error) => context.warn(`the log file cannot be written (${error.message})`),
+    onLog: (line: EngineLogLine) => {
+      if (line.level === 'error' || line.level === 'warn' || run.verbose) {
+        view.display?.note(
+          `${line.level}: ${line.path === undefined ? '' : `${line.path}: `}${line.message}`,
+        );
+      }
+    },
+    onChange: () => view.display?.changed(),
+  });
+  const terminal = context.deps.terminal;
+  view.display =
+    terminal === undefined
+      ? plainDisplay(
+          (line) => context.print(line),
+          () => service.live.status(),
+        )
+      : terminalDisplay(terminal, () => service.live.status());
+  try {
+    await new Promise<void>((resolve) => {
+      if (signal === undefined || signal.aborted) {
+        resolve();
+        return;
+      }
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await service.stop();
+    view.display.close();
+  }
+  context.print('Stopped. The next run continues from here.');
+  return 0;
+}

@@ -1,0 +1,456 @@
+// The live sync service: passes after local changes, on a poll and on request, with pause, backoff and status.
+import { statSync } from 'node:fs';
+import { ApiError, MchError } from '../../common/errors.ts';
+import type { ActivityEntry, EngineState, SyncProgress, SyncStatus } from '../../common/sync-status.ts';
+import { systemClock, type Clock, type TimerHandle } from '../watcher/clock.ts';
+import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '../watcher/local-watcher.ts';
+import { startSafetyRescans, type SafetyRescans } from '../watcher/safety-rescans.ts';
+import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
+import type { EngineEvents } from '../sync/engine-events.ts';
+import type { LocalDeletions } from '../sync/engine-options.ts';
+import { holdAdvice } from '../sync/hold-words.ts';
+import { HoldAnswerError } from './hold-answer-error.ts';
+import type { HoldReason, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
+
+export interface LiveSyncOptions {
+  /** Builds the folder pair's engine with the service's event handlers. */
+  engine: (events: EngineEvents) => SyncEngine;
+  localRoot: string;
+  remoteFolder: string;
+  /** How often the device is asked for changes when nothing happens here (default 30 s). */
+  pollMs?: number;
+  /** The poll comes this soon after a pass that carried local changes (default 5 s). */
+  activePollMs?: number;
+  /** Quiet time after the last local event before a pass (default 300 ms). */
+  debounceMs?: number;
+  /** Longest wait between retries while offline or failing (default 5 min). */
+  maxBackoffMs?: number;
+  clock?: Clock;
+  log?: (line: EngineLogLine) => void;
+  /** Called whenever the status changes (state, progress, activity); read it with `status()`. */
+  onChange?: () => void;
+  /** The watcher (a seam for tests that cannot watch); default `startLocalWatcher`. */
+  watch?: (options: LocalWatcherOptions) => LocalWatcher;
+  /**
+   * What the index says was at a path (`knownItemsFromIndex`), for the watcher to pair moves of items
+   * it saw no event for; without it the watcher scans the folder at start and keeps the result.
+   */
+  knownItem?: LocalWatcherOptions['knownItem'];
+}
+
+/**
+ * `revalidate`: everything, both sides (start, rescans, sync now). `poll`: every remote listing is
+ * asked for; the disk only where the watcher or the device saw changes. `trust-cache`: watched local
+ * changes only, cached listings trusted.
+ */
+type PassMode = 'revalidate' | 'poll' | 'trust-cache';
+
+const MODE_RANK: Record<PassMode, number> = { 'trust-cache': 0, poll: 1, revalidate: 2 };
+
+/** What the user answered to a held pass (and which hold it answered), for the next pass only. */
+type HeldChoice = { choice: 'confirm-deletes' | 'restore'; answers: HoldReason | undefined } | null;
+
+const MAX_ACTIVITY = 200;
+/** The longest a pass waits for the deletions the watcher holds (its group time is 10 s). */
+const DELETIONS_WAIT_MS = 30_000;
+const FIRST_BACKOFF_MS = 2_000;
+
+const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT', 'DEVICE_UNREACHABLE', 'SERVER_ERROR', 'RATE_LIMITED']);
+const SIGN_IN_CODES = new Set(['AUTH_REQUIRED', 'AUTH_INVALID_CREDENTIALS', 'SIGN_IN_REQUIRED']);
+
+export class LiveSync {
+  readonly #options: LiveSyncOptions;
+  readonly #clock: Clock;
+  readonly #engine: SyncEngine;
+  #watcher: LocalWatcher | undefined;
+  #safety: SafetyRescans | undefined;
+  #state: EngineState = 'idle';
+  #detail: string | null = null;
+  #progress: SyncProgress | null = null;
+  #lastSyncAtMs: number | null = null;
+  #activity: ActivityEntry[] = [];
+  #issues: PassIssue[] = [];
+  #hold: PassHold | null = null;
+  #watchProblem: string | null = null;
+  /**
+   * The next pass asked for, merged: a revalidating request wins over a cached one, and a full local
+   * scan (`scope` null) over the changed paths of watched events.
+   */
+  #queued: { mode: PassMode; choice: HeldChoice; scope: Set<string> | null } | null = null;
+  #running: Promise<void> | null = null;
+  #abort: AbortController | null = null;
+  #paused = false;
+  #stopped = false;
+  #timer: TimerHandle | undefined;
+  #failures = 0;
+  #localActivity = false;
+  /** Ends the loop's wait for the watcher's deletions (stop, pause). */
+  #stopWaiting: (() => void) | undefined;
+  /** The words of the hold last logged: a poll that meets the same hold says nothing new. */
+  #loggedHold: string | null = null;
+  /** The watcher lost the synced folder (root-changed): watched again once a folder is there. */
+  #rewatch = false;
+  #idleWaiters: Array<() => void> = [];
+  /** Batches of the watcher that held deletions, counted: a pass asks whether one came while it ran. */
+  #deletionBatches = 0;
+  /** What the engine asks before it deletes on the device (SyncOptions.deletions). */
+  readonly #localDeletions: LocalDeletions = {
+    mark: () => this.#deletionBatches,
+    arrivedSince: async (mark) => {
+      const waiting = this.#watcher?.deletionsWaiting() ?? false;
+      if (waiting) await this.#deletionsOut();
+      return waiting || this.#deletionBatches !== mark;
+    },
+  };
+
+  constructor(options: LiveSyncOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#engine = options.engine({
+      onLocalWrite: (write) => {
+        this.#watcher?.expectEcho(write.path, write.kind, {
+          ...(write.fromPath === undefined ? {} : { fromPath: write.fromPath }),
+          ...(write.item === undefined ? {} : { item: write.item }),
+        });
+      },
+      onActivity: (entry) => {
+        this.#activity.unshift(entry);
+        if (this.#activity.length > MAX_ACTIVITY) this.#activity.length = MAX_ACTIVITY;
+        this.#options.onChange?.();
+      },
+      onProgress: (progress) => {
+        this.#progress = progress;
+        this.#setState(progress.itemsTotal > 0 ? 'syncing' : this.#state);
+        this.#options.onChange?.();
+      },
+    });
+  }
+
+  /** Starts watching and runs the first (full) pass; resolves once the watcher is ready. */
+  async start(): Promise<void> {
+    this.#watcher = this.#startWatcher();
+    this.#safety = startSafetyRescans({
+      onRescan: (reason) => {
+        this.#log('info', `full rescan (${reason})`);
+        this.#request('revalidate');
+      },
+      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+    });
+    await this.#watcher.ready;
+    this.#request('revalidate');
+  }
+
+  #startWatcher(): LocalWatcher {
+    const watch = this.#options.watch ?? startLocalWatcher;
+    return watch({
+      root: this.#options.localRoot,
+      ...(this.#options.debounceMs === undefined ? {} : { debounceMs: this.#options.debounceMs }),
+      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+      ...(this.#options.knownItem === undefined ? {} : { knownItem: this.#options.knownItem }),
+      onBatch: (batch) => {
+        this.#localActivity = true;
+        if (batch.changes.some((change) => change.kind === 'deleted')) this.#deletionBatches += 1;
+        this.#request('trust-cache', null, batch.affectedPaths);
+      },
+      onRescanNeeded: (reason, message) => {
+        // The watches followed the old folder (deleted, moved away, unmounted): a folder that comes
+        // back at the path is watched anew before the next pass, and until then every pass reads it all.
+        if (reason === 'root-changed') this.#rewatch = true;
+        this.#watchProblem = message;
+        this.#log('warn', `full rescan (${reason}): ${message}`);
+        this.#request('revalidate');
+      },
+    });
+  }
+
+  /** After the root changed: a folder at the path again is watched from now on (before the pass reads it). */
+  async #watchAgainIfBack(): Promise<void> {
+    if (!this.#rewatch || !isFolder(this.#options.localRoot)) return;
+    this.#watchProblem = null;
+    const old = this.#watcher;
+    this.#watcher = this.#startWatcher();
+    await old?.close();
+    await this.#watcher.ready;
+    // Only once the new watches stand: if they fail, the next pass tries again and reads whole meanwhile.
+    this.#rewatch = false;
+  }
+
+  /** Stops passes, the watcher and the timers; a running pass is cancelled. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#clearTimer();
+    this.#abort?.abort();
+    this.#stopWaiting?.();
+    this.#safety?.stop();
+    await this.#running?.catch(() => undefined);
+    await this.#watcher?.close();
+  }
+
+  pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    this.#clearTimer();
+    this.#abort?.abort();
+    this.#stopWaiting?.();
+    this.#setState('paused', 'Paused: changes on either side wait until you resume.');
+  }
+
+  /** Resumes after a pause; when not paused, a full pass now (so `resume` always means "go"). */
+  resume(): void {
+    if (!this.#paused) {
+      this.syncNow();
+      return;
+    }
+    this.#paused = false;
+    this.#failures = 0;
+    this.#setState('idle', null);
+    this.#request('revalidate');
+  }
+
+  /** A full pass now (the tray's "sync now", `mch-sync resume` after an error). */
+  syncNow(): void {
+    this.#failures = 0;
+    this.#request('revalidate');
+  }
+
+  /**
+   * The user confirmed the deletes the guard held (or an emptied folder's, or a changed folder as it is):
+   * one pass goes ahead with them. `seen`: the hold the user read (the window's card); without it, the
+   * hold standing now (`mch-sync resume`, whose user read it in the log or `status`). HoldAnswerError
+   * when there is no hold, or another: an answer never reaches a hold its user did not read.
+   */
+  confirmDeletes(seen?: HoldReason): void {
+    this.#answer('confirm-deletes', seen);
+  }
+
+  /** The user wants what a hold would delete kept: one pass brings it back (or merges a changed folder). */
+  restore(seen?: HoldReason): void {
+    this.#answer('restore', seen);
+  }
+
+  #answer(choice: 'confirm-deletes' | 'restore', seen: HoldReason | undefined): void {
+    const reason = this.#hold?.reason;
+    if (reason === undefined) {
+      throw new HoldAnswerError(
+        'NOT_HELD',
+        `Live sync of ${this.#options.localRoot} is not waiting for an answer: nothing was changed.`,
+      );
+    }
+    if (seen !== undefined && seen !== reason) {
+      throw new HoldAnswerError(
+        'HOLD_CHANGED',
+        `Live sync of ${this.#options.localRoot} now waits for another answer than the one given: ` +
+          `nothing was changed. Read what it says now and answer again.`,
+      );
+    }
+    // Bound to that hold: if the next pass finds another (a folder replaced meanwhile), it holds again.
+    this.#request('revalidate', { choice, answers: reason });
+  }
+
+  status(): SyncStatus {
+    return {
+      state: this.#state,
+      detail: this.#detail ?? (this.#state === 'idle' ? this.#watchProblem : null),
+      localRoot: this.#options.localRoot,
+      remoteFolder: this.#options.remoteFolder,
+      progress: this.#progress,
+      lastSyncAtMs: this.#lastSyncAtMs,
+      activity: [...this.#activity],
+      issues: [...this.#issues],
+      pid: process.pid,
+    };
+  }
+
+  /** What the last pass was held for (the deletes it would make), or null when it was not held. */
+  hold(): PassHold | null {
+    return this.#hold;
+  }
+
+  /** Resolves when no pass runs and none is queued (tests and benchmarks wait for this). */
+  whenIdle(): Promise<void> {
+    if (this.#running === null && this.#queued === null) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #request(mode: PassMode, choice: HeldChoice = null, paths?: readonly string[]): void {
+    if (this.#stopped) return;
+    const queued = this.#queued;
+    // A revalidating pass looks at everything; watched changes only at what they touched.
+    const scope =
+      mode === 'revalidate' || paths === undefined || (queued !== null && queued.scope === null)
+        ? null
+        : new Set([...(queued?.scope ?? []), ...paths]);
+    this.#queued = {
+      mode: queued !== null && MODE_RANK[queued.mode] > MODE_RANK[mode] ? queued.mode : mode,
+      // The user's latest answer to a hold counts; a request without one keeps it.
+      choice: choice ?? queued?.choice ?? null,
+      scope,
+    };
+    if (this.#running === null && !this.#paused) this.#running = this.#loop();
+  }
+
+  async #loop(): Promise<void> {
+    try {
+      while (this.#queued !== null && !this.#paused && !this.#stopped) {
+        // Deletions the watcher still holds go out first and join this pass: a poll that ran ahead of
+        // them would plan part of an `rm -rf` (what its scope reaches) under the guard and make those
+        // deletes before the whole is seen (soak seeds 3, 6, 9).
+        await this.#deletionsOut();
+        if (this.#queued === null || this.#paused || this.#stopped) break;
+        const { mode, choice, scope } = this.#queued;
+        this.#queued = null;
+        this.#clearTimer();
+        await this.#pass(mode, choice, scope === null ? undefined : [...scope]);
+      }
+    } finally {
+      this.#running = null;
+      if (this.#queued === null || this.#paused || this.#stopped) {
+        for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      }
+    }
+  }
+
+  /**
+   * Waits for the watcher to let out the deletions it holds, at most `DELETIONS_WAIT_MS`: a storm that
+   * goes on longer is judged in parts, and the guard adds up the deletes of passes a minute apart.
+   */
+  async #deletionsOut(): Promise<void> {
+    const watcher = this.#watcher;
+    if (watcher === undefined) return;
+    let timer: TimerHandle | undefined;
+    // Stop and pause end the wait too: the loop must not hold them up for the watcher's sake.
+    const stopped = new Promise<void>((resolve) => (this.#stopWaiting = resolve));
+    await Promise.race([
+      watcher.deletionsOut(),
+      stopped,
+      new Promise<void>((resolve) => (timer = this.#clock.setTimeout(resolve, DELETIONS_WAIT_MS))),
+    ]);
+    this.#stopWaiting = undefined;
+    if (timer !== undefined) this.#clock.clearTimeout(timer);
+  }
+
+  async #pass(mode: PassMode, choice: HeldChoice, scope: string[] | undefined): Promise<void> {
+    const abort = new AbortController();
+    this.#abort = abort;
+    const hadLocalActivity = this.#localActivity;
+    this.#localActivity = false;
+    this.#progress = null;
+    // While held, a poll that brings no answer leaves the hold in view (it mostly meets it again); an
+    // answer, or any pass of a pair not held, shows that it is looking.
+    if (this.#state !== 'held' || choice !== null) this.#setState('scanning', null);
+    try {
+      await this.#watchAgainIfBack();
+      // Unwatched, only a pass that reads the whole folder sees what changed in it.
+      if (this.#rewatch) mode = 'revalidate';
+      const report = await this.#engine.syncOnce({
+        remote: mode === 'trust-cache' ? 'trust-cache' : 'revalidate',
+        confirmDeletes: choice?.choice === 'confirm-deletes',
+        restore: choice?.choice === 'restore',
+        ...(choice?.answers === undefined ? {} : { answers: choice.answers }),
+        signal: abort.signal,
+        ...(scope === undefined || mode === 'revalidate' ? {} : { scope }),
+        ...(mode === 'poll' ? { scopeRemoteChanges: true } : {}),
+        deletions: this.#localDeletions,
+      });
+      this.#failures = 0;
+      if (mode === 'revalidate') this.#safety?.noteFullRescan();
+      this.#afterReport(report);
+      this.#schedulePoll(
+        hadLocalActivity ? (this.#options.activePollMs ?? 5_000) : (this.#options.pollMs ?? 30_000),
+      );
+    } catch (error) {
+      if (this.#paused || this.#stopped) return;
+      this.#afterFailure(error);
+    } finally {
+      this.#abort = null;
+      this.#progress = null;
+    }
+  }
+
+  #afterReport(report: PassReport): void {
+    this.#issues = report.issues;
+    const hold = report.hold;
+    // The folder at the path was another one (a disk swapped, a folder made again) and is the pair's
+    // now (answered, or the right one back): the watches may follow the other one's inodes (a mount
+    // over the path says nothing to them). Watched anew, then read whole for what they missed.
+    if (this.#hold?.reason === 'folder-changed' && hold?.reason !== 'folder-changed') {
+      this.#rewatch = true;
+      this.#request('revalidate');
+    }
+    this.#hold = hold;
+    if (hold) {
+      // Said in words that work here (`mch-sync resume ...`), and logged once per change, not per poll.
+      const words = holdAdvice(hold, this.#options.localRoot, 'service');
+      if (words !== this.#loggedHold) this.#log('warn', `waiting for you: ${words}`);
+      this.#loggedHold = words;
+      this.#setState('held', words);
+      return;
+    }
+    this.#loggedHold = null;
+    if (report.status === 'synced') this.#lastSyncAtMs = report.finishedAtMs;
+    const failed = report.issues.filter((issue) => issue.kind === 'failed' || issue.kind === 'retry').length;
+    this.#setState(
+      'idle',
+      failed > 0
+        ? `${failed} ${failed === 1 ? 'item is' : 'items are'} not synced: the issues say why.`
+        : null,
+    );
+  }
+
+  #afterFailure(error: unknown): void {
+    this.#failures += 1;
+    const code = error instanceof MchError ? error.code : 'UNEXPECTED';
+    const message = error instanceof Error ? error.message : String(error);
+    const backoff = Math.min(
+      this.#options.maxBackoffMs ?? 300_000,
+      FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16),
+    );
+    if (error instanceof ApiError && OFFLINE_CODES.has(code)) {
+      this.#setState(
+        'offline',
+        `The device cannot be reached (${message}); trying again in ${Math.round(backoff / 1000)} s.`,
+      );
+    } else if (SIGN_IN_CODES.has(code)) {
+      this.#setState('sign-in-needed', `${message} Sync waits until you sign in again (mch-sync login).`);
+    } else {
+      this.#setState('error', message);
+    }
+    this.#log('error', `${code}: ${message}`);
+    // The failed pass may have left its watched changes half done: the retry looks at everything.
+    this.#schedulePoll(backoff, 'revalidate');
+  }
+
+  #schedulePoll(delayMs: number, mode: PassMode = 'poll'): void {
+    this.#clearTimer();
+    if (this.#stopped || this.#paused) return;
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = undefined;
+      // Folders the watch limit left unwatched are read by every poll: nothing else says they changed.
+      this.#request(mode, null, mode === 'revalidate' ? undefined : (this.#watcher?.unwatchedPaths() ?? []));
+    }, delayMs);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #setState(state: EngineState, detail: string | null = this.#detail): void {
+    const changed = state !== this.#state || detail !== this.#detail;
+    this.#state = state;
+    this.#detail = detail;
+    if (changed) this.#options.onChange?.();
+  }
+
+  #log(level: EngineLogLine['level'], message: string): void {
+    this.#options.log?.({ level, message });
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,295 @@
+// Operations that change the local folder: folders made, downloads, renames and moves, the trash.
+import { createHash } from 'node:crypto';
+import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { hashFile } from '../local/content-hash.ts';
+import { countTransfer, currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import { indexPathIn, transferProgress } from './execute-shared.ts';
+import { errnoOf, fileError, fileErrorOf, freeSpace } from '../local/file-errors.ts';
+import { ordinaryFileMode } from '../local/file-modes.ts';
+import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
+import { DOWNLOAD_TEMP_PREFIX } from '../local/local-names.ts';
+import { moveToTrash, TrashError } from '../local/local-trash.ts';
+import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
+import type { Operation } from '../plan/operations.ts';
+import { baseName } from '../plan/reconcile.ts';
+
+type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
+
+/**
+ * The index row of a remote item as it now is on both sides, at `path` on disk. The row goes below its
+ * folder's row as the index has it: a local move of that folder not carried up yet (its PATCH failed,
+ * or comes later) moves the row with its folder's when it is (soak seed 6750, as 2382 for creates).
+ */
+function rowFor(
+  context: ExecutionContext,
+  path: RelativePath,
+  remote: RemoteEntry,
+  eTag: string,
+  local: LocalEntry,
+  contentHash: string | null,
+): IndexEntry {
+  // This pass may have moved it on the device itself (a local move carried up before a download).
+  const parentRemoteId = context.movedTo.get(remote.id) ?? remote.parentId;
+  const indexPath = indexPathIn(context, parentRemoteId, baseName(path)) ?? path;
+  return {
+    remoteId: remote.id,
+    parentRemoteId,
+    path: indexPath,
+    name: baseName(indexPath),
+    kind: remote.kind,
+    eTag,
+    size: remote.size,
+    mTimeMs: remote.mTimeMs,
+    inode: local.inode,
+    localSize: local.size,
+    localMtimeNs: local.mtimeNs,
+    contentHash,
+  };
+}
+
+async function localEntry(path: RelativePath, absolute: string): Promise<LocalEntry> {
+  const entry = entryFromStats(path, await statOrUndefined(absolute));
+  if (!entry) throw new ReplanNeeded('LOCAL_CHANGED', path, 'It vanished right after it was written.');
+  return entry;
+}
+
+export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-mkdir'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  context.onLocalWrite({ kind: 'created', path: op.path });
+  try {
+    await mkdir(absolute);
+  } catch (error) {
+    const code = errnoOf(error);
+    const there = code === 'EEXIST' ? await statOrUndefined(absolute) : undefined;
+    // A folder made here meanwhile is the same folder; one the index knows as another item (still
+    // to move away), or anything else, is looked at again.
+    const known = there && context.index.store.byInode(there.ino.toString());
+    const isAnotherItem =
+      known?.some((row) => row.kind === 'folder' && row.remoteId !== op.remote.id) ?? false;
+    if (!there?.isDirectory() || isAnotherItem) {
+      if (code === 'EEXIST' || code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new ReplanNeeded('LOCAL_CHANGED', op.path, `Could not create the folder (${code}).`);
+      }
+      throw error;
+    }
+  }
+  const local = await localEntry(op.path, absolute);
+  const eTag = currentETag(context, op.remote.id, op.remote.eTag);
+  context.index.place(rowFor(context, op.path, op.remote, eTag, local, null));
+  context.counts.foldersCreated += 1;
+}
+
+/** Downloads into a temporary file next to the target, with the remote mtime set, ready to be placed. */
+async function fetchToTemporary(
+  context: ExecutionContext,
+  remote: RemoteEntry,
+  absolute: string,
+): Promise<{ temporary: string; eTag: string; contentHash: string }> {
+  const eTag = currentETag(context, remote.id, remote.eTag);
+  // Named after the version, so a download broken off (its partial file kept) resumes on the next try.
+  const version = createHash('sha256').update(`${remote.id}\n${eTag}`).digest('hex').slice(0, 12);
+  const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${version}`);
+  const mode = ordinaryFileMode();
+  try {
+    const result = await context.client.download(remote.id, temporary, {
+      eTag,
+      signal: context.signal,
+      onProgress: transferProgress(context, remote.path, 'down', remote.size),
+      // Private while it fills; then what the user's own new files get, not 0600 (issue 27).
+      ...(mode === undefined ? {} : { mode }),
+    });
+    const mtime = remote.mTimeMs / 1000;
+    await utimes(temporary, mtime, mtime);
+    const contentHash = await hashFile(temporary, context.signal);
+    context.counts.bytesDown += result.size;
+    return { temporary, eTag: result.eTag ?? eTag, contentHash };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    if (errnoOf(error) === 'ENOENT') {
+      throw new ReplanNeeded('LOCAL_CHANGED', remote.path, 'Its local folder is gone.');
+    }
+    const code = (error as { code?: unknown }).code;
+    if (code === 'PRECONDITION_FAILED' || code === 'NOT_FOUND') {
+      throw new ReplanNeeded(code, remote.path, 'It changed on the device during the pass.');
+    }
+    // Its partial file is gone by now: the free space is what the disk has without it.
+    const free = errnoOf(error) === 'ENOSPC' ? await freeSpace(dirname(absolute)) : undefined;
+    const space = free === undefined ? undefined : { neededBytes: remote.size, freeBytes: free };
+    throw fileError(error, 'write', space) ?? error;
+  }
+}
+
+/**
+ * Puts a fetched file in place with `put` and writes its row. The row goes in as an intent first: a
+ * crash after the file lands and before its row is written leaves the intent, and the next pass's
+ * recovery writes the row if the file at the path is still this one (kill seed 761, issue 18).
+ * Without it that file reads as new: it would be uploaded as a second item, or kept as a conflict.
+ */
+async function putInPlace(
+  context: ExecutionContext,
+  row: IndexEntry,
+  local: LocalEntry,
+  put: () => Promise<void>,
+): Promise<void> {
+  const store = context.index.store;
+  const intent = store.recordIntent({
+    action: 'download',
+    // Where the file lands; the row's path may differ (below its folder's row, see rowFor).
+    path: local.path,
+    remoteId: row.remoteId,
+    parentRemoteId: row.parentRemoteId,
+    detail: { entry: { ...row, localMtimeNs: row.localMtimeNs?.toString() ?? null } },
+  });
+  try {
+    await put();
+  } catch (error) {
+    // Left for recovery only when this file is in place after all (its temporary's removal failed).
+    const there = await statOrUndefined(localPath(context.localRoot, local.path));
+    if (!isUnchanged(local, entryFromStats(local.path, there))) store.completeIntent(intent);
+    throw error;
+  }
+  store.completeIntent(intent, () => context.index.place(row));
+  countTransfer(context, 'downloaded', row.remoteId);
+}
+
+export async function download(context: ExecutionContext, op: Op<'download'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  if ((await statOrUndefined(absolute)) !== undefined) {
+    throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+  }
+  const fetched = await fetchToTemporary(context, op.remote, absolute);
+  // Read before it is in place: an edit made right after it lands must look like an edit to the next
+  // scan, not be recorded as the downloaded version (soak seed 2685, issue 18). Same inode, size, mtime.
+  const local = await localEntry(op.path, fetched.temporary);
+  const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
+  context.onLocalWrite({ kind: 'created', path: op.path, item: local });
+  await putInPlace(context, row, local, async () => {
+    try {
+      // link() never replaces: a file created here meanwhile wins and the download is looked at again.
+      await link(fetched.temporary, absolute);
+    } catch (error) {
+      const code = errnoOf(error);
+      if (code === 'EEXIST') {
+        await unlink(fetched.temporary);
+        throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+      }
+      // File systems without hard links (FAT, some network shares): check, then rename.
+      if ((await statOrUndefined(absolute)) !== undefined) {
+        await unlink(fetched.temporary);
+        throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+      }
+      await rename(fetched.temporary, absolute);
+    }
+    await rm(fetched.temporary, { force: true });
+  });
+}
+
+export async function downloadContent(context: ExecutionContext, op: Op<'download-content'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  const stillSame = async (): Promise<boolean> =>
+    isUnchanged(op.expected, entryFromStats(op.path, await statOrUndefined(absolute)));
+  const changed = (): ReplanNeeded =>
+    new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
+  if (!(await stillSame())) throw changed();
+  const fetched = await fetchToTemporary(context, op.remote, absolute);
+  // Checked again right before replacing, so an edit made during the download is kept (and conflicts).
+  if (!(await stillSame())) {
+    await unlink(fetched.temporary);
+    throw changed();
+  }
+  // Read before it is in place, as in download().
+  const local = await localEntry(op.path, fetched.temporary);
+  context.onLocalWrite({ kind: 'modified', path: op.path, item: local });
+  const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
+  await putInPlace(context, row, local, () => rename(fetched.temporary, absolute));
+}
+
+export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>): Promise<void> {
+  const from = localPath(context.localRoot, op.fromPath);
+  const to = localPath(context.localRoot, op.toPath);
+  const source = await statOrUndefined(from);
+  if (!source || source.ino.toString() !== op.inode) {
+    throw new ReplanNeeded(
+      'LOCAL_CHANGED',
+      op.fromPath,
+      'It moved or changed on this computer during the pass.',
+    );
+  }
+  const target = await statOrUndefined(to);
+  // The same inode at the target is a case-only rename on a case-insensitive file system.
+  if (target && target.ino.toString() !== op.inode) {
+    throw new ReplanNeeded('LOCAL_CHANGED', op.toPath, 'Something new is at its place on this computer.');
+  }
+  context.onLocalWrite({ kind: 'moved', path: op.toPath, fromPath: op.fromPath });
+  await rename(from, to);
+  if (op.remoteId !== null) recordLocalMove(context, op.remoteId, op);
+  if (op.reason === 'conflict') context.counts.conflicts += 1;
+  else if (op.remoteId !== null && op.reason !== 'case-clash') {
+    const sameFolder = dirname(`/${op.fromPath}`) === dirname(`/${op.toPath}`);
+    if (sameFolder) context.counts.renamed += 1;
+    else context.counts.moved += 1;
+  }
+}
+
+/**
+ * The row follows its item. The item moved is the row's local side, whose inode may be new: the
+ * reconciler pairs the entry at the row's path with it when the inode is not the row's (a folder
+ * deleted and made again, an editor's atomic save; seeds 22967, 28642, 29287, 24368). No index-update
+ * comes after a move to teach the row that inode, so the move records it.
+ */
+function recordLocalMove(context: ExecutionContext, remoteId: string, op: Op<'local-move'>): void {
+  const store = context.index.store;
+  const remote = context.remote.get(remoteId);
+  store.transaction(() => {
+    const parent = context.movedTo.get(remoteId) ?? remote?.parentId ?? null;
+    if (!context.index.move(remoteId, op.toPath, parent)) return;
+    const row = store.get(remoteId);
+    if (row && row.inode !== op.inode) store.upsert({ ...row, inode: op.inode });
+  });
+}
+
+/** The index row of the item the trash operation is about: by inode, at the path the plan gave. */
+function indexRowOf(context: ExecutionContext, op: Op<'local-trash'>): IndexEntry | undefined {
+  const store = context.index.store;
+  return store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
+}
+
+/** Why the last resort, the folder's own trash, failed is the folder's own reason (read-only...). */
+function trashFailure(error: unknown): unknown {
+  if (error instanceof TrashError && error.errno !== undefined) {
+    return fileErrorOf(error.errno, 'trash', { cause: error });
+  }
+  return error;
+}
+
+export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'>): Promise<void> {
+  const absolute = localPath(context.localRoot, op.path);
+  const now = entryFromStats(op.path, await statOrUndefined(absolute));
+  const row = indexRowOf(context, op);
+  // Only what was synced goes: an edit made since is kept (and goes back up on the next pass).
+  const synced =
+    now !== undefined &&
+    now.inode === op.inode &&
+    now.kind === op.kind &&
+    (now.kind === 'folder' || (now.size === row?.localSize && now.mtimeNs === row.localMtimeNs));
+  if (now !== undefined && !synced) {
+    throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
+  }
+  if (now !== undefined) {
+    context.onLocalWrite({ kind: 'deleted', path: op.path });
+    try {
+      const trashed = await moveToTrash(absolute, { syncRoot: context.localRoot, env: context.env });
+      context.log({ level: 'info', message: `moved to the trash: ${trashed.location}`, path: op.path });
+    } catch (error) {
+      // Gone already is what the delete wanted.
+      if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw trashFailure(error);
+    }
+  }
+  const removed = row ? context.index.removeTree(row.remoteId) : 0;
+  // A folder counts with everything it held.
+  if (op.reason !== 'type-change') {
+    context.counts.deleted += Math.max(1, removed);
+    context.deletedItems.local += Math.max(1, removed);
+  }
+}

@@ -1,0 +1,237 @@
+// Runs a plan in order, transfers and independent renames a few at a time, each failure kept to its item.
+import { AbortedError, ApiError, assertNever, BugError } from '../../../common/errors.ts';
+import { createRemoteFolder, upload } from './execute-create.ts';
+import { deleteRemote, moveRemote, uploadContent } from './execute-remote.ts';
+import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
+import { indexPathIn } from './execute-shared.ts';
+import { currentETag, type ExecutionContext } from './execution-context.ts';
+import { independentMoveRun } from '../plan/move-batches.ts';
+import type { IndexEntry } from '../../model/items.ts';
+import { issueFor, pathOf } from './operation-issues.ts';
+import type { Operation } from '../plan/operations.ts';
+import { PlanProgress, transferOf } from '../plan/plan-progress.ts';
+import { baseName } from '../plan/reconcile.ts';
+
+export const DEFAULT_TRANSFER_CONCURRENCY = 4;
+
+export interface ExecutionResult {
+  /** Some operation met a state other than the planned one: plan again from a fresh look. */
+  replan: boolean;
+}
+
+const TRANSFERS = new Set<Operation['op']>(['upload', 'upload-content', 'download', 'download-content']);
+
+/** Errors that end the pass: nothing else would work either (no network, no sign-in) or a bug. */
+function isFatal(error: unknown): boolean {
+  if (error instanceof BugError || error instanceof AbortedError) return true;
+  if (!(error instanceof ApiError)) return false;
+  return ['ABORTED', 'NETWORK', 'TIMEOUT', 'DEVICE_UNREACHABLE', 'AUTH_REQUIRED', 'INSECURE_URL'].includes(
+    error.code,
+  );
+}
+
+/**
+ * A transfer whose connection keeps breaking ends only that item's try when the device still answers a
+ * small request: one bad transfer must not stop the pass, a device that is gone must.
+ */
+async function onlyThisItem(context: ExecutionContext, error: unknown): Promise<boolean> {
+  if (!(error instanceof ApiError) || (error.code !== 'NETWORK' && error.code !== 'TIMEOUT')) return false;
+  try {
+    await context.client.getFile(context.remoteRootId, { signal: context.signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The technical detail of an item's failure, for the log. */
+function detailOf(error: unknown): string {
+  if (error instanceof ApiError) return error.describe();
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** The activity line an operation makes, or null for index-only bookkeeping. */
+function activityOf(operation: Operation): string | null {
+  switch (operation.op) {
+    case 'upload':
+    case 'upload-content':
+      return 'uploaded';
+    case 'download':
+    case 'download-content':
+      return 'downloaded';
+    case 'remote-create-folder':
+    case 'local-mkdir':
+      return 'created-folder';
+    case 'remote-move':
+    case 'local-move':
+      return operation.reason === 'conflict' ? 'conflict' : 'moved';
+    case 'remote-delete':
+    case 'local-trash':
+      return 'deleted';
+    case 'index-update':
+    case 'index-remove':
+      return null;
+    default:
+      return assertNever(operation, 'operation');
+  }
+}
+
+async function run(context: ExecutionContext, operation: Operation): Promise<void> {
+  switch (operation.op) {
+    case 'remote-create-folder':
+      return createRemoteFolder(context, operation);
+    case 'upload':
+      return upload(context, operation);
+    case 'upload-content':
+      return uploadContent(context, operation);
+    case 'remote-move':
+      return moveRemote(context, operation);
+    case 'remote-delete':
+      return deleteRemote(context, operation);
+    case 'local-mkdir':
+      return makeLocalFolder(context, operation);
+    case 'download':
+      return download(context, operation);
+    case 'download-content':
+      return downloadContent(context, operation);
+    case 'local-move':
+      return moveLocal(context, operation);
+    case 'local-trash':
+      return trashLocal(context, operation);
+    case 'index-update':
+      return updateIndex(context, operation);
+    case 'index-remove':
+      context.index.store.delete(operation.remoteId);
+      return;
+    default:
+      return assertNever(operation, 'operation');
+  }
+}
+
+/** Both sides agree already: record them, at the path the parent has now (after this pass's moves). */
+function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'index-update' }>): void {
+  const store = context.index.store;
+  const { local, remote } = op;
+  const name = baseName(local.path);
+  // A re-created folder's row is taken over after this pass moved it (seed 20012): where it went, not
+  // where the walk saw it.
+  const parentId = context.movedTo.get(remote.id) ?? remote.parentId;
+  const path = indexPathIn(context, parentId, name) ?? local.path;
+  const previous = store.get(op.replacesRemoteId ?? remote.id);
+  const sameLocal = previous?.localSize === local.size && previous.localMtimeNs === local.mtimeNs;
+  const entry: IndexEntry = {
+    remoteId: remote.id,
+    parentRemoteId: parentId,
+    path,
+    name,
+    kind: remote.kind,
+    eTag: currentETag(context, remote.id, remote.eTag),
+    size: remote.size,
+    mTimeMs: remote.mTimeMs,
+    inode: local.inode,
+    localSize: local.size,
+    localMtimeNs: local.mtimeNs,
+    contentHash: sameLocal && remote.kind === 'file' ? previous.contentHash : null,
+  };
+  if (op.replacesRemoteId === undefined) context.index.place(entry);
+  else context.index.replace(op.replacesRemoteId, entry);
+}
+
+export async function executePlan(
+  context: ExecutionContext,
+  operations: readonly Operation[],
+  concurrency = DEFAULT_TRANSFER_CONCURRENCY,
+): Promise<ExecutionResult> {
+  let replan = false;
+  for (const operation of operations) {
+    if (operation.op === 'remote-move') context.pendingRemoteMoves.add(operation.remoteId);
+    if (operation.op === 'remote-delete') context.pendingRemoteDeletes.add(operation.remoteId);
+  }
+  const itemsTotal = operations.filter((operation) => activityOf(operation) !== null).length;
+  const progress = new PlanProgress(itemsTotal, operations, context.onProgress);
+  context.transferStarted = (path, direction, bytes) => progress.started(path, direction, bytes);
+  const attempt = async (operation: Operation): Promise<void> => {
+    if (context.signal?.aborted) throw new AbortedError();
+    const action = activityOf(operation);
+    // Listed from the operation's start, not its first byte: an upload reads its whole file first.
+    const transfer = transferOf(operation);
+    if (transfer !== null) progress.starting(pathOf(operation), transfer.direction, transfer.bytes);
+    try {
+      await run(context, operation);
+      context.operations[operation.op] = (context.operations[operation.op] ?? 0) + 1;
+      if (action !== null)
+        context.onActivity({ atMs: context.now().getTime(), action, path: pathOf(operation) });
+    } catch (error) {
+      if (isFatal(error) && !(await onlyThisItem(context, error))) throw error;
+      const { issue, replan: again } = issueFor(operation, error);
+      context.issues.push(issue);
+      context.log({
+        level: issue.kind === 'failed' ? 'error' : 'warn',
+        message: `${issue.code}: ${issue.message}`,
+        path: issue.path,
+      });
+      // The words above leave out the device's ids and the system's own text: kept here for a report.
+      context.log({ level: 'debug', message: detailOf(error), path: issue.path });
+      if (again) replan = true;
+    } finally {
+      progress.itemEnded(pathOf(operation), action !== null);
+    }
+  };
+  // Each turn must free a name: a turn that defers as many renames as it ran is going round in circles.
+  const runDeferred = async (): Promise<void> => {
+    for (let before = Infinity; context.deferred.length > 0 && context.deferred.length < before;) {
+      const deferred = context.deferred.splice(0);
+      before = deferred.length;
+      for (const operation of deferred) await attempt(operation);
+    }
+    for (const operation of context.deferred.splice(0)) {
+      // Still under its temporary name: the next round moves it to its place (`parkedAs`).
+      context.issues.push({
+        kind: 'retry',
+        path: pathOf(operation),
+        code: 'NAME_TAKEN',
+        message: 'Its new name on the device is still taken; tried again next round.',
+      });
+      replan = true;
+    }
+  };
+  for (let position = 0; position < operations.length;) {
+    const operation = operations[position] as Operation;
+    if (!TRANSFERS.has(operation.op)) {
+      // Renames that cannot meet each other are one PATCH each: a burst of them goes a few at a time.
+      const end = operation.op === 'remote-move' ? independentMoveRun(operations, position) : position + 1;
+      if (end - position > 1) await pool(operations.slice(position, end), concurrency, attempt);
+      else await attempt(operation);
+      position = end;
+      continue;
+    }
+    await runDeferred();
+    let end = position;
+    while (end < operations.length && TRANSFERS.has((operations[end] as Operation).op)) end += 1;
+    await pool(operations.slice(position, end), concurrency, attempt);
+    position = end;
+  }
+  await runDeferred();
+  return { replan };
+}
+
+/** Runs `work` over `items` with at most `limit` at once; the first thrown error stops new starts. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      try {
+        await work(item);
+      } catch (error) {
+        next = items.length;
+        throw error;
+      }
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, () => worker());
+  const results = await Promise.allSettled(workers);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}

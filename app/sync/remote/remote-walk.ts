@@ -1,0 +1,317 @@
+// The remote half of a pass: a breadth-first walk of a device folder tree, reusing unchanged listings (304).
+import { AbortedError, ApiError, MchError } from '../../../common/errors.ts';
+import type { DeviceClient, ListingAnswer, ListingPage, RemoteFile } from '../../api/device-client.ts';
+import type { ApiResponse } from '../../api/http/transport.ts';
+import { ListingRevalidator } from '../../api/listing-revalidator.ts';
+import type { RelativePath, RemoteEntry } from '../../model/items.ts';
+import { childPath, WalkedListing, type CachedListing } from './walk-listing.ts';
+
+export type { CachedListing } from './walk-listing.ts';
+
+// A 304 costs the device little, so round trips bound the walk: 8 in flight took a third less time
+// than 4 over 1,011 folders (bench/sync-pass.bench.ts tree).
+export const DEFAULT_WALK_CONCURRENCY = 8;
+/**
+ * Folders whose kept listing is being revalidated at once, pipelined (listing-revalidator.ts). More than
+ * the revalidator keeps on its connections (2 × 32), so it always has requests queued to refill a
+ * connection with in one write; with no more than that, each answer let one folder in, sent alone.
+ */
+const PIPELINED_FOLDERS = 256;
+
+/** Stable codes of the walk's own failures (the API layer's `ApiError`s pass through unchanged). */
+export type RemoteWalkErrorCode = 'REMOTE_ROOT_MISSING';
+
+export class RemoteWalkError extends MchError {
+  declare readonly code: RemoteWalkErrorCode;
+
+  constructor(code: RemoteWalkErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, 'Remote folder unavailable', message, options);
+  }
+}
+
+/**
+ * What a walk keeps for the next one, by folder id. The device's listing ETag depends on the page size,
+ * so a cache is only used with the page size it was made with.
+ */
+export interface RemoteWalkCache {
+  pageSize: number | undefined;
+  folders: ReadonlyMap<string, CachedListing>;
+}
+
+export interface RemoteWalkOptions {
+  /** Folders listed at once (default 8). */
+  concurrency?: number;
+  /** Items per listing page, 1-1000 (default: the device's, 100). */
+  pageSize?: number;
+  /** The previous walk's `cache`: unchanged folders then cost one 304 each. */
+  cache?: RemoteWalkCache;
+  signal?: AbortSignal;
+  /**
+   * Folders whose cached listing is used without asking the device (a pass after a local change: the
+   * poll finds remote changes, and If-Match guards every write made from a stale listing).
+   */
+  trust?: (folderId: string) => boolean;
+  /** Revalidate cached listings with pipelined requests (default true); false: one request each. */
+  pipelined?: boolean;
+}
+
+/** An item the API layer left out of a listing (bad name, malformed), with the folder it is in. */
+export interface RemoteWalkRejected {
+  folderId: string;
+  /** The folder's path below the walked root ('' for the root). */
+  folderPath: RelativePath;
+  id: string | undefined;
+  name: string | undefined;
+  error: ApiError;
+}
+
+/**
+ * A folder that was in its parent's listing but was gone (404) when it was listed itself. Its entry stays
+ * in `entries`; nothing below `path` was seen, so the caller must treat that subtree as unknown, never as
+ * deleted.
+ */
+export interface RemoteWalkVanished {
+  id: string;
+  path: RelativePath;
+  error: ApiError;
+}
+
+export interface RemoteWalkResult {
+  /** Every item below the root (the root itself is not an entry), by id; parents come before children. */
+  entries: Map<string, RemoteEntry>;
+  rejected: RemoteWalkRejected[];
+  vanished: RemoteWalkVanished[];
+  /** Folders whose listing answered 304 (their children came from the cache). */
+  unchanged: Set<string>;
+  /** Folders listed in full (new, changed, or without a usable cached listing). */
+  listed: Set<string>;
+  /** For the next walk: every folder listed this time (a vanished one is dropped). */
+  cache: RemoteWalkCache;
+  /** Listing requests of this walk: full listings (each may take several pages) and 304 answers. */
+  stats: { listed: number; notModified: number; trusted: number };
+}
+
+interface PendingFolder {
+  id: string;
+  path: RelativePath;
+}
+
+function toEntry(file: RemoteFile, folderId: string, path: RelativePath): RemoteEntry {
+  return {
+    id: file.id,
+    // One string for all the siblings, not one each.
+    parentId: file.parentID === undefined || file.parentID === folderId ? folderId : file.parentID,
+    path,
+    name: file.name,
+    kind: file.isFolder ? 'folder' : 'file',
+    eTag: file.eTag,
+    size: file.isFolder ? 0 : file.size,
+    // The device always sends mTime; an answer without one reads as cTime, else the epoch.
+    mTimeMs: file.mTimeMs ?? file.cTimeMs ?? 0,
+  };
+}
+
+/** Whether every file of a listing that names its parent names this folder. */
+function childrenOf(page: ListingPage, folderId: string): boolean {
+  return page.files.every((file) => file.parentID === undefined || file.parentID === folderId);
+}
+
+function isNotFound(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === 'NOT_FOUND';
+}
+
+/** Walks the folder tree below `rootId` breadth first, listing at most `concurrency` folders at once. */
+export async function walkRemote(
+  client: DeviceClient,
+  rootId: string,
+  options: RemoteWalkOptions = {},
+): Promise<RemoteWalkResult> {
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_WALK_CONCURRENCY);
+  const previous =
+    options.cache !== undefined && options.cache.pageSize === options.pageSize
+      ? options.cache.folders
+      : undefined;
+  // Kept listings are revalidated many at once; a listing the device sends in full (or anything the
+  // revalidator leaves to it) goes through the Transport, `concurrency` at a time.
+  const pipelined = previous !== undefined && previous.size > 0 && options.pipelined !== false;
+  const requests = new Slots(concurrency);
+  // The listings in the order the walk took them; `entries` is built from them when first read, so a
+  // poll that finds nothing changed never puts the 100,000 items of a large tree in a map.
+  const taken: { folderId: string; listing: WalkedListing }[] = [];
+  let entries: Map<string, RemoteEntry> | undefined;
+  const result: RemoteWalkResult = {
+    get entries(): Map<string, RemoteEntry> {
+      entries ??= entriesOf(taken, rootId);
+      return entries;
+    },
+    rejected: [],
+    vanished: [],
+    unchanged: new Set(),
+    listed: new Set(),
+    cache: { pageSize: options.pageSize, folders: new Map() },
+    stats: { listed: 0, notModified: 0, trusted: 0 },
+  };
+  const nextCache = result.cache.folders as Map<string, CachedListing>;
+  // One failure stops the other listings in flight; the caller's signal stops all of them.
+  const stop = new AbortController();
+  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  const pipe = pipelined ? new ListingRevalidator(client, { signal }) : undefined;
+
+  /** The folder's listing from the device (a 304 reuses `cached`); undefined when it vanished. */
+  const fetchListing = async (
+    folder: PendingFolder,
+    cached: WalkedListing | undefined,
+  ): Promise<WalkedListing | undefined> => {
+    try {
+      const revalidated =
+        pipe !== undefined && cached !== undefined
+          ? await pipe.revalidate(folder.id, cached.eTag, options.pageSize)
+          : undefined;
+      const list = (firstPage?: ApiResponse): Promise<ListingAnswer> =>
+        requests.run(() =>
+          client.listAll(folder.id, {
+            ...(options.pageSize === undefined ? {} : { limit: options.pageSize }),
+            ...(cached === undefined ? {} : { ifNoneMatch: cached.eTag }),
+            ...(firstPage === undefined ? {} : { firstPage }),
+            signal,
+          }),
+        );
+      let answer: ListingAnswer =
+        revalidated?.kind === 'not-modified'
+          ? { notModified: true }
+          : await list(revalidated?.kind === 'answer' ? revalidated.response : undefined);
+      if (revalidated?.kind === 'answer' && !answer.notModified && !childrenOf(answer, folder.id)) {
+        // A pipelined answer holding another folder's children: answers and requests were not paired
+        // as they were sent. Nothing of it is used, and this device is asked one request at a time.
+        client.refusePipelinedRevalidation();
+        answer = await list();
+      }
+      if (answer.notModified) {
+        result.unchanged.add(folder.id);
+        result.stats.notModified += 1;
+        // Only sent with a cached eTag, so `cached` is there.
+        return cached ?? new WalkedListing('', [], folder.path, []);
+      }
+      result.stats.listed += 1;
+      result.listed.add(folder.id);
+      const entries = answer.files.map((file) => toEntry(file, folder.id, childPath(folder.path, file.name)));
+      return new WalkedListing(answer.eTag ?? '', answer.rejected, folder.path, entries);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      if (folder.path === '') {
+        throw new RemoteWalkError('REMOTE_ROOT_MISSING', `The remote folder ${folder.id} is gone.`, {
+          cause: error,
+        });
+      }
+      // Gone mid-walk: its subtree is unknown, not empty.
+      result.vanished.push({ id: folder.id, path: folder.path, error });
+      return undefined;
+    }
+  };
+
+  const walked = new Set<string>([rootId]);
+  const listFolder = async (folder: PendingFolder): Promise<PendingFolder[]> => {
+    if (signal.aborted) throw new AbortedError();
+    // Its children at this folder's path; a stored listing that cannot be read is no cache.
+    const cached = previous?.get(folder.id)?.at(folder.id, folder.path);
+    let listing: WalkedListing;
+    if (cached !== undefined && options.trust?.(folder.id) === true) {
+      listing = cached;
+      result.unchanged.add(folder.id);
+      result.stats.trusted += 1;
+    } else {
+      const fetched = await fetchListing(folder, cached);
+      if (fetched === undefined) return [];
+      listing = fetched;
+    }
+    // A listing without an ETag cannot be revalidated, so it is not kept.
+    if (listing.eTag !== '') nextCache.set(folder.id, listing);
+    for (const item of listing.rejected) {
+      result.rejected.push({ folderId: folder.id, folderPath: folder.path, ...item });
+    }
+    taken.push({ folderId: folder.id, listing });
+    const subfolders: PendingFolder[] = [];
+    for (const entry of listing.folders) {
+      // A folder seen twice (moved from one listed folder to another during the walk) is walked once;
+      // walking it again could loop. `entriesOf` keeps its first place the same way.
+      if (walked.has(entry.id)) continue;
+      walked.add(entry.id);
+      subfolders.push({ id: entry.id, path: entry.path });
+    }
+    return subfolders;
+  };
+
+  const inFlight = pipe === undefined ? concurrency : Math.max(concurrency, PIPELINED_FOLDERS);
+  await new Promise<void>((resolve, reject) => {
+    const queue: PendingFolder[] = [{ id: rootId, path: '' }];
+    let active = 0;
+    let failed = false;
+    const pump = (): void => {
+      if (failed) return;
+      while (active < inFlight && queue.length > 0) {
+        const folder = queue.shift() as PendingFolder;
+        active += 1;
+        listFolder(folder).then(
+          (subfolders) => {
+            active -= 1;
+            queue.push(...subfolders);
+            if (active === 0 && queue.length === 0) resolve();
+            else pump();
+          },
+          (error: unknown) => {
+            active -= 1;
+            if (failed) return;
+            failed = true;
+            stop.abort();
+            reject(error instanceof Error ? error : new AbortedError());
+          },
+        );
+      }
+    };
+    pump();
+  }).finally(() => pipe?.close());
+  return result;
+}
+
+/** At most `size` calls of `run` at once; the others wait their turn. */
+class Slots {
+  readonly #size: number;
+  readonly #waiting: Array<() => void> = [];
+  #used = 0;
+
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#used >= this.#size) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else this.#used += 1;
+    try {
+      return await work();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next === undefined) this.#used -= 1;
+      else next();
+    }
+  }
+}
+
+/**
+ * Every item of the listings taken, by id, parents before children. An item in two listings (it moved
+ * during the walk) keeps its first place. A listing is left out when its folder has no place as a
+ * folder (the same id came first as a file): what is below it is unknown, never somebody's children.
+ */
+function entriesOf(
+  taken: readonly { folderId: string; listing: WalkedListing }[],
+  rootId: string,
+): Map<string, RemoteEntry> {
+  const entries = new Map<string, RemoteEntry>();
+  for (const { folderId, listing } of taken) {
+    if (folderId !== rootId && entries.get(folderId)?.kind !== 'folder') continue;
+    for (const entry of listing.entries) {
+      if (entry.id === rootId || entries.has(entry.id)) continue;
+      entries.set(entry.id, entry);
+    }
+  }
+  return entries;
+}

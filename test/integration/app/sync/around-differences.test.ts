@@ -1,0 +1,208 @@
+// A whole pass that finds a few items differing plans only around them, ends as a whole pass would, and the next is quiet.
+import { writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PassReport } from '../../../../app/sync/pass-report.ts';
+import { META_SETTLED } from '../../../../app/sync/pass/quiet-pass.ts';
+import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import type { HostileServer } from '../../../helpers/hostile-server.ts';
+import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
+import { SyncPair } from '../../../helpers/sync-pair.ts';
+
+let device: TestDevice;
+const pairs: SyncPair[] = [];
+const proxies: HostileServer[] = [];
+
+beforeAll(async () => {
+  device = await startTestDevice();
+});
+afterAll(async () => {
+  await device?.stop();
+});
+afterEach(async () => {
+  for (const pair of pairs.splice(0)) pair.close();
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+});
+
+type Way = 'quiet' | 'around' | 'unchanged listings' | 'unchanged, no record' | 'whole';
+
+/** Which way the pass's first round went, by its log. */
+function wayOf(pair: SyncPair): Way {
+  const said = (text: string): boolean => pair.logLines.some((line) => line.message.includes(text));
+  if (said('nothing changed on either side')) return 'quiet';
+  if (said('planned around')) return 'around';
+  if (said('the listings the device changed hold what the index has')) return 'unchanged listings';
+  if (said('with no settled record, both sides still hold what the index has')) return 'unchanged, no record';
+  return 'whole';
+}
+
+/** One pass in a new engine on the same index (as `run --once` makes one). */
+async function pass(pair: SyncPair): Promise<{ way: Way; report: PassReport; writes: string[] }> {
+  pair.restart();
+  pair.logLines.length = 0;
+  const { report, writes } = await pair.syncCounting();
+  return { way: wayOf(pair), report, writes };
+}
+
+/** A pair synced with a small tree, until a pass is quiet. */
+async function syncedPair(): Promise<SyncPair> {
+  const pair = new SyncPair(device, { indexFile: true });
+  pairs.push(pair);
+  pair.writeLocal('a.txt', 'alpha');
+  pair.writeLocal('docs/b.txt', 'bravo');
+  pair.writeLocal('docs/deep/c.txt', 'charlie');
+  pair.writeLocal('photos/2024/p.jpg', 'jpeg');
+  pair.mkdirLocal('empty');
+  expect((await pair.sync()).status).toBe('synced');
+  await quietAgain(pair);
+  return pair;
+}
+
+/** After a change: the pass that only sees the folders it wrote into listed again, then a quiet one. */
+async function quietAgain(pair: SyncPair): Promise<void> {
+  const relisting = await pass(pair);
+  expect(relisting.writes).toEqual([]);
+  expect(relisting.report.status).toBe('synced');
+  expect(['quiet', 'unchanged listings', 'whole']).toContain(relisting.way);
+  expect((await pass(pair)).way).toBe('quiet');
+}
+
+/** One change of each kind, on either side, made one after another to the tree of `syncedPair`. */
+function changeSteps(pair: SyncPair): Array<[string, () => void | Promise<unknown>]> {
+  return [
+    ['an edit', () => pair.writeLocal('docs/deep/c.txt', 'CHARLIE')],
+    ['a new file at the top', () => pair.writeLocal('new.txt', 'new')],
+    ['a rename', () => pair.renameLocal('a.txt', 'a2.txt')],
+    ['a move into another folder', () => pair.renameLocal('docs/b.txt', 'photos/2024/b.txt')],
+    ['a folder renamed', () => pair.renameLocal('photos/2024', 'photos/2025')],
+    ['a new folder with a file', () => pair.writeLocal('docs/fresh/f.txt', 'fresh')],
+    ['a local delete', () => pair.removeLocal('new.txt')],
+    ['a remote edit', () => pair.writeRemote('docs/deep/c.txt', 'from the device')],
+    ['a remote move', () => pair.moveRemote('docs/deep/c.txt', 'empty/c.txt')],
+    ['a remote folder made', () => pair.mkdirRemote('docs/deep/made')],
+    ['a remote file added at the top', () => pair.writeRemote('top.txt', 'top')],
+    ['a remote delete', () => pair.removeRemote('docs/fresh/f.txt')],
+    [
+      'changes on both sides at once',
+      async () => {
+        pair.writeLocal('a2.txt', 'edited here');
+        await pair.writeRemote('photos/2025/p.jpg', 'edited there');
+      },
+    ],
+  ];
+}
+
+describe('a whole pass that finds a few items differing', () => {
+  it('plans only around each kind of change, on either side, with the same outcome', async () => {
+    const pair = await syncedPair();
+    for (const [what, change] of changeSteps(pair)) {
+      await change();
+      const { way, report } = await pass(pair);
+      expect(way, what).toBe('around');
+      expect(report.status, what).toBe('synced');
+      expect(pair.localTree(), what).toEqual(await pair.remoteTree());
+      // The round settled: its record is written for the next pass, which has nothing to plan.
+      expect(pair.index.getMeta(META_SETTLED), what).toBeDefined();
+      await quietAgain(pair);
+    }
+    expect(pair.readLocal('empty/c.txt')).toBe('from the device');
+    expect(pair.readLocal('photos/2025/p.jpg')).toBe('edited there');
+  });
+
+  it('plans over everything for an ignore file changed, or an issue standing', async () => {
+    const pair = await syncedPair();
+    pair.writeLocal('docs/.mchignore', '*.log\n');
+    expect((await pass(pair)).way).toBe('whole');
+    await quietAgain(pair);
+    writeFileSync(pair.local('docs/x.log'), 'ignored');
+    // An ignored file is reported: with an issue standing, a change plans over everything.
+    pair.writeLocal('a.txt', 'again');
+    const { way, report } = await pass(pair);
+    expect(way).toBe('whole');
+    expect(report.issues.map((issue) => issue.path)).toContain('docs/x.log');
+    expect(pair.localTree()).toMatchObject({ 'a.txt': { kind: 'file', text: 'again' } });
+  });
+});
+
+describe('the pass after one that wrote into many folders', () => {
+  it('compares the listings it gets again with the rows, and has nothing to plan', async () => {
+    const pair = await syncedPair();
+    // More folders than the disk's side compares row by row (32): the device's side has no such limit.
+    for (let n = 0; n < 40; n++) pair.writeLocal(`many/f${n}/x.txt`, `file ${n}`);
+    expect((await pass(pair)).report.status).toBe('synced');
+    const relisting = await pass(pair);
+    expect(relisting.way).toBe('unchanged listings');
+    expect(relisting.writes).toEqual([]);
+    expect((await pass(pair)).way).toBe('quiet');
+  });
+});
+
+describe('a whole pass with no settled record (the last pass wrote and did not settle)', () => {
+  it('compares every folder with the index and plans only around what differs', async () => {
+    const pair = await syncedPair();
+    for (const [what, change] of changeSteps(pair)) {
+      await change();
+      pair.index.deleteMeta(META_SETTLED);
+      const { way, report } = await pass(pair);
+      expect(way, what).toBe('around');
+      expect(report.status, what).toBe('synced');
+      expect(pair.localTree(), what).toEqual(await pair.remoteTree());
+      expect(pair.index.getMeta(META_SETTLED), what).toBeDefined();
+      await quietAgain(pair);
+    }
+    // Nothing differs: no plan, and the record is written again.
+    pair.index.deleteMeta(META_SETTLED);
+    expect((await pass(pair)).way).toBe('unchanged, no record');
+    expect(pair.index.getMeta(META_SETTLED)).toBeDefined();
+    expect((await pass(pair)).way).toBe('quiet');
+  });
+
+  it('finds a device change whose listing a stopped pass already kept (a 304 for the next walk)', async () => {
+    // The stopped pass walks (and keeps the new listing of docs/deep), then stops at the download.
+    const { pair, proxy, stopSignal } = await stoppablePair(device, atDownload);
+    proxies.push(proxy);
+    pairs.push(pair);
+    pair.writeLocal('docs/deep/c.txt', 'charlie');
+    pair.writeLocal('docs/other.txt', 'other');
+    expect((await pair.sync()).status).toBe('synced');
+    await quietAgain(pair);
+    await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
+    await expect(pair.sync({ signal: stopSignal() })).rejects.toThrow();
+    expect(pair.index.getMeta(META_SETTLED)).toBeUndefined();
+    const { way, report } = await pass(pair);
+    expect(way).toBe('around');
+    expect(report.status).toBe('synced');
+    expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
+    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    await quietAgain(pair);
+  });
+
+  it('plans around a hundred differences in forty folders, on both sides', async () => {
+    const pair = await syncedPair();
+    for (let f = 0; f < 40; f++) for (let n = 0; n < 3; n++) pair.writeLocal(`d${f}/f${n}.txt`, `${f}.${n}`);
+    expect((await pass(pair)).report.status).toBe('synced');
+    await quietAgain(pair);
+    for (let f = 0; f < 40; f++) pair.writeLocal(`d${f}/f0.txt`, `edited ${f}`);
+    for (let f = 0; f < 40; f++) pair.writeLocal(`d${f}/new.txt`, `new ${f}`);
+    for (let f = 0; f < 20; f++) await pair.writeRemote(`d${f}/f1.txt`, `from the device ${f}`);
+    pair.index.deleteMeta(META_SETTLED);
+    const { way, report } = await pass(pair);
+    expect(way).toBe('around');
+    expect(report.status).toBe('synced');
+    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    expect(pair.readLocal('d7/f1.txt')).toBe('from the device 7');
+    await quietAgain(pair);
+  });
+
+  it('plans over everything when too many items differ', async () => {
+    const pair = await syncedPair();
+    // Each a difference of its own (more than 1,024; a new folder with them all in it would be one).
+    for (let n = 0; n < 1030; n++) pair.writeLocal(`f${n}.txt`, `${n}`);
+    await pair.writeRemote('docs/b.txt', 'changed there');
+    pair.index.deleteMeta(META_SETTLED);
+    const { way, report } = await pass(pair);
+    expect(way).toBe('whole');
+    expect(report.status).toBe('synced');
+    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    await quietAgain(pair);
+  });
+});

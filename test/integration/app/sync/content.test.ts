@@ -1,0 +1,184 @@
+// Content against the real device: exact times both ways, conflicts keep both, edits beat deletes, deletes go to the trash.
+import { statSync, utimesSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import { files, SyncPair, type PairOptions } from '../../../helpers/sync-pair.ts';
+
+let device: TestDevice;
+const pairs: SyncPair[] = [];
+
+beforeAll(async () => {
+  device = await startTestDevice();
+});
+afterAll(async () => {
+  await device?.stop();
+});
+afterEach(() => {
+  for (const pair of pairs.splice(0)) pair.close();
+});
+
+const NOW = new Date('2026-03-04T05:06:07.890Z');
+const CONFLICT_SUFFIX = '(conflicted copy 2026-03-04 050607)';
+
+function newPair(options: PairOptions = {}): SyncPair {
+  const pair = new SyncPair(device, { ...options, engine: { now: () => NOW, ...options.engine } });
+  pairs.push(pair);
+  return pair;
+}
+
+async function syncedPair(texts: Record<string, string>): Promise<SyncPair> {
+  const pair = newPair();
+  for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
+  expect((await pair.sync()).status).toBe('synced');
+  return pair;
+}
+
+/** A local edit the scanner cannot miss: other bytes, other size, another mtime. */
+function editLocal(pair: SyncPair, path: string, text: string): void {
+  pair.writeLocal(path, text, Date.parse('2026-02-01T00:00:00.000Z'));
+}
+
+describe('modification times', () => {
+  it('keeps the mtime to the millisecond on upload, on download elsewhere, and a round trip is no edit', async () => {
+    // .500 is exact in a double, so the file system holds exactly this many nanoseconds.
+    const mtimeMs = Date.parse('2025-01-02T03:04:05.500Z');
+    const first = newPair();
+    first.writeLocal('a.txt', 'alpha', mtimeMs);
+    expect((await first.sync()).status).toBe('synced');
+    expect((await first.remoteAt('a.txt'))?.mTimeMs).toBe(mtimeMs);
+
+    const second = newPair({ remoteFolder: first.remoteFolder });
+    const down = await second.syncCounting();
+    expect(down.report.counts.downloaded).toBe(1);
+    expect(statSync(second.local('a.txt')).mtimeMs).toBe(mtimeMs);
+
+    for (const pair of [first, second, first, second]) {
+      const { writes, report } = await pair.syncCounting();
+      expect(writes).toEqual([]);
+      expect(report.counts.uploaded + report.counts.downloaded).toBe(0);
+    }
+  });
+
+  it('uploads a millisecond mtime set through a double (05.678 stored as 05.677999 s) as .678', async () => {
+    // Node's utimes (and every API taking seconds as a double) lands a hair below most millisecond values.
+    const mtimeMs = Date.parse('2025-01-02T03:04:05.678Z');
+    const pair = newPair();
+    pair.writeLocal('a.txt', 'alpha', mtimeMs);
+    expect((await pair.sync()).status).toBe('synced');
+    expect((await pair.remoteAt('a.txt'))?.mTimeMs).toBe(mtimeMs);
+  });
+
+  it('does not read a local mtime finer than a millisecond as an edit after the device rounded it', async () => {
+    const pair = newPair();
+    pair.writeLocal('fine.txt', 'fine');
+    // 2025-01-02T03:04:05.6789Z: a fraction of a millisecond the device cannot keep.
+    const seconds = Date.parse('2025-01-02T03:04:05.678Z') / 1000 + 0.000_9;
+    utimesSync(pair.local('fine.txt'), seconds, seconds);
+    expect((await pair.sync()).status).toBe('synced');
+    const remoteMs = (await pair.remoteAt('fine.txt'))?.mTimeMs ?? 0;
+    expect(Math.abs(remoteMs - seconds * 1000)).toBeLessThan(1);
+    const { writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+  });
+
+  it('gives a remote file its device mtime when it comes down', async () => {
+    const pair = newPair();
+    const mTimeMs = Date.parse('2024-06-07T08:09:10.111Z');
+    await pair.writeRemote('remote.txt', 'from elsewhere', mTimeMs);
+    expect((await pair.sync()).counts.downloaded).toBe(1);
+    expect(statSync(pair.local('remote.txt')).mtimeMs).toBe(mTimeMs);
+    expect((await pair.syncCounting()).writes).toEqual([]);
+  });
+});
+
+describe('conflicts', () => {
+  it('keeps both edits: the remote version keeps the name, the local one becomes a conflicted copy on both sides', async () => {
+    const pair = await syncedPair({ 'report.txt': 'v1' });
+    editLocal(pair, 'report.txt', 'local edit');
+    await pair.writeRemote('report.txt', 'remote edit');
+    const report = await pair.sync();
+    expect(report.status).toBe('synced');
+    expect(report.counts.conflicts).toBe(1);
+    const expected = files({ 'report.txt': 'remote edit', [`report ${CONFLICT_SUFFIX}.txt`]: 'local edit' });
+    expect(pair.localTree()).toEqual(expected);
+    expect(await pair.remoteTree()).toEqual(expected);
+  });
+});
+
+describe('edits beat deletes', () => {
+  it('uploads a local edit of a file deleted on the device', async () => {
+    const pair = await syncedPair({ 'a.txt': 'v1', 'b.txt': 'keep' });
+    editLocal(pair, 'a.txt', 'edited here');
+    await pair.removeRemote('a.txt');
+    expect((await pair.sync()).status).toBe('synced');
+    const expected = files({ 'a.txt': 'edited here', 'b.txt': 'keep' });
+    expect(await pair.remoteTree()).toEqual(expected);
+    expect(pair.localTree()).toEqual(expected);
+  });
+
+  it('downloads a remote edit of a file deleted here', async () => {
+    const pair = await syncedPair({ 'a.txt': 'v1', 'b.txt': 'keep' });
+    pair.removeLocal('a.txt');
+    await pair.writeRemote('a.txt', 'edited on the device');
+    expect((await pair.sync()).status).toBe('synced');
+    const expected = files({ 'a.txt': 'edited on the device', 'b.txt': 'keep' });
+    expect(pair.localTree()).toEqual(expected);
+    expect(await pair.remoteTree()).toEqual(expected);
+  });
+});
+
+describe('remote deletes', () => {
+  it('moves the local file to the trash, never unlinking it', async () => {
+    const pair = await syncedPair({ 'a.txt': 'precious', 'b.txt': 'keep' });
+    await pair.removeRemote('a.txt');
+    const report = await pair.sync();
+    expect(report.status).toBe('synced');
+    expect(report.counts.deleted).toBe(1);
+    expect(pair.localTree()).toEqual(files({ 'b.txt': 'keep' }));
+    expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'precious' });
+  });
+
+  it('keeps never-synced local files of a folder deleted on the device, and the folder with them', async () => {
+    const pair = await syncedPair({ 'docs/a.txt': 'synced', 'other.txt': 'keep' });
+    pair.writeLocal('docs/new.txt', 'never synced');
+    await pair.removeRemote('docs');
+    expect((await pair.sync()).status).toBe('synced');
+    const expected = files({ 'docs/new.txt': 'never synced', 'other.txt': 'keep' });
+    expect(pair.localTree()).toEqual(expected);
+    expect(await pair.remoteTree()).toEqual(expected);
+    expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'synced' });
+  });
+
+  it('deletes on the device what was deleted here', async () => {
+    const pair = await syncedPair({ 'a.txt': 'gone soon', 'docs/b.txt': 'gone too', 'c.txt': 'keep' });
+    pair.removeLocal('a.txt');
+    pair.removeLocal('docs');
+    const { report, writes } = await pair.syncCounting();
+    expect(report.counts.deleted).toBeGreaterThanOrEqual(2);
+    expect(writes.every((write) => write.startsWith('DELETE '))).toBe(true);
+    expect(await pair.remoteTree()).toEqual(files({ 'c.txt': 'keep' }));
+  });
+});
+
+describe('type changes', () => {
+  it('replaces a remote file with the folder that replaced it here', async () => {
+    const pair = await syncedPair({ thing: 'a file', 'other.txt': 'keep' });
+    pair.removeLocal('thing');
+    pair.writeLocal('thing/inside.txt', 'now a folder');
+    expect((await pair.sync()).status).toBe('synced');
+    const expected = files({ 'thing/inside.txt': 'now a folder', 'other.txt': 'keep' });
+    expect(await pair.remoteTree()).toEqual(expected);
+    expect(pair.localTree()).toEqual(expected);
+  });
+
+  it('replaces a local folder with the file that replaced it on the device, the folder going to the trash', async () => {
+    const pair = await syncedPair({ 'thing/inside.txt': 'in a folder', 'other.txt': 'keep' });
+    await pair.removeRemote('thing');
+    await pair.writeRemote('thing', 'now a file');
+    expect((await pair.sync()).status).toBe('synced');
+    const expected = files({ thing: 'now a file', 'other.txt': 'keep' });
+    expect(pair.localTree()).toEqual(expected);
+    expect(await pair.remoteTree()).toEqual(expected);
+    expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'in a folder' });
+  });
+});

@@ -1,0 +1,64 @@
+// A pass's counts count items: a file sent twice in one pass is one upload, a deleted folder counts what it held.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import { SyncPair } from '../../../helpers/sync-pair.ts';
+
+let device: TestDevice;
+const pairs: SyncPair[] = [];
+
+beforeAll(async () => {
+  device = await startTestDevice();
+});
+afterAll(async () => {
+  await device?.stop();
+});
+afterEach(() => {
+  for (const pair of pairs.splice(0)) pair.close();
+});
+
+describe('counts of a pass', () => {
+  it('counts a file edited again while the pass runs, and sent again by its next round, as one upload', async () => {
+    let edited = false;
+    const pair: SyncPair = new SyncPair(device, {
+      engine: {
+        // One transfer at a time: b.txt is checked after a.txt went up.
+        transferConcurrency: 1,
+        events: {
+          onActivity: (entry) => {
+            if (entry.path !== 'a.txt' || edited) return;
+            edited = true;
+            // Saved again right after it went up, and b.txt too before it goes: the round plans again.
+            pair.writeLocal('a.txt', 'a, second version');
+            pair.writeLocal('b.txt', 'b, second version');
+          },
+        },
+      },
+    });
+    pairs.push(pair);
+    pair.writeLocal('a.txt', 'a');
+    pair.writeLocal('b.txt', 'b');
+    const report = await pair.sync();
+    expect(edited).toBe(true);
+    expect(report.status).toBe('synced');
+    expect(report.rounds).toBeGreaterThan(1);
+    expect(report.operations).toMatchObject({ upload: 2, 'upload-content': 1 });
+    expect(report.counts.uploaded).toBe(2);
+    expect(await pair.remoteTree()).toEqual({
+      'a.txt': { kind: 'file', text: 'a, second version' },
+      'b.txt': { kind: 'file', text: 'b, second version' },
+    });
+  });
+
+  it('counts a folder deleted on the device with everything it held when it goes to the trash here', async () => {
+    const pair = new SyncPair(device);
+    pairs.push(pair);
+    for (const name of ['one', 'two', 'three']) pair.writeLocal(`album/${name}.jpg`, name);
+    pair.writeLocal('keep.txt', 'keep');
+    expect((await pair.sync()).status).toBe('synced');
+    await pair.removeRemote('album');
+    const report = await pair.sync();
+    expect(report.status).toBe('synced');
+    expect(report.operations).toMatchObject({ 'local-trash': 1 });
+    expect(report.counts.deleted).toBe(4);
+  });
+});

@@ -1,0 +1,192 @@
+// Renames and moves against the real device cost one request (or none), never a transfer; unchanged passes write nothing.
+import { statSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import { files, isTransfer, SyncPair } from '../../../helpers/sync-pair.ts';
+
+let device: TestDevice;
+const pairs: SyncPair[] = [];
+
+beforeAll(async () => {
+  device = await startTestDevice();
+});
+afterAll(async () => {
+  await device?.stop();
+});
+afterEach(() => {
+  for (const pair of pairs.splice(0)) pair.close();
+});
+
+function newPair(): SyncPair {
+  const pair = new SyncPair(device);
+  pairs.push(pair);
+  return pair;
+}
+
+async function syncedPair(texts: Record<string, string>): Promise<SyncPair> {
+  const pair = newPair();
+  for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
+  const first = await pair.sync();
+  expect(first.issues).toEqual([]);
+  expect(first.status).toBe('synced');
+  return pair;
+}
+
+describe('local renames and moves', () => {
+  it('costs exactly one PATCH and no upload, download or delete for a file rename', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+    const id = await pair.remoteId('a.txt');
+    pair.renameLocal('a.txt', 'renamed.txt');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(report.status).toBe('synced');
+    expect(report.counts).toMatchObject({ renamed: 1, uploaded: 0, downloaded: 0, deleted: 0 });
+    expect(await pair.remoteTree()).toEqual(files({ 'renamed.txt': 'alpha', 'docs/b.txt': 'beta' }));
+    expect(await pair.remoteId('renamed.txt')).toBe(id);
+  });
+
+  it('costs exactly one PATCH for a file moved into another folder', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+    const id = await pair.remoteId('a.txt');
+    pair.renameLocal('a.txt', 'docs/a.txt');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(report.counts.moved).toBe(1);
+    expect(await pair.remoteTree()).toEqual(files({ 'docs/a.txt': 'alpha', 'docs/b.txt': 'beta' }));
+  });
+
+  it('costs exactly one PATCH for a folder of 300 files moved into another folder', async () => {
+    const texts: Record<string, string> = { 'archive/readme.txt': 'archive' };
+    for (let i = 0; i < 300; i += 1) texts[`big/f${i}.txt`] = `file ${i}`;
+    const pair = await syncedPair(texts);
+    const id = await pair.remoteId('big');
+    pair.renameLocal('big', 'archive/big');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(report.status).toBe('synced');
+    const moved = Object.fromEntries(
+      Object.entries(texts).map(([path, text]) => [path.replace(/^big/, 'archive/big'), text]),
+    );
+    expect(await pair.remoteTree()).toEqual(files(moved));
+  });
+
+  it('costs exactly one PATCH for a case-only rename', async () => {
+    const pair = await syncedPair({ 'Readme.txt': 'read me' });
+    const id = await pair.remoteId('Readme.txt');
+    pair.renameLocal('Readme.txt', 'README.txt');
+    const { writes } = await pair.syncCounting();
+    expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
+    expect(await pair.remoteTree()).toEqual(files({ 'README.txt': 'read me' }));
+  });
+});
+
+describe('remote renames and moves', () => {
+  it('after its own renames and moves, a pass trusting its cache lists no folder again', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta', 'archive/c.txt': 'gamma' });
+    // The first pass made every folder, so the next one lists them: from then on the cache is whole.
+    await pair.sync();
+    const a = await pair.remoteId('a.txt');
+    const b = await pair.remoteId('docs/b.txt');
+    const trusting = (...scope: string[]) => pair.syncCounting({ remote: 'trust-cache', scope });
+    pair.renameLocal('a.txt', 'a2.txt');
+    expect((await trusting('a.txt', 'a2.txt')).requests).toEqual([`PATCH /sdk/v2/files/${a}`]);
+    pair.renameLocal('docs/b.txt', 'archive/b.txt');
+    expect((await trusting('docs/b.txt', 'archive/b.txt')).requests).toEqual([`PATCH /sdk/v2/files/${b}`]);
+    // The root's cached listing knows a2.txt by its new name and eTag: the next rename goes straight out.
+    pair.renameLocal('a2.txt', 'a3.txt');
+    const third = await trusting('a2.txt', 'a3.txt');
+    expect(third.requests).toEqual([`PATCH /sdk/v2/files/${a}`]);
+    expect(third.report.issues).toEqual([]);
+    // A revalidating pass lists the changed folders again (their listing ETags moved on) and finds
+    // both sides equal.
+    const check = await pair.syncCounting();
+    expect(check.writes).toEqual([]);
+    expect(check.report.issues).toEqual([]);
+    const expected = files({ 'a3.txt': 'alpha', 'archive/b.txt': 'beta', 'archive/c.txt': 'gamma' });
+    expect(await pair.remoteTree()).toEqual({ ...expected, docs: { kind: 'folder' } });
+    expect(pair.localTree()).toEqual({ ...expected, docs: { kind: 'folder' } });
+  });
+
+  it('renames the local file in place: no download, same inode, no write to the device', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+    const inode = statSync(pair.local('a.txt')).ino;
+    await pair.moveRemote('a.txt', 'docs/renamed.txt');
+    const { report, requests, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(requests.filter(isTransfer)).toEqual([]);
+    expect(report.counts.moved + report.counts.renamed).toBe(1);
+    expect(pair.localTree()).toEqual(files({ 'docs/renamed.txt': 'alpha', 'docs/b.txt': 'beta' }));
+    expect(statSync(pair.local('docs/renamed.txt')).ino).toBe(inode);
+  });
+
+  it('renames a remote folder locally as one rename, keeping the inodes of what it holds', async () => {
+    const pair = await syncedPair({ 'docs/a.txt': 'alpha', 'docs/deep/b.txt': 'beta' });
+    const inode = statSync(pair.local('docs/deep/b.txt')).ino;
+    await pair.moveRemote('docs', 'papers');
+    const { requests, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(requests.filter(isTransfer)).toEqual([]);
+    expect(pair.localTree()).toEqual(files({ 'papers/a.txt': 'alpha', 'papers/deep/b.txt': 'beta' }));
+    expect(statSync(pair.local('papers/deep/b.txt')).ino).toBe(inode);
+  });
+});
+
+describe('passes with nothing to do', () => {
+  it('writes nothing and transfers no content when nothing changed', async () => {
+    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta', 'docs/deep/c.txt': 'gamma' });
+    const { report, requests, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(requests.filter(isTransfer)).toEqual([]);
+    expect(report.status).toBe('synced');
+    expect(report.counts).toMatchObject({ uploaded: 0, downloaded: 0, renamed: 0, moved: 0, deleted: 0 });
+  });
+
+  it('after a restart, asks for every folder with its stored listing ETag: one 304 each', async () => {
+    const pair = new SyncPair(device, { indexFile: true });
+    pairs.push(pair);
+    pair.writeLocal('a.txt', 'alpha');
+    pair.writeLocal('docs/b.txt', 'beta');
+    pair.writeLocal('docs/deep/c.txt', 'gamma');
+    expect((await pair.sync()).status).toBe('synced');
+    // The first pass changed the folders it uploaded into: the pass after it lists them afresh.
+    expect((await pair.sync()).status).toBe('synced');
+    pair.restart();
+    const listings = (): number[] =>
+      pair.client.log
+        .filter((entry) => entry.message === 'answer' && entry.request.includes('/filesSearch/parents'))
+        .map((entry) => entry.status ?? 0);
+    const before = listings().length;
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(report.status).toBe('synced');
+    // The remote root, docs and docs/deep.
+    expect(listings().slice(before)).toEqual([304, 304, 304]);
+  });
+
+  it('after a restart, a folder changed on the device is listed in full and its change synced', async () => {
+    const pair = new SyncPair(device, { indexFile: true });
+    pairs.push(pair);
+    pair.writeLocal('docs/b.txt', 'beta');
+    expect((await pair.sync()).status).toBe('synced');
+    expect((await pair.sync()).status).toBe('synced');
+    pair.restart();
+    await pair.moveRemote('docs/b.txt', 'docs/renamed.txt');
+    const { report, writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(report.counts.renamed).toBe(1);
+    expect(pair.localTree()).toEqual(files({ 'docs/renamed.txt': 'beta' }));
+  });
+
+  it('reads a name that differs only in Unicode normalisation (NFC vs NFD) as no change', async () => {
+    const nfc = 'caf\u00e9.txt';
+    const nfd = 'cafe\u0301.txt';
+    const pair = await syncedPair({ [nfc]: 'coffee' });
+    // What macOS does to names: the same file now reads back decomposed.
+    pair.renameLocal(nfc, nfd);
+    const { writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+    expect(Object.keys(await pair.remoteTree())).toEqual([nfc]);
+    const again = await pair.syncCounting();
+    expect(again.writes).toEqual([]);
+  });
+});
