@@ -1,7 +1,7 @@
 // The index's folder digests (what each synced folder holds on disk, as its rows say), read and written in bulk.
 import type { ItemKind, RelativePath } from '../model/items.ts';
 import { digestLine, digestOfLines } from '../model/folder-digest.ts';
-import { baseName } from '../sync/plan/reconcile.ts';
+import { baseName } from '../model/paths.ts';
 import type { IndexDb } from './index-db.ts';
 
 interface ChildRow {

@@ -4,18 +4,10 @@ import { existsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { nameProblem } from '../../api/names.ts';
 import { nameKey } from '../../model/items.ts';
+import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
 
-/** The client's own folder inside the synced folder (trash, partial downloads...). */
-export const STATE_FOLDER_NAME = '.mch-sync';
-
-/**
- * Items parked by a pass under a temporary name: `.mch-moving-<n>-<name>` on disk (a cycle of local
- * moves), `.mch-moving-<hex>` on the device (a swap of remote names). A crash can leave them there.
- */
-export const MOVING_PREFIX = '.mch-moving-';
-
-/** Downloads are written to `.mch-dl-<random>` next to their target, then linked into place. */
-export const DOWNLOAD_TEMP_PREFIX = '.mch-dl-';
+// The client's own names live with the model (the planner needs them too); kept here for their users.
+export { DOWNLOAD_TEMP_PREFIX, MOVING_PREFIX, STATE_FOLDER_NAME } from '../../model/names.ts';
 
 const SYSTEM_FILE = 'a system file';
 const TRASH_FOLDER = 'a trash folder';

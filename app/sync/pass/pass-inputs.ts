@@ -1,6 +1,6 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
 import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
-import { MOVING_PREFIX } from '../local/local-names.ts';
+import { MOVING_PREFIX } from '../../model/names.ts';
 import {
   isAscii,
   nameKey,

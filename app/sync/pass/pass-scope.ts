@@ -5,7 +5,8 @@ import { passInputs, type PassInputs } from './pass-inputs.ts';
 import type { PassIssue } from '../pass-report.ts';
 import type { StandingIssues } from './quiet-pass.ts';
 import { nameKey } from '../../model/items.ts';
-import { parentPath, type ReconcileInput } from '../plan/reconcile.ts';
+import { parentPath } from '../../model/paths.ts';
+import type { ReconcileInput } from '../plan/reconcile.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import type { ScanResult } from '../local/scanner.ts';
 

@@ -1,7 +1,7 @@
 // Where a whole pass differs from the index, with the last settled record or without it, when that is up to 1,024 items: its round plans only around them.
 import type { IndexStore } from '../../index/index-store.ts';
 import { IGNORE_FILE_NAME } from '../local/ignore-rules.ts';
-import { MOVING_PREFIX } from '../local/local-names.ts';
+import { MOVING_PREFIX } from '../../model/names.ts';
 import {
   nameKey,
   type IndexEntry,
@@ -12,7 +12,7 @@ import {
 import { PassScope } from './pass-scope.ts';
 import { scanIssues } from './pass-inputs.ts';
 import type { SettledRecord } from './quiet-pass.ts';
-import { baseName } from '../plan/reconcile.ts';
+import { baseName } from '../../model/paths.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import type { ScannedFolder, ScanResult } from '../local/scanner.ts';
 

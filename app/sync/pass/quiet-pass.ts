@@ -4,7 +4,7 @@ import { FOLDER_DIGEST_VERSION } from '../../model/folder-digest.ts';
 import type { IndexEntry, LocalEntry, RelativePath } from '../../model/items.ts';
 import { scanIssues } from './pass-inputs.ts';
 import type { PassIssue } from '../pass-report.ts';
-import { baseName } from '../plan/reconcile.ts';
+import { baseName } from '../../model/paths.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import type { ScannedFolder, ScanResult } from '../local/scanner.ts';
 

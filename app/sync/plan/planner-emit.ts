@@ -4,7 +4,7 @@ import { nameKey, type LocalEntry, type RelativePath } from '../../model/items.t
 import { indexUpdate, type Operation, type OperationReason, type RemoteParent } from './operations.ts';
 import { LocalMoveQueue, LocalPlaces, PathTracker, type Pending } from './planner-moves.ts';
 import { isDeleted, type PlanNode, type PlanTree } from './planner-tree.ts';
-import { parentPath } from './reconcile.ts';
+import { parentPath } from '../../model/paths.ts';
 
 export function emitOperations(tree: PlanTree, remoteRootId: string): Operation[] {
   const paths = new PathTracker();

@@ -1,10 +1,10 @@
 // The order of local moves within a plan: where paths are after earlier moves, and moves that wait.
 import { BugError } from '../../../common/errors.ts';
-import { MOVING_PREFIX } from '../local/local-names.ts';
 import { nameKey, type RelativePath } from '../../model/items.ts';
 import type { Operation } from './operations.ts';
 import type { PlanNode } from './planner-tree.ts';
-import { parentPath } from './reconcile.ts';
+import { MOVING_PREFIX } from '../../model/names.ts';
+import { parentPath } from '../../model/paths.ts';
 
 /**
  * Phases: 0 clears the way (conflict copies moved aside, the old side of a type change), 1 places

@@ -1,7 +1,8 @@
 // Which reconciled items the planner must look at: what changed, plus the folders and names around it.
 import { nameKey } from '../../model/items.ts';
 import { sameContent } from './planner-decide.ts';
-import { parentPath, type ReconciledItem } from './reconcile.ts';
+import { parentPath } from '../../model/paths.ts';
+import type { ReconciledItem } from './reconcile.ts';
 
 /**
  * Unchanged on both sides and on disk under the inode the index knows: nothing to do for it (unless

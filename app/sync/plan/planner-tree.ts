@@ -3,7 +3,8 @@ import { BugError } from '../../../common/errors.ts';
 import { caseClashName, conflictedCopyName } from './conflict-names.ts';
 import { nameKey, sameName, type RelativePath } from '../../model/items.ts';
 import { CONFLICT, type Decision } from './planner-decide.ts';
-import { baseName, parentPath, type ReconciledItem } from './reconcile.ts';
+import { baseName, parentPath } from '../../model/paths.ts';
+import type { ReconciledItem } from './reconcile.ts';
 
 /** One item being planned; a conflict adds a second node for the local copy (`isCopy`). */
 export interface PlanNode {

@@ -1,9 +1,12 @@
 // The reconciler: pairs what the local scan, the remote walk and the index say into items with changes.
 import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
 import { hasName, nameKey } from '../../model/items.ts';
+import { parentPath } from '../../model/paths.ts';
 import { deriveLocalChange, deriveRemoteChange, type Change } from './reconcile-changes.ts';
 
 export type { Change } from './reconcile-changes.ts';
+// The path helpers moved to app/model/paths.ts; kept here for the rooms that still import them from here.
+export { baseName, parentPath } from '../../model/paths.ts';
 
 export interface ReconcileInput {
   /** By path as found on disk. */
@@ -202,13 +205,4 @@ function localParentIds(
     if (parent === '') return remoteRootId;
     return idByPath.get(nameKey(parent)) ?? null;
   };
-}
-
-export function baseName(path: RelativePath): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-export function parentPath(path: RelativePath): RelativePath {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }

@@ -1,7 +1,7 @@
 // A remote folder's listing as the walk keeps it: the entries it gave, reused while the folder keeps its path.
 import type { RejectedItem } from '../../api/device-client.ts';
 import type { RelativePath, RemoteEntry } from '../../model/items.ts';
-import { baseName } from '../plan/reconcile.ts';
+import { baseName } from '../../model/paths.ts';
 import type { RemoteWalkCache } from './remote-walk.ts';
 
 /**

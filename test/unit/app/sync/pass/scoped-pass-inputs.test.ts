@@ -16,7 +16,7 @@ import {
   scopedPassInputs,
   scopeInputs,
 } from '../../../../../app/sync/pass/pass-scope.ts';
-import { parentPath } from '../../../../../app/sync/plan/reconcile.ts';
+import { parentPath } from '../../../../../app/model/paths.ts';
 import type { RemoteWalkResult } from '../../../../../app/sync/remote/remote-walk.ts';
 import type { NameClash, ScanResult } from '../../../../../app/sync/local/scanner.ts';
 import { Random } from '../../../../reliability/canopy/random.ts';
