@@ -3,7 +3,7 @@ import type { BigIntStats, Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { errorCode } from './local-paths.ts';
 import { errnoName, NATIVE_KIND, type ListFolder, type NativeListing } from './native-scan.ts';
-import type { ScanFs } from './scanner.ts';
+import type { ScanFs } from './scan-fs.ts';
 
 /** What an lstat says of an entry; one object per folder, filled again for each entry. */
 export interface EntryFacts {

@@ -18,7 +18,8 @@ import {
 } from './local-names.ts';
 import { nameKey, type RelativePath } from '../../model/items.ts';
 import type { ListFolder } from './native-scan.ts';
-import type { ScanFs, ScanResult, SkippedItem, SkipReason } from './scanner.ts';
+import type { ScanFs } from './scan-fs.ts';
+import type { ScanResult, SkippedItem, SkipReason } from './scan-result.ts';
 
 /**
  * Which paths a scoped scan reads: inside a scoped subtree, or a folder on the way to one. Compared

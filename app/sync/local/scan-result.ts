@@ -1,0 +1,73 @@
+// What the local scan found: the synced entries, what it skipped and why, name clashes, folder digests.
+import type { LocalEntry, RelativePath } from '../../model/items.ts';
+
+/** Why an item found on disk is not in `entries`. */
+export type SkipReason =
+  | 'symlink'
+  | 'special-file'
+  | 'temporary-or-system'
+  | 'state-folder'
+  | 'ignored'
+  | 'invalid-name'
+  /** It could not be read (`errno` says why): unknown this pass, not deleted. */
+  | 'unreadable'
+  /** It vanished during the scan: unknown this pass, not deleted. */
+  | 'retry-later';
+
+export interface SkippedItem {
+  path: RelativePath;
+  reason: SkipReason;
+  /** For people: "a Vim swap file", "disappeared during the scan"... */
+  detail: string;
+  /** For `unreadable`: the file system's code (`EACCES`), which file-errors.ts puts in words. */
+  errno?: string;
+}
+
+/** Names in one folder that a case-insensitive or a normalising file system would treat as one. */
+export interface NameClash {
+  folder: RelativePath;
+  paths: RelativePath[];
+  /**
+   * 'unicode': the names differ only in normalisation (NFC/NFD); 'case': they differ in case (a group
+   * of names equal but for case, which may hold a unicode clash too).
+   */
+  kind: 'case' | 'unicode';
+}
+
+/** A synced item whose name cannot exist on another platform (it stays in `entries`). */
+export interface PortabilityWarning {
+  path: RelativePath;
+  detail: string;
+}
+
+/**
+ * 'ok': the walk ran. 'empty': it ran and found nothing to sync. The other states mean the folder was
+ * not read at all; the caller must never take any state but 'ok' as "everything was deleted".
+ */
+export type RootState = 'ok' | 'empty' | 'missing' | 'not-a-folder' | 'unreadable';
+
+export interface ScanResult {
+  root: RootState;
+  /** Why the root could not be read (an errno code), for the message. */
+  rootDetail?: string;
+  /** What is synced, parents before their children. */
+  entries: LocalEntry[];
+  /** Skipped items; for a skipped folder only the folder is listed. Nothing below one was seen. */
+  skipped: SkippedItem[];
+  clashes: NameClash[];
+  portability: PortabilityWarning[];
+  /**
+   * With `digests`: every folder read whole ('' is the root), in the order read, with the digest of its
+   * synced children (`folder-digest.ts`) and where they are in `entries`. Absent when a folder could
+   * not be read: its entry was withdrawn, and positions would not hold.
+   */
+  folders?: ScannedFolder[];
+}
+
+export interface ScannedFolder {
+  path: RelativePath;
+  digest: string;
+  /** `entries.slice(first, end)` are its synced children. */
+  first: number;
+  end: number;
+}
