@@ -1,9 +1,14 @@
 // The remote walk's listing cache kept in the index, so a new process revalidates folders instead of listing them.
 import type { ListingStore, StoredListing } from '../../index/listing-store.ts';
 import type { RelativePath, RemoteEntry } from '../../model/items.ts';
-import type { RemoteWalkCache } from './remote-walk.ts';
 import { MchError } from '../../../common/errors.ts';
-import { childPath, WalkedListing, type CachedListing, type SubfolderRef } from './walk-listing.ts';
+import {
+  childPath,
+  WalkedListing,
+  type CachedListing,
+  type RemoteWalkCache,
+  type SubfolderRef,
+} from './walk-listing.ts';
 
 /** One child as stored: `[id, parentId, name, 1 for a folder else 0, eTag, size, mTimeMs]`. */
 type StoredChild = [string, string, string, 0 | 1, string, number, number];

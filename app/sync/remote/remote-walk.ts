@@ -4,9 +4,10 @@ import type { DeviceClient, ListingAnswer, ListingPage, RemoteFile } from '../..
 import type { ApiResponse } from '../../api/http/transport.ts';
 import { ListingRevalidator } from '../../api/listing-revalidator.ts';
 import type { RelativePath, RemoteEntry } from '../../model/items.ts';
-import { childPath, WalkedListing, type CachedListing } from './walk-listing.ts';
+import { childPath, WalkedListing, type CachedListing, type RemoteWalkCache } from './walk-listing.ts';
 
-export type { CachedListing } from './walk-listing.ts';
+// The walk's cache types live with the listings they hold; the walk's users keep finding them here.
+export type { CachedListing, RemoteWalkCache } from './walk-listing.ts';
 
 // A 304 costs the device little, so round trips bound the walk: 8 in flight took a third less time
 // than 4 over 1,011 folders (bench/sync-pass.bench.ts tree).
@@ -27,15 +28,6 @@ export class RemoteWalkError extends MchError {
   constructor(code: RemoteWalkErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, 'Remote folder unavailable', message, options);
   }
-}
-
-/**
- * What a walk keeps for the next one, by folder id. The device's listing ETag depends on the page size,
- * so a cache is only used with the page size it was made with.
- */
-export interface RemoteWalkCache {
-  pageSize: number | undefined;
-  folders: ReadonlyMap<string, CachedListing>;
 }
 
 export interface RemoteWalkOptions {

@@ -2,7 +2,6 @@
 import type { RejectedItem } from '../../api/device-client.ts';
 import type { RelativePath, RemoteEntry } from '../../model/items.ts';
 import { baseName } from '../../model/paths.ts';
-import type { RemoteWalkCache } from './remote-walk.ts';
 
 /**
  * One folder's last full listing, kept for the next walk: its listing ETag (first page) and its
@@ -16,6 +15,15 @@ export interface CachedListing {
    * undefined when its children cannot be read (a damaged stored row): the folder is then listed in full.
    */
   at(folderId: string, folderPath: RelativePath): WalkedListing | undefined;
+}
+
+/**
+ * What a walk keeps for the next one, by folder id. The device's listing ETag depends on the page size,
+ * so a cache is only used with the page size it was made with.
+ */
+export interface RemoteWalkCache {
+  pageSize: number | undefined;
+  folders: ReadonlyMap<string, CachedListing>;
 }
 
 export function childPath(parent: RelativePath, name: string): RelativePath {
