@@ -359,19 +359,18 @@ export class SyncEngine {
       log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
       const context = newExecutionContext(
         { ...this.#options, writer: this.#writer },
-        { remote, remoteRootId, report, signal: options.signal },
+        { remote, remoteRootId, report, touchedFolders: this.#touched, signal: options.signal },
       );
-      context.touchedFolders = this.#touched;
       const { replan } = await executePlan(
         context,
         planned.operations,
         this.#options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY,
       ).finally(() => {
-        tally.afterRound(planned.deletes, context.deletedItems, nowDate.getTime());
+        tally.afterRound(planned.deletes, context.ledger.deletedItems, nowDate.getTime());
         this.#writer.dropParked();
         // Also when the plan stopped half way: a move the device made must not be trusted away.
         if (this.#walkCache !== undefined) {
-          this.#walkCache = withOwnMoves(this.#walkCache, context.ownMoves, this.#touched);
+          this.#walkCache = withOwnMoves(this.#walkCache, context.ledger.ownMoves, this.#touched);
         }
       });
       // A name left out for a clash may be free now (its twin moved away): look once more.

@@ -49,11 +49,11 @@ async function createOnce(
           context,
           folderId,
           op.name,
-          (file) => isOurs(file) && !context.pendingRemoteDeletes.has(file.id),
+          (file) => isOurs(file) && !context.ledger.pendingRemoteDeletes.has(file.id),
         )
       : undefined;
     if (!found) {
-      context.index.store.completeIntent(intent);
+      context.setup.index.store.completeIntent(intent);
       replanOn(error, op.path, ['CONFLICT', 'NOT_FOUND']);
     }
     return { id: found.id, eTag: found.eTag };
@@ -70,7 +70,7 @@ async function sendAgain(
   try {
     return await send();
   } catch (error) {
-    context.index.store.completeIntent(intent);
+    context.setup.index.store.completeIntent(intent);
     replanOn(error, op.path, ['CONFLICT', 'NOT_FOUND', 'OUTCOME_UNKNOWN']);
   }
 }
@@ -102,9 +102,9 @@ function recordCreated(
     localMtimeNs: op.local.mtimeNs,
     contentHash,
   };
-  context.index.store.completeIntent(intent, () => {
-    if (op.replacesRemoteId === null) context.index.place(entry);
-    else context.index.replace(op.replacesRemoteId, entry);
+  context.setup.index.store.completeIntent(intent, () => {
+    if (op.replacesRemoteId === null) context.setup.index.place(entry);
+    else context.setup.index.replace(op.replacesRemoteId, entry);
   });
 }
 
@@ -114,8 +114,8 @@ export async function createRemoteFolder(
 ): Promise<void> {
   const folderId = parentId(context, op.parent, op.path);
   await unchangedLocal(context, op.path, op.local);
-  context.touchedFolders.add(folderId);
-  const intent = context.index.store.recordIntent({
+  context.ledger.touchedFolders.add(folderId);
+  const intent = context.setup.index.store.recordIntent({
     action: 'create-folder',
     path: op.path,
     remoteId: null,
@@ -123,16 +123,16 @@ export async function createRemoteFolder(
     detail: { name: op.name, inode: op.local.inode, localMtimeNs: op.local.mtimeNs.toString() },
   });
   const send = (): Promise<{ id: string; eTag: string | undefined }> =>
-    context.client.createFolder({
+    context.setup.client.createFolder({
       parentId: folderId,
       name: op.name,
       mTimeMs: msOfNs(op.local.mtimeNs),
-      signal: context.signal,
+      signal: context.setup.signal,
     });
   const created = await createOnce(context, op, folderId, intent, send, (file) => file.isFolder);
   recordCreated(context, op, intent, { ...created, parentId: folderId }, null);
-  context.createdFolders.set(nameKey(op.path), created.id);
-  context.counts.foldersCreated += 1;
+  context.ledger.createdFolders.set(nameKey(op.path), created.id);
+  context.ledger.counts.foldersCreated += 1;
 }
 
 export async function upload(context: ExecutionContext, op: Op<'upload'>): Promise<void> {
@@ -140,8 +140,8 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
   const absolute = await unchangedLocal(context, op.path, op.local);
   const { content, contentHash } = await readToSend(context, op.path, absolute, op.local);
   const mTimeMs = msOfNs(op.local.mtimeNs);
-  context.touchedFolders.add(folderId);
-  const intent = context.index.store.recordIntent({
+  context.ledger.touchedFolders.add(folderId);
+  const intent = context.setup.index.store.recordIntent({
     action: 'upload',
     path: op.path,
     remoteId: null,
@@ -149,12 +149,12 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
     detail: { name: op.name, ...localDetail(op.local), mTimeMs, contentHash },
   });
   const send = (): Promise<{ id: string; eTag: string | undefined }> =>
-    context.client.upload({
+    context.setup.client.upload({
       parentId: folderId,
       name: op.name,
       mTimeMs,
       content,
-      signal: context.signal,
+      signal: context.setup.signal,
       onProgress: transferProgress(context, op.path, 'up', op.local.size),
     });
   // Only a lost answer may have created it: the same size and mTime say it is ours.
@@ -166,6 +166,6 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
     throw changedWhileSent(error, op.path);
   });
   recordCreated(context, op, intent, { ...created, parentId: folderId }, contentHash);
-  countTransfer(context, 'uploaded', created.id);
-  context.counts.bytesUp += op.local.size;
+  countTransfer(context.ledger, 'uploaded', created.id);
+  context.ledger.counts.bytesUp += op.local.size;
 }

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from '../local/content-hash.ts';
-import { countTransfer, currentETag, ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import { countTransfer, currentETag, type ExecutionContext } from './execution-context.ts';
+import { ReplanNeeded } from './replan-needed.ts';
 import { indexPathIn, transferProgress } from './execute-shared.ts';
 import { errnoOf, fileError, fileErrorOf, freeSpace } from '../local/file-errors.ts';
 import { ordinaryFileMode } from '../local/file-modes.ts';
@@ -30,7 +31,7 @@ function rowFor(
   contentHash: string | null,
 ): IndexEntry {
   // This pass may have moved it on the device itself (a local move carried up before a download).
-  const parentRemoteId = context.movedTo.get(remote.id) ?? remote.parentId;
+  const parentRemoteId = context.ledger.movedTo.get(remote.id) ?? remote.parentId;
   const indexPath = indexPathIn(context, parentRemoteId, baseName(path)) ?? path;
   return {
     remoteId: remote.id,
@@ -55,8 +56,8 @@ async function localEntry(path: RelativePath, absolute: string): Promise<LocalEn
 }
 
 export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-mkdir'>): Promise<void> {
-  const absolute = localPath(context.localRoot, op.path);
-  context.onLocalWrite({ kind: 'created', path: op.path });
+  const absolute = localPath(context.setup.localRoot, op.path);
+  context.setup.onLocalWrite({ kind: 'created', path: op.path });
   try {
     await mkdir(absolute);
   } catch (error) {
@@ -64,7 +65,7 @@ export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-m
     const there = code === 'EEXIST' ? await statOrUndefined(absolute) : undefined;
     // A folder made here meanwhile is the same folder; one the index knows as another item (still
     // to move away), or anything else, is looked at again.
-    const known = there && context.index.store.byInode(there.ino.toString());
+    const known = there && context.setup.index.store.byInode(there.ino.toString());
     const isAnotherItem =
       known?.some((row) => row.kind === 'folder' && row.remoteId !== op.remote.id) ?? false;
     if (!there?.isDirectory() || isAnotherItem) {
@@ -76,8 +77,8 @@ export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-m
   }
   const local = await localEntry(op.path, absolute);
   const eTag = currentETag(context, op.remote.id, op.remote.eTag);
-  context.index.place(rowFor(context, op.path, op.remote, eTag, local, null));
-  context.counts.foldersCreated += 1;
+  context.setup.index.place(rowFor(context, op.path, op.remote, eTag, local, null));
+  context.ledger.counts.foldersCreated += 1;
 }
 
 /** Downloads into a temporary file next to the target, with the remote mtime set, ready to be placed. */
@@ -92,17 +93,17 @@ async function fetchToTemporary(
   const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${version}`);
   const mode = ordinaryFileMode();
   try {
-    const result = await context.client.download(remote.id, temporary, {
+    const result = await context.setup.client.download(remote.id, temporary, {
       eTag,
-      signal: context.signal,
+      signal: context.setup.signal,
       onProgress: transferProgress(context, remote.path, 'down', remote.size),
       // Private while it fills; then what the user's own new files get, not 0600 (issue 27).
       ...(mode === undefined ? {} : { mode }),
     });
     const mtime = remote.mTimeMs / 1000;
     await utimes(temporary, mtime, mtime);
-    const contentHash = await hashFile(temporary, context.signal);
-    context.counts.bytesDown += result.size;
+    const contentHash = await hashFile(temporary, context.setup.signal);
+    context.ledger.counts.bytesDown += result.size;
     return { temporary, eTag: result.eTag ?? eTag, contentHash };
   } catch (error) {
     await rm(temporary, { force: true });
@@ -132,7 +133,7 @@ async function putInPlace(
   local: LocalEntry,
   put: () => Promise<void>,
 ): Promise<void> {
-  const store = context.index.store;
+  const store = context.setup.index.store;
   const intent = store.recordIntent({
     action: 'download',
     // Where the file lands; the row's path may differ (below its folder's row, see rowFor).
@@ -145,16 +146,16 @@ async function putInPlace(
     await put();
   } catch (error) {
     // Left for recovery only when this file is in place after all (its temporary's removal failed).
-    const there = await statOrUndefined(localPath(context.localRoot, local.path));
+    const there = await statOrUndefined(localPath(context.setup.localRoot, local.path));
     if (!isUnchanged(local, entryFromStats(local.path, there))) store.completeIntent(intent);
     throw error;
   }
-  store.completeIntent(intent, () => context.index.place(row));
-  countTransfer(context, 'downloaded', row.remoteId);
+  store.completeIntent(intent, () => context.setup.index.place(row));
+  countTransfer(context.ledger, 'downloaded', row.remoteId);
 }
 
 export async function download(context: ExecutionContext, op: Op<'download'>): Promise<void> {
-  const absolute = localPath(context.localRoot, op.path);
+  const absolute = localPath(context.setup.localRoot, op.path);
   if ((await statOrUndefined(absolute)) !== undefined) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
   }
@@ -163,7 +164,7 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
   // scan, not be recorded as the downloaded version (soak seed 2685, issue 18). Same inode, size, mtime.
   const local = await localEntry(op.path, fetched.temporary);
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
-  context.onLocalWrite({ kind: 'created', path: op.path, item: local });
+  context.setup.onLocalWrite({ kind: 'created', path: op.path, item: local });
   await putInPlace(context, row, local, async () => {
     try {
       // link() never replaces: a file created here meanwhile wins and the download is looked at again.
@@ -186,7 +187,7 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
 }
 
 export async function downloadContent(context: ExecutionContext, op: Op<'download-content'>): Promise<void> {
-  const absolute = localPath(context.localRoot, op.path);
+  const absolute = localPath(context.setup.localRoot, op.path);
   const stillSame = async (): Promise<boolean> =>
     isUnchanged(op.expected, entryFromStats(op.path, await statOrUndefined(absolute)));
   const changed = (): ReplanNeeded =>
@@ -200,14 +201,14 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
   }
   // Read before it is in place, as in download().
   const local = await localEntry(op.path, fetched.temporary);
-  context.onLocalWrite({ kind: 'modified', path: op.path, item: local });
+  context.setup.onLocalWrite({ kind: 'modified', path: op.path, item: local });
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
   await putInPlace(context, row, local, () => rename(fetched.temporary, absolute));
 }
 
 export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>): Promise<void> {
-  const from = localPath(context.localRoot, op.fromPath);
-  const to = localPath(context.localRoot, op.toPath);
+  const from = localPath(context.setup.localRoot, op.fromPath);
+  const to = localPath(context.setup.localRoot, op.toPath);
   const source = await statOrUndefined(from);
   if (!source || source.ino.toString() !== op.inode) {
     throw new ReplanNeeded(
@@ -221,14 +222,14 @@ export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>)
   if (target && target.ino.toString() !== op.inode) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.toPath, 'Something new is at its place on this computer.');
   }
-  context.onLocalWrite({ kind: 'moved', path: op.toPath, fromPath: op.fromPath });
+  context.setup.onLocalWrite({ kind: 'moved', path: op.toPath, fromPath: op.fromPath });
   await rename(from, to);
   if (op.remoteId !== null) recordLocalMove(context, op.remoteId, op);
-  if (op.reason === 'conflict') context.counts.conflicts += 1;
+  if (op.reason === 'conflict') context.ledger.counts.conflicts += 1;
   else if (op.remoteId !== null && op.reason !== 'case-clash') {
     const sameFolder = dirname(`/${op.fromPath}`) === dirname(`/${op.toPath}`);
-    if (sameFolder) context.counts.renamed += 1;
-    else context.counts.moved += 1;
+    if (sameFolder) context.ledger.counts.renamed += 1;
+    else context.ledger.counts.moved += 1;
   }
 }
 
@@ -239,11 +240,11 @@ export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>)
  * comes after a move to teach the row that inode, so the move records it.
  */
 function recordLocalMove(context: ExecutionContext, remoteId: string, op: Op<'local-move'>): void {
-  const store = context.index.store;
-  const remote = context.remote.get(remoteId);
+  const store = context.setup.index.store;
+  const remote = context.setup.remote.get(remoteId);
   store.transaction(() => {
-    const parent = context.movedTo.get(remoteId) ?? remote?.parentId ?? null;
-    if (!context.index.move(remoteId, op.toPath, parent)) return;
+    const parent = context.ledger.movedTo.get(remoteId) ?? remote?.parentId ?? null;
+    if (!context.setup.index.move(remoteId, op.toPath, parent)) return;
     const row = store.get(remoteId);
     if (row && row.inode !== op.inode) store.upsert({ ...row, inode: op.inode });
   });
@@ -251,7 +252,7 @@ function recordLocalMove(context: ExecutionContext, remoteId: string, op: Op<'lo
 
 /** The index row of the item the trash operation is about: by inode, at the path the plan gave. */
 function indexRowOf(context: ExecutionContext, op: Op<'local-trash'>): IndexEntry | undefined {
-  const store = context.index.store;
+  const store = context.setup.index.store;
   return store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
 }
 
@@ -264,7 +265,7 @@ function trashFailure(error: unknown): unknown {
 }
 
 export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'>): Promise<void> {
-  const absolute = localPath(context.localRoot, op.path);
+  const absolute = localPath(context.setup.localRoot, op.path);
   const now = entryFromStats(op.path, await statOrUndefined(absolute));
   const row = indexRowOf(context, op);
   // Only what was synced goes: an edit made since is kept (and goes back up on the next pass).
@@ -277,19 +278,22 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
   }
   if (now !== undefined) {
-    context.onLocalWrite({ kind: 'deleted', path: op.path });
+    context.setup.onLocalWrite({ kind: 'deleted', path: op.path });
     try {
-      const trashed = await moveToTrash(absolute, { syncRoot: context.localRoot, env: context.env });
-      context.log({ level: 'info', message: `moved to the trash: ${trashed.location}`, path: op.path });
+      const trashed = await moveToTrash(absolute, {
+        syncRoot: context.setup.localRoot,
+        env: context.setup.env,
+      });
+      context.setup.log({ level: 'info', message: `moved to the trash: ${trashed.location}`, path: op.path });
     } catch (error) {
       // Gone already is what the delete wanted.
       if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw trashFailure(error);
     }
   }
-  const removed = row ? context.index.removeTree(row.remoteId) : 0;
+  const removed = row ? context.setup.index.removeTree(row.remoteId) : 0;
   // A folder counts with everything it held.
   if (op.reason !== 'type-change') {
-    context.counts.deleted += Math.max(1, removed);
-    context.deletedItems.local += Math.max(1, removed);
+    context.ledger.counts.deleted += Math.max(1, removed);
+    context.ledger.deletedItems.local += Math.max(1, removed);
   }
 }

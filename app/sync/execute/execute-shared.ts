@@ -2,7 +2,8 @@
 import { ApiError } from '../../../common/errors.ts';
 import type { ContentSource, RemoteFile } from '../../api/device-client.ts';
 import { readOneVersion } from './content-read.ts';
-import { ReplanNeeded, type ExecutionContext } from './execution-context.ts';
+import type { ExecutionContext } from './execution-context.ts';
+import { ReplanNeeded } from './replan-needed.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
 import type { LocalEntry, RelativePath } from '../../model/items.ts';
 import type { Operation } from '../plan/operations.ts';
@@ -32,9 +33,11 @@ export function replanOn(error: unknown, path: RelativePath, codes: readonly str
 
 /** The item's folder as this round's walk saw it, else as the index has it. */
 export function remoteParentOf(context: ExecutionContext, remoteId: string): string | undefined {
-  const remote = context.remote.get(remoteId);
+  const remote = context.setup.remote.get(remoteId);
   // A parked item's entry says where the index has it; its listing is the folder it waits in.
-  return remote?.parkedAs?.parentId ?? remote?.parentId ?? context.index.store.get(remoteId)?.parentRemoteId;
+  return (
+    remote?.parkedAs?.parentId ?? remote?.parentId ?? context.setup.index.store.get(remoteId)?.parentRemoteId
+  );
 }
 
 /** The index path of `name` in the folder `folderId` as the index has that folder now; undefined when it is not indexed. */
@@ -44,15 +47,15 @@ export function indexPathIn(
   name: string,
 ): RelativePath | undefined {
   if (folderId === undefined) return undefined;
-  if (folderId === context.remoteRootId) return name;
-  const folder = context.index.store.get(folderId);
+  if (folderId === context.setup.remoteRootId) return name;
+  const folder = context.setup.index.store.get(folderId);
   return folder === undefined ? undefined : `${folder.path}/${name}`;
 }
 
 /** The item's folder listing changes with it: the next walk must not trust its cached copy. */
 export function touchParentOf(context: ExecutionContext, remoteId: string): void {
   const parent = remoteParentOf(context, remoteId);
-  if (parent !== undefined) context.touchedFolders.add(parent);
+  if (parent !== undefined) context.ledger.touchedFolders.add(parent);
 }
 
 /** What recovery after a crash needs to know of the local side of a create or an edit. */
@@ -66,7 +69,7 @@ export async function unchangedLocal(
   path: RelativePath,
   expected: LocalEntry,
 ): Promise<string> {
-  const absolute = localPath(context.localRoot, path);
+  const absolute = localPath(context.setup.localRoot, path);
   const now = entryFromStats(path, await statOrUndefined(absolute));
   if (!isUnchanged(expected, now)) {
     throw new ReplanNeeded('LOCAL_CHANGED', path, 'It changed on this computer during the pass.');
@@ -81,7 +84,7 @@ export async function existingMatch(
   name: string,
   matches: (file: RemoteFile) => boolean,
 ): Promise<RemoteFile | undefined> {
-  const found = await context.client.findByName(folderId, name, { signal: context.signal });
+  const found = await context.setup.client.findByName(folderId, name, { signal: context.setup.signal });
   return found !== undefined && matches(found) ? found : undefined;
 }
 
@@ -115,7 +118,7 @@ export async function readToSend(
 ): Promise<{ content: ContentSource; contentHash: string }> {
   let read: Awaited<ReturnType<typeof readOneVersion>>;
   try {
-    read = await readOneVersion(absolute, expected, { signal: context.signal });
+    read = await readOneVersion(absolute, expected, { signal: context.setup.signal });
   } catch (error) {
     throw changedWhileSent(error, path);
   }
@@ -131,6 +134,6 @@ export function transferProgress(
   direction: 'up' | 'down',
   bytes: number,
 ): (progress: { bytesDone: number }) => void {
-  const report = context.transferStarted(path, direction, bytes);
+  const report = context.ledger.transferStarted(path, direction, bytes);
   return (progress) => report(progress.bytesDone);
 }

@@ -1,4 +1,4 @@
-// What the operations of one executed plan share: the clients, what earlier operations learned, the report.
+// What the operations of one executed plan share: the round's fixed setup apart from the ledger its operations change.
 import type { DeviceClient } from '../../api/device-client.ts';
 import { nameKey, type RelativePath, type RemoteEntry } from '../../model/items.ts';
 import type { Operation, RemoteParent } from '../plan/operations.ts';
@@ -8,70 +8,68 @@ import type { ActivityEntry, SyncProgress } from '../../../common/sync-status.ts
 import type { EngineLogLine, SyncEngineOptions } from '../engine-options.ts';
 import type { LocalWrite } from '../engine-events.ts';
 import type { OwnMove } from '../remote/walk-listing.ts';
+import { ReplanNeeded } from './replan-needed.ts';
 
-/**
- * An operation could not be done now and must not be retried blindly: the state it was planned from
- * changed (a 412, a local edit, something new at the target). The pass plans again from a fresh look.
- */
-export class ReplanNeeded extends Error {
-  readonly code: string;
-  readonly path: RelativePath;
-
-  constructor(code: string, path: RelativePath, message: string) {
-    super(message);
-    this.name = 'ReplanNeeded';
-    this.code = code;
-    this.path = path;
-  }
+/** What stays the same while one round's plan runs: the clients, both roots, the round's walk, the hooks. */
+export interface RoundSetup {
+  readonly client: DeviceClient;
+  readonly index: IndexWriter;
+  readonly localRoot: string;
+  readonly remoteRootId: string;
+  /** The remote walk of this round, by id. */
+  readonly remote: ReadonlyMap<string, RemoteEntry>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => Date;
+  readonly log: (line: EngineLogLine) => void;
+  /** Told before the engine itself changes a local path, so a watcher can ignore the echo. */
+  readonly onLocalWrite: (write: LocalWrite) => void;
+  readonly onActivity: (entry: ActivityEntry) => void;
+  readonly onProgress: (progress: SyncProgress) => void;
+  readonly signal: AbortSignal | undefined;
 }
 
-export interface ExecutionContext {
-  client: DeviceClient;
-  index: IndexWriter;
-  localRoot: string;
-  remoteRootId: string;
-  /** The remote walk of this round, by id. */
-  remote: ReadonlyMap<string, RemoteEntry>;
+/**
+ * What the round's operations change as they run: what they learned of the device, what the plan still
+ * has to do, and what they counted and reported. Later operations of the plan read what earlier ones wrote.
+ */
+export interface RoundLedger {
   /** Ids of folders created by this plan, by their path (NFC). */
-  createdFolders: Map<string, string>;
+  readonly createdFolders: Map<string, string>;
   /** The newest eTag of items this pass changed itself (a PATCH before a download changes it). */
-  eTags: Map<string, string>;
+  readonly eTags: Map<string, string>;
   /** The folder on the device of items this pass moved or renamed there. */
-  movedTo: Map<string, string>;
+  readonly movedTo: Map<string, string>;
   /** Remote ids this plan still has to move (a name they hold is about to be free). */
-  pendingRemoteMoves: Set<string>;
+  readonly pendingRemoteMoves: Set<string>;
   /** Remote ids this plan still has to delete (a name they hold may go to another item first). */
-  pendingRemoteDeletes: Set<string>;
+  readonly pendingRemoteDeletes: Set<string>;
   /** Items parked under a temporary name to free their name for a create, with the name they had. */
-  parkedNames: Map<string, string>;
+  readonly parkedNames: Map<string, string>;
   /** Operations to run once the others of their phase are done (the final step of a parked rename). */
-  deferred: Operation[];
-  counts: PassCounts;
+  readonly deferred: Operation[];
+  readonly counts: PassCounts;
   /**
    * Items this round deleted on each side (local: moved to the trash), a folder with what it held: the
    * next round's mass-delete guard counts them with its own (delete-run.ts).
    */
-  deletedItems: { local: number; remote: number };
-  issues: PassIssue[];
-  operations: Record<string, number>;
-  env: Readonly<Record<string, string | undefined>>;
-  now: () => Date;
-  log: (line: EngineLogLine) => void;
-  /** Told before the engine itself changes a local path, so a watcher can ignore the echo. */
-  onLocalWrite: (write: LocalWrite) => void;
-  onActivity: (entry: ActivityEntry) => void;
-  onProgress: (progress: SyncProgress) => void;
-  /** A transfer of `path` starts; the returned function takes its bytes done. */
+  readonly deletedItems: { local: number; remote: number };
+  readonly issues: PassIssue[];
+  readonly operations: Record<string, number>;
+  /** Remote folders whose listing this pass changed (the next walk must ask for them again). */
+  readonly touchedFolders: Set<string>;
+  /** Moves the device confirmed, for the walk cache to learn instead of listing both folders again. */
+  readonly ownMoves: OwnMove[];
+  /** A transfer of `path` starts; the returned function takes its bytes done (set by executePlan). */
   transferStarted: (
     path: RelativePath,
     direction: 'up' | 'down',
     bytes: number,
   ) => (bytesDone: number) => void;
-  /** Remote folders whose listing this pass changed (the next walk must ask for them again). */
-  touchedFolders: Set<string>;
-  /** Moves the device confirmed, for the walk cache to learn instead of listing both folders again. */
-  ownMoves: OwnMove[];
-  signal: AbortSignal | undefined;
+}
+
+export interface ExecutionContext {
+  readonly setup: RoundSetup;
+  readonly ledger: RoundLedger;
 }
 
 /** The items a pass counted as uploaded or downloaded (by remote id), kept across the pass's rounds. */
@@ -82,30 +80,30 @@ const countedItems = new WeakMap<PassCounts, Set<string>>();
  * sent again by a later round, and is still one item (a pass reported `uploaded: 3` for 2 files).
  */
 export function countTransfer(
-  context: Pick<ExecutionContext, 'counts'>,
+  ledger: Pick<RoundLedger, 'counts'>,
   what: 'uploaded' | 'downloaded',
   remoteId: string,
 ): void {
-  let counted = countedItems.get(context.counts);
+  let counted = countedItems.get(ledger.counts);
   if (counted === undefined) {
     counted = new Set();
-    countedItems.set(context.counts, counted);
+    countedItems.set(ledger.counts, counted);
   }
   const key = `${what}\n${remoteId}`;
   if (counted.has(key)) return;
   counted.add(key);
-  context.counts[what] += 1;
+  ledger.counts[what] += 1;
 }
 
 /** The eTag to send in If-Match: the one this pass last got for the item, else the planned one. */
 export function currentETag(context: ExecutionContext, remoteId: string, planned: string): string {
-  return context.eTags.get(remoteId) ?? planned;
+  return context.ledger.eTags.get(remoteId) ?? planned;
 }
 
 /** The id of a create's or move's target folder; a folder this plan failed to create means "wait". */
 export function parentId(context: ExecutionContext, parent: RemoteParent, forPath: RelativePath): string {
   if (parent.kind === 'existing') return parent.remoteId;
-  const id = context.createdFolders.get(nameKey(parent.path));
+  const id = context.ledger.createdFolders.get(nameKey(parent.path));
   if (id === undefined) {
     throw new ReplanNeeded('PARENT_MISSING', forPath, `Its folder ${parent.path} was not created yet.`);
   }
@@ -118,19 +116,30 @@ export function newExecutionContext(
     writer: IndexWriter;
   },
   round: {
-    remote: ExecutionContext['remote'];
+    remote: RoundSetup['remote'];
     remoteRootId: string;
     report: Pick<PassReport, 'issues' | 'counts' | 'operations'>;
+    /** The engine's set of folders to list again, which this round adds to. */
+    touchedFolders: Set<string>;
     signal: AbortSignal | undefined;
   },
 ): ExecutionContext {
   const events = engine.events;
-  return {
+  const setup: RoundSetup = {
     client: engine.client,
     index: engine.writer,
     localRoot: engine.localRoot,
     remoteRootId: round.remoteRootId,
     remote: round.remote,
+    env: engine.env ?? process.env,
+    now: engine.now ?? (() => new Date()),
+    log: engine.log ?? (() => {}),
+    onLocalWrite: events?.onLocalWrite ?? (() => {}),
+    onActivity: events?.onActivity ?? (() => {}),
+    onProgress: events?.onProgress ?? (() => {}),
+    signal: round.signal,
+  };
+  const ledger: RoundLedger = {
     createdFolders: new Map(),
     eTags: new Map(),
     movedTo: new Map(),
@@ -142,15 +151,9 @@ export function newExecutionContext(
     deletedItems: { local: 0, remote: 0 },
     issues: round.report.issues,
     operations: round.report.operations,
-    env: engine.env ?? process.env,
-    now: engine.now ?? (() => new Date()),
-    log: engine.log ?? (() => {}),
-    onLocalWrite: events?.onLocalWrite ?? (() => {}),
-    onActivity: events?.onActivity ?? (() => {}),
-    onProgress: events?.onProgress ?? (() => {}),
-    transferStarted: () => () => {},
-    touchedFolders: new Set(),
+    touchedFolders: round.touchedFolders,
     ownMoves: [],
-    signal: round.signal,
+    transferStarted: () => () => {},
   };
+  return { setup, ledger };
 }

@@ -1,7 +1,8 @@
 // Runs a plan in order, transfers and independent renames a few at a time, each failure kept to its item.
 import { AbortedError, ApiError, assertNever, BugError } from '../../../common/errors.ts';
 import { createRemoteFolder, upload } from './execute-create.ts';
-import { deleteRemote, moveRemote, uploadContent } from './execute-remote.ts';
+import { deleteRemote, moveRemote } from './execute-remote.ts';
+import { uploadContent } from './execute-edit.ts';
 import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
 import { indexPathIn } from './execute-shared.ts';
 import { currentETag, type ExecutionContext } from './execution-context.ts';
@@ -37,7 +38,7 @@ function isFatal(error: unknown): boolean {
 async function onlyThisItem(context: ExecutionContext, error: unknown): Promise<boolean> {
   if (!(error instanceof ApiError) || (error.code !== 'NETWORK' && error.code !== 'TIMEOUT')) return false;
   try {
-    await context.client.getFile(context.remoteRootId, { signal: context.signal });
+    await context.setup.client.getFile(context.setup.remoteRootId, { signal: context.setup.signal });
     return true;
   } catch {
     return false;
@@ -101,7 +102,7 @@ async function run(context: ExecutionContext, operation: Operation): Promise<voi
     case 'index-update':
       return updateIndex(context, operation);
     case 'index-remove':
-      context.index.store.delete(operation.remoteId);
+      context.setup.index.store.delete(operation.remoteId);
       return;
     default:
       return assertNever(operation, 'operation');
@@ -110,12 +111,12 @@ async function run(context: ExecutionContext, operation: Operation): Promise<voi
 
 /** Both sides agree already: record them, at the path the parent has now (after this pass's moves). */
 function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'index-update' }>): void {
-  const store = context.index.store;
+  const store = context.setup.index.store;
   const { local, remote } = op;
   const name = baseName(local.path);
   // A re-created folder's row is taken over after this pass moved it (seed 20012): where it went, not
   // where the walk saw it.
-  const parentId = context.movedTo.get(remote.id) ?? remote.parentId;
+  const parentId = context.ledger.movedTo.get(remote.id) ?? remote.parentId;
   const path = indexPathIn(context, parentId, name) ?? local.path;
   const previous = store.get(op.replacesRemoteId ?? remote.id);
   const sameLocal = previous?.localSize === local.size && previous.localMtimeNs === local.mtimeNs;
@@ -133,8 +134,15 @@ function updateIndex(context: ExecutionContext, op: Extract<Operation, { op: 'in
     localMtimeNs: local.mtimeNs,
     contentHash: sameLocal && remote.kind === 'file' ? previous.contentHash : null,
   };
-  if (op.replacesRemoteId === undefined) context.index.place(entry);
-  else context.index.replace(op.replacesRemoteId, entry);
+  if (op.replacesRemoteId === undefined) context.setup.index.place(entry);
+  else context.setup.index.replace(op.replacesRemoteId, entry);
+}
+
+/** One plan as it runs: its context, its progress, and whether an operation asked for another round. */
+interface Execution {
+  readonly context: ExecutionContext;
+  readonly progress: PlanProgress;
+  replan: boolean;
 }
 
 export async function executePlan(
@@ -142,59 +150,15 @@ export async function executePlan(
   operations: readonly Operation[],
   concurrency = DEFAULT_TRANSFER_CONCURRENCY,
 ): Promise<ExecutionResult> {
-  let replan = false;
   for (const operation of operations) {
-    if (operation.op === 'remote-move') context.pendingRemoteMoves.add(operation.remoteId);
-    if (operation.op === 'remote-delete') context.pendingRemoteDeletes.add(operation.remoteId);
+    if (operation.op === 'remote-move') context.ledger.pendingRemoteMoves.add(operation.remoteId);
+    if (operation.op === 'remote-delete') context.ledger.pendingRemoteDeletes.add(operation.remoteId);
   }
   const itemsTotal = operations.filter((operation) => activityOf(operation) !== null).length;
-  const progress = new PlanProgress(itemsTotal, operations, context.onProgress);
-  context.transferStarted = (path, direction, bytes) => progress.started(path, direction, bytes);
-  const attempt = async (operation: Operation): Promise<void> => {
-    if (context.signal?.aborted) throw new AbortedError();
-    const action = activityOf(operation);
-    // Listed from the operation's start, not its first byte: an upload reads its whole file first.
-    const transfer = transferOf(operation);
-    if (transfer !== null) progress.starting(pathOf(operation), transfer.direction, transfer.bytes);
-    try {
-      await run(context, operation);
-      context.operations[operation.op] = (context.operations[operation.op] ?? 0) + 1;
-      if (action !== null)
-        context.onActivity({ atMs: context.now().getTime(), action, path: pathOf(operation) });
-    } catch (error) {
-      if (isFatal(error) && !(await onlyThisItem(context, error))) throw error;
-      const { issue, replan: again } = issueFor(operation, error);
-      context.issues.push(issue);
-      context.log({
-        level: issue.kind === 'failed' ? 'error' : 'warn',
-        message: `${issue.code}: ${issue.message}`,
-        path: issue.path,
-      });
-      // The words above leave out the device's ids and the system's own text: kept here for a report.
-      context.log({ level: 'debug', message: detailOf(error), path: issue.path });
-      if (again) replan = true;
-    } finally {
-      progress.itemEnded(pathOf(operation), action !== null);
-    }
-  };
-  // Each turn must free a name: a turn that defers as many renames as it ran is going round in circles.
-  const runDeferred = async (): Promise<void> => {
-    for (let before = Infinity; context.deferred.length > 0 && context.deferred.length < before;) {
-      const deferred = context.deferred.splice(0);
-      before = deferred.length;
-      for (const operation of deferred) await attempt(operation);
-    }
-    for (const operation of context.deferred.splice(0)) {
-      // Still under its temporary name: the next round moves it to its place (`parkedAs`).
-      context.issues.push({
-        kind: 'retry',
-        path: pathOf(operation),
-        code: 'NAME_TAKEN',
-        message: 'Its new name on the device is still taken; tried again next round.',
-      });
-      replan = true;
-    }
-  };
+  const progress = new PlanProgress(itemsTotal, operations, context.setup.onProgress);
+  context.ledger.transferStarted = (path, direction, bytes) => progress.started(path, direction, bytes);
+  const execution: Execution = { context, progress, replan: false };
+  const attempt = (operation: Operation): Promise<void> => attemptOperation(execution, operation);
   for (let position = 0; position < operations.length;) {
     const operation = operations[position] as Operation;
     if (!TRANSFERS.has(operation.op)) {
@@ -205,14 +169,65 @@ export async function executePlan(
       position = end;
       continue;
     }
-    await runDeferred();
+    await runDeferred(execution);
     let end = position;
     while (end < operations.length && TRANSFERS.has((operations[end] as Operation).op)) end += 1;
     await pool(operations.slice(position, end), concurrency, attempt);
     position = end;
   }
-  await runDeferred();
-  return { replan };
+  await runDeferred(execution);
+  return { replan: execution.replan };
+}
+
+/** Runs one operation; a failure of its item alone becomes an issue, one that ends the pass is thrown. */
+async function attemptOperation(execution: Execution, operation: Operation): Promise<void> {
+  const { context, progress } = execution;
+  if (context.setup.signal?.aborted) throw new AbortedError();
+  const action = activityOf(operation);
+  // Listed from the operation's start, not its first byte: an upload reads its whole file first.
+  const transfer = transferOf(operation);
+  if (transfer !== null) progress.starting(pathOf(operation), transfer.direction, transfer.bytes);
+  try {
+    await run(context, operation);
+    context.ledger.operations[operation.op] = (context.ledger.operations[operation.op] ?? 0) + 1;
+    if (action !== null)
+      context.setup.onActivity({ atMs: context.setup.now().getTime(), action, path: pathOf(operation) });
+  } catch (error) {
+    if (isFatal(error) && !(await onlyThisItem(context, error))) throw error;
+    const { issue, replan } = issueFor(operation, error);
+    context.ledger.issues.push(issue);
+    context.setup.log({
+      level: issue.kind === 'failed' ? 'error' : 'warn',
+      message: `${issue.code}: ${issue.message}`,
+      path: issue.path,
+    });
+    // The words above leave out the device's ids and the system's own text: kept here for a report.
+    context.setup.log({ level: 'debug', message: detailOf(error), path: issue.path });
+    if (replan) execution.replan = true;
+  } finally {
+    progress.itemEnded(pathOf(operation), action !== null);
+  }
+}
+
+/** Runs the renames deferred until their name was free; each turn must free a name or stop. */
+async function runDeferred(execution: Execution): Promise<void> {
+  const ledger = execution.context.ledger;
+  // A turn that defers as many renames as it ran is going round in circles.
+  for (let before = Infinity; ledger.deferred.length > 0 && ledger.deferred.length < before;) {
+    const deferred = ledger.deferred.splice(0);
+    before = deferred.length;
+    for (const operation of deferred) await attemptOperation(execution, operation);
+  }
+  for (const operation of ledger.deferred.splice(0)) {
+    // Still under its temporary name: the next round moves it to its place (`parkedAs`).
+    ledger.issues.push({
+      kind: 'retry',
+      path: pathOf(operation),
+      code: 'NAME_TAKEN',
+      message: 'Its new name on the device is still taken; tried again next round.',
+    });
+    execution.replan = true;
+  }
 }
 
 /** Runs `work` over `items` with at most `limit` at once; the first thrown error stops new starts. */

@@ -1,6 +1,6 @@
 // What an operation that failed becomes in the pass report: its item's problem in words, classed by what the user can do.
 import { ApiError, assertNever, InvalidNameError, MchError } from '../../../common/errors.ts';
-import { ReplanNeeded } from './execution-context.ts';
+import { ReplanNeeded } from './replan-needed.ts';
 import { fileError, type FileAction } from '../local/file-errors.ts';
 import { deviceNameProblem, remoteNameProblem } from '../local/local-names.ts';
 import { UnsafePathError } from '../local/local-paths.ts';
@@ -125,13 +125,16 @@ function deviceAnswer(
   error: ApiError,
 ): { issue: PassIssue; replan: boolean } {
   const verb = doing(operation);
-  const item = (code: string, message: string, replan = false): { issue: PassIssue; replan: boolean } => ({
-    issue: unsyncedItem(code, path, message),
-    replan,
-  });
+  const item = (
+    code: string,
+    message: string,
+    { replan }: { replan: boolean } = { replan: false },
+  ): { issue: PassIssue; replan: boolean } => ({ issue: unsyncedItem(code, path, message), replan });
   switch (error.code) {
     case 'SOURCE_CHANGED':
-      return item('LOCAL_CHANGED', 'It changed while it was sent; it is sent again once it is quiet.', true);
+      return item('LOCAL_CHANGED', 'It changed while it was sent; it is sent again once it is quiet.', {
+        replan: true,
+      });
     case 'NETWORK':
     case 'TIMEOUT':
     case 'DEVICE_UNREACHABLE':
@@ -163,11 +166,9 @@ function deviceAnswer(
     case 'PRECONDITION_FAILED':
     case 'NOT_FOUND':
     case 'CONFLICT':
-      return item(
-        error.code,
-        `It changed on the device while it was ${verb}; the next run looks again.`,
-        true,
-      );
+      return item(error.code, `It changed on the device while it was ${verb}; the next run looks again.`, {
+        replan: true,
+      });
     case 'FORBIDDEN':
       return item(
         error.code,

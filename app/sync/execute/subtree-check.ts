@@ -1,7 +1,8 @@
 // Before a folder is deleted on the device: its contents must still be what this round's walk saw.
 import { ApiError } from '../../../common/errors.ts';
 import type { ExecutionContext } from './execution-context.ts';
-import { currentETag, ReplanNeeded } from './execution-context.ts';
+import { currentETag } from './execution-context.ts';
+import { ReplanNeeded } from './replan-needed.ts';
 import type { RelativePath } from '../../model/items.ts';
 
 /**
@@ -39,7 +40,7 @@ export async function prepareFolderDelete(
     return ifMatch;
   for (const file of listed.files) {
     try {
-      await context.client.delete(file.id, { ifMatch: file.eTag, signal: context.signal });
+      await context.setup.client.delete(file.id, { ifMatch: file.eTag, signal: context.setup.signal });
     } catch (error) {
       if (codeOf(error) === 'NOT_FOUND') continue;
       if (codeOf(error) === 'PRECONDITION_FAILED') throw changed(path, 'holds a file changed since the walk');
@@ -51,7 +52,7 @@ export async function prepareFolderDelete(
     const eTag = await emptyFolderETag(context, id, path);
     if (eTag === undefined) continue;
     try {
-      await context.client.delete(id, { ifMatch: eTag, signal: context.signal });
+      await context.setup.client.delete(id, { ifMatch: eTag, signal: context.setup.signal });
     } catch (error) {
       if (codeOf(error) === 'NOT_FOUND') continue;
       if (codeOf(error) === 'PRECONDITION_FAILED')
@@ -71,11 +72,11 @@ async function listAsWalked(
   const result: Listed = { files: [], folders: [] };
   const pending = [folderId];
   for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
-    const listing = await context.client.listAll(next, { signal: context.signal });
+    const listing = await context.setup.client.listAll(next, { signal: context.setup.signal });
     if (listing.notModified) continue;
     if (listing.rejected.length > 0) throw changed(path, 'holds items this round could not read');
     for (const file of listing.files) {
-      const walked = context.remote.get(file.id);
+      const walked = context.setup.remote.get(file.id);
       if (walked === undefined) throw changed(path, `holds ${JSON.stringify(file.name)}, new since the walk`);
       if (file.eTag !== currentETag(context, file.id, walked.eTag)) {
         throw changed(path, `holds ${JSON.stringify(file.name)}, changed since the walk`);
@@ -99,12 +100,12 @@ async function emptyFolderETag(
 ): Promise<string | undefined> {
   let eTag: string;
   try {
-    eTag = (await context.client.getFile(folderId, { signal: context.signal })).eTag;
+    eTag = (await context.setup.client.getFile(folderId, { signal: context.setup.signal })).eTag;
   } catch (error) {
     if (codeOf(error) === 'NOT_FOUND') return undefined;
     throw error;
   }
-  const listing = await context.client.list(folderId, { signal: context.signal });
+  const listing = await context.setup.client.list(folderId, { signal: context.setup.signal });
   if (!listing.notModified && (listing.files.length > 0 || listing.rejected.length > 0)) {
     throw changed(path, 'holds an item new since the walk');
   }

@@ -79,6 +79,7 @@ describe('a create whose name an item of the same plan still holds', () => {
         remote: new Map([[file.id, remoteFile]]),
         remoteRootId: rootId,
         report: { counts: emptyCounts(), issues: [], operations: {} },
+        touchedFolders: new Set(),
         signal: undefined,
       },
     );
@@ -107,7 +108,7 @@ describe('a create whose name an item of the same plan still holds', () => {
 
     const result = await executePlan(context, operations);
 
-    expect(context.issues).toEqual([]);
+    expect(context.ledger.issues).toEqual([]);
     expect(result.replan).toBe(false);
     // The create is refused (409, not logged as an answer it can use), the holder found and parked,
     // the create sent again, and the parked file moved in under its own name.

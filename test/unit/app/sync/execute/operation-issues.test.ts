@@ -1,7 +1,7 @@
 // A failed operation becomes its item's issue: words without device ids, classed by what the user can do.
 import { describe, expect, it } from 'vitest';
 import { DeviceError, InvalidNameError, NetworkError } from '../../../../../common/errors.ts';
-import { ReplanNeeded } from '../../../../../app/sync/execute/execution-context.ts';
+import { ReplanNeeded } from '../../../../../app/sync/execute/replan-needed.ts';
 import { TrashError } from '../../../../../app/sync/local/local-trash.ts';
 import type { RemoteEntry } from '../../../../../app/model/items.ts';
 import { issueFor } from '../../../../../app/sync/execute/operation-issues.ts';
