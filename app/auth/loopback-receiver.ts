@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AbortedError, assertNever } from '../../common/errors.ts';
+import { formatDuration } from '../../common/units.ts';
 import { SignInError } from './auth-errors.ts';
 import {
   failedPage,
@@ -197,10 +198,9 @@ export class LoopbackReceiver<T> {
 }
 
 function timeoutError(timeoutMs: number): SignInError {
-  const limit = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} min` : `${timeoutMs / 1000} s`;
   return new SignInError(
     'SIGN_IN_TIMEOUT',
-    `No sign-in arrived from the browser within ${limit}: run \`mch-sync login\` again and finish ` +
+    `No sign-in arrived from the browser within ${formatDuration(timeoutMs / 1000)}: run \`mch-sync login\` again and finish ` +
       'signing in on the page that opens (or open the printed address yourself).',
   );
 }

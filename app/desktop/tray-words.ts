@@ -1,7 +1,7 @@
 // The tray's words: the tooltip and the menu's status line for each tray state, from the pair views.
 import type { AccountView, PairView } from '../../common/contract.ts';
 import { assertNever } from '../../common/errors.ts';
-import { formatBytes } from '../cli/sync-commands/run-summary.ts';
+import { formatSpeed, formatTimeLeft } from '../../common/units.ts';
 import type { TrayState } from './tray-model.ts';
 
 // English, like every other string of the app; a fixed locale keeps "10,000" the same on every machine.
@@ -52,23 +52,9 @@ function syncingWords(pairs: readonly PairView[]): string {
   }
   const parts = [`Syncing ${count.format(done)} of ${count.format(total)} ${total === 1 ? 'file' : 'files'}`];
   // A speed of 0 says nothing useful in a tooltip (a pass creating folders moves no bytes).
-  if (speed !== null && speed > 0) parts.push(`${formatBytes(Math.round(speed))}/s`);
-  if (secondsLeft !== null && speed !== null && speed > 0) parts.push(`${timeLeft(secondsLeft)} left`);
+  if (speed !== null && speed > 0) parts.push(formatSpeed(speed));
+  if (secondsLeft !== null && speed !== null && speed > 0) parts.push(`${formatTimeLeft(secondsLeft)} left`);
   return parts.join(', ');
-}
-
-/**
- * An estimate, so rounded: "a few seconds", "25 s", "4 min", "1 h 20 min". The same rounding as the
- * window's progress line (renderer/src/format.ts formatDuration, which app/ cannot import).
- */
-export function timeLeft(seconds: number): string {
-  if (seconds < 10) return 'a few seconds';
-  if (seconds < 60) return `${Math.round(seconds / 5) * 5} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
 function pausedWords(pairs: readonly PairView[]): string {

@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertNever } from '../../common/errors.ts';
 import type { SyncStatus } from '../../common/sync-status.ts';
+import { formatDuration } from '../../common/units.ts';
 import { askService } from '../live-service/control-client.ts';
 import { controlSocketPath } from '../live-service/control-socket-path.ts';
 import { ShareError } from './share-errors.ts';
@@ -87,7 +88,7 @@ async function waitForFolder(items: LocalItem[], options: UploadWaitOptions): Pr
   }
   throw new ShareError(
     'NOT_UPLOADED_YET',
-    `${describe(pending)} still not on the device after ${Math.round(timeoutMs / 1000)} s. See \`mch-sync status --folder ${quote(root)}\` ` +
+    `${describe(pending)} still not on the device after ${formatDuration(Math.round(timeoutMs / 1000))}. See \`mch-sync status --folder ${quote(root)}\` ` +
       `for what the sync is doing, then share again.`,
   );
 }

@@ -1,33 +1,4 @@
-// Numbers, sizes, durations and times in words for people.
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** 1024-based, one decimal under 10 units: "812 bytes", "3.4 MB", "120 GB". */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${UNITS[unit]}`;
-}
-
-export function formatSpeed(bytesPerSecond: number): string {
-  return `${formatBytes(bytesPerSecond)}/s`;
-}
-
-/** "a few seconds", "4 min", "1 h 20 min": an estimate, so rounded. */
-export function formatDuration(seconds: number): string {
-  if (seconds < 10) return 'a few seconds';
-  if (seconds < 60) return `${Math.round(seconds / 5) * 5} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
+// Counts, dates, times and names in words for people (sizes, speeds and durations: common/units.ts).
 
 export function formatCount(count: number, one: string, many: string): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;

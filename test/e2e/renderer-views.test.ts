@@ -573,11 +573,17 @@ describe('the window says what it is doing and what went wrong', () => {
     await page.close();
   });
 
+  it('shows a pass in the units of the tray and the command line (test/unit/common/units.test.ts)', async () => {
+    const { page } = await openWindow('status');
+    await page.getByText('128 of 412 items · 734 MB of 2.1 GB · 5.5 MB/s · 4 min left').waitFor();
+    await page.close();
+  });
+
   it('lists an upload that has not sent a byte yet with its size and a moving bar', async () => {
     const { page } = await openWindow('status');
     const transfers = page.getByRole('list', { name: 'Transfers running in Family photos' });
     const starting = transfers.getByRole('listitem').filter({ hasText: 'holiday-film.mov' });
-    await starting.getByText('Reading it to send · 1.4 GB').waitFor();
+    await starting.getByText('Reading it to send · 1.5 GB').waitFor();
     // No value: an indeterminate bar, which moves before the first byte does.
     expect(await starting.locator('progress').getAttribute('value')).toBeNull();
     await page.close();

@@ -1,4 +1,5 @@
 // What `mch-sync photos` prints: one block per photo (time, camera, size, places), or the documented JSON.
+import { formatBytes } from '../../../common/units.ts';
 import type { RemoteFile } from '../../api/device-client.ts';
 import {
   formatWallClock,
@@ -8,7 +9,6 @@ import {
 } from '../../search/photo-dates.ts';
 import type { PhotoMatch, PhotoSearchResult } from '../../search/photo-search.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
-import { formatBytes } from '../sync-commands/run-summary.ts';
 import { rejectedJson, type RejectedJson } from './search-output.ts';
 
 /** `photos --json` (documented in PHOTOS_USAGE and app/README.md "Search"). */

@@ -1,6 +1,7 @@
 // What `mch-sync run` shows while live: a redrawn status block on a terminal, plain log lines otherwise.
 import { createLogUpdate } from 'log-update';
 import type { SyncStatus } from '../../../common/sync-status.ts';
+import { formatBytes } from '../../../common/units.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
 import { unsyncedWords } from '../terminal/issue-lines.ts';
 
@@ -34,10 +35,6 @@ export function stateWords(status: SyncStatus): { headline: string; detail: stri
   return { headline: 'Not all synced, watching for changes', detail: unsynced };
 }
 
-function mib(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
 function clock(atMs: number): string {
   return new Date(atMs).toLocaleTimeString();
 }
@@ -53,7 +50,9 @@ export function statusLines(status: SyncStatus): string[] {
   const progress = status.progress;
   if (progress !== null && progress.itemsTotal > 0) {
     const bytes =
-      progress.bytesTotal > 0 ? `, ${mib(progress.bytesDone)} of ${mib(progress.bytesTotal)}` : '';
+      progress.bytesTotal > 0
+        ? `, ${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`
+        : '';
     lines.push(`  ${progress.itemsDone} of ${progress.itemsTotal} changes${bytes}`);
     for (const transfer of progress.transfers.slice(0, 4)) {
       const share =

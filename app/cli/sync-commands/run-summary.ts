@@ -1,8 +1,8 @@
 // Formats a sync pass report for people: what moved each way, what was skipped and why, and what to do next.
 import { assertNever } from '../../../common/errors.ts';
+import { formatBytes } from '../../../common/units.ts';
 import type { PassCounts, PassHold, PassReport } from '../../sync/pass-report.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
-import { formatSize } from '../../sync/local/file-errors.ts';
 import { issueSections, shownPath, unsyncedCounts } from '../terminal/issue-lines.ts';
 import { table } from '../terminal/output.ts';
 
@@ -168,6 +168,3 @@ function countLines(counts: PassCounts): string[] {
     ...(counts.timesUpdated > 0 ? [['times updated', String(counts.timesUpdated)] as [string, string]] : []),
   ]);
 }
-
-/** `812 B`, `1.5 kB`, `12.3 MB` (powers of 1000, as file managers show them). */
-export const formatBytes = formatSize;

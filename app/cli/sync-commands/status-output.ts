@@ -1,9 +1,9 @@
 // What `mch-sync status` prints for people: the folder's state, transfers, last sync, issues by what to do, recent activity.
+import { formatBytes } from '../../../common/units.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
 import { groupOf } from '../../sync/issue-groups.ts';
 import { GROUP_LABELS, issueLine, unsyncedWords } from '../terminal/issue-lines.ts';
 import { table } from '../terminal/output.ts';
-import { formatBytes } from './run-summary.ts';
 import type { LastPassJson, StatusJson } from './status-command.ts';
 
 const MAX_ISSUES_SHOWN = 10;

@@ -2,6 +2,7 @@
 import { lstat, mkdir, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { assertNever, MchError } from '../../../common/errors.ts';
+import { formatBytes } from '../../../common/units.ts';
 
 /**
  * What the file system's refusal means for the user (pass-report.ts classes each code): `DISK_FULL`,
@@ -135,8 +136,8 @@ function messageOf(
       const what = quota ?? "this computer's disk is full";
       if (space === undefined) return `${cannot}: ${what}. Free some space; the next run tries again.`;
       const short = space.neededBytes - space.freeBytes;
-      const free = short > 0 ? `Free at least ${formatSize(short)} more` : 'Free some space';
-      return `${cannot}: ${what}: it needs ${formatSize(space.neededBytes)} and ${formatSize(space.freeBytes)} is free. ${free}; the next run tries again.`;
+      const free = short > 0 ? `Free at least ${formatBytes(short)} more` : 'Free some space';
+      return `${cannot}: ${what}: it needs ${formatBytes(space.neededBytes)} and ${formatBytes(space.freeBytes)} is free. ${free}; the next run tries again.`;
     }
     case 'READ_ONLY':
       return `${cannot}: the disk is read-only (mounted read-only?). Make it writable; the next run tries again.`;
@@ -204,17 +205,4 @@ async function makeOneByOne(path: string, options: { mode?: number }): Promise<v
   } catch (error) {
     if (errnoOf(error) !== 'EEXIST') throw error;
   }
-}
-
-/** `812 B`, `1.5 kB`, `12.3 MB` (powers of 1000, as file managers show them). */
-export function formatSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }

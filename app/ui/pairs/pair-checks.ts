@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import type { PairView } from '../../../common/contract.ts';
 import { MchError } from '../../../common/errors.ts';
+import { formatDuration } from '../../../common/units.ts';
 import { nameProblem } from '../../api/names.ts';
 import { folderKey } from '../../index/index-db.ts';
 import type { FolderPair } from '../../profile/folder-pairs.ts';
@@ -84,7 +85,7 @@ export function stoppedPairView(id: string, pair: FolderPair, error: Error, retr
     state: 'error',
     words: stateWords('error'),
     detail: isRetried(error)
-      ? `${error.message} It is tried again every ${Math.round(retryMs / 1000)} s, or at once with Sync now.`
+      ? `${error.message} It is tried again every ${formatDuration(retryMs / 1000)}, or at once with Sync now.`
       : error.message,
     paused: false,
     progress: null,

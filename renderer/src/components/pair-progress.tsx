@@ -2,7 +2,7 @@
 import { ArrowDown, ArrowUp } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { PairView } from '../../../common/contract.ts';
-import { formatBytes, formatDuration, formatSpeed } from '../format.ts';
+import { formatBytes, formatSpeed, formatTimeLeft } from '../../../common/units.ts';
 
 type Progress = NonNullable<PairView['progress']>;
 
@@ -16,7 +16,7 @@ export function PairProgress({ progress, name }: { progress: Progress; name: str
     `${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`,
   ];
   if (progress.bytesPerSecond !== null) parts.push(formatSpeed(progress.bytesPerSecond));
-  if (progress.secondsLeft !== null) parts.push(`${formatDuration(progress.secondsLeft)} left`);
+  if (progress.secondsLeft !== null) parts.push(`${formatTimeLeft(progress.secondsLeft)} left`);
   return (
     <div class="progress-block">
       <progress max={max} value={Math.min(value, max)} aria-label={`Progress of ${name}`} />

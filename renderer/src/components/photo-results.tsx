@@ -2,7 +2,8 @@
 import { Image } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { PhotoView } from '../../../common/contract.ts';
-import { formatBytes, formatWhen } from '../format.ts';
+import { formatBytes } from '../../../common/units.ts';
+import { formatWhen } from '../format.ts';
 import { ResultActions } from './result-actions.tsx';
 
 export function PhotoResults({ photos }: { photos: PhotoView[] }): JSX.Element {

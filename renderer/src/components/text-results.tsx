@@ -3,7 +3,8 @@ import { File, Folder } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { SearchMatchView } from '../../../common/contract.ts';
 import type { SearchedField } from '../../../common/wire/device-api.ts';
-import { formatBytes, formatWhen } from '../format.ts';
+import { formatBytes } from '../../../common/units.ts';
+import { formatWhen } from '../format.ts';
 import { HighlightedText } from './highlighted-text.tsx';
 import { ResultActions } from './result-actions.tsx';
 

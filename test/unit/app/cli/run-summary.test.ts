@@ -1,10 +1,6 @@
 // The summary `mch-sync run` prints for each kind of pass: synced, nothing to do, problems, held.
 import { describe, expect, it } from 'vitest';
-import {
-  formatBytes,
-  formatRunSummary,
-  nothingMoved,
-} from '../../../../app/cli/sync-commands/run-summary.ts';
+import { formatRunSummary, nothingMoved } from '../../../../app/cli/sync-commands/run-summary.ts';
 import { emptyCounts, type PassIssue, type PassReport } from '../../../../app/sync/pass-report.ts';
 
 const CONTEXT = {
@@ -213,18 +209,6 @@ describe('formatRunSummary', () => {
 });
 
 describe('helpers', () => {
-  it('formats sizes in powers of 1000', () => {
-    expect([0, 999, 1000, 12_345, 1_500_000, 2e9, 3e15].map(formatBytes)).toEqual([
-      '0 B',
-      '999 B',
-      '1.0 kB',
-      '12 kB',
-      '1.5 MB',
-      '2.0 GB',
-      '3000 TB',
-    ]);
-  });
-
   it('sees a pass with only byte counts or index updates as one where nothing moved', () => {
     expect(nothingMoved({ ...emptyCounts(), bytesDown: 5 })).toBe(true);
     expect(nothingMoved({ ...emptyCounts(), foldersCreated: 1 })).toBe(false);

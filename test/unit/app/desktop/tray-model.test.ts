@@ -9,7 +9,6 @@ import {
   type TrayMenuItem,
   type TrayState,
 } from '../../../../app/desktop/tray-model.ts';
-import { timeLeft } from '../../../../app/desktop/tray-words.ts';
 import { pairView, TransferRate } from '../../../../app/ui/pairs/pair-views.ts';
 
 const signedIn: AccountView = {
@@ -261,19 +260,6 @@ describe('tooltip', () => {
     expect(
       tooltip([pair('held', { id: 'a', hold: changed }), pair('held', { id: 'b', hold: changed })]),
     ).toBe('2 folders wait for you');
-  });
-});
-
-describe('timeLeft', () => {
-  it('rounds like the window does', () => {
-    expect([5, 23, 61, 3599, 3600, 4800].map(timeLeft)).toEqual([
-      'a few seconds',
-      '25 s',
-      '1 min',
-      '1 h',
-      '1 h',
-      '1 h 20 min',
-    ]);
   });
 });
 
