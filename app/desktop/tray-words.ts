@@ -2,7 +2,7 @@
 import type { AccountView, PairView } from '../../common/contract.ts';
 import { assertNever } from '../../common/errors.ts';
 import { formatSpeed, formatTimeLeft } from '../../common/units.ts';
-import type { TrayState } from './tray-model.ts';
+import type { TrayState } from './tray-state.ts';
 
 // English, like every other string of the app; a fixed locale keeps "10,000" the same on every machine.
 const count = new Intl.NumberFormat('en-US');
