@@ -1,6 +1,6 @@
 // `mch-sync pause`: asks the running live sync of a folder to stop syncing until `resume`.
 import type { CommandContext } from '../terminal/cli-context.ts';
-import { askFolderService, chooseFolder, ServiceCommandError } from './status-command.ts';
+import { askFolderService, chooseFolder, ServiceCommandError } from './folder-service.ts';
 
 export const PAUSE_USAGE = `Usage: mch-sync [--profile DIR] pause [--folder DIR]
 

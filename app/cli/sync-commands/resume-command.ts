@@ -1,6 +1,6 @@
 // `mch-sync resume`: asks the paused live sync of a folder to sync again.
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
-import { askFolderService, chooseFolder, ServiceCommandError } from './status-command.ts';
+import { askFolderService, chooseFolder, ServiceCommandError } from './folder-service.ts';
 
 export const RESUME_USAGE = `Usage: mch-sync [--profile DIR] resume [--folder DIR] [--confirm-deletes | --restore]
 

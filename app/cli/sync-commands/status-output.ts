@@ -4,7 +4,7 @@ import { terminalSafe } from '../../search/terminal-text.ts';
 import { groupOf } from '../../sync/issue-groups.ts';
 import { GROUP_LABELS, issueLine, unsyncedWords } from '../terminal/issue-lines.ts';
 import { table } from '../terminal/output.ts';
-import type { LastPassJson, StatusJson } from './status-command.ts';
+import type { LastPassJson, StatusJson } from './status-json.ts';
 
 const MAX_ISSUES_SHOWN = 10;
 const MAX_ACTIVITY_SHOWN = 5;

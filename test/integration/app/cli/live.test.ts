@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from '
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { StatusJson } from '../../../../app/cli/sync-commands/status-command.ts';
+import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { signedInForFile } from '../../../helpers/signed-in-profile.ts';

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StatusJson } from '../../../../app/cli/sync-commands/status-command.ts';
+import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { MCH_SYNC_BIN, runMchSync } from '../../../helpers/mch-sync.ts';
 import { signedInProfile } from '../../../helpers/signed-in-profile.ts';

@@ -12,7 +12,8 @@ import {
 } from '../../../../app/cli/terminal/cli-context.ts';
 import { runPause } from '../../../../app/cli/sync-commands/pause-command.ts';
 import { runResume } from '../../../../app/cli/sync-commands/resume-command.ts';
-import { runStatus, type StatusJson } from '../../../../app/cli/sync-commands/status-command.ts';
+import { runStatus } from '../../../../app/cli/sync-commands/status-command.ts';
+import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
 import { indexFilePath, openIndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
 import { startControlServer, type ControlHandler } from '../../../../app/live-service/control-server.ts';

@@ -1,0 +1,21 @@
+// What `mch-sync status --json` prints, shared by the command that builds it and the output that words it.
+import type { SyncStatus } from '../../../common/sync-status.ts';
+import type { StoredPassSummary } from '../../sync/pass/pass-record.ts';
+
+/** The last pass as `status --json` shows it: its issues are in `issues`. */
+export type LastPassJson = Omit<StoredPassSummary, 'issues'>;
+
+/**
+ * `status --json`: the `SyncStatus` of the running service, or one built from the index (`pid: null`,
+ * no progress or activity, and the state the last pass left: `held` → `held`, `errors` → `error`,
+ * `synced` → `idle`), plus what only the index knows.
+ */
+export interface StatusJson extends SyncStatus {
+  /** Whether a live service answered. */
+  running: boolean;
+  /** Items in the index, null when it could not be read. */
+  itemsSynced: number | null;
+  /** Remote changes whose outcome is unknown, checked at the next pass; null when the index could not be read. */
+  pendingChanges: number | null;
+  lastPass: LastPassJson | null;
+}
