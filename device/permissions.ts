@@ -1,7 +1,7 @@
 // The single place that decides whether a principal may read or change an item (device-api.md §3).
 import type { Statement } from 'better-sqlite3';
 import type { FilePermValue } from '../common/wire/sharing.ts';
-import type { Access, Principal } from './http/auth.ts';
+import type { Access, Principal } from './principals.ts';
 import type { Db } from './db/database.ts';
 
 // device-api.md §3: reads need ReadFile, WriteFile or FileOwner; changes WriteFile or FileOwner. The

@@ -30,6 +30,7 @@ import {
 import { downloadFile, type DownloadOptions, type DownloadResult } from './download.ts';
 import { multipartBody, sourceSize, sourceStream, type ContentSource } from './multipart.ts';
 import { checkName, idSegment } from './names.ts';
+import type { DeviceEndpoint } from './device-endpoint.ts';
 import { uploadFile, type UploadOptions, type UploadResult } from './resumable-upload.ts';
 import type { ApiResponse, Progress, RequestSpec, Transport } from './http/transport.ts';
 import { joinUrl } from './http/url-safety.ts';
@@ -64,7 +65,7 @@ export interface DeviceClientOptions {
 export const DEFAULT_RESUMABLE_THRESHOLD_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
 
-export class DeviceClient {
+export class DeviceClient implements DeviceEndpoint {
   readonly deviceUrl: URL;
   readonly transport: Transport;
   readonly resumableThresholdBytes: number;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { BadResponseError } from '../../common/errors.ts';
 import { etagOf, parseJson, msToWireTime } from './answers.ts';
-import type { DeviceClient } from './device-client.ts';
+import type { DeviceEndpoint } from './device-endpoint.ts';
 import type { ApiResponse } from './http/transport.ts';
 import {
   checkItem,
@@ -41,7 +41,7 @@ export interface ListingPage {
 export type ListingAnswer = ListingPage | { notModified: true };
 
 /** The URL of one listing page; a revalidation must ask for exactly the URL the listing's ETag came from. */
-export function listingUrl(client: DeviceClient, folderId: string, options: ListOptions = {}): URL {
+export function listingUrl(client: DeviceEndpoint, folderId: string, options: ListOptions = {}): URL {
   return client.url('/sdk/v2/filesSearch/parents', {
     ids: folderId,
     limit: options.limit,
@@ -59,7 +59,7 @@ const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
  * `listingUrl` gives, without building a URL for each of a walk's thousand folders.
  */
 export function listingTargets(
-  client: DeviceClient,
+  client: DeviceEndpoint,
   limit: number | undefined,
 ): (folderId: string) => string {
   const probe = listingUrl(client, '', { limit });
@@ -78,7 +78,7 @@ export function listingTargets(
 }
 
 export async function listPage(
-  client: DeviceClient,
+  client: DeviceEndpoint,
   folderId: string,
   options: ListOptions = {},
 ): Promise<ListingAnswer> {
@@ -106,7 +106,7 @@ export function readListingPage(response: ApiResponse, folderId: string): Listin
  * whole folder is unchanged. The eTag returned is the first page's.
  */
 export async function listAll(
-  client: DeviceClient,
+  client: DeviceEndpoint,
   folderId: string,
   options: Omit<ListOptions, 'pageToken'> & { firstPage?: ApiResponse } = {},
 ): Promise<ListingAnswer> {
@@ -153,7 +153,7 @@ export interface TextSearchOptions {
 }
 
 export async function searchText(
-  client: DeviceClient,
+  client: DeviceEndpoint,
   query: string,
   options: TextSearchOptions = {},
 ): Promise<TextSearchPage> {
@@ -196,7 +196,7 @@ export interface MediaTimePage {
   pageToken: string;
 }
 
-export async function searchMediaTime(client: DeviceClient, query: MediaTimeQuery): Promise<MediaTimePage> {
+export async function searchMediaTime(client: DeviceEndpoint, query: MediaTimeQuery): Promise<MediaTimePage> {
   const what = 'search photos and videos by time';
   const response = await client.send({
     method: 'GET',

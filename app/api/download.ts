@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortedError, ApiError, BadResponseError } from '../../common/errors.ts';
 import { etagOf } from './answers.ts';
-import type { DeviceClient } from './device-client.ts';
+import type { DeviceEndpoint } from './device-endpoint.ts';
 import { errorFromFailure } from './http/http-errors.ts';
 import { idSegment } from './names.ts';
 import { headerText, type Progress, type StreamResponse } from './http/transport.ts';
@@ -60,7 +60,7 @@ export function partialPath(targetPath: string): string {
  * written (a full disk) throws the file system's error and removes its partial file, freeing the space.
  */
 export async function downloadFile(
-  client: DeviceClient,
+  client: DeviceEndpoint,
   id: string,
   targetPath: string,
   options: DownloadOptions = {},
@@ -100,7 +100,7 @@ async function openPartial(path: string, resume: boolean): Promise<FileHandle> {
 }
 
 async function fetchInto(
-  client: DeviceClient,
+  client: DeviceEndpoint,
   id: string,
   file: FileHandle,
   what: string,

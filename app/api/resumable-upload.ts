@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortedError, ApiError } from '../../common/errors.ts';
 import type { FileMetadataInput } from '../../common/wire/device-api.ts';
 import { etagOf, idFromLocation, parseJson } from './answers.ts';
-import type { DeviceClient } from './device-client.ts';
-import { fileFromAnswer } from './device-client.ts';
+import type { DeviceEndpoint } from './device-endpoint.ts';
+import { fileFromAnswer } from './file-requests.ts';
 import { resumableStatusSchema } from './device-schemas.ts';
 import { assertUnchanged, pinVersion } from './file-source.ts';
 import { multipartBody, sourceSize, sourceStream, type ContentSource } from './multipart.ts';
@@ -40,7 +40,7 @@ function isInterruption(error: unknown): error is ApiError {
   return error.code === 'OUTCOME_UNKNOWN' || error.transient;
 }
 
-export async function uploadFile(client: DeviceClient, input: ResumableInput): Promise<UploadResult> {
+export async function uploadFile(client: DeviceEndpoint, input: ResumableInput): Promise<UploadResult> {
   const size = sourceSize(input.content);
   const name = input.metadata.name ?? '';
   // Every chunk is read from this one version of the file, and it is committed only while the file is
@@ -122,7 +122,7 @@ export async function uploadFile(client: DeviceClient, input: ResumableInput): P
  * Deletes an unfinished upload, best effort: one left behind stays invisible. A chunk this client just
  * cut short may still be ending on the device (409 UPLOAD_BUSY), so that answer is waited out a few times.
  */
-async function dropUpload(client: DeviceClient, base: string, name: string): Promise<void> {
+async function dropUpload(client: DeviceEndpoint, base: string, name: string): Promise<void> {
   const startedAt = Date.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -141,7 +141,7 @@ async function dropUpload(client: DeviceClient, base: string, name: string): Pro
   }
 }
 
-async function startUpload(client: DeviceClient, input: ResumableInput): Promise<string> {
+async function startUpload(client: DeviceEndpoint, input: ResumableInput): Promise<string> {
   const what = `start uploading ${JSON.stringify(input.metadata.name ?? '')}`;
   const body = multipartBody(input.metadata);
   const response = await client.send({
@@ -164,7 +164,7 @@ async function startUpload(client: DeviceClient, input: ResumableInput): Promise
 
 /** `done=true`; after a lost answer, the file being there with the full size means it was committed. */
 async function commit(
-  client: DeviceClient,
+  client: DeviceEndpoint,
   id: string,
   base: string,
   name: string,

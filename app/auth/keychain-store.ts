@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { AsyncEntry } from '@napi-rs/keyring';
 import { SecretStoreError } from './auth-errors.ts';
-import type { SecretStore } from './secret-store.ts';
+import type { SecretStore } from './secret-store-contract.ts';
 
 /** The keychain's service name; the account names the profile and the user (see `tokenAccount`). */
 export const KEYCHAIN_SERVICE = 'mch-sync';

@@ -1,18 +1,11 @@
 // Where tokens are kept: the OS keychain when one works, else a private file in the profile (with a warning).
 import type { SecretStoreKind } from '../profile/settings.ts';
+import type { SecretStore } from './secret-store-contract.ts';
 import { SecretStoreError } from './auth-errors.ts';
 import { FileSecretStore } from './file-secret-store.ts';
 import { KeychainSecretStore, probeKeychain, systemKeychain, type KeytarApi } from './keychain-store.ts';
 
-export interface SecretStore {
-  readonly kind: SecretStoreKind;
-  /** For people: "the system keychain (service mch-sync)" or the secrets file's path. */
-  readonly location: string;
-  get(account: string): Promise<string | undefined>;
-  set(account: string, secret: string): Promise<void>;
-  /** Removes the secret; nothing to remove is not an error. */
-  delete(account: string): Promise<void>;
-}
+export type { SecretStore } from './secret-store-contract.ts';
 
 /** The variable that forces one store: `file` or `keychain`. */
 export const SECRET_STORE_VARIABLE = 'MCH_SECRET_STORE';

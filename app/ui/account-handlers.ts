@@ -6,7 +6,7 @@ import { Session } from '../auth/session.ts';
 import { SettingsFile } from '../profile/settings.ts';
 import { ItemPlaces } from '../search/item-places.ts';
 import type { ContractHandlers } from './dispatch.ts';
-import type { UiCore } from './ui-core.ts';
+import type { HandlerCore } from './handler-core.ts';
 
 type Handlers = Pick<
   ContractHandlers,
@@ -20,7 +20,7 @@ type Handlers = Pick<
   | 'remote:createFolder'
 >;
 
-export function accountHandlers(core: UiCore): Handlers {
+export function accountHandlers(core: HandlerCore): Handlers {
   const signIn = async (configUrl: string, method: SignInMethod): Promise<AccountView> => {
     await core.disconnect();
     await login(core.auth, { configUrl, method });
@@ -93,7 +93,7 @@ export function accountHandlers(core: UiCore): Handlers {
 }
 
 /** Signed in without a device that answers (yet) is not a failure of the sign-in: the window says why. */
-async function reconnectQuietly(core: UiCore): Promise<void> {
+async function reconnectQuietly(core: HandlerCore): Promise<void> {
   try {
     await core.reconnect();
   } catch (error) {
@@ -101,13 +101,13 @@ async function reconnectQuietly(core: UiCore): Promise<void> {
   }
 }
 
-async function changedAccount(core: UiCore): Promise<AccountView> {
+async function changedAccount(core: HandlerCore): Promise<AccountView> {
   const view = await accountView(core);
   core.emit('account:changed', view);
   return view;
 }
 
-export async function accountView(core: UiCore): Promise<InvokeMap['account:get']['response']> {
+export async function accountView(core: HandlerCore): Promise<InvokeMap['account:get']['response']> {
   const settings = await new SettingsFile(core.options.profileDir).read();
   return {
     signedIn: settings.user !== undefined,
@@ -124,7 +124,10 @@ export async function accountView(core: UiCore): Promise<InvokeMap['account:get'
   };
 }
 
-async function devicePathOf(core: UiCore, folder: Parameters<ItemPlaces['placeOf']>[0]): Promise<string> {
+async function devicePathOf(
+  core: HandlerCore,
+  folder: Parameters<ItemPlaces['placeOf']>[0],
+): Promise<string> {
   if (folder.parentID === undefined) return '/';
   const places = new ItemPlaces({ pairs: [], client: core.connection().client });
   try {

@@ -11,7 +11,7 @@ import { ShareError } from '../share/share-errors.ts';
 import { sharePaths, type SharedLink } from '../share/share-paths.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import { checkSettingsChange } from './settings-check.ts';
-import type { UiCore } from './ui-core.ts';
+import type { HandlerCore } from './handler-core.ts';
 
 type Handlers = Pick<
   ContractHandlers,
@@ -27,7 +27,7 @@ type Handlers = Pick<
 
 const VERSION = clientVersion();
 
-export function contentHandlers(core: UiCore): Handlers {
+export function contentHandlers(core: HandlerCore): Handlers {
   const listShares = async (): Promise<ShareView[]> => {
     const { client, pairs } = core.connection();
     const sharing = await core.connection().sharing();
@@ -157,7 +157,7 @@ export function contentHandlers(core: UiCore): Handlers {
  * app's share action.
  */
 export async function shareThroughCore(
-  core: UiCore,
+  core: HandlerCore,
   paths: readonly string[],
   options: { fresh?: boolean; onWaiting?: (message: string) => void; signal?: AbortSignal } = {},
 ): Promise<SharedLink> {

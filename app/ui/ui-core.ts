@@ -6,9 +6,7 @@ import { DeviceClient } from '../api/device-client.ts';
 import { FilePermsClient } from '../api/file-perms-client.ts';
 import { SharesClient } from '../api/shares-client.ts';
 import { SignInRequiredError } from '../auth/auth-errors.ts';
-import type { KeytarApi } from '../auth/keychain-store.ts';
 import { Session, type AuthEnvironment } from '../auth/session.ts';
-import type { BrowserOpener } from '../auth/system-browser.ts';
 import { deviceAddress } from '../cli/account-commands/device-session.ts';
 import { systemClock, type Clock, type TimerHandle } from '../watcher/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
@@ -23,49 +21,19 @@ import {
   summarizeNotifications,
 } from './pairs/pair-notifications.ts';
 import { contractHandlers } from './ui-handlers.ts';
+import type { Connection, HandlerCore, UiCoreOptions } from './handler-core.ts';
 import { UiSettingsFile } from './ui-settings.ts';
 import { SystemSettings, type SystemSwitch } from './system-settings.ts';
 import { openWindowLog, type WindowLog, type WindowLogLevel } from './window-log.ts';
 import { FileManagerEntries } from '../desktop/file-manager-entries.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
 
-export interface UiCoreOptions {
-  profileDir: string;
-  env: NodeJS.ProcessEnv;
-  /** Opens addresses and files with the system's applications (the system browser's opener). */
-  openExternal: BrowserOpener;
-  keychain?: KeytarApi;
-  clock?: Clock;
-  /** Warnings and unexpected failures, for the host's log. */
-  log: (level: 'info' | 'warn' | 'error', message: string) => void;
-  /**
-   * The words the file-manager entries run before the selected paths: the app's `[<app>, --share]`,
-   * the headless host's `mch-sync share --copy --notify`; null where the host installs none (the
-   * entries are Linux file managers'; Windows gets them from the installer, macOS from the app).
-   */
-  shareCommand?: readonly string[] | null;
-  /** Start at login as the host does it (autostart.ts); null where it has no way. */
-  autostart?: SystemSwitch | null;
-  /**
-   * The host's own switch for "Copy share link" where it is not the Linux entries made from
-   * `shareCommand`: the app's Finder Quick Action on macOS (desktop/quick-action.ts).
-   */
-  fileManagerEntries?: SystemSwitch | null;
-}
-
-/** What exists while signed in with a device: the clients and the running pairs. */
-export interface Connection {
-  session: Session;
-  client: DeviceClient;
-  pairs: PairManager;
-  /** Built on first use: the sharing service's address comes from the configuration service. */
-  sharing: () => Promise<LinkSharing>;
-}
+export type { Connection, UiCoreOptions } from './handler-core.ts';
 
 /** pairs:changed goes out at most this often: a tray or window never needs more (desktop-app.md §3). */
 const PAIRS_EVENT_MS = 250;
 
-export class UiCore implements ContractService {
+export class UiCore implements ContractService, HandlerCore {
   readonly options: UiCoreOptions;
   readonly settings: UiSettingsFile;
   /** The settings kept by the system (start at login, file-manager entries), over `settings`. */

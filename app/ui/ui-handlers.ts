@@ -6,10 +6,10 @@ import { accountHandlers } from './account-handlers.ts';
 import { contentHandlers } from './content-handlers.ts';
 import { pairHandlers } from './pairs/pair-handlers.ts';
 import { windowErrorOf } from './ui-errors.ts';
-import type { UiCore } from './ui-core.ts';
+import type { HandlerCore } from './handler-core.ts';
 import { describeFailure } from './window-log.ts';
 
-export function contractHandlers(core: UiCore): ContractHandlers {
+export function contractHandlers(core: HandlerCore): ContractHandlers {
   return guarded({ ...accountHandlers(core), ...pairHandlers(core), ...contentHandlers(core) }, core);
 }
 
@@ -20,7 +20,7 @@ type AnyHandler = (request: unknown) => Promise<unknown>;
  * written whole (stack included) to the window's log, which the error names: the window never shows
  * a stack, and the log Settings points to has it.
  */
-function guarded(handlers: ContractHandlers, core: UiCore): ContractHandlers {
+function guarded(handlers: ContractHandlers, core: HandlerCore): ContractHandlers {
   const wrapped: Partial<Record<InvokeName, AnyHandler>> = {};
   for (const name of INVOKE_NAMES) {
     const handler = handlers[name] as AnyHandler;

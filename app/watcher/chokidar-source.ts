@@ -5,7 +5,7 @@ import type { RelativePath } from '../model/items.ts';
 import type { FolderEventSource, FolderEventSourceOptions } from './folder-event-source.ts';
 import { lstatQuietly } from './lstat-quietly.ts';
 import { chokidarWatchOptions, isNeverWatched } from './watch-options.ts';
-import type { RawEventType } from './watch-events.ts';
+import type { RawEventType } from './local-changes.ts';
 
 function isRawEventType(event: string): event is RawEventType {
   return (

@@ -1,7 +1,7 @@
 // Replays raw events path by path and reads what they amount to: moves paired by inode, then one change per path; pure.
 import type { ItemKind, RelativePath } from '../model/items.ts';
 import { parentOf } from './affected-paths.ts';
-import type { KnownItem, LocalChange, LocalChangeKind, RawEvent, RawEventType } from './watch-events.ts';
+import type { KnownItem, LocalChange, LocalChangeKind, RawEvent, RawEventType } from './local-changes.ts';
 
 /** What happened at one path over the pending events. */
 export interface Track {

@@ -1,7 +1,7 @@
 // The client's own writes, announced by the executor before it makes them, so the watcher does not report them back.
 import type { WrittenItem } from '../sync/engine-events.ts';
 import type { RelativePath } from '../model/items.ts';
-import type { LocalChange } from './watch-events.ts';
+import type { LocalChange } from './local-changes.ts';
 
 /**
  * What the executor is about to do at a path. 'created' and 'modified' are one "write" (a download

@@ -1,7 +1,7 @@
 // What the live watcher needs from whatever watches the synced folder: the five events with relative paths, per-folder errors and the root vanishing.
 import type { BigIntStats } from 'node:fs';
 import type { RelativePath } from '../model/items.ts';
-import type { RawEventType } from './watch-events.ts';
+import type { RawEventType } from './local-changes.ts';
 
 /**
  * `native`: our own watcher, one `fs.watch` per folder and no stat per file (folder-watches.ts);

@@ -1,7 +1,7 @@
 // The live watcher's knowledge of items it has not seen events for, read from the index on demand instead of a scan held in memory.
 import type { IndexStore } from '../index/index-store.ts';
 import type { RelativePath } from '../model/items.ts';
-import type { KnownItem } from './watch-events.ts';
+import type { KnownItem } from './local-changes.ts';
 
 /**
  * What the last pass recorded at a path, as the cleaner pairs it (kind, local inode, size, mtime);

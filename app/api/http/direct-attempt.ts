@@ -14,7 +14,7 @@ import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { BadResponseError } from '../../../common/errors.ts';
-import type { Progress, Timeouts } from './http-attempt.ts';
+import type { Progress, Timeouts } from './http-limits.ts';
 
 export interface DirectRequest {
   method: string;

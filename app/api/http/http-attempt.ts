@@ -6,33 +6,10 @@ import { BadResponseError } from '../../../common/errors.ts';
 import { sendDirect } from './direct-attempt.ts';
 import type { ResponseKind } from './http-errors.ts';
 import { describeRequest, type HttpMethod } from './url-safety.ts';
+import type { Progress, Timeouts } from './http-limits.ts';
 
-export interface Timeouts {
-  /** Connecting (and the TLS handshake). */
-  connectMs: number;
-  /** From the request sent to the answer's headers. */
-  responseMs: number;
-  /** The longest silence of the connection once it is open. */
-  idleMs: number;
-  /** A whole request whose answer is read into memory (streams have no total limit). */
-  totalMs: number;
-}
-
-export const DEFAULT_TIMEOUTS: Timeouts = {
-  connectMs: 10_000,
-  responseMs: 30_000,
-  idleMs: 30_000,
-  totalMs: 60_000,
-};
-
-/** JSON answers larger than this are refused (a listing page of 1000 files is far below it). */
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-export interface Progress {
-  bytesDone: number;
-  /** Unknown while the size is not known. */
-  bytesTotal: number | undefined;
-}
+export type { Progress, Timeouts } from './http-limits.ts';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS } from './http-limits.ts';
 
 export interface RequestSpec {
   method: HttpMethod;

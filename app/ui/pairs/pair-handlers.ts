@@ -6,7 +6,7 @@ import { MchError } from '../../../common/errors.ts';
 import { findPairOf, STATE_FOLDER_NAME } from '../../profile/folder-pairs.ts';
 import { temporaryOrSystemReason } from '../../sync/local/local-names.ts';
 import type { ContractHandlers } from '../dispatch.ts';
-import type { UiCore } from '../ui-core.ts';
+import type { HandlerCore } from '../handler-core.ts';
 import { openFailedError } from '../ui-errors.ts';
 
 type Handlers = Pick<
@@ -34,8 +34,8 @@ export class LocalPathError extends MchError {
   }
 }
 
-export function pairHandlers(core: UiCore): Handlers {
-  const pairs = (): ReturnType<UiCore['connection']>['pairs'] => core.connection().pairs;
+export function pairHandlers(core: HandlerCore): Handlers {
+  const pairs = (): ReturnType<HandlerCore['connection']>['pairs'] => core.connection().pairs;
   return {
     'pairs:list': () => Promise.resolve(core.pairViews()),
     'pairs:check': ({ localRoot, remoteFolder }) => pairs().check(localRoot, remoteFolder),
@@ -80,7 +80,7 @@ export function pairHandlers(core: UiCore): Handlers {
 }
 
 /** The system's opener, its failure in words: where the item is, so the person can open it themselves. */
-async function open(core: UiCore, target: string, kind: 'item' | 'link'): Promise<void> {
+async function open(core: HandlerCore, target: string, kind: 'item' | 'link'): Promise<void> {
   try {
     await core.options.openExternal(target);
   } catch (error) {
@@ -90,10 +90,10 @@ async function open(core: UiCore, target: string, kind: 'item' | 'link'): Promis
 }
 
 async function control(
-  core: UiCore,
+  core: HandlerCore,
   pairId: string | null,
-  action: Parameters<ReturnType<UiCore['connection']>['pairs']['control']>[1],
-): Promise<ReturnType<UiCore['pairViews']>> {
+  action: Parameters<ReturnType<HandlerCore['connection']>['pairs']['control']>[1],
+): Promise<ReturnType<HandlerCore['pairViews']>> {
   core.connection().pairs.control(pairId, action);
   return Promise.resolve(core.pairViews());
 }
@@ -102,7 +102,7 @@ async function control(
  * Only paths in a synced folder (and not its state folder) are opened or listed: the window (or a page
  * that reached the host) must not open or list anything else on this computer.
  */
-function syncedPath(core: UiCore, path: string): string {
+function syncedPath(core: HandlerCore, path: string): string {
   const found = findPairOf(core.connection().pairs.pairs(), path);
   if (found.kind !== 'inside') {
     throw new LocalPathError(`${path} is not in a synced folder; only synced items are opened from here.`);
@@ -112,7 +112,7 @@ function syncedPath(core: UiCore, path: string): string {
     : join(found.place.pair.localRoot, ...found.place.relativePath.split('/'));
 }
 
-function browse(core: UiCore, path: string | null): LocalEntryView[] {
+function browse(core: HandlerCore, path: string | null): LocalEntryView[] {
   if (path === null) {
     return core
       .connection()

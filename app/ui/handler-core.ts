@@ -1,0 +1,63 @@
+// What the contract's handlers use of the UI core: a leaf, so the handlers do not import ui-core.ts, which builds them.
+import type { EventName, EventPayload, PairView } from '../../common/contract.ts';
+import type { DeviceClient } from '../api/device-client.ts';
+import type { KeytarApi } from '../auth/keychain-store.ts';
+import type { AuthEnvironment, Session } from '../auth/session.ts';
+import type { BrowserOpener } from '../auth/system-browser.ts';
+import type { Clock } from '../watcher/clock.ts';
+import type { LinkSharing } from '../share/link-sharing.ts';
+import type { PairHistory } from './pairs/pair-history.ts';
+import type { PairManager } from './pairs/pair-manager.ts';
+import type { SystemSettings, SystemSwitch } from './system-settings.ts';
+import type { UiSettingsFile } from './ui-settings.ts';
+import type { WindowLogLevel } from './window-log.ts';
+
+export interface UiCoreOptions {
+  profileDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Opens addresses and files with the system's applications (the system browser's opener). */
+  openExternal: BrowserOpener;
+  keychain?: KeytarApi;
+  clock?: Clock;
+  /** Warnings and unexpected failures, for the host's log. */
+  log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * The words the file-manager entries run before the selected paths: the app's `[<app>, --share]`,
+   * the headless host's `mch-sync share --copy --notify`; null where the host installs none (the
+   * entries are Linux file managers'; Windows gets them from the installer, macOS from the app).
+   */
+  shareCommand?: readonly string[] | null;
+  /** Start at login as the host does it (autostart.ts); null where it has no way. */
+  autostart?: SystemSwitch | null;
+  /**
+   * The host's own switch for "Copy share link" where it is not the Linux entries made from
+   * `shareCommand`: the app's Finder Quick Action on macOS (desktop/quick-action.ts).
+   */
+  fileManagerEntries?: SystemSwitch | null;
+}
+
+/** What exists while signed in with a device: the clients and the running pairs. */
+export interface Connection {
+  session: Session;
+  client: DeviceClient;
+  pairs: PairManager;
+  /** Built on first use: the sharing service's address comes from the configuration service. */
+  sharing: () => Promise<LinkSharing>;
+}
+
+/** The core as the handlers of account, pair and content calls see it (ui-core.ts implements it). */
+export interface HandlerCore {
+  readonly options: UiCoreOptions;
+  readonly settings: UiSettingsFile;
+  readonly systemSettings: SystemSettings;
+  readonly history: PairHistory;
+  readonly auth: AuthEnvironment;
+  readonly logFile: string;
+  log(level: WindowLogLevel, message: string): void;
+  emit<E extends EventName>(name: E, payload: EventPayload<E>): void;
+  connection(): Connection;
+  isConnected(): boolean;
+  reconnect(): Promise<void>;
+  disconnect(): Promise<void>;
+  pairViews(): PairView[];
+}
