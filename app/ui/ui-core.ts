@@ -7,7 +7,7 @@ import { FilePermsClient } from '../api/file-perms-client.ts';
 import { SharesClient } from '../api/shares-client.ts';
 import { SignInRequiredError } from '../auth/auth-errors.ts';
 import { Session, type AuthEnvironment } from '../auth/session.ts';
-import { deviceAddress } from '../cli/account-commands/device-session.ts';
+import { deviceAddress } from '../auth/device-address.ts';
 import { systemClock, type Clock, type TimerHandle } from '../watcher/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';

@@ -6,7 +6,8 @@ import type { FolderPair } from '../../profile/folder-pairs.ts';
 import { LinkSharing } from '../../share/link-sharing.ts';
 import { UnfinishedShares } from '../../share/unfinished-shares.ts';
 import type { CommandContext } from '../terminal/cli-context.ts';
-import { openDeviceSession, NoDeviceError, type DeviceSession } from '../account-commands/device-session.ts';
+import { NoDeviceError } from '../../auth/device-address.ts';
+import { openDeviceSession, type DeviceSession } from '../account-commands/device-session.ts';
 
 export interface ShareSession extends DeviceSession {
   pairs: FolderPair[];

@@ -19,7 +19,7 @@ import { SyncEngine, type EngineLogLine } from '../../sync/engine.ts';
 import { META_REMOTE_FOLDER } from '../../sync/pass/pass-record.ts';
 import type { PassReport } from '../../sync/pass-report.ts';
 import { commandContext, stoppedByUser, UsageError, type CommandContext } from '../terminal/cli-context.ts';
-import { deviceAddress } from '../account-commands/device-session.ts';
+import { deviceAddress } from '../../auth/device-address.ts';
 import { lockSyncedFolder } from '../../profile/folder-lock.ts';
 import { runLive } from './run-live.ts';
 import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts';
