@@ -1,6 +1,7 @@
 // The OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through @napi-rs/keyring.
 import { randomBytes } from 'node:crypto';
 import { AsyncEntry } from '@napi-rs/keyring';
+import { formatDuration } from '../../common/units.ts';
 import { SecretStoreError } from './auth-errors.ts';
 import type { SecretStore } from './secret-store-contract.ts';
 
@@ -43,7 +44,7 @@ export async function probeKeychain(keychain: KeytarApi, timeoutMs = 15_000): Pr
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ProbeResult>((resolve) => {
     timer = setTimeout(
-      () => resolve({ ok: false, reason: `no answer within ${Math.round(timeoutMs / 1000)} s` }),
+      () => resolve({ ok: false, reason: `no answer within ${formatDuration(timeoutMs / 1000)}` }),
       timeoutMs,
     );
   });
