@@ -1,6 +1,6 @@
 // Turns planned nodes into operations, in an order the executor can follow one after another.
 import { BugError } from '../../../common/errors.ts';
-import { nameKey, type LocalEntry, type RelativePath } from '../../model/items.ts';
+import { nameKey, type LocalEntry, type RelativePath, type RemoteEntry } from '../../model/items.ts';
 import { indexUpdate, type Operation, type OperationReason, type RemoteParent } from './operations.ts';
 import { LocalMoveQueue, LocalPlaces, PathTracker, type Pending } from './planner-moves.ts';
 import { isDeleted, type PlanNode, type PlanTree } from './planner-tree.ts';
@@ -42,61 +42,111 @@ function depthOf(path: RelativePath): number {
   return path === '' ? 0 : path.split('/').length;
 }
 
-function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRootId: string): Pending[] {
-  const { item, decision } = node;
-  const { local, remote, index } = item;
-  const out: Pending[] = [];
-  const finalPath = (): RelativePath => tree.finalPath(node);
-  const at = (
-    phase: Pending['phase'],
-    depth: number,
-    build: Pending['build'],
-    localMove?: Pending['localMove'],
-  ): void => {
-    out.push(localMove ? { phase, depth, build, localMove } : { phase, depth, build });
-  };
-  const remoteParent = (): RemoteParent => {
-    const parent = node.parent;
-    if (!parent) return { kind: 'existing', remoteId: remoteRootId };
-    if (parent.isCopy || parent.decision.push === 'create' || parent.remoteId === null) {
-      return { kind: 'planned', path: tree.finalPath(parent) };
-    }
-    return { kind: 'existing', remoteId: parent.remoteId };
-  };
-  // A new remote item from local content: a folder is placed with the folders, a file with the transfers.
-  const pushCreate = (entry: LocalEntry, replacesRemoteId: string | null, reason: OperationReason): void => {
-    at(entry.kind === 'folder' ? 1 : 2, depthOf(finalPath()), () => ({
-      op: entry.kind === 'folder' ? 'remote-create-folder' : 'upload',
-      path: finalPath(),
-      name: node.name,
-      parent: remoteParent(),
-      local: entry,
-      replacesRemoteId,
-      reason,
-    }));
-  };
+/** What the steps of one node's emission share: the node, where it goes, and what it emitted so far. */
+interface NodeEmission {
+  tree: PlanTree;
+  places: LocalPlaces;
+  node: PlanNode;
+  remoteRootId: string;
+  out: Pending[];
+}
 
+/**
+ * The operations of one node, in the order its steps take them (the sort keeps that order within a
+ * phase and depth): the index alone, a conflict's copy, what clears the way, a delete, then what goes
+ * up and what comes down.
+ */
+function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRootId: string): Pending[] {
+  const emission: NodeEmission = { tree, places, node, remoteRootId, out: [] };
+  if (emitIndexOnly(emission)) return emission.out;
+  if (node.isCopy && node.item.local) {
+    emitConflictCopy(emission, node.item.local);
+    return emission.out;
+  }
+  emitClearingTheWay(emission);
+  emitDelete(emission);
+  if (isDeleted(node)) return emission.out;
+  emitPush(emission);
+  emitPull(emission);
+  return emission.out;
+}
+
+function addPending(
+  emission: NodeEmission,
+  phase: Pending['phase'],
+  depth: number,
+  build: Pending['build'],
+  localMove?: Pending['localMove'],
+): void {
+  emission.out.push(localMove ? { phase, depth, build, localMove } : { phase, depth, build });
+}
+
+function finalPath(emission: NodeEmission): RelativePath {
+  return emission.tree.finalPath(emission.node);
+}
+
+/** The node's parent on the device: an existing folder, or one this plan makes or moves first. */
+function remoteParent(emission: NodeEmission): RemoteParent {
+  const parent = emission.node.parent;
+  if (!parent) return { kind: 'existing', remoteId: emission.remoteRootId };
+  if (parent.isCopy || parent.decision.push === 'create' || parent.remoteId === null) {
+    return { kind: 'planned', path: emission.tree.finalPath(parent) };
+  }
+  return { kind: 'existing', remoteId: parent.remoteId };
+}
+
+/** A new remote item from local content: a folder is placed with the folders, a file with the transfers. */
+function pushCreate(
+  emission: NodeEmission,
+  entry: LocalEntry,
+  replacesRemoteId: string | null,
+  reason: OperationReason,
+): void {
+  addPending(emission, entry.kind === 'folder' ? 1 : 2, depthOf(finalPath(emission)), () => ({
+    op: entry.kind === 'folder' ? 'remote-create-folder' : 'upload',
+    path: finalPath(emission),
+    name: emission.node.name,
+    parent: remoteParent(emission),
+    local: entry,
+    replacesRemoteId,
+    reason,
+  }));
+}
+
+/** A node decided for the index alone: its row removed or updated. Returns whether that was all. */
+function emitIndexOnly(emission: NodeEmission): boolean {
+  const { decision, item } = emission.node;
+  const { local, remote, index } = item;
   if (decision.action === 'index-remove' && index) {
-    at(4, 0, () => ({ op: 'index-remove', remoteId: index.remoteId, index }));
-    return out;
+    addPending(emission, 4, 0, () => ({ op: 'index-remove', remoteId: index.remoteId, index }));
+    return true;
   }
   if (decision.action === 'index-update') {
-    if (local && remote) at(4, 0, () => indexUpdate(index, local, remote));
-    return out;
+    if (local && remote) addPending(emission, 4, 0, () => indexUpdate(index, local, remote));
+    return true;
   }
+  return false;
+}
 
-  if (node.isCopy && local) {
-    // The aside move happened in phase 0 (emitted by the original node); now upload the copy. When the
-    // device's side is another item (its type changed there), the row's remote item is gone and the
-    // row's local item is this copy: the copy takes the row over, else it stays behind (seed 5533).
-    const orphanedRow = index !== null && remote !== null && index.remoteId !== remote.id;
-    pushCreate(local, orphanedRow ? index.remoteId : null, 'conflict');
-    return out;
-  }
+/**
+ * The aside move happened in phase 0 (emitted by the original node); now upload the copy. When the
+ * device's side is another item (its type changed there), the row's remote item is gone and the row's
+ * local item is this copy: the copy takes the row over, else it stays behind (seed 5533).
+ */
+function emitConflictCopy(emission: NodeEmission, local: LocalEntry): void {
+  const { index, remote } = emission.node.item;
+  const orphanedRow = index !== null && remote !== null && index.remoteId !== remote.id;
+  pushCreate(emission, local, orphanedRow ? index.remoteId : null, 'conflict');
+}
 
+/** Phase 0: a conflict's local item moved aside, and the old side of a type change cleared. */
+function emitClearingTheWay(emission: NodeEmission): void {
+  const { tree, node } = emission;
+  const { item, decision } = node;
+  const { local, remote, index } = item;
   if (decision.action === 'conflict' && local) {
     const copy = tree.nodes.find((other) => other.isCopy && other.item === item);
-    at(0, depthOf(local.path), (paths) => {
+    addPending(emission, 0, depthOf(local.path), (paths) => {
       const from = paths.current(local.path);
       const parent = parentPath(from);
       const to = parent === '' ? (copy?.name ?? '') : `${parent}/${copy?.name ?? ''}`;
@@ -111,12 +161,11 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
       };
     });
   }
-
   if (decision.clearRemote && index) {
     // The device's item at the row's place: a folder it made again there has another id (seed 25712).
     const cleared = remote ?? index;
     const clearedId = remote?.id ?? index.remoteId;
-    at(0, depthOf(index.path), () => ({
+    addPending(emission, 0, depthOf(index.path), () => ({
       op: 'remote-delete',
       remoteId: clearedId,
       ifMatch: cleared.eTag,
@@ -127,7 +176,7 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
     }));
   }
   if (decision.clearLocal && local) {
-    at(0, depthOf(local.path), (paths) => ({
+    addPending(emission, 0, depthOf(local.path), (paths) => ({
       op: 'local-trash',
       path: paths.current(local.path),
       inode: local.inode,
@@ -135,12 +184,18 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
       reason: 'type-change',
     }));
   }
+}
 
+/** Phase 3: a delete on one side, unless a folder above it is deleted there too and takes it along. */
+function emitDelete(emission: NodeEmission): void {
+  const { tree, node } = emission;
+  const { decision } = node;
+  const { local, remote, index } = node.item;
   if (decision.action === 'local-trash' && local) {
     const parent = tree.nodeAtLocalPath(parentPath(local.path));
     // A trashed folder takes its children with it (also the old folder of a type change).
     if (!(parent && (parent.decision.action === 'local-trash' || parent.decision.clearLocal))) {
-      at(3, depthOf(local.path), (paths) => ({
+      addPending(emission, 3, depthOf(local.path), (paths) => ({
         op: 'local-trash',
         path: paths.current(local.path),
         inode: local.inode,
@@ -148,13 +203,13 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
         reason: 'sync',
       }));
     }
-    return out;
+    return;
   }
   if (decision.action === 'remote-delete' && remote) {
     const parent = tree.nodeWithRemoteId(remote.parentId);
     // device-api.md §3: one DELETE removes a folder with everything in it.
     if (!(parent && (parent.decision.action === 'remote-delete' || parent.decision.clearRemote))) {
-      at(3, depthOf(remote.path), () => ({
+      addPending(emission, 3, depthOf(remote.path), () => ({
         op: 'remote-delete',
         remoteId: remote.id,
         ifMatch: remote.eTag,
@@ -164,17 +219,21 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
         ...(index !== null && index.remoteId !== remote.id ? { indexRemoteId: index.remoteId } : {}),
       }));
     }
-    return out;
   }
-  if (isDeleted(node)) return out;
+}
 
+/** What goes up: a new item, new content, and a remote move or rename to the item's final place. */
+function emitPush(emission: NodeEmission): void {
+  const { tree, node } = emission;
+  const { decision } = node;
+  const { local, remote, index } = node.item;
   if (decision.push === 'create' && local) {
-    pushCreate(local, index?.remoteId ?? null, decision.reason);
+    pushCreate(emission, local, index?.remoteId ?? null, decision.reason);
   }
   if (decision.push === 'content' && local && remote) {
-    at(2, depthOf(finalPath()), () => ({
+    addPending(emission, 2, depthOf(finalPath(emission)), () => ({
       op: 'upload-content',
-      path: finalPath(),
+      path: finalPath(emission),
       remoteId: remote.id,
       ifMatch: remote.eTag,
       local,
@@ -183,30 +242,17 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
   }
   // A remote item left under a temporary name goes to its place even when neither side moved it.
   if ((decision.pushMove || node.clashName !== null || remote?.parkedAs !== undefined) && remote) {
-    at(1, depthOf(finalPath()), () => remoteMove(tree, node, remoteParent()));
+    addPending(emission, 1, depthOf(finalPath(emission)), () =>
+      remoteMove(tree, node, remoteParent(emission)),
+    );
   }
-  if (decision.pull === 'create' && remote) {
-    if (remote.kind === 'folder') {
-      const target = (): RelativePath | undefined => places.target(node);
-      out.push({
-        phase: 1,
-        depth: depthOf(finalPath()),
-        build: () => {
-          const path = placedTarget(places, node);
-          places.madeAt(node, path);
-          return { op: 'local-mkdir', path, remote, reason: decision.reason };
-        },
-        placement: { target },
-      });
-    } else {
-      at(2, depthOf(finalPath()), () => ({
-        op: 'download',
-        path: finalPath(),
-        remote,
-        reason: decision.reason,
-      }));
-    }
-  }
+}
+
+/** What comes down: a new item, the row it replaces, new content, and a local move to its place. */
+function emitPull(emission: NodeEmission): void {
+  const { decision } = emission.node;
+  const { local, remote, index } = emission.node.item;
+  if (decision.pull === 'create' && remote) pullCreate(emission, remote);
   // The device's item replaced the row's (a type change there, paired by path): no operation on it
   // writes the old row, which would stay wherever the new item lands under another name (a case
   // clash, seeds 2360 and 6431). A conflict's copy takes the row over; a cleared local item takes it away.
@@ -218,39 +264,71 @@ function emitNode(tree: PlanTree, places: LocalPlaces, node: PlanNode, remoteRoo
     decision.action !== 'conflict' &&
     !decision.clearLocal
   ) {
-    at(4, 0, () => ({ op: 'index-remove', remoteId: index.remoteId, index }));
+    addPending(emission, 4, 0, () => ({ op: 'index-remove', remoteId: index.remoteId, index }));
   }
   if (decision.pull === 'content' && local && remote) {
-    at(2, depthOf(finalPath()), () => ({
+    addPending(emission, 2, depthOf(finalPath(emission)), () => ({
       op: 'download-content',
-      path: finalPath(),
+      path: finalPath(emission),
       remote,
       expected: local,
       reason: decision.reason,
     }));
   }
-  if (decision.pullMove && local && decision.pull !== 'create') {
-    at(
-      1,
-      depthOf(finalPath()),
-      (paths) => {
-        const from = paths.current(local.path);
-        const to = placedTarget(places, node);
-        if (from === to) return null;
-        paths.moved(from, to);
-        return {
-          op: 'local-move',
-          fromPath: from,
-          toPath: to,
-          inode: local.inode,
-          remoteId: remote?.id ?? null,
-          reason: decision.reason,
-        };
+  if (decision.pullMove && local && decision.pull !== 'create') pullMove(emission, local);
+}
+
+/** A new item from the device: a folder is made where its parent is by then, a file is downloaded. */
+function pullCreate(emission: NodeEmission, remote: RemoteEntry): void {
+  const { places, node } = emission;
+  const reason = node.decision.reason;
+  if (remote.kind === 'folder') {
+    const target = (): RelativePath | undefined => places.target(node);
+    emission.out.push({
+      phase: 1,
+      depth: depthOf(finalPath(emission)),
+      build: () => {
+        const path = placedTarget(places, node);
+        places.madeAt(node, path);
+        return { op: 'local-mkdir', path, remote, reason };
       },
-      { source: local.path, target: () => places.target(node), inode: local.inode },
-    );
+      placement: { target },
+    });
+  } else {
+    addPending(emission, 2, depthOf(finalPath(emission)), () => ({
+      op: 'download',
+      path: finalPath(emission),
+      remote,
+      reason,
+    }));
   }
-  return out;
+}
+
+/** A local item moved to where the device has it, from wherever earlier moves of the plan left it. */
+function pullMove(emission: NodeEmission, local: LocalEntry): void {
+  const { places, node } = emission;
+  const { remote } = node.item;
+  const { reason } = node.decision;
+  addPending(
+    emission,
+    1,
+    depthOf(finalPath(emission)),
+    (paths) => {
+      const from = paths.current(local.path);
+      const to = placedTarget(places, node);
+      if (from === to) return null;
+      paths.moved(from, to);
+      return {
+        op: 'local-move',
+        fromPath: from,
+        toPath: to,
+        inode: local.inode,
+        remoteId: remote?.id ?? null,
+        reason,
+      };
+    },
+    { source: local.path, target: () => places.target(node), inode: local.inode },
+  );
 }
 
 /** The local move queue emits a placement only once its parent is on disk, so there is a target. */
