@@ -4,6 +4,7 @@ import type { DeviceClient, ListingAnswer, ListingPage, RemoteFile } from '../..
 import type { ApiResponse } from '../../api/http/transport.ts';
 import { ListingRevalidator } from '../../api/listing-revalidator.ts';
 import type { RelativePath, RemoteEntry } from '../../model/items.ts';
+import { breadthFirst, Slots } from './walk-queue.ts';
 import { childPath, WalkedListing, type CachedListing, type RemoteWalkCache } from './walk-listing.ts';
 
 // The walk's cache types live with the listings they hold; the walk's users keep finding them here.
@@ -118,74 +119,120 @@ export async function walkRemote(
   rootId: string,
   options: RemoteWalkOptions = {},
 ): Promise<RemoteWalkResult> {
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_WALK_CONCURRENCY);
-  const previous =
-    options.cache !== undefined && options.cache.pageSize === options.pageSize
-      ? options.cache.folders
-      : undefined;
-  // Kept listings are revalidated many at once; a listing the device sends in full (or anything the
-  // revalidator leaves to it) goes through the Transport, `concurrency` at a time.
-  const pipelined = previous !== undefined && previous.size > 0 && options.pipelined !== false;
-  const requests = new Slots(concurrency);
-  // The listings in the order the walk took them; `entries` is built from them when first read, so a
-  // poll that finds nothing changed never puts the 100,000 items of a large tree in a map.
-  const taken: { folderId: string; listing: WalkedListing }[] = [];
-  let entries: Map<string, RemoteEntry> | undefined;
-  const result: RemoteWalkResult = {
-    get entries(): Map<string, RemoteEntry> {
-      entries ??= entriesOf(taken, rootId);
-      return entries;
-    },
-    rejected: [],
-    vanished: [],
-    unchanged: new Set(),
-    listed: new Set(),
-    cache: { pageSize: options.pageSize, folders: new Map() },
-    stats: { listed: 0, notModified: 0, trusted: 0 },
-  };
-  const nextCache = result.cache.folders as Map<string, CachedListing>;
-  // One failure stops the other listings in flight; the caller's signal stops all of them.
-  const stop = new AbortController();
-  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
-  const pipe = pipelined ? new ListingRevalidator(client, { signal }) : undefined;
+  return new RemoteWalk(client, rootId, options).run();
+}
+
+/** A listing the walk took, with the folder it lists. */
+interface TakenListing {
+  folderId: string;
+  listing: WalkedListing;
+}
+
+/** One walk: how it asks the device for each folder's listing, and what it found so far. */
+class RemoteWalk {
+  readonly #client: DeviceClient;
+  readonly #rootId: string;
+  readonly #options: RemoteWalkOptions;
+  readonly #concurrency: number;
+  /** The previous walk's listings, when they were made with this walk's page size. */
+  readonly #previous: ReadonlyMap<string, CachedListing> | undefined;
+  readonly #requests: Slots;
+  /** The listings in the order the walk took them (`entries` is built from them when first read). */
+  readonly #taken: TakenListing[] = [];
+  readonly #result: RemoteWalkResult;
+  readonly #nextCache: Map<string, CachedListing>;
+  /** One failure stops the other listings in flight; the caller's signal stops all of them. */
+  readonly #stop = new AbortController();
+  readonly #signal: AbortSignal;
+  readonly #pipe: ListingRevalidator | undefined;
+  /** Folders met so far, the root included. */
+  readonly #walked: Set<string>;
+
+  constructor(client: DeviceClient, rootId: string, options: RemoteWalkOptions) {
+    this.#client = client;
+    this.#rootId = rootId;
+    this.#options = options;
+    this.#concurrency = Math.max(1, options.concurrency ?? DEFAULT_WALK_CONCURRENCY);
+    this.#previous =
+      options.cache !== undefined && options.cache.pageSize === options.pageSize
+        ? options.cache.folders
+        : undefined;
+    // Kept listings are revalidated many at once; a listing the device sends in full (or anything the
+    // revalidator leaves to it) goes through the Transport, `concurrency` at a time.
+    const pipelined = this.#previous !== undefined && this.#previous.size > 0 && options.pipelined !== false;
+    this.#requests = new Slots(this.#concurrency);
+    this.#result = emptyResult(this.#taken, rootId, options.pageSize);
+    this.#nextCache = this.#result.cache.folders as Map<string, CachedListing>;
+    this.#signal =
+      options.signal === undefined ? this.#stop.signal : AbortSignal.any([options.signal, this.#stop.signal]);
+    this.#pipe = pipelined ? new ListingRevalidator(client, { signal: this.#signal }) : undefined;
+    this.#walked = new Set<string>([rootId]);
+  }
+
+  async run(): Promise<RemoteWalkResult> {
+    const inFlight =
+      this.#pipe === undefined ? this.#concurrency : Math.max(this.#concurrency, PIPELINED_FOLDERS);
+    await breadthFirst(
+      { id: this.#rootId, path: '' },
+      inFlight,
+      (folder) => this.#listFolder(folder),
+      () => this.#stop.abort(),
+    ).finally(() => this.#pipe?.close());
+    return this.#result;
+  }
+
+  /** One folder's listing into the result; returns its subfolders not met before. */
+  async #listFolder(folder: PendingFolder): Promise<PendingFolder[]> {
+    if (this.#signal.aborted) throw new AbortedError();
+    // Its children at this folder's path; a stored listing that cannot be read is no cache.
+    const cached = this.#previous?.get(folder.id)?.at(folder.id, folder.path);
+    let listing: WalkedListing;
+    if (cached !== undefined && this.#options.trust?.(folder.id) === true) {
+      listing = cached;
+      this.#result.unchanged.add(folder.id);
+      this.#result.stats.trusted += 1;
+    } else {
+      const fetched = await this.#fetchListing(folder, cached);
+      if (fetched === undefined) return [];
+      listing = fetched;
+    }
+    return this.#take(folder, listing);
+  }
+
+  /** Keeps a folder's listing (for the result and the next walk) and returns the subfolders to list. */
+  #take(folder: PendingFolder, listing: WalkedListing): PendingFolder[] {
+    // A listing without an ETag cannot be revalidated, so it is not kept.
+    if (listing.eTag !== '') this.#nextCache.set(folder.id, listing);
+    for (const item of listing.rejected) {
+      this.#result.rejected.push({ folderId: folder.id, folderPath: folder.path, ...item });
+    }
+    this.#taken.push({ folderId: folder.id, listing });
+    const subfolders: PendingFolder[] = [];
+    for (const entry of listing.folders) {
+      // A folder seen twice (moved from one listed folder to another during the walk) is walked once;
+      // walking it again could loop. `entriesOf` keeps its first place the same way.
+      if (this.#walked.has(entry.id)) continue;
+      this.#walked.add(entry.id);
+      subfolders.push({ id: entry.id, path: entry.path });
+    }
+    return subfolders;
+  }
 
   /** The folder's listing from the device (a 304 reuses `cached`); undefined when it vanished. */
-  const fetchListing = async (
+  async #fetchListing(
     folder: PendingFolder,
     cached: WalkedListing | undefined,
-  ): Promise<WalkedListing | undefined> => {
+  ): Promise<WalkedListing | undefined> {
     try {
-      const revalidated =
-        pipe !== undefined && cached !== undefined
-          ? await pipe.revalidate(folder.id, cached.eTag, options.pageSize)
-          : undefined;
-      const list = (firstPage?: ApiResponse): Promise<ListingAnswer> =>
-        requests.run(() =>
-          client.listAll(folder.id, {
-            ...(options.pageSize === undefined ? {} : { limit: options.pageSize }),
-            ...(cached === undefined ? {} : { ifNoneMatch: cached.eTag }),
-            ...(firstPage === undefined ? {} : { firstPage }),
-            signal,
-          }),
-        );
-      let answer: ListingAnswer =
-        revalidated?.kind === 'not-modified'
-          ? { notModified: true }
-          : await list(revalidated?.kind === 'answer' ? revalidated.response : undefined);
-      if (revalidated?.kind === 'answer' && !answer.notModified && !childrenOf(answer, folder.id)) {
-        // A pipelined answer holding another folder's children: answers and requests were not paired
-        // as they were sent. Nothing of it is used, and this device is asked one request at a time.
-        client.refusePipelinedRevalidation();
-        answer = await list();
-      }
+      const answer = await this.#answerFor(folder, cached);
       if (answer.notModified) {
-        result.unchanged.add(folder.id);
-        result.stats.notModified += 1;
+        this.#result.unchanged.add(folder.id);
+        this.#result.stats.notModified += 1;
         // Only sent with a cached eTag, so `cached` is there.
         return cached ?? new WalkedListing('', [], folder.path, []);
       }
-      result.stats.listed += 1;
-      result.listed.add(folder.id);
+      this.#result.stats.listed += 1;
+      this.#result.listed.add(folder.id);
       const entries = answer.files.map((file) => toEntry(file, folder.id, childPath(folder.path, file.name)));
       return new WalkedListing(answer.eTag ?? '', answer.rejected, folder.path, entries);
     } catch (error) {
@@ -196,96 +243,72 @@ export async function walkRemote(
         });
       }
       // Gone mid-walk: its subtree is unknown, not empty.
-      result.vanished.push({ id: folder.id, path: folder.path, error });
+      this.#result.vanished.push({ id: folder.id, path: folder.path, error });
       return undefined;
     }
-  };
+  }
 
-  const walked = new Set<string>([rootId]);
-  const listFolder = async (folder: PendingFolder): Promise<PendingFolder[]> => {
-    if (signal.aborted) throw new AbortedError();
-    // Its children at this folder's path; a stored listing that cannot be read is no cache.
-    const cached = previous?.get(folder.id)?.at(folder.id, folder.path);
-    let listing: WalkedListing;
-    if (cached !== undefined && options.trust?.(folder.id) === true) {
-      listing = cached;
-      result.unchanged.add(folder.id);
-      result.stats.trusted += 1;
-    } else {
-      const fetched = await fetchListing(folder, cached);
-      if (fetched === undefined) return [];
-      listing = fetched;
+  /** The device's answer for a folder: revalidated in the pipeline when it can be, else asked alone. */
+  async #answerFor(folder: PendingFolder, cached: WalkedListing | undefined): Promise<ListingAnswer> {
+    const revalidated =
+      this.#pipe !== undefined && cached !== undefined
+        ? await this.#pipe.revalidate(folder.id, cached.eTag, this.#options.pageSize)
+        : undefined;
+    if (revalidated?.kind === 'not-modified') return { notModified: true };
+    const answer = await this.#list(
+      folder,
+      cached,
+      revalidated?.kind === 'answer' ? revalidated.response : undefined,
+    );
+    if (revalidated?.kind === 'answer' && !answer.notModified && !childrenOf(answer, folder.id)) {
+      // A pipelined answer holding another folder's children: answers and requests were not paired
+      // as they were sent. Nothing of it is used, and this device is asked one request at a time.
+      this.#client.refusePipelinedRevalidation();
+      return this.#list(folder, cached);
     }
-    // A listing without an ETag cannot be revalidated, so it is not kept.
-    if (listing.eTag !== '') nextCache.set(folder.id, listing);
-    for (const item of listing.rejected) {
-      result.rejected.push({ folderId: folder.id, folderPath: folder.path, ...item });
-    }
-    taken.push({ folderId: folder.id, listing });
-    const subfolders: PendingFolder[] = [];
-    for (const entry of listing.folders) {
-      // A folder seen twice (moved from one listed folder to another during the walk) is walked once;
-      // walking it again could loop. `entriesOf` keeps its first place the same way.
-      if (walked.has(entry.id)) continue;
-      walked.add(entry.id);
-      subfolders.push({ id: entry.id, path: entry.path });
-    }
-    return subfolders;
-  };
+    return answer;
+  }
 
-  const inFlight = pipe === undefined ? concurrency : Math.max(concurrency, PIPELINED_FOLDERS);
-  await new Promise<void>((resolve, reject) => {
-    const queue: PendingFolder[] = [{ id: rootId, path: '' }];
-    let active = 0;
-    let failed = false;
-    const pump = (): void => {
-      if (failed) return;
-      while (active < inFlight && queue.length > 0) {
-        const folder = queue.shift() as PendingFolder;
-        active += 1;
-        listFolder(folder).then(
-          (subfolders) => {
-            active -= 1;
-            queue.push(...subfolders);
-            if (active === 0 && queue.length === 0) resolve();
-            else pump();
-          },
-          (error: unknown) => {
-            active -= 1;
-            if (failed) return;
-            failed = true;
-            stop.abort();
-            reject(error instanceof Error ? error : new AbortedError());
-          },
-        );
-      }
-    };
-    pump();
-  }).finally(() => pipe?.close());
-  return result;
+  /** One listing through the Transport (`firstPage`: the pipeline's answer, read as its first page). */
+  #list(
+    folder: PendingFolder,
+    cached: WalkedListing | undefined,
+    firstPage?: ApiResponse,
+  ): Promise<ListingAnswer> {
+    const pageSize = this.#options.pageSize;
+    return this.#requests.run(() =>
+      this.#client.listAll(folder.id, {
+        ...(pageSize === undefined ? {} : { limit: pageSize }),
+        ...(cached === undefined ? {} : { ifNoneMatch: cached.eTag }),
+        ...(firstPage === undefined ? {} : { firstPage }),
+        signal: this.#signal,
+      }),
+    );
+  }
 }
 
-/** At most `size` calls of `run` at once; the others wait their turn. */
-class Slots {
-  readonly #size: number;
-  readonly #waiting: Array<() => void> = [];
-  #used = 0;
-
-  constructor(size: number) {
-    this.#size = size;
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#used >= this.#size) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else this.#used += 1;
-    try {
-      return await work();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next === undefined) this.#used -= 1;
-      else next();
-    }
-  }
+/**
+ * A walk's result before the first listing. `entries` is built from the listings taken when first
+ * read, so a poll that finds nothing changed never puts the 100,000 items of a large tree in a map.
+ */
+function emptyResult(
+  taken: readonly TakenListing[],
+  rootId: string,
+  pageSize: number | undefined,
+): RemoteWalkResult {
+  let entries: Map<string, RemoteEntry> | undefined;
+  return {
+    get entries(): Map<string, RemoteEntry> {
+      entries ??= entriesOf(taken, rootId);
+      return entries;
+    },
+    rejected: [],
+    vanished: [],
+    unchanged: new Set(),
+    listed: new Set(),
+    cache: { pageSize, folders: new Map() },
+    stats: { listed: 0, notModified: 0, trusted: 0 },
+  };
 }
 
 /**
