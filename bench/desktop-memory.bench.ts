@@ -19,7 +19,7 @@ import { ShareBatcher } from '../app/desktop/launch-args.ts';
 import { ShareAction } from '../app/desktop/share-action.ts';
 import { trayModelOf } from '../app/desktop/tray-model.ts';
 import { TrayUpdater } from '../app/desktop/tray-throttle.ts';
-import { systemClock } from '../app/watcher/clock.ts';
+import { systemClock } from '../app/system/clock.ts';
 import { UiCore } from '../app/ui/ui-core.ts';
 import { addBenchPair, signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
 import { startBenchDevice } from './lib/device.ts';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { AccountView, ActivityView, PairView } from '../common/contract.ts';
 import { trayModelOf } from '../app/desktop/tray-model.ts';
 import { TrayUpdater, type TrayChange } from '../app/desktop/tray-throttle.ts';
-import { systemClock } from '../app/watcher/clock.ts';
+import { systemClock } from '../app/system/clock.ts';
 import { UiCore } from '../app/ui/ui-core.ts';
 import { addBenchPair, signInBenchProfile } from './lib/bench-profile.ts';
 import { startBenchDevice } from './lib/device.ts';

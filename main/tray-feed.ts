@@ -2,7 +2,7 @@
 import type { AccountView, ActivityView, PairView } from '../common/contract.ts';
 import { trayModelOf } from '../app/desktop/tray-model.ts';
 import { TrayUpdater, type TrayChange } from '../app/desktop/tray-throttle.ts';
-import { systemClock } from '../app/watcher/clock.ts';
+import { systemClock } from '../app/system/clock.ts';
 import type { UiCore } from '../app/ui/ui-core.ts';
 
 /**

@@ -1,5 +1,5 @@
 // Sign-in through the system browser: authorization code with PKCE and a loopback redirect (RFC 8252).
-import type { TokenSet } from '../api/identity-client.ts';
+import type { TokenSet } from '../api/cloud/identity-client.ts';
 import { LoopbackReceiver, type RedirectOutcome } from './loopback-receiver.ts';
 import { createPkcePair, createState } from './pkce.ts';
 

@@ -1,6 +1,6 @@
 // Which of the user's devices this profile syncs with, and the address it answers on (device-api.md §1).
 import { MchError } from '../../common/errors.ts';
-import type { DeviceLookup, DeviceRecord } from '../api/device-lookup.ts';
+import type { DeviceLookup, DeviceRecord } from '../api/cloud/device-lookup.ts';
 import type { ChosenDevice } from '../profile/settings.ts';
 
 /**

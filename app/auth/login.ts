@@ -1,8 +1,8 @@
 // Signing a profile in (browser or password) and out: tokens to the secret store, the rest to settings.json.
 import { MchError } from '../../common/errors.ts';
-import { ConfigClient } from '../api/config-client.ts';
-import { DeviceLookup } from '../api/device-lookup.ts';
-import { IdentityClient, type TokenSet } from '../api/identity-client.ts';
+import { ConfigClient } from '../api/cloud/config-client.ts';
+import { DeviceLookup } from '../api/cloud/device-lookup.ts';
+import { IdentityClient, type TokenSet } from '../api/cloud/identity-client.ts';
 import type { Transport } from '../api/http/transport.ts';
 import { SettingsFile, type ProfileSettings, type SignedInUser } from '../profile/settings.ts';
 import { SignInRequiredError } from './auth-errors.ts';

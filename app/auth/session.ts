@@ -1,9 +1,9 @@
 // A signed-in profile put together for a run: settings, secret store, token manager and the service clients.
 import { MchError } from '../../common/errors.ts';
 import type { UserInfo } from '../../common/wire/identity.ts';
-import { ConfigClient, type ServiceUrls } from '../api/config-client.ts';
-import { DeviceLookup } from '../api/device-lookup.ts';
-import { IdentityClient } from '../api/identity-client.ts';
+import { ConfigClient, type ServiceUrls } from '../api/cloud/config-client.ts';
+import { DeviceLookup } from '../api/cloud/device-lookup.ts';
+import { IdentityClient } from '../api/cloud/identity-client.ts';
 import { Transport } from '../api/http/transport.ts';
 import {
   SettingsFile,

@@ -1,6 +1,6 @@
 // Gives requests a valid access token: refreshes a little before expiry or after a 401, one refresh at a time.
 import { MchError } from '../../common/errors.ts';
-import type { TokenSet } from '../api/identity-client.ts';
+import type { TokenSet } from '../api/cloud/identity-client.ts';
 import type { AccessTokenProvider } from '../api/http/transport.ts';
 import { SignInRequiredError } from './auth-errors.ts';
 import type { StoredTokens, TokenVault } from './token-vault.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ViewName } from '../../common/contract.ts';
 import { Debouncer } from '../watcher/debouncer.ts';
-import { systemClock, type Clock } from '../watcher/clock.ts';
+import { systemClock, type Clock } from '../system/clock.ts';
 
 export interface LaunchRequest {
   /** Absolute paths to share as one link, deduplicated in the order given; empty when none. */

@@ -1,5 +1,5 @@
 // Applies tray models to the real tray at most once a second, and only what changed (desktop-app.md §3).
-import type { Clock, TimerHandle } from '../watcher/clock.ts';
+import type { Clock, TimerHandle } from '../system/clock.ts';
 import type { TrayMenuItem, TrayModel } from './tray-model.ts';
 
 /** What the tray must change; a field is present only when it differs from what was applied last. */

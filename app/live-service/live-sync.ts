@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { ApiError, MchError } from '../../common/errors.ts';
 import type { ActivityEntry, EngineState, SyncProgress, SyncStatus } from '../../common/sync-status.ts';
-import { systemClock, type Clock, type TimerHandle } from '../watcher/clock.ts';
+import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '../watcher/local-watcher.ts';
 import { startSafetyRescans, type SafetyRescans } from '../watcher/safety-rescans.ts';
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';

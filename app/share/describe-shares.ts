@@ -1,7 +1,7 @@
 // The user's shares for people: each item's name, its path on the device and its path here when synced.
 import { ApiError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
-import type { Share } from '../api/shares-client.ts';
+import type { Share } from '../api/cloud/shares-client.ts';
 import type { FolderPair } from '../profile/folder-pairs.ts';
 import { ItemPlaces } from '../search/item-places.ts';
 

@@ -2,7 +2,7 @@
 import { ApiError } from '../../common/errors.ts';
 import type { FilePermInput } from '../../common/wire/sharing.ts';
 import type { FilePermsClient } from '../api/file-perms-client.ts';
-import type { Share, SharesClient } from '../api/shares-client.ts';
+import type { Share, SharesClient } from '../api/cloud/shares-client.ts';
 import { ShareError } from './share-errors.ts';
 import type { UnfinishedShare, UnfinishedShares } from './unfinished-shares.ts';
 

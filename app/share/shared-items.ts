@@ -8,7 +8,7 @@ import { IndexStore } from '../index/index-store.ts';
 import { findPairOf, type FolderPair } from '../profile/folder-pairs.ts';
 import { META_REMOTE_ROOT } from '../sync/pass/pass-record.ts';
 import { ShareError } from './share-errors.ts';
-import { lstatQuietly } from '../watcher/lstat-quietly.ts';
+import { lstatQuietly } from '../system/lstat-quietly.ts';
 
 /** A path given to share, placed in its pair. */
 export interface LocalItem {

@@ -4,7 +4,7 @@ import type { DeviceClient } from '../api/device-client.ts';
 import type { KeytarApi } from '../auth/keychain-store.ts';
 import type { AuthEnvironment, Session } from '../auth/session.ts';
 import type { BrowserOpener } from '../auth/system-browser.ts';
-import type { Clock } from '../watcher/clock.ts';
+import type { Clock } from '../system/clock.ts';
 import type { LinkSharing } from '../share/link-sharing.ts';
 import type { PairHistory } from './pairs/pair-history.ts';
 import type { PairManager } from './pairs/pair-manager.ts';

@@ -1,6 +1,6 @@
 // Groups and rate-limits the window's notifications: the first of a kind shows at once, a burst after it becomes one notification with a count.
 import type { NotificationView } from '../../common/contract.ts';
-import type { Clock, TimerHandle } from '../watcher/clock.ts';
+import type { Clock, TimerHandle } from '../system/clock.ts';
 
 export type NotificationInput = Omit<NotificationView, 'id' | 'count'>;
 

@@ -4,11 +4,11 @@ import type { EventName, EventPayload, PairView } from '../../common/contract.ts
 import { MchError } from '../../common/errors.ts';
 import { DeviceClient } from '../api/device-client.ts';
 import { FilePermsClient } from '../api/file-perms-client.ts';
-import { SharesClient } from '../api/shares-client.ts';
+import { SharesClient } from '../api/cloud/shares-client.ts';
 import { SignInRequiredError } from '../auth/auth-errors.ts';
 import { Session, type AuthEnvironment } from '../auth/session.ts';
 import { deviceAddress } from '../auth/device-address.ts';
-import { systemClock, type Clock, type TimerHandle } from '../watcher/clock.ts';
+import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';
 import type { ContractHandlers, ContractService, EventListener } from './dispatch.ts';

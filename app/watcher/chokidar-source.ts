@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { RelativePath } from '../model/items.ts';
 import type { FolderEventSource, FolderEventSourceOptions } from './folder-event-source.ts';
-import { lstatQuietly } from './lstat-quietly.ts';
+import { lstatQuietly } from '../system/lstat-quietly.ts';
 import { chokidarWatchOptions, isNeverWatched } from './watch-options.ts';
 import type { RawEventType } from './local-changes.ts';
 

@@ -1,5 +1,5 @@
 // A trailing debounce with a maximum wait: fires once things have been quiet for a while, or at the latest after a cap.
-import { systemClock, type Clock, type TimerHandle } from './clock.ts';
+import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 
 export interface DebouncerOptions {
   /** Fire this long after the last trigger (live sync: 300 ms). */

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { RelativePath } from '../model/items.ts';
 import type { FolderEventSource, FolderEventSourceOptions } from './folder-event-source.ts';
-import { lstatQuietly } from './lstat-quietly.ts';
+import { lstatQuietly } from '../system/lstat-quietly.ts';
 import { isSkippedFolderError } from './watch-errors.ts';
 import { isNeverWatched } from './watch-options.ts';
 

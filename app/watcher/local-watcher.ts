@@ -5,7 +5,7 @@ import type { WrittenItem } from '../sync/engine-events.ts';
 import type { ItemKind, RelativePath } from '../model/items.ts';
 import { scanLocalFolder } from '../sync/local/scanner.ts';
 import { startChokidarSource } from './chokidar-source.ts';
-import { systemClock, type Clock, type TimerHandle } from './clock.ts';
+import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { Debouncer } from './debouncer.ts';
 import { ExpectedEchoes, type EchoKind } from './expected-echoes.ts';
 import {
@@ -15,7 +15,7 @@ import {
   type FolderEventSourceKind,
 } from './folder-event-source.ts';
 import { startFolderWatches } from './folder-watches.ts';
-import { lstatQuietly } from './lstat-quietly.ts';
+import { lstatQuietly } from '../system/lstat-quietly.ts';
 import { UnwatchedFolders } from './unwatched-folders.ts';
 import { liveWatchError, rootChangedError, type LiveWatchError, type RescanReason } from './watch-errors.ts';
 import { EventCleaner, type KnownItem, type LocalChange, type RawEventType } from './watch-events.ts';

@@ -1,5 +1,5 @@
 // The safety net of live sync: a full rescan every hour, and one after the machine wakes from sleep.
-import { systemClock, type Clock, type TimerHandle } from './clock.ts';
+import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 
 export interface SafetyRescanOptions {
   onRescan: (reason: 'hourly' | 'wake') => void;

@@ -1,5 +1,5 @@
 // `mch-sync devices`: the account's devices, the one this profile uses and the address it answers on.
-import type { DeviceRecord } from '../../api/device-lookup.ts';
+import type { DeviceRecord } from '../../api/cloud/device-lookup.ts';
 import { pickDevice, reachDevice, type ReachedDevice } from '../../auth/device-choice.ts';
 import { Session } from '../../auth/session.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';

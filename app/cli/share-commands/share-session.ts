@@ -1,6 +1,6 @@
 // What the share commands need: the profile's folder pairs, the device client and the link-sharing flow over both services.
 import { FilePermsClient } from '../../api/file-perms-client.ts';
-import { SharesClient } from '../../api/shares-client.ts';
+import { SharesClient } from '../../api/cloud/shares-client.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import type { FolderPair } from '../../profile/folder-pairs.ts';
 import { LinkSharing } from '../../share/link-sharing.ts';

@@ -1,6 +1,6 @@
 // `mch-sync unshare URL|SHARE_ID|PATH`: revokes a link (for a path, every link of exactly that item); the link stops working at once.
 import { lstatSync } from 'node:fs';
-import type { Share } from '../../api/shares-client.ts';
+import type { Share } from '../../api/cloud/shares-client.ts';
 import { ShareError } from '../../share/share-errors.ts';
 import { lookUpSyncedItems, placeLocalItems } from '../../share/shared-items.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';

@@ -5,7 +5,7 @@ import type { ItemIssue } from '../../../common/sync-status.ts';
 import { originalPathOfConflictedCopy } from '../../sync/plan/conflict-names.ts';
 import { groupOf, isUnsynced } from '../../sync/issue-groups.ts';
 import { temporaryOrSystemReason } from '../../sync/local/local-names.ts';
-import { lstatQuietly } from '../../watcher/lstat-quietly.ts';
+import { lstatQuietly } from '../../system/lstat-quietly.ts';
 
 export interface PairIssues {
   /** What Issues lists, what needs the user first (GROUP_ORDER). */

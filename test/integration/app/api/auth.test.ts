@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError } from '../../../../common/errors.ts';
 import { DeviceClient } from '../../../../app/api/device-client.ts';
-import { IdentityClient } from '../../../../app/api/identity-client.ts';
+import { IdentityClient } from '../../../../app/api/cloud/identity-client.ts';
 import { Transport, type AccessTokenProvider } from '../../../../app/api/http/transport.ts';
 import { FAST_RETRY } from '../../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';

@@ -1,8 +1,8 @@
 // The configuration, identity and device lookup clients against the real local device.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigClient } from '../../../../app/api/config-client.ts';
-import { DeviceLookup } from '../../../../app/api/device-lookup.ts';
-import { IdentityClient } from '../../../../app/api/identity-client.ts';
+import { ConfigClient } from '../../../../app/api/cloud/config-client.ts';
+import { DeviceLookup } from '../../../../app/api/cloud/device-lookup.ts';
+import { IdentityClient } from '../../../../app/api/cloud/identity-client.ts';
 import { Transport, type AccessTokenProvider } from '../../../../app/api/http/transport.ts';
 import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { startHostileServer } from '../../../helpers/hostile-server.ts';

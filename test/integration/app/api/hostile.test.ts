@@ -1,7 +1,7 @@
 // Hostile and broken answers from a small node:http server: each one a clear typed error, never a crash.
 import { describe, expect, it } from 'vitest';
-import { ConfigClient } from '../../../../app/api/config-client.ts';
-import { IdentityClient } from '../../../../app/api/identity-client.ts';
+import { ConfigClient } from '../../../../app/api/cloud/config-client.ts';
+import { IdentityClient } from '../../../../app/api/cloud/identity-client.ts';
 import { deviceClientAt, FAST_RETRY } from '../../../helpers/api-client.ts';
 import { sendJson, serversClosedAfterEach } from '../../../helpers/hostile-server.ts';
 

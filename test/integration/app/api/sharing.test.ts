@@ -1,7 +1,7 @@
 // File permissions and shares against the real local device: the link-sharing flow end to end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilePermsClient } from '../../../../app/api/file-perms-client.ts';
-import { SharesClient } from '../../../../app/api/shares-client.ts';
+import { SharesClient } from '../../../../app/api/cloud/shares-client.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 

@@ -1,6 +1,6 @@
 // Which device a profile uses: the one asked for, else the previous one, else the first.
 import { describe, expect, it } from 'vitest';
-import type { DeviceRecord } from '../../../../app/api/device-lookup.ts';
+import type { DeviceRecord } from '../../../../app/api/cloud/device-lookup.ts';
 import { pickDevice } from '../../../../app/auth/device-choice.ts';
 
 function device(deviceId: string, name: string): DeviceRecord {

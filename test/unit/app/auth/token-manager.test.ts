@@ -1,6 +1,6 @@
 // The token manager's rules: refresh before expiry, one refresh for concurrent callers, keep the refresh token.
 import { describe, expect, it } from 'vitest';
-import type { TokenSet } from '../../../../app/api/identity-client.ts';
+import type { TokenSet } from '../../../../app/api/cloud/identity-client.ts';
 import { SignInRequiredError } from '../../../../app/auth/auth-errors.ts';
 import type { SecretStore } from '../../../../app/auth/secret-store.ts';
 import { storedTokensFrom, TokenManager, type TokenRefresher } from '../../../../app/auth/token-manager.ts';

@@ -1,7 +1,7 @@
 // Notification grouping: the first at once, a burst as one with its count, kinds and pairs apart.
 import { describe, expect, it } from 'vitest';
 import type { NotificationView } from '../../../../common/contract.ts';
-import type { Clock, TimerHandle } from '../../../../app/watcher/clock.ts';
+import type { Clock, TimerHandle } from '../../../../app/system/clock.ts';
 import { NotificationGrouper, type NotificationInput } from '../../../../app/ui/notification-grouper.ts';
 
 /** A clock moved by hand; timers fire when it passes them. */

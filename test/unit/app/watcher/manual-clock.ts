@@ -1,5 +1,5 @@
 // A clock for live-sync tests that moves only when told to, running due timers in order.
-import type { Clock, TimerHandle } from '../../../../app/watcher/clock.ts';
+import type { Clock, TimerHandle } from '../../../../app/system/clock.ts';
 
 interface Timer {
   atMs: number;

@@ -1,13 +1,13 @@
 // The sharing service (device-api.md §4): create, read, list and delete link shares.
 import { z } from 'zod';
-import { ApiError } from '../../common/errors.ts';
-import type { Share } from '../../common/wire/sharing.ts';
-import { checkShape, parseJson, wrapped } from './answers.ts';
-import type { Transport } from './http/transport.ts';
-import { idSegment, isUsableId } from './names.ts';
-import { joinUrl } from './http/url-safety.ts';
+import { ApiError } from '../../../common/errors.ts';
+import type { Share } from '../../../common/wire/sharing.ts';
+import { checkShape, parseJson, wrapped } from '../answers.ts';
+import type { Transport } from '../http/transport.ts';
+import { idSegment, isUsableId } from '../names.ts';
+import { joinUrl } from '../http/url-safety.ts';
 
-export type { Share } from '../../common/wire/sharing.ts';
+export type { Share } from '../../../common/wire/sharing.ts';
 
 const shareSchema = z.object({
   shareId: z.string().refine(isUsableId, { message: 'not a usable id' }),

@@ -1,12 +1,12 @@
 // Talks to the identity provider (device-api.md §2): authorize URL, token grants, revocation, userinfo.
 import { z } from 'zod';
-import { BadResponseError } from '../../common/errors.ts';
-import { DESKTOP_CLIENT_ID, PASSWORD_REALM_GRANT, type UserInfo } from '../../common/wire/identity.ts';
-import { parseJson } from './answers.ts';
-import { Transport } from './http/transport.ts';
-import { assertTokenSafe, joinUrl } from './http/url-safety.ts';
+import { BadResponseError } from '../../../common/errors.ts';
+import { DESKTOP_CLIENT_ID, PASSWORD_REALM_GRANT, type UserInfo } from '../../../common/wire/identity.ts';
+import { parseJson } from '../answers.ts';
+import { Transport } from '../http/transport.ts';
+import { assertTokenSafe, joinUrl } from '../http/url-safety.ts';
 
-export type { UserInfo } from '../../common/wire/identity.ts';
+export type { UserInfo } from '../../../common/wire/identity.ts';
 
 export interface TokenSet {
   accessToken: string;

@@ -1,13 +1,13 @@
 // Finds the user's devices (device-api.md §5) and chooses the address to reach one by (§1).
 import { z } from 'zod';
-import { DeviceUnreachableError, type ApiError } from '../../common/errors.ts';
-import type { DeviceRecord } from '../../common/wire/cloud.ts';
-import { checkShape, parseJson, wrapped } from './answers.ts';
-import { fileSchema } from './device-schemas.ts';
-import type { Transport } from './http/transport.ts';
-import { isLoopbackHost, joinUrl, parseServiceUrl, segment } from './http/url-safety.ts';
+import { DeviceUnreachableError, type ApiError } from '../../../common/errors.ts';
+import type { DeviceRecord } from '../../../common/wire/cloud.ts';
+import { checkShape, parseJson, wrapped } from '../answers.ts';
+import { fileSchema } from '../device-schemas.ts';
+import type { Transport } from '../http/transport.ts';
+import { isLoopbackHost, joinUrl, parseServiceUrl, segment } from '../http/url-safety.ts';
 
-export type { DeviceRecord } from '../../common/wire/cloud.ts';
+export type { DeviceRecord } from '../../../common/wire/cloud.ts';
 
 /** device-api.md §1: a candidate that has not answered within about 1.5 s loses. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 1500;

@@ -1,9 +1,9 @@
 // Reads the configuration service (device-api.md §5) for the other services' addresses, cached with its ETag.
 import { z } from 'zod';
-import { BadResponseError } from '../../common/errors.ts';
-import { parseJson, wrapped, etagOf } from './answers.ts';
-import { Transport } from './http/transport.ts';
-import { joinUrl, parseServiceUrl } from './http/url-safety.ts';
+import { BadResponseError } from '../../../common/errors.ts';
+import { parseJson, wrapped, etagOf } from '../answers.ts';
+import { Transport } from '../http/transport.ts';
+import { joinUrl, parseServiceUrl } from '../http/url-safety.ts';
 
 export interface ServiceUrls {
   device: string;
