@@ -13,6 +13,7 @@ import type { PassIssue } from '../pass-report.ts';
 import type { ReconcileInput } from '../plan/reconcile.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import type { ScanResult } from '../local/scanner.ts';
+import { UnknownPaths } from './unknown-paths.ts';
 
 export { scanIssues } from './input-issues.ts';
 
@@ -40,45 +41,6 @@ export interface ScopedRows {
   elsewhere: RowLookup;
   /** The local entries the round keeps (pass-scope.ts leaves out the rest anyway). */
   isAround(path: RelativePath): boolean;
-}
-
-/** Paths (NFC) below which nothing is known this round; `self` also covers the path itself. */
-class Unknown {
-  readonly #paths: Array<{ key: string; prefix: string; self: boolean }> = [];
-  /** For many paths, sets to look each ancestor up in (built on first need). */
-  #sets: { self: Set<string>; below: Set<string> } | undefined;
-
-  get size(): number {
-    return this.#paths.length;
-  }
-
-  add(path: RelativePath, self: boolean): void {
-    const key = nameKey(path);
-    this.#paths.push({ key, prefix: `${key}/`, self });
-    this.#sets = undefined;
-  }
-
-  covers(path: RelativePath): boolean {
-    if (this.#paths.length === 0) return false;
-    const key = nameKey(path);
-    // The usual few (the state folder, a locked file): one pass asks this for every item.
-    if (this.#paths.length <= 16) {
-      return this.#paths.some((known) => key.startsWith(known.prefix) || (known.self && key === known.key));
-    }
-    const sets = (this.#sets ??= this.#buildSets());
-    if (sets.self.has(key)) return true;
-    for (let slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
-      const ancestor = key.slice(0, slash);
-      if (sets.self.has(ancestor) || sets.below.has(ancestor)) return true;
-    }
-    return false;
-  }
-
-  #buildSets(): { self: Set<string>; below: Set<string> } {
-    const sets = { self: new Set<string>(), below: new Set<string>() };
-    for (const { key, self } of this.#paths) (self ? sets.self : sets.below).add(key);
-    return sets;
-  }
 }
 
 const REMOTE_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}[0-9a-f]{12}$`, 'u');
@@ -242,22 +204,64 @@ export function passInputs(
   const elsewhere = scoped?.elsewhere;
   const issues = scanIssues(scan);
   const fromScan = issues.length;
-  const unknown = new Unknown();
-  for (const skipped of scan.skipped) unknown.add(skipped.path, true);
-  for (const vanished of walk.vanished) unknown.add(vanished.path, false);
+  const { unknown, refusedIds } = unknownPaths(scan, walk, issues);
+  // The local side first, so that each row takes its equal values as it is read: a value swapped
+  // later, once a million rows live in the old generation, is garbage only a full GC frees.
+  const local = localEntries(scan, unknown, scoped);
+  const rows = readRows(index, walk, local);
+  const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
+  const unknownBefore = unknown.size;
+  const remote = remoteEntries(walk, unknown, rowLookup(rows, elsewhere), issues);
+  // Names refused on the device left those paths unknown on this side too; shadowed names are left out.
+  if (unknown.size > unknownBefore || shadowed.size > 0) {
+    for (const path of local.keys()) {
+      if (unknown.covers(path) || isShadowed(path, shadowed)) local.delete(path);
+    }
+  }
+  for (const row of rows.values()) {
+    if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
+  }
+  const nameClashes = issues.filter((issue) => issue.code === 'NAME_CLASH').length;
+  return { input: { local, remote, index: rows, remoteRootId }, issues, fromScan, nameClashes };
+}
+
+/** What neither side could see (skipped, vanished), and the remote items refused by name, each an issue. */
+function unknownPaths(
+  scan: ScanResult,
+  walk: RemoteWalkResult,
+  issues: PassIssue[],
+): { unknown: UnknownPaths; refusedIds: Set<string> } {
+  const unknown = new UnknownPaths();
+  for (const skipped of scan.skipped) unknown.add(skipped.path, 'itself-and-below');
+  for (const vanished of walk.vanished) unknown.add(vanished.path, 'below');
   const refusedIds = new Set<string>();
   for (const rejected of walk.rejected) {
     if (rejected.id !== undefined) refusedIds.add(rejected.id);
     issues.push(refusedRemoteItem(rejected));
   }
+  return { unknown, refusedIds };
+}
 
-  // The local side first, so that each row takes its equal values as it is read: a value swapped
-  // later, once a million rows live in the old generation, is garbage only a full GC frees.
+/** The scan's entries the round keeps: known, and (a scoped round) around its scope. */
+function localEntries(
+  scan: ScanResult,
+  unknown: UnknownPaths,
+  scoped: ScopedRows | undefined,
+): Map<RelativePath, LocalEntry> {
   const local = new Map<RelativePath, LocalEntry>();
   for (const entry of scan.entries) {
     if (!unknown.covers(entry.path) && (scoped === undefined || scoped.isAround(entry.path)))
       local.set(entry.path, entry);
   }
+  return local;
+}
+
+/** The round's rows by remote id, each taking the equal strings of the entries it pairs with. */
+function readRows(
+  index: Iterable<IndexRow>,
+  walk: RemoteWalkResult,
+  local: ReadonlyMap<RelativePath, LocalEntry>,
+): Map<string, IndexRow> {
   const rows = new Map<string, IndexRow>();
   for (const row of index) {
     const found = walk.entries.get(row.remoteId);
@@ -265,17 +269,33 @@ export function passInputs(
     shareLocalValues(row, local.get(row.path));
     rows.set(row.remoteId, row);
   }
-  const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
-  const unknownBefore = unknown.size;
-  const lookup: RowLookup =
-    elsewhere === undefined
-      ? { get: (remoteId) => rows.get(remoteId), byInode: () => [] }
-      : {
-          get: (remoteId) => rows.get(remoteId) ?? elsewhere.get(remoteId),
-          byInode: (inode) => elsewhere.byInode(inode),
-        };
-  const unparked = new Unparker(lookup);
-  const names = chosenRemoteNames(walk, lookup);
+  return rows;
+}
+
+/** The round's rows, and for a scoped round the rest of the index too. */
+function rowLookup(rows: ReadonlyMap<string, IndexRow>, elsewhere: RowLookup | undefined): RowLookup {
+  return elsewhere === undefined
+    ? { get: (remoteId) => rows.get(remoteId), byInode: () => [] }
+    : {
+        get: (remoteId) => rows.get(remoteId) ?? elsewhere.get(remoteId),
+        byInode: (inode) => elsewhere.byInode(inode),
+      };
+}
+
+/**
+ * The walk's entries the round keeps, parked ones read where the index has them. Left out: what is
+ * below an unknown path, the other spellings of a name (one is synced), and names this computer
+ * refuses (their paths become unknown, for the local side too). Every folder above one left out is
+ * marked (`holdsLeftOut`).
+ */
+function remoteEntries(
+  walk: RemoteWalkResult,
+  unknown: UnknownPaths,
+  rows: RowLookup,
+  issues: PassIssue[],
+): ReadonlyMap<string, RemoteEntry> {
+  const unparked = new Unparker(rows);
+  const names = chosenRemoteNames(walk, rows);
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
@@ -314,7 +334,7 @@ export function passInputs(
     }
     const leftOut = remoteLeftOut(entry.path, entry.name);
     if (leftOut !== undefined) {
-      unknown.add(entry.path, true);
+      unknown.add(entry.path, 'itself-and-below');
       leftOutParents.add(found.parentId);
       issues.push(leftOut);
       leaveOut();
@@ -327,17 +347,5 @@ export function passInputs(
     copy ??= new Map(walk.entries);
     markHoldersOfLeftOut(copy, walk.entries, leftOutParents);
   }
-  const remote: ReadonlyMap<string, RemoteEntry> = copy ?? walk.entries;
-
-  // Names refused on the device left those paths unknown on this side too; shadowed names are left out.
-  if (unknown.size > unknownBefore || shadowed.size > 0) {
-    for (const path of local.keys()) {
-      if (unknown.covers(path) || isShadowed(path, shadowed)) local.delete(path);
-    }
-  }
-  for (const row of rows.values()) {
-    if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
-  }
-  const nameClashes = issues.filter((issue) => issue.code === 'NAME_CLASH').length;
-  return { input: { local, remote, index: rows, remoteRootId }, issues, fromScan, nameClashes };
+  return copy ?? walk.entries;
 }
