@@ -8,7 +8,7 @@ import { SettingsFile, type ProfileSettings, type SignedInUser } from '../profil
 import { SignInRequiredError } from './auth-errors.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';
 import { pickDevice, reachDevice, type ReachedDevice } from './device-choice.ts';
-import { openSecretStore, type SecretStore } from './secret-store.ts';
+import { openSecretStore, type SecretStore } from './secrets/secret-store.ts';
 import { baseTransport, SIGN_IN_SCOPE, type AuthEnvironment } from './session.ts';
 import { storedTokensFrom, TokenManager } from './token-manager.ts';
 import { tokenAccount, TokenVault, type StoredTokens } from './token-vault.ts';

@@ -12,8 +12,8 @@ import {
   type SignedInUser,
 } from '../profile/settings.ts';
 import { SignInRequiredError } from './auth-errors.ts';
-import type { KeytarApi } from './keychain-store.ts';
-import { openSecretStore, type SecretStore } from './secret-store.ts';
+import type { KeytarApi } from './secrets/keychain-store.ts';
+import { openSecretStore, type SecretStore } from './secrets/secret-store.ts';
 import { TokenManager } from './token-manager.ts';
 import { tokenAccount, TokenVault } from './token-vault.ts';
 

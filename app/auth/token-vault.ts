@@ -1,7 +1,7 @@
 // The tokens of one sign-in, kept as one JSON secret in the secret store under an account per profile and user.
 import { z } from 'zod';
 import { SignInRequiredError } from './auth-errors.ts';
-import type { SecretStore } from './secret-store-contract.ts';
+import type { SecretStore } from './secrets/secret-store-contract.ts';
 
 /** What is kept of a sign-in. The id token is not: nothing reads it after login. */
 export interface StoredTokens {

@@ -1,7 +1,7 @@
 // What the contract's handlers use of the UI core: a leaf, so the handlers do not import ui-core.ts, which builds them.
 import type { EventName, EventPayload, PairView } from '../../common/contract.ts';
 import type { DeviceClient } from '../api/device-client.ts';
-import type { KeytarApi } from '../auth/keychain-store.ts';
+import type { KeytarApi } from '../auth/secrets/keychain-store.ts';
 import type { AuthEnvironment, Session } from '../auth/session.ts';
 import type { BrowserOpener } from '../auth/system-browser.ts';
 import type { Clock } from '../system/clock.ts';

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KeytarApi } from '../../app/auth/keychain-store.ts';
+import type { KeytarApi } from '../../app/auth/secrets/keychain-store.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const MCH_SYNC_BIN = join(ROOT, 'bin', 'mch-sync.js');

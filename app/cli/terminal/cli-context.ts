@@ -1,6 +1,6 @@
 // What a command needs from the world (output, input, environment, browser), passed in so tests can replace it.
 import type { Readable } from 'node:stream';
-import type { KeytarApi } from '../../auth/keychain-store.ts';
+import type { KeytarApi } from '../../auth/secrets/keychain-store.ts';
 import type { AuthEnvironment } from '../../auth/session.ts';
 import type { BrowserOpener } from '../../auth/system-browser.ts';
 import { safeText } from './output.ts';

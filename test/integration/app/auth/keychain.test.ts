@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYCHAIN_SERVICE } from '../../../../app/auth/keychain-store.ts';
+import { KEYCHAIN_SERVICE } from '../../../../app/auth/secrets/keychain-store.ts';
 import type { CliDependencies } from '../../../../app/cli/terminal/cli-context.ts';
 import { runCli } from '../../../../app/cli/main.ts';
 import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';

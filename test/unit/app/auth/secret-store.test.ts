@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSecretStore } from '../../../../app/auth/file-secret-store.ts';
-import { probeKeychain, type KeytarApi } from '../../../../app/auth/keychain-store.ts';
-import { openSecretStore } from '../../../../app/auth/secret-store.ts';
+import { FileSecretStore } from '../../../../app/auth/secrets/file-secret-store.ts';
+import { probeKeychain, type KeytarApi } from '../../../../app/auth/secrets/keychain-store.ts';
+import { openSecretStore } from '../../../../app/auth/secrets/secret-store.ts';
 import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
 const folders: string[] = [];

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenSet } from '../../../../app/api/cloud/identity-client.ts';
 import { SignInRequiredError } from '../../../../app/auth/auth-errors.ts';
-import type { SecretStore } from '../../../../app/auth/secret-store.ts';
+import type { SecretStore } from '../../../../app/auth/secrets/secret-store.ts';
 import { storedTokensFrom, TokenManager, type TokenRefresher } from '../../../../app/auth/token-manager.ts';
 import { TokenVault, type StoredTokens } from '../../../../app/auth/token-vault.ts';
 import { AuthError, NetworkError } from '../../../../common/errors.ts';

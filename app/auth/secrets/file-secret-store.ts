@@ -2,8 +2,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readOptionalFile, restrictFileMode, writePrivateFileAtomic } from '../profile/private-file.ts';
-import { SecretStoreError } from './auth-errors.ts';
+import { readOptionalFile, restrictFileMode, writePrivateFileAtomic } from '../../profile/private-file.ts';
+import { SecretStoreError } from '../auth-errors.ts';
 import type { SecretStore } from './secret-store-contract.ts';
 
 export const SECRETS_FILE = 'secrets.json';

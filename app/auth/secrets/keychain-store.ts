@@ -1,8 +1,8 @@
 // The OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service on Linux) through @napi-rs/keyring.
 import { randomBytes } from 'node:crypto';
 import { AsyncEntry } from '@napi-rs/keyring';
-import { formatDuration } from '../../common/units.ts';
-import { SecretStoreError } from './auth-errors.ts';
+import { formatDuration } from '../../../common/units.ts';
+import { SecretStoreError } from '../auth-errors.ts';
 import type { SecretStore } from './secret-store-contract.ts';
 
 /** The keychain's service name; the account names the profile and the user (see `tokenAccount`). */

@@ -1,5 +1,5 @@
 // What every secret store offers (the keychain, the 0600 file): a leaf, so the stores and their opener import one way.
-import type { SecretStoreKind } from '../profile/settings.ts';
+import type { SecretStoreKind } from '../../profile/settings.ts';
 
 export interface SecretStore {
   readonly kind: SecretStoreKind;

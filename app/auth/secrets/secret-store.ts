@@ -1,7 +1,7 @@
 // Where tokens are kept: the OS keychain when one works, else a private file in the profile (with a warning).
-import type { SecretStoreKind } from '../profile/settings.ts';
+import type { SecretStoreKind } from '../../profile/settings.ts';
 import type { SecretStore } from './secret-store-contract.ts';
-import { SecretStoreError } from './auth-errors.ts';
+import { SecretStoreError } from '../auth-errors.ts';
 import { FileSecretStore } from './file-secret-store.ts';
 import { KeychainSecretStore, probeKeychain, systemKeychain, type KeytarApi } from './keychain-store.ts';
 
