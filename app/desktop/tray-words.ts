@@ -1,37 +1,15 @@
-// The tray's words: the tooltip and the menu's status line for each tray state, from the pair views.
-import type { AccountView, PairView } from '../../common/contract.ts';
-import { assertNever } from '../../common/errors.ts';
+// The tray's words for what the pairs are doing (busy, paused, needing the user) and for a folder's name.
+import type { PairView } from '../../common/contract.ts';
 import { formatSpeed, formatTimeLeft } from '../../common/units.ts';
-import type { TrayState } from './tray-state.ts';
 
 // English, like every other string of the app; a fixed locale keeps "10,000" the same on every machine.
 const count = new Intl.NumberFormat('en-US');
-
-/** The tooltip, which is also the menu's status line (desktop-app.md §3). */
-export function trayTooltipOf(state: TrayState, account: AccountView, pairs: readonly PairView[]): string {
-  switch (state) {
-    case 'sign-in-needed':
-      return account.signedIn ? 'Sign in again' : 'Sign in to start';
-    case 'attention':
-      return attentionWords(pairs);
-    case 'offline':
-      return 'Offline: will retry';
-    case 'syncing':
-      return syncingWords(pairs);
-    case 'paused':
-      return pausedWords(pairs);
-    case 'up-to-date':
-      return pairs.length === 0 ? 'Add a folder to start syncing' : 'Up to date';
-    default:
-      return assertNever(state, 'tray state');
-  }
-}
 
 /**
  * "Syncing 12 of 340 files, 3.2 MB/s, 1 min left": the sums over the pairs that are busy. The time left
  * is the longest of theirs (all are done when the last is); without a speed yet, it is left out.
  */
-function syncingWords(pairs: readonly PairView[]): string {
+export function syncingWords(pairs: readonly PairView[]): string {
   const busy = pairs.filter((pair) => pair.state === 'syncing' || pair.state === 'scanning');
   const withProgress = busy.filter((pair) => pair.progress !== null && pair.progress.itemsTotal > 0);
   if (withProgress.length === 0) {
@@ -57,7 +35,8 @@ function syncingWords(pairs: readonly PairView[]): string {
   return parts.join(', ');
 }
 
-function pausedWords(pairs: readonly PairView[]): string {
+/** "Paused", or how many folders are when some are not. */
+export function pausedWords(pairs: readonly PairView[]): string {
   const paused = pairs.filter((pair) => pair.state === 'paused').length;
   if (paused === pairs.length) return 'Paused';
   return `Paused: ${paused} of ${pairs.length} folders (the others are up to date)`;
@@ -69,7 +48,7 @@ function pausedWords(pairs: readonly PairView[]): string {
  * a settled one is gone from both). Items Issues lists quietly (a symbolic link left out, a name only
  * Windows refuses) are in neither count: the command line does not call them unsynced either.
  */
-function attentionWords(pairs: readonly PairView[]): string {
+export function attentionWords(pairs: readonly PairView[]): string {
   const parts: string[] = [];
   const held = pairs.filter((pair) => pair.hold !== null || pair.state === 'held');
   const heldDeletes = held.reduce(

@@ -2,8 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountView, ActivityView, HoldView, PairView } from '../../../../common/contract.ts';
 import type { EngineState, ItemIssue } from '../../../../common/sync-status.ts';
-import { recentFiles, trayModelOf, type TrayMenuItem } from '../../../../app/desktop/tray-model.ts';
-import { trayStateOf, type TrayState } from '../../../../app/desktop/tray-state.ts';
+import {
+  recentFiles,
+  trayModelOf,
+  trayStateOf,
+  type TrayMenuItem,
+  type TrayState,
+} from '../../../../app/desktop/tray-model.ts';
 import { pairView, TransferRate } from '../../../../app/ui/pairs/pair-views.ts';
 
 const signedIn: AccountView = {
