@@ -90,9 +90,13 @@ export class NativeFolderEntries implements FolderEntries {
     this.#mtimes = mtimes;
   }
 
-  /** The folder's entries, or the errno code of the folder itself. */
-  static read(list: ListFolder, folder: string, follow: boolean): NativeFolderEntries | string {
-    const listing = list(folder, follow);
+  /** The folder's entries (through a symlink at `folder` itself if told to), or the folder's errno code. */
+  static read(
+    list: ListFolder,
+    folder: string,
+    symlink: 'follow' | 'no-follow',
+  ): NativeFolderEntries | string {
+    const listing = list(folder, symlink === 'follow');
     return typeof listing === 'number' ? errnoName(listing) : new NativeFolderEntries(listing);
   }
 

@@ -5,6 +5,7 @@ import {
   NativeFolderEntries,
   NodeFolderEntries,
   type EntryFacts,
+  type EntryOutcome,
   type FolderEntries,
 } from './folder-entries.ts';
 import { IGNORE_FILE_NAME, type IgnoreRules } from './ignore-rules.ts';
@@ -16,7 +17,7 @@ import {
   temporaryOrSystemReason,
   windowsNameProblem,
 } from './local-names.ts';
-import { nameKey, type RelativePath } from '../../model/items.ts';
+import { nameKey, type ItemKind, type RelativePath } from '../../model/items.ts';
 import type { ListFolder } from './native-scan.ts';
 import type { ScanFs } from './scan-fs.ts';
 import type { ScanResult, SkippedItem, SkipReason } from './scan-result.ts';
@@ -101,7 +102,11 @@ export class Walk {
     if (this.#list !== undefined) {
       // The root may be a symlink to the synced folder; below it, a folder swapped for a symlink since
       // its parent was listed is not followed.
-      return NativeFolderEntries.read(this.#list, folder.absolute, folder.relative === '');
+      return NativeFolderEntries.read(
+        this.#list,
+        folder.absolute,
+        folder.relative === '' ? 'follow' : 'no-follow',
+      );
     }
     try {
       return new NodeFolderEntries(this.#fs, folder.absolute, this.#fs.readdir(folder.absolute));
@@ -153,38 +158,14 @@ export class Walk {
       const path = top ? name : [folder.relative, name].join('/');
       const whole = folder.whole || this.#scope?.covers(path) === true;
       if (!whole && !(listed.isFolderHint(at) && this.#scope?.isOnTheWay(path) === true)) continue;
-      if (name === STATE_FOLDER_NAME) {
-        skipped.push(item(path, 'state-folder', "the client's own state folder"));
+      const byName = this.#skippedByName(listed, at, name, path, rules);
+      if (byName !== undefined) {
+        skipped.push(byName);
         continue;
       }
-      const temporary = temporaryOrSystemReason(name);
-      if (temporary !== undefined) {
-        skipped.push(item(path, 'temporary-or-system', temporary));
-        continue;
-      }
-      const invalid = deviceNameProblem(name);
-      if (invalid !== undefined) {
-        skipped.push(item(path, 'invalid-name', invalid));
-        continue;
-      }
-      // Judged on the directory entry's type so that an ignored tree costs no lstat at all.
-      if (!rules.isEmpty && rules.ignores(path, listed.isFolderHint(at))) {
-        skipped.push(item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`));
-        continue;
-      }
-      const outcome = listed.stat(at, facts);
-      if (outcome !== 'ok') {
-        if (outcome === 'bad-name') skipped.push(item(path, 'invalid-name', NOT_UTF8));
-        else if (outcome === 'gone') skipped.push(item(path, 'retry-later', 'disappeared during the scan'));
-        else skipped.push(unreadable(path, outcome.error));
-        continue;
-      }
-      if (facts.kind === 'symlink') {
-        skipped.push(item(path, 'symlink', 'a symbolic link (not followed)'));
-        continue;
-      }
-      if (facts.kind === 'special') {
-        skipped.push(item(path, 'special-file', 'a socket, pipe or device'));
+      const kind = this.#syncedKind(path, listed.stat(at, facts));
+      if (typeof kind !== 'string') {
+        skipped.push(kind);
         continue;
       }
       if (this.#portability) {
@@ -192,10 +173,10 @@ export class Walk {
         if (problem !== undefined) this.#result.portability.push({ path, detail: `the name ${problem}` });
       }
       synced.push(name);
-      const isFolder = facts.kind === 'folder';
+      const isFolder = kind === 'folder';
       const { inode, mtimeNs } = facts;
       const size = isFolder ? 0 : facts.size;
-      entries.push({ path, kind: facts.kind, inode, size, mtimeNs });
+      entries.push({ path, kind, inode, size, mtimeNs });
       lines?.push(isFolder ? folderDigestLine(name, inode) : fileDigestLine(name, inode, size, mtimeNs));
       if (isFolder) {
         const absolute = folder.absolute + sep + name;
@@ -212,6 +193,37 @@ export class Walk {
     }
     this.#findClashes(folder.relative, top ? '' : `${folder.relative}/`, synced);
     return undefined;
+  }
+
+  /** Why an entry is never synced, told by its name and directory entry alone (no lstat), or undefined. */
+  #skippedByName(
+    listed: FolderEntries,
+    at: number,
+    name: string,
+    path: RelativePath,
+    rules: IgnoreRules,
+  ): SkippedItem | undefined {
+    if (name === STATE_FOLDER_NAME) return item(path, 'state-folder', "the client's own state folder");
+    const temporary = temporaryOrSystemReason(name);
+    if (temporary !== undefined) return item(path, 'temporary-or-system', temporary);
+    const invalid = deviceNameProblem(name);
+    if (invalid !== undefined) return item(path, 'invalid-name', invalid);
+    // Judged on the directory entry's type so that an ignored tree costs no lstat at all.
+    if (!rules.isEmpty && rules.ignores(path, listed.isFolderHint(at))) {
+      return item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`);
+    }
+    return undefined;
+  }
+
+  /** A synced entry's kind, told by its lstat (`outcome`, the facts it filled), or why it is skipped. */
+  #syncedKind(path: RelativePath, outcome: EntryOutcome): ItemKind | SkippedItem {
+    if (outcome === 'bad-name') return item(path, 'invalid-name', NOT_UTF8);
+    if (outcome === 'gone') return item(path, 'retry-later', 'disappeared during the scan');
+    if (outcome !== 'ok') return unreadable(path, outcome.error);
+    const kind = this.#facts.kind;
+    if (kind === 'symlink') return item(path, 'symlink', 'a symbolic link (not followed)');
+    if (kind === 'special') return item(path, 'special-file', 'a socket, pipe or device');
+    return kind;
   }
 
   #findClashes(folder: RelativePath, prefix: string, names: string[]): void {
