@@ -1,0 +1,47 @@
+// A round's plan carried out: its deletes counted for the guard, the device's moves learned by the walk cache.
+import type { IndexWriter } from '../../index/index-writes.ts';
+import type { SyncEngineOptions } from '../engine-options.ts';
+import { newExecutionContext } from '../execute/execution-context.ts';
+import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from '../execute/executor.ts';
+import type { PassRun, RoundEnd } from './pass-run.ts';
+import type { RoundPlan } from './round-plan.ts';
+import type { WalkMemory } from './walk-memory.ts';
+
+/** What a round's execution uses of its engine: its options, its index writer and its walk memory. */
+export interface ExecutingEngine {
+  readonly options: SyncEngineOptions;
+  readonly writer: IndexWriter;
+  readonly walks: WalkMemory;
+}
+
+/** Runs the round's operations; another round follows when one met a changed state or a name may be free. */
+export async function executeRound(
+  engine: ExecutingEngine,
+  run: PassRun,
+  round: number,
+  roundPlan: RoundPlan,
+): Promise<RoundEnd> {
+  const { planned, now, remote, nameClashes } = roundPlan;
+  run.executed = true;
+  run.tally.beforeRound(planned.deletes, now.getTime());
+  run.log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
+  const context = newExecutionContext(
+    { ...engine.options, writer: engine.writer },
+    {
+      remote,
+      remoteRootId: run.remoteRootId,
+      report: run.report,
+      touchedFolders: engine.walks.touched,
+      signal: run.options.signal,
+    },
+  );
+  const concurrency = engine.options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY;
+  const { replan } = await executePlan(context, planned.operations, concurrency).finally(() => {
+    run.tally.afterRound(planned.deletes, context.ledger.deletedItems, now.getTime());
+    engine.writer.dropParked();
+    // Also when the plan stopped half way: a move the device made must not be trusted away.
+    engine.walks.learnOwnMoves(context.ledger.ownMoves);
+  });
+  // A name left out for a clash may be free now (its twin moved away): look once more.
+  return !replan && nameClashes === 0 ? 'pass-done' : 'next-round';
+}
