@@ -39,7 +39,7 @@ export class PlanTree {
     for (const { item, decision } of decided) {
       // The live id: an item the device re-created has a new one.
       const remoteId = item.remote?.id ?? item.index?.remoteId ?? null;
-      const node = this.add(item, decision, false, remoteId);
+      const node = this.addItem(item, decision, remoteId);
       if (remoteId !== null) this.byRemoteId.set(remoteId, node);
       if (item.remote) this.byRemoteId.set(item.remote.id, node);
       if (decision.action === 'conflict') {
@@ -170,12 +170,12 @@ export class PlanTree {
 
   /** The local item of a conflict moves aside under a conflicted name and goes up as a new item. */
   private addConflictCopy(node: PlanNode): void {
-    const copy = this.add(
-      node.item,
-      { ...node.decision, location: 'local', push: 'create', pull: 'none' },
-      true,
-      null,
-    );
+    const copy = this.addCopy(node.item, {
+      ...node.decision,
+      location: 'local',
+      push: 'create',
+      pull: 'none',
+    });
     // The local children of a folder that moved aside belong to its copy.
     if (node.item.local) this.byLocalPath.set(nameKey(node.item.local.path), copy);
   }
@@ -200,8 +200,31 @@ export class PlanTree {
     return this.byRemoteId.get(remoteId) ?? null;
   }
 
-  private add(item: ReconciledItem, decision: Decision, isCopy: boolean, remoteId: string | null): PlanNode {
-    const node: PlanNode = { item, decision, isCopy, remoteId, parent: null, name: '', clashName: null };
+  private addItem(item: ReconciledItem, decision: Decision, remoteId: string | null): PlanNode {
+    const node: PlanNode = {
+      item,
+      decision,
+      isCopy: false,
+      remoteId,
+      parent: null,
+      name: '',
+      clashName: null,
+    };
+    this.nodes.push(node);
+    return node;
+  }
+
+  /** A conflict's local copy: a new item, with no remote id. */
+  private addCopy(item: ReconciledItem, decision: Decision): PlanNode {
+    const node: PlanNode = {
+      item,
+      decision,
+      isCopy: true,
+      remoteId: null,
+      parent: null,
+      name: '',
+      clashName: null,
+    };
     this.nodes.push(node);
     return node;
   }
