@@ -5,6 +5,20 @@ import globals from 'globals';
 
 const noElectronOrApp = [{ name: 'electron', message: 'Only main/ may import electron.' }];
 
+// The app/** rules again, for the blocks below that narrow parts of app/: a later block's
+// no-restricted-imports replaces an earlier one's for the same file, it does not add to it.
+const appPatterns = [
+  { regex: '^electron(/|$)', message: 'app/ never imports electron.' },
+  { regex: '(^|/)(main|renderer|device)/', message: 'app/ may import common/ only.' },
+];
+// The sync engine's rooms (app/sync/*/) sit below its facade: they take its types from the leaf files
+// (engine-options.ts, engine-events.ts), never from engine.ts, which imports them.
+const noEngineFacade = {
+  regex: '^\\.\\./engine(\\.ts)?$',
+  message:
+    'The rooms of app/sync sit below engine.ts: take shared types from engine-options.ts or engine-events.ts.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.demo/**', 'test-results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -62,6 +76,108 @@ export default tseslint.config(
           patterns: [
             { regex: '^electron(/|$)', message: 'app/ never imports electron.' },
             { regex: '(^|/)(main|renderer|device)/', message: 'app/ may import common/ only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The sync engine's imperative rooms: below the engine's facade.
+    files: ['app/sync/pass/**/*.ts', 'app/sync/execute/**/*.ts', 'app/sync/recovery/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: noElectronOrApp, patterns: [...appPatterns, noEngineFacade] },
+      ],
+    },
+  },
+  {
+    // The local scan and the remote walk are the two sides of a pass: neither knows the other.
+    files: ['app/sync/local/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectronOrApp,
+          patterns: [
+            ...appPatterns,
+            noEngineFacade,
+            {
+              regex: '^\\.\\./remote(/|$)',
+              message: 'app/sync/local/ never imports the remote side (app/sync/remote/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['app/sync/remote/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectronOrApp,
+          patterns: [
+            ...appPatterns,
+            noEngineFacade,
+            {
+              regex: '^\\.\\./local(/|$)',
+              message: 'app/sync/remote/ never imports the local side (app/sync/local/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The functional core (style guide §3): state in, operations out, no I/O. It may import common/,
+    // app/model/ and itself.
+    files: ['app/sync/plan/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectronOrApp,
+          patterns: [
+            ...appPatterns,
+            {
+              regex: '^(?!\\.{1,2}/)',
+              message: 'app/sync/plan/ is pure: no Node built-ins and no packages.',
+            },
+            {
+              regex: '^\\.\\./(local|remote|execute|pass|recovery)(/|$)',
+              message:
+                'app/sync/plan/ is pure: it imports none of the rooms that read or write (local, remote, execute, pass, recovery).',
+            },
+            {
+              regex: '^\\.\\./engine[^/]*$',
+              message: 'app/sync/plan/ is pure: it imports nothing of the engine (engine*.ts).',
+            },
+            {
+              regex: '^\\.\\./\\.\\./(?!model/)[^./]',
+              message:
+                'app/sync/plan/ is pure: of app/ outside app/sync it imports only app/model/ (no app/api, app/index...).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The data model every room shares: it imports nothing else of app/.
+    files: ['app/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectronOrApp,
+          patterns: [
+            ...appPatterns,
+            {
+              regex: '^\\.\\./(?!\\.\\./)',
+              message: 'app/model/ is the bottom of app/: it imports only itself and common/.',
+            },
           ],
         },
       ],
