@@ -140,6 +140,15 @@ export function createFile(
   return createItem(device, { name, parentID }, content, options);
 }
 
+/** Makes uniquely named folders (`prefix-1`, `prefix-2`...) on the device it is given, so tests sharing one device never collide. */
+export function folderMaker(prefix: string): (device: TestDevice, parentID?: string) => Promise<Created> {
+  let count = 0;
+  return (device, parentID = 'root') => {
+    count += 1;
+    return createFolder(device, `${prefix}-${count}`, parentID);
+  };
+}
+
 /** Makes uniquely named folders (`prefix-1`, `prefix-2`...) so the tests sharing one device never collide. */
 export function folderFactory(
   device: () => TestDevice,

@@ -4,22 +4,14 @@ import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../helpers/fixtures.ts';
 import type { FileObject } from '../../../common/wire/device-api.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import { createFile, idFromLocation, multipartBody, postMultipart } from '../../helpers/multipart.ts';
 import { requestHead } from '../../helpers/raw-http.ts';
 
 const KIB = 1024;
-
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
 
 /** How the client's connection ends after the short body: closed at once, or half-closed (FIN) and read. */
 const ENDINGS = ['closed', 'half-closed'] as const;
@@ -30,6 +22,7 @@ type Ending = (typeof ENDINGS)[number];
  * the connection as `ending` says; resolves once it is closed.
  */
 async function sendCutShort(
+  device: TestDevice,
   head: string,
   body: Buffer,
   ending: Ending,
@@ -57,25 +50,25 @@ async function eventually(check: () => boolean | Promise<boolean>): Promise<bool
   return false;
 }
 
-const temporaryFiles = (): number => readdirSync(join(device.dataDir, 'tmp')).length;
+const temporaryFiles = (device: TestDevice): number => readdirSync(join(device.dataDir, 'tmp')).length;
 
 /** The device has ended the request: the body it was receiving is no longer in a temporary file. */
-async function settled(): Promise<boolean> {
-  return eventually(() => temporaryFiles() === 0);
+async function settled(device: TestDevice): Promise<boolean> {
+  return eventually(() => temporaryFiles(device) === 0);
 }
 
 /** Bytes the device holds of an unfinished upload. */
-async function received(id: string): Promise<number> {
+async function received(device: TestDevice, id: string): Promise<number> {
   const answer = await device.fetchAs('alice', `/sdk/v2/files/${id}/resumable`);
   return answer.status === 200 ? ((await answer.json()) as { size: number }).size : -1;
 }
 
-async function fileObject(id: string): Promise<FileObject> {
+async function fileObject(device: TestDevice, id: string): Promise<FileObject> {
   return (await (await device.fetchAs('alice', `/sdk/v2/files/${id}`)).json()) as FileObject;
 }
 
 describe('a body that stops before its last bytes', () => {
-  it.for(ENDINGS)('multipart create, connection %s: no file is created', async (ending) => {
+  it.for(ENDINGS)('multipart create, connection %s: no file is created', async (ending, { device }) => {
     const name = `cut-create-${ending}.bin`;
     const { body, contentType } = multipartBody({ name }, randomBytes(512 * KIB));
     const head = requestHead('POST', '/sdk/v2/files', device.base, {
@@ -85,8 +78,14 @@ describe('a body that stops before its last bytes', () => {
     });
     // What the client's guard sends when the file changed: all but its last chunk, and no closing boundary.
     const closing = body.lastIndexOf('\r\n--');
-    await sendCutShort(head, body.subarray(0, closing - 64 * KIB), ending, () => temporaryFiles() > 0);
-    expect(await settled()).toBe(true);
+    await sendCutShort(
+      device,
+      head,
+      body.subarray(0, closing - 64 * KIB),
+      ending,
+      () => temporaryFiles(device) > 0,
+    );
+    expect(await settled(device)).toBe(true);
     const lookup = await device.fetchAs(
       'alice',
       `/sdk/v2/filesSearch/parentAndName?parentID=root&name=${name}`,
@@ -94,7 +93,7 @@ describe('a body that stops before its last bytes', () => {
     expect(lookup.status).toBe(404);
   });
 
-  it.for(ENDINGS)('content PUT, connection %s: the old content and eTag stay', async (ending) => {
+  it.for(ENDINGS)('content PUT, connection %s: the old content and eTag stay', async (ending, { device }) => {
     const target = await createFile(device, `cut-put-${ending}.txt`, 'old content');
     const size = 512 * KIB;
     const head = requestHead('PUT', `/sdk/v2/files/${target.id}/content`, device.base, {
@@ -103,27 +102,36 @@ describe('a body that stops before its last bytes', () => {
       'content-type': 'application/octet-stream',
       'content-length': String(size),
     });
-    await sendCutShort(head, randomBytes(size - 64 * KIB), ending, () => temporaryFiles() > 0);
-    expect(await settled()).toBe(true);
+    await sendCutShort(device, head, randomBytes(size - 64 * KIB), ending, () => temporaryFiles(device) > 0);
+    expect(await settled(device)).toBe(true);
     const content = await device.fetchAs('alice', `/sdk/v2/files/${target.id}/content`);
     expect(await content.text()).toBe('old content');
-    expect((await fileObject(target.id)).eTag).toBe(target.etag);
+    expect((await fileObject(device, target.id)).eTag).toBe(target.etag);
   });
 
-  it.for(ENDINGS)('resumable chunk, connection %s: the upload stays invisible', async (ending) => {
-    const started = await postMultipart(device, { name: `cut-resumable-${ending}.bin` }, undefined, {
-      path: '/sdk/v2/files/resumable',
-      query: 'done=false',
-    });
-    const id = idFromLocation(started);
-    const size = 512 * KIB;
-    const head = requestHead('PUT', `/sdk/v2/files/${id}/resumable/content?offset=0`, device.base, {
-      authorization: `Bearer ${device.tokenFor('alice')}`,
-      'content-length': String(size),
-    });
-    const sent = size - 64 * KIB;
-    await sendCutShort(head, randomBytes(sent), ending, async () => (await received(id)) === sent);
-    // Unfinished uploads are invisible until done=true (device-api.md §3), which the client never sends then.
-    expect((await device.fetchAs('alice', `/sdk/v2/files/${id}`)).status).toBe(404);
-  });
+  it.for(ENDINGS)(
+    'resumable chunk, connection %s: the upload stays invisible',
+    async (ending, { device }) => {
+      const started = await postMultipart(device, { name: `cut-resumable-${ending}.bin` }, undefined, {
+        path: '/sdk/v2/files/resumable',
+        query: 'done=false',
+      });
+      const id = idFromLocation(started);
+      const size = 512 * KIB;
+      const head = requestHead('PUT', `/sdk/v2/files/${id}/resumable/content?offset=0`, device.base, {
+        authorization: `Bearer ${device.tokenFor('alice')}`,
+        'content-length': String(size),
+      });
+      const sent = size - 64 * KIB;
+      await sendCutShort(
+        device,
+        head,
+        randomBytes(sent),
+        ending,
+        async () => (await received(device, id)) === sent,
+      );
+      // Unfinished uploads are invisible until done=true (device-api.md §3), which the client never sends then.
+      expect((await device.fetchAs('alice', `/sdk/v2/files/${id}`)).status).toBe(404);
+    },
+  );
 });

@@ -2,42 +2,33 @@
 // background (device-api.md §3 "Files").
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../helpers/fixtures.ts';
 import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import { createFile, createFolder, type Created } from '../../helpers/multipart.ts';
 
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterAll(async () => {
-  await device?.stop();
-});
-
 let folderCount = 0;
-function freshFolder(parentID = 'root'): Promise<Created> {
+function freshFolder(device: TestDevice, parentID = 'root'): Promise<Created> {
   folderCount += 1;
   return createFolder(device, `delete-${folderCount}`, parentID);
 }
 
-function remove(id: string, headers: Record<string, string> = {}): Promise<Response> {
+function remove(device: TestDevice, id: string, headers: Record<string, string> = {}): Promise<Response> {
   return device.fetchAs('alice', `/sdk/v2/files/${id}`, { method: 'DELETE', headers });
 }
 
-async function status(path: string): Promise<number> {
+async function status(device: TestDevice, path: string): Promise<number> {
   return (await device.fetchAs('alice', path)).status;
 }
 
-async function listingIds(folderId: string): Promise<string[]> {
+async function listingIds(device: TestDevice, folderId: string): Promise<string[]> {
   const response = await device.fetchAs('alice', `/sdk/v2/filesSearch/parents?ids=${folderId}&limit=1000`);
   return ((await response.json()) as ListingResponse).files.map((file) => file.id ?? '');
 }
 
 /** The content file names of items, read from the device's database (the API never shows them). */
-function blobNames(ids: readonly string[]): string[] {
+function blobNames(device: TestDevice, ids: readonly string[]): string[] {
   const select = device.running.context.db.prepare<[string], { blob: string | null }>(
     'SELECT blob FROM items WHERE id = ?',
   );
@@ -45,7 +36,7 @@ function blobNames(ids: readonly string[]): string[] {
 }
 
 /** The names of the files under `<dataDir>/content`, at any depth. */
-function contentFiles(): Set<string> {
+function contentFiles(device: TestDevice): Set<string> {
   const entries = readdirSync(join(device.dataDir, 'content'), { recursive: true, withFileTypes: true });
   return new Set(entries.filter((entry) => entry.isFile()).map((entry) => basename(entry.name)));
 }
@@ -64,119 +55,126 @@ async function inBatches<T, R>(
 }
 
 describe('DELETE /sdk/v2/files/{id}', () => {
-  it('answers 204 for a file, which is then gone from GET, content and the listing', async () => {
-    const folder = await freshFolder();
+  it('answers 204 for a file, which is then gone from GET, content and the listing', async ({ device }) => {
+    const folder = await freshFolder(device);
     const file = await createFile(device, 'bye.txt', 'x', folder.id);
-    const response = await remove(file.id);
+    const response = await remove(device, file.id);
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
-    expect(await status(`/sdk/v2/files/${file.id}`)).toBe(404);
-    expect(await status(`/sdk/v2/files/${file.id}/content`)).toBe(404);
-    expect(await listingIds(folder.id)).toEqual([]);
+    expect(await status(device, `/sdk/v2/files/${file.id}`)).toBe(404);
+    expect(await status(device, `/sdk/v2/files/${file.id}/content`)).toBe(404);
+    expect(await listingIds(device, folder.id)).toEqual([]);
   });
 
-  it('frees the name for a new item at once', async () => {
-    const folder = await freshFolder();
+  it('frees the name for a new item at once', async ({ device }) => {
+    const folder = await freshFolder(device);
     const file = await createFile(device, 'reuse.txt', 'one', folder.id);
-    await remove(file.id);
+    await remove(device, file.id);
     const again = await createFile(device, 'reuse.txt', 'two', folder.id);
     expect(again.id).not.toBe(file.id);
   });
 
-  it('answers 204 for an empty folder', async () => {
-    const folder = await freshFolder();
+  it('answers 204 for an empty folder', async ({ device }) => {
+    const folder = await freshFolder(device);
     const empty = await createFolder(device, 'empty', folder.id);
-    expect((await remove(empty.id)).status).toBe(204);
-    expect(await status(`/sdk/v2/files/${empty.id}`)).toBe(404);
+    expect((await remove(device, empty.id)).status).toBe(204);
+    expect(await status(device, `/sdk/v2/files/${empty.id}`)).toBe(404);
   });
 
-  it('answers 202 for a non-empty folder, which vanishes from GET and the listing at once', async () => {
-    const folder = await freshFolder();
+  it('answers 202 for a non-empty folder, which vanishes from GET and the listing at once', async ({
+    device,
+  }) => {
+    const folder = await freshFolder(device);
     const full = await createFolder(device, 'full', folder.id);
     const child = await createFile(device, 'child.txt', 'x', full.id);
     const sub = await createFolder(device, 'sub', full.id);
     const grandchild = await createFile(device, 'grandchild.txt', 'y', sub.id);
-    const response = await remove(full.id);
+    const response = await remove(device, full.id);
     expect(response.status).toBe(202);
     for (const id of [full.id, child.id, sub.id, grandchild.id]) {
-      expect(await status(`/sdk/v2/files/${id}`)).toBe(404);
+      expect(await status(device, `/sdk/v2/files/${id}`)).toBe(404);
     }
-    expect(await listingIds(folder.id)).toEqual([]);
+    expect(await listingIds(device, folder.id)).toEqual([]);
     expect((await device.fetchAs('alice', `/sdk/v2/filesSearch/parents?ids=${full.id}`)).status).toBe(404);
   });
 
-  it('answers 404 for a second DELETE of a folder that is still being removed', async () => {
-    const folder = await freshFolder();
+  it('answers 404 for a second DELETE of a folder that is still being removed', async ({ device }) => {
+    const folder = await freshFolder(device);
     await createFile(device, 'child.txt', 'x', folder.id);
-    expect((await remove(folder.id)).status).toBe(202);
-    expect((await remove(folder.id)).status).toBe(404);
+    expect((await remove(device, folder.id)).status).toBe(202);
+    expect((await remove(device, folder.id)).status).toBe(404);
   });
 
-  it('answers 404 for an item deleted already', async () => {
+  it('answers 404 for an item deleted already', async ({ device }) => {
     const file = await createFile(device, `twice-${folderCount}.txt`, 'x');
-    expect((await remove(file.id)).status).toBe(204);
-    expect((await remove(file.id)).status).toBe(404);
+    expect((await remove(device, file.id)).status).toBe(204);
+    expect((await remove(device, file.id)).status).toBe(404);
   });
 
-  it('answers 404 for an unknown id', async () => {
-    expect((await remove('no-such-id')).status).toBe(404);
+  it('answers 404 for an unknown id', async ({ device }) => {
+    expect((await remove(device, 'no-such-id')).status).toBe(404);
   });
 
-  it('answers 403 for root, by alias or by id', async () => {
+  it('answers 403 for root, by alias or by id', async ({ device }) => {
     const rootResponse = await device.fetchAs('alice', '/sdk/v2/files/root');
     const rootId = ((await rootResponse.json()) as FileObject).id;
-    expect((await remove('root')).status).toBe(403);
-    expect((await remove(rootId)).status).toBe(403);
-    expect(await status('/sdk/v2/files/root')).toBe(200);
+    expect((await remove(device, 'root')).status).toBe(403);
+    expect((await remove(device, rootId)).status).toBe(403);
+    expect(await status(device, '/sdk/v2/files/root')).toBe(200);
   });
 
-  it('answers 412 and keeps the item when If-Match names an old eTag', async () => {
-    const folder = await freshFolder();
+  it('answers 412 and keeps the item when If-Match names an old eTag', async ({ device }) => {
+    const folder = await freshFolder(device);
     const file = await createFile(device, 'guarded.txt', 'x', folder.id);
     await device.fetchAs('alice', `/sdk/v2/files/${file.id}/content`, { method: 'PUT', body: 'changed' });
-    expect((await remove(file.id, { 'if-match': file.etag })).status).toBe(412);
-    expect(await status(`/sdk/v2/files/${file.id}`)).toBe(200);
+    expect((await remove(device, file.id, { 'if-match': file.etag })).status).toBe(412);
+    expect(await status(device, `/sdk/v2/files/${file.id}`)).toBe(200);
   });
 
-  it('answers 204 when If-Match names the current eTag', async () => {
-    const folder = await freshFolder();
+  it('answers 204 when If-Match names the current eTag', async ({ device }) => {
+    const folder = await freshFolder(device);
     const file = await createFile(device, 'current.txt', 'x', folder.id);
-    expect((await remove(file.id, { 'if-match': file.etag })).status).toBe(204);
+    expect((await remove(device, file.id, { 'if-match': file.etag })).status).toBe(204);
   });
 
-  it('answers 412 when If-None-Match is *', async () => {
-    const folder = await freshFolder();
+  it('answers 412 when If-None-Match is *', async ({ device }) => {
+    const folder = await freshFolder(device);
     const file = await createFile(device, 'none-match.txt', 'x', folder.id);
-    expect((await remove(file.id, { 'if-none-match': '*' })).status).toBe(412);
-    expect(await status(`/sdk/v2/files/${file.id}`)).toBe(200);
+    expect((await remove(device, file.id, { 'if-none-match': '*' })).status).toBe(412);
+    expect(await status(device, `/sdk/v2/files/${file.id}`)).toBe(200);
   });
 
-  it('removes the content file of a deleted file once the deleter is idle', async () => {
+  it('removes the content file of a deleted file once the deleter is idle', async ({ device }) => {
     const file = await createFile(device, `blob-${folderCount}.bin`, 'some bytes');
-    const [blob] = blobNames([file.id]);
-    expect(contentFiles().has(blob ?? '')).toBe(true);
-    await remove(file.id);
+    const [blob] = blobNames(device, [file.id]);
+    expect(contentFiles(device).has(blob ?? '')).toBe(true);
+    await remove(device, file.id);
     await device.running.context.deleter.idle();
-    expect(contentFiles().has(blob ?? '')).toBe(false);
+    expect(contentFiles(device).has(blob ?? '')).toBe(false);
   });
 
-  it('deletes a folder of 1,000 files: 202, every child 404, every content file removed', async () => {
-    const folder = await freshFolder();
+  it('deletes a folder of 1,000 files: 202, every child 404, every content file removed', async ({
+    device,
+  }) => {
+    const folder = await freshFolder(device);
     const names = Array.from({ length: 1000 }, (_, i) => `file-${String(i).padStart(4, '0')}.txt`);
     const children = await inBatches(names, 25, (name) =>
       createFile(device, name, `content of ${name}`, folder.id),
     );
-    const blobs = blobNames(children.map((child) => child.id));
+    const blobs = blobNames(
+      device,
+      children.map((child) => child.id),
+    );
     expect(new Set(blobs).size).toBe(1000);
-    const before = contentFiles();
+    const before = contentFiles(device);
     expect(blobs.filter((blob) => !before.has(blob))).toEqual([]);
 
-    expect((await remove(folder.id)).status).toBe(202);
-    const statuses = await inBatches(children, 50, (child) => status(`/sdk/v2/files/${child.id}`));
+    expect((await remove(device, folder.id)).status).toBe(202);
+    const statuses = await inBatches(children, 50, (child) => status(device, `/sdk/v2/files/${child.id}`));
     expect(statuses.every((code) => code === 404)).toBe(true);
 
     await device.running.context.deleter.idle();
-    const after = contentFiles();
+    const after = contentFiles(device);
     expect(blobs.filter((blob) => after.has(blob))).toEqual([]);
   }, 120_000);
 });

@@ -1,32 +1,23 @@
 // Concurrent writers of one item or one name: exactly one wins, the other gets the documented error
 // (device-api.md §3 "Preconditions", "Errors").
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../helpers/fixtures.ts';
 import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
-import { createFile, folderFactory, idFromLocation, postMultipart } from '../../helpers/multipart.ts';
+import type { TestDevice } from '../../helpers/device.ts';
+import { createFile, folderMaker, idFromLocation, postMultipart } from '../../helpers/multipart.ts';
 
-let device: TestDevice;
+const freshFolder = folderMaker('race');
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterAll(async () => {
-  await device?.stop();
-});
-
-const freshFolder = folderFactory(() => device, 'race');
-
-async function currentFile(id: string): Promise<FileObject> {
+async function currentFile(device: TestDevice, id: string): Promise<FileObject> {
   return (await (await device.fetchAs('alice', `/sdk/v2/files/${id}`)).json()) as FileObject;
 }
 
 describe('races', () => {
   const ROUNDS = 5;
 
-  it('two concurrent renames with the same If-Match: exactly one 204 and one 412', async () => {
-    const folder = await freshFolder();
+  it('two concurrent renames with the same If-Match: exactly one 204 and one 412', async ({ device }) => {
+    const folder = await freshFolder(device);
     for (let round = 0; round < ROUNDS; round += 1) {
       const target = await createFile(device, `race-${round}.txt`, 'x', folder.id);
       const rename = (name: string): Promise<Response> =>
@@ -38,13 +29,13 @@ describe('races', () => {
       const responses = await Promise.all([rename(`race-${round}-a.txt`), rename(`race-${round}-b.txt`)]);
       expect(responses.map((response) => response.status).sort()).toEqual([204, 412]);
       const winner = responses.find((response) => response.status === 204);
-      expect((await currentFile(target.id)).eTag).toBe(winner?.headers.get('etag'));
+      expect((await currentFile(device, target.id)).eTag).toBe(winner?.headers.get('etag'));
     }
   });
 
-  it('two concurrent creates of one name in one folder: exactly one 201 and one 409', async () => {
+  it('two concurrent creates of one name in one folder: exactly one 201 and one 409', async ({ device }) => {
     for (let round = 0; round < ROUNDS; round += 1) {
-      const folder = await freshFolder();
+      const folder = await freshFolder(device);
       const content = randomBytes(256 * 1024);
       const responses = await Promise.all([
         postMultipart(device, { name: 'same.bin', parentID: folder.id }, content),
@@ -58,9 +49,11 @@ describe('races', () => {
     }
   });
 
-  it('two concurrent creates with resolveNameConflict=true both succeed under different names', async () => {
+  it('two concurrent creates with resolveNameConflict=true both succeed under different names', async ({
+    device,
+  }) => {
     for (let round = 0; round < ROUNDS; round += 1) {
-      const folder = await freshFolder();
+      const folder = await freshFolder(device);
       await createFile(device, 'taken.txt', 'x', folder.id);
       const responses = await Promise.all([
         postMultipart(device, { name: 'taken.txt', parentID: folder.id }, 'a', {
@@ -72,7 +65,7 @@ describe('races', () => {
       ]);
       expect(responses.map((response) => response.status)).toEqual([201, 201]);
       const names = await Promise.all(
-        responses.map(async (response) => (await currentFile(idFromLocation(response))).name),
+        responses.map(async (response) => (await currentFile(device, idFromLocation(response))).name),
       );
       expect(names.sort()).toEqual(['taken (1).txt', 'taken (2).txt']);
     }

@@ -1,5 +1,6 @@
 // The token endpoint's password, password-realm and refresh grants, revocation, userinfo and discovery.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../helpers/fixtures.ts';
 import {
   DESKTOP_CLIENT_ID,
   PASSWORD_REALM_GRANT,
@@ -70,15 +71,7 @@ function claimsOf(jwt: string): Record<string, unknown> {
 }
 
 describe('identity provider: grants', () => {
-  let device: TestDevice;
-  beforeAll(async () => {
-    device = await startTestDevice();
-  });
-  afterAll(async () => {
-    await device.stop();
-  });
-
-  it('answers the password grant with every token, not to be cached', async () => {
+  it('answers the password grant with every token, not to be cached', async ({ device }) => {
     const answer = await postJson(device, '/oauth/token', {
       grant_type: 'password',
       client_id: DESKTOP_CLIENT_ID,
@@ -104,7 +97,7 @@ describe('identity provider: grants', () => {
     });
   });
 
-  it('answers the password-realm grant, form-encoded, with a realm', async () => {
+  it('answers the password-realm grant, form-encoded, with a realm', async ({ device }) => {
     const answer = await postForm(device, '/oauth/token', {
       grant_type: PASSWORD_REALM_GRANT,
       client_id: DESKTOP_CLIENT_ID,
@@ -117,34 +110,37 @@ describe('identity provider: grants', () => {
     expect(((await (await userinfo(device, tokens.access_token)).json()) as UserInfo).name).toBe('bob');
   });
 
-  it.each([
+  it.for([
     ['a wrong password', 'alice', 'bob-password'],
     ['an unknown user', 'mallory', 'alice-password'],
-  ])('answers 403 invalid_grant as Auth0 does for %s', async (_case, username, password) => {
-    const answer = await postJson(device, '/oauth/token', {
-      grant_type: 'password',
-      client_id: DESKTOP_CLIENT_ID,
-      username,
-      password,
-    });
-    const body = await expectOAuthError(answer, 403, 'invalid_grant');
-    expect(body.error_description).toBe('Wrong email or password.');
-  });
+  ] as const)(
+    'answers 403 invalid_grant as Auth0 does for %s',
+    async ([_case, username, password], { device }) => {
+      const answer = await postJson(device, '/oauth/token', {
+        grant_type: 'password',
+        client_id: DESKTOP_CLIENT_ID,
+        username,
+        password,
+      });
+      const body = await expectOAuthError(answer, 403, 'invalid_grant');
+      expect(body.error_description).toBe('Wrong email or password.');
+    },
+  );
 
-  it.each([
+  it.for([
     [undefined, 'openid profile email offline_access nas_read_write', true, true],
     ['', 'openid profile email offline_access nas_read_write', true, true],
     ['openid nas_read_only', 'openid nas_read_only', false, true],
     ['offline_access nas_read_write', 'offline_access nas_read_write', true, false],
     ['openid unknown nas_read_only openid', 'openid nas_read_only', false, true],
-  ])('for scope %j grants %j', async (requested, granted, withRefresh, withId) => {
+  ] as const)('for scope %j grants %j', async ([requested, granted, withRefresh, withId], { device }) => {
     const tokens = await passwordTokens(device, requested === undefined ? {} : { scope: requested });
     expect(tokens.scope).toBe(granted);
     expect(tokens.refresh_token !== undefined).toBe(withRefresh);
     expect(tokens.id_token !== undefined).toBe(withId);
   });
 
-  it('refuses a scope with no known scope in it', async () => {
+  it('refuses a scope with no known scope in it', async ({ device }) => {
     const answer = await postJson(device, '/oauth/token', {
       grant_type: 'password',
       client_id: DESKTOP_CLIENT_ID,
@@ -155,7 +151,7 @@ describe('identity provider: grants', () => {
     await expectOAuthError(answer, 400, 'invalid_scope');
   });
 
-  it('gives a token with openid nas_read_only reads but no writes', async () => {
+  it('gives a token with openid nas_read_only reads but no writes', async ({ device }) => {
     const upload = await device.fetchAs('alice', '/sdk/v2/files', {
       method: 'POST',
       headers: { 'content-type': 'multipart/related; boundary=b' },
@@ -176,7 +172,7 @@ describe('identity provider: grants', () => {
     expect(((await patch.json()) as { label: string }).label).toBe('INSUFFICIENT_SCOPE');
   });
 
-  it('narrows the scope on refresh but never widens it', async () => {
+  it('narrows the scope on refresh but never widens it', async ({ device }) => {
     const tokens = await passwordTokens(device, { scope: 'openid offline_access nas_read_write' });
     const narrowed = await refresh(device, tokens.refresh_token ?? '', { scope: 'nas_read_write' });
     expect(narrowed.status).toBe(200);
@@ -190,7 +186,7 @@ describe('identity provider: grants', () => {
     );
   });
 
-  it('revokes a refresh token, after which the refresh grant refuses it', async () => {
+  it('revokes a refresh token, after which the refresh grant refuses it', async ({ device }) => {
     const tokens = await passwordTokens(device);
     const revoked = await postJson(device, '/oauth/revoke', {
       client_id: DESKTOP_CLIENT_ID,
@@ -201,7 +197,9 @@ describe('identity provider: grants', () => {
     await expectOAuthError(await refresh(device, tokens.refresh_token ?? ''), 400, 'invalid_grant');
   });
 
-  it('answers 200 to revoking an unknown token, form-encoded, and 401 to an unknown client', async () => {
+  it('answers 200 to revoking an unknown token, form-encoded, and 401 to an unknown client', async ({
+    device,
+  }) => {
     const unknown = await postForm(device, '/oauth/revoke', {
       client_id: DESKTOP_CLIENT_ID,
       token: 'never-issued',
@@ -214,7 +212,7 @@ describe('identity provider: grants', () => {
     await expectOAuthError(stranger, 401, 'invalid_client');
   });
 
-  it('answers /userinfo without a valid token with 401 and a Bearer challenge', async () => {
+  it('answers /userinfo without a valid token with 401 and a Bearer challenge', async ({ device }) => {
     for (const token of [undefined, 'not-a-token', device.tokenFor('alice').slice(0, -2)]) {
       const answer = await userinfo(device, token);
       expect(answer.status).toBe(401);
@@ -222,7 +220,7 @@ describe('identity provider: grants', () => {
     }
   });
 
-  it('publishes a discovery document', async () => {
+  it('publishes a discovery document', async ({ device }) => {
     const answer = await fetch(`${device.base}/identity/.well-known/openid-configuration`);
     const identity = device.running.urls.identity;
     expect(await answer.json()).toMatchObject({

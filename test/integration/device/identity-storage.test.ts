@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../helpers/fixtures.ts';
 import { DESKTOP_CLIENT_ID, type OAuthErrorBody, type TokenResponse } from '../../../common/wire/identity.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 
@@ -45,15 +46,7 @@ function readRows(dataDir: string, sql: string): unknown[] {
 }
 
 describe('identity provider: bad input', () => {
-  let device: TestDevice;
-  beforeAll(async () => {
-    device = await startTestDevice();
-  });
-  afterAll(async () => {
-    await device.stop();
-  });
-
-  it.each([
+  it.for([
     ['bad JSON', '{"grant_type": "password",', 'application/json', 400],
     ['a JSON array', '[1, 2]', 'application/json', 400],
     ['a JSON string', '"password"', 'application/json', 400],
@@ -101,15 +94,18 @@ describe('identity provider: bad input', () => {
     ],
     ['a plain text body', 'grant_type=password', 'text/plain', 400],
     ['an unknown media type', 'grant_type=password', 'application/xml', 415],
-  ])('answers %s with an OAuth error, never a 500', async (_case, body, contentType, status) => {
-    const answer = await postToken(device, body, contentType);
-    expect(answer.status).toBe(status);
-    const error = (await answer.json()) as OAuthErrorBody;
-    expect(Object.keys(error).sort()).toEqual(['error', 'error_description']);
-    expect(error.error).toMatch(/^[a-z_]+$/);
-  });
+  ] as const)(
+    'answers %s with an OAuth error, never a 500',
+    async ([_case, body, contentType, status], { device }) => {
+      const answer = await postToken(device, body, contentType);
+      expect(answer.status).toBe(status);
+      const error = (await answer.json()) as OAuthErrorBody;
+      expect(Object.keys(error).sort()).toEqual(['error', 'error_description']);
+      expect(error.error).toMatch(/^[a-z_]+$/);
+    },
+  );
 
-  it('answers a JSON body over 1 MiB with 413 and an OAuth error', async () => {
+  it('answers a JSON body over 1 MiB with 413 and an OAuth error', async ({ device }) => {
     const answer = await postToken(
       device,
       JSON.stringify({ ...PASSWORD_GRANT, padding: 'x'.repeat(1024 * 1024) }),
@@ -118,7 +114,7 @@ describe('identity provider: bad input', () => {
     expect(((await answer.json()) as OAuthErrorBody).error).toBe('invalid_request');
   });
 
-  it('answers an unknown identity path with an OAuth error', async () => {
+  it('answers an unknown identity path with an OAuth error', async ({ device }) => {
     const answer = await fetch(`${device.base}/identity/nothing-here`);
     expect(answer.status).toBe(404);
     expect(Object.keys((await answer.json()) as object).sort()).toEqual(['error', 'error_description']);

@@ -1,6 +1,7 @@
 // The sign-in page and the code + PKCE flow of the identity provider, driven over HTTP as a browser would.
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../helpers/fixtures.ts';
 import { DESKTOP_CLIENT_ID, type OAuthErrorBody, type TokenResponse } from '../../../common/wire/identity.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 
@@ -97,15 +98,9 @@ async function expectOAuthError(response: Response, status: number, error: strin
 }
 
 describe('identity provider: sign-in page and code flow', () => {
-  let device: TestDevice;
-  beforeAll(async () => {
-    device = await startTestDevice();
-  });
-  afterAll(async () => {
-    await device.stop();
-  });
-
-  it('signs in through the page, exchanges the code with PKCE, and the token reads the device', async () => {
+  it('signs in through the page, exchanges the code with PKCE, and the token reads the device', async ({
+    device,
+  }) => {
     const pkce = newPkce();
     const code = codeOf(await submitLoginPage(authorizeUrl(device, pkce)));
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -128,7 +123,9 @@ describe('identity provider: sign-in page and code flow', () => {
     expect(root.status).toBe(200);
   });
 
-  it('shows an accessible page with labelled fields, no outside resources and a strict policy', async () => {
+  it('shows an accessible page with labelled fields, no outside resources and a strict policy', async ({
+    device,
+  }) => {
     const page = await fetch(authorizeUrl(device, newPkce()), { redirect: 'manual' });
     const html = await page.text();
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -145,7 +142,7 @@ describe('identity provider: sign-in page and code flow', () => {
     expect(html).toContain(`<input type="hidden" name="state" value="${STATE}">`);
   });
 
-  it('shows the page again with 401 and no redirect for a wrong password', async () => {
+  it('shows the page again with 401 and no redirect for a wrong password', async ({ device }) => {
     const answer = await submitLoginPage(authorizeUrl(device, newPkce()), { password: 'wrong' });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('location')).toBeNull();
@@ -155,7 +152,7 @@ describe('identity provider: sign-in page and code flow', () => {
     expect(html).toContain('value="alice"');
   });
 
-  it('refuses a code with the wrong verifier', async () => {
+  it('refuses a code with the wrong verifier', async ({ device }) => {
     const pkce = newPkce();
     const code = codeOf(await submitLoginPage(authorizeUrl(device, pkce)));
     await expectOAuthError(
@@ -165,7 +162,7 @@ describe('identity provider: sign-in page and code flow', () => {
     );
   });
 
-  it('refuses a code the second time', async () => {
+  it('refuses a code the second time', async ({ device }) => {
     const pkce = newPkce();
     const code = codeOf(await submitLoginPage(authorizeUrl(device, pkce)));
     expect((await exchangeCode(device, { code, code_verifier: pkce.verifier })).status).toBe(200);
@@ -176,7 +173,7 @@ describe('identity provider: sign-in page and code flow', () => {
     );
   });
 
-  it('refuses a code presented with another redirect_uri than it was issued for', async () => {
+  it('refuses a code presented with another redirect_uri than it was issued for', async ({ device }) => {
     const pkce = newPkce();
     const code = codeOf(await submitLoginPage(authorizeUrl(device, pkce)));
     const answer = await exchangeCode(device, {
@@ -187,7 +184,7 @@ describe('identity provider: sign-in page and code flow', () => {
     await expectOAuthError(answer, 400, 'invalid_grant');
   });
 
-  it('carries the scope asked for at sign-in into the token, without unknown scopes', async () => {
+  it('carries the scope asked for at sign-in into the token, without unknown scopes', async ({ device }) => {
     const pkce = newPkce();
     const url = authorizeUrl(device, pkce, { scope: 'openid nas_read_only bogus' });
     const code = codeOf(await submitLoginPage(url));
@@ -198,7 +195,7 @@ describe('identity provider: sign-in page and code flow', () => {
     expect(tokens.refresh_token).toBeUndefined();
   });
 
-  it.each([
+  it.for([
     ['https to a remote host', 'https://evil.example/callback'],
     ['http to a remote host', 'http://evil.example/callback'],
     ['a host that only starts like loopback', 'http://127.0.0.1.evil.example:53682/callback'],
@@ -206,26 +203,34 @@ describe('identity provider: sign-in page and code flow', () => {
     ['a fragment', 'http://127.0.0.1:53682/callback#x'],
     ['no URL at all', 'callback'],
     ['nothing', undefined],
-  ])('shows an error page, never a redirect, for a redirect_uri with %s', async (_case, redirectUri) => {
-    const answer = await fetch(authorizeUrl(device, newPkce(), { redirect_uri: redirectUri }), {
-      redirect: 'manual',
-    });
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get('location')).toBeNull();
-    expect(await answer.text()).toContain('This sign-in request is not valid');
-  });
+  ] as const)(
+    'shows an error page, never a redirect, for a redirect_uri with %s',
+    async ([_case, redirectUri], { device }) => {
+      const answer = await fetch(authorizeUrl(device, newPkce(), { redirect_uri: redirectUri }), {
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('location')).toBeNull();
+      expect(await answer.text()).toContain('This sign-in request is not valid');
+    },
+  );
 
-  it.each([
+  it.for([
     ['http://localhost:1/cb', 'http://localhost:1'],
     ['http://[::1]:65535/cb', 'http:'],
     ['http://127.0.0.1/cb?keep=1', 'http://127.0.0.1'],
-  ])('accepts the loopback redirect_uri %s and lets the form lead to %s', async (redirectUri, target) => {
-    const answer = await fetch(authorizeUrl(device, newPkce(), { redirect_uri: redirectUri }));
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-security-policy')).toContain(`form-action 'self' ${target};`);
-  });
+  ] as const)(
+    'accepts the loopback redirect_uri %s and lets the form lead to %s',
+    async ([redirectUri, target], { device }) => {
+      const answer = await fetch(authorizeUrl(device, newPkce(), { redirect_uri: redirectUri }));
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-security-policy')).toContain(`form-action 'self' ${target};`);
+    },
+  );
 
-  it('refuses an unknown client with an error page, never a redirect, and at the token endpoint', async () => {
+  it('refuses an unknown client with an error page, never a redirect, and at the token endpoint', async ({
+    device,
+  }) => {
     const page = await fetch(authorizeUrl(device, newPkce(), { client_id: 'someone-else' }), {
       redirect: 'manual',
     });
@@ -238,7 +243,9 @@ describe('identity provider: sign-in page and code flow', () => {
     );
   });
 
-  it('shows an error page when the posted form names a redirect_uri that is not allowed', async () => {
+  it('shows an error page when the posted form names a redirect_uri that is not allowed', async ({
+    device,
+  }) => {
     const answer = await submitLoginPage(authorizeUrl(device, newPkce()), {
       edit: (form) => form.set('redirect_uri', 'https://evil.example/callback'),
     });
@@ -246,14 +253,14 @@ describe('identity provider: sign-in page and code flow', () => {
     expect(answer.headers.get('location')).toBeNull();
   });
 
-  it.each([
+  it.for([
     ['a plain PKCE method', { code_challenge_method: 'plain' }, 'invalid_request'],
     ['no PKCE method', { code_challenge_method: undefined }, 'invalid_request'],
     ['no code_challenge', { code_challenge: undefined }, 'invalid_request'],
     ['a malformed code_challenge', { code_challenge: 'short' }, 'invalid_request'],
     ['response_type=token', { response_type: 'token' }, 'unsupported_response_type'],
     ['no known scope', { scope: 'bogus' }, 'invalid_scope'],
-  ])('sends the client back with an error for %s', async (_case, overrides, error) => {
+  ] as const)('sends the client back with an error for %s', async ([_case, overrides, error], { device }) => {
     const answer = await fetch(authorizeUrl(device, newPkce(), overrides), { redirect: 'manual' });
     expect(answer.status).toBe(302);
     const location = new URL(answer.headers.get('location') ?? '');

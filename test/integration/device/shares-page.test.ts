@@ -1,14 +1,14 @@
 // The recipient's page at B/s/{shareId}: what it shows, its headers, downloads, and the 404 page for
 // everything the link may not read (device-api.md §4).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
 import type { Share, ShareTokenResponse } from '../../../common/wire/sharing.ts';
 import { attachmentDisposition } from '../../../device/files/send-content.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 import { createFile, createFolder, type Created } from '../../helpers/multipart.ts';
 import { grant, rootId, shareToken, shareWithLink, solidPng } from '../../helpers/shares.ts';
 
-let device: TestDevice;
 /** alice's root: album/ (shared; holds photo.png, sub/inner.txt), odd name file (shared), sibling.txt. */
 let album: Created;
 let photo: Created;
@@ -20,8 +20,7 @@ let share: Share;
 const PHOTO = solidPng(8, 8, [10, 200, 90]);
 const ODD_NAME = "Ünïcødé <b>“bold”<b> & 'quotes'.txt";
 
-beforeAll(async () => {
-  device = await startTestDevice();
+test.beforeAll(async ({ device }) => {
   album = await createFolder(device, 'Album <2026>');
   photo = await createFile(device, 'photo.png', PHOTO, album.id);
   sub = await createFolder(device, 'sub', album.id);
@@ -29,10 +28,6 @@ beforeAll(async () => {
   odd = await createFile(device, ODD_NAME, 'odd content');
   sibling = await createFile(device, 'sibling.txt', 'not shared');
   share = await shareWithLink(device, 'alice', [album.id, odd.id]);
-});
-
-afterAll(async () => {
-  await device?.stop();
 });
 
 async function page(path: string): Promise<{ status: number; html: string; headers: Headers }> {
@@ -129,7 +124,7 @@ describe('a shared folder', () => {
     expect(html).toContain('<li aria-current="page">sub</li>');
   });
 
-  it('pages a large folder', async () => {
+  it('pages a large folder', async ({ device }) => {
     const big = await createFolder(device, 'big', album.id);
     await Promise.all(
       Array.from({ length: 205 }, (_, i) =>
@@ -186,26 +181,26 @@ describe('downloads', () => {
 });
 
 describe('the 404 page', () => {
-  it('answers an unknown share', async () => {
+  it('answers an unknown share', async ({ device }) => {
     await expectNotFoundPage(`${device.base}/s/AAAAAAAAAAAAAAAAAAAAAA`);
   });
 
-  it.each([
-    ['an unshared sibling', () => sibling.id],
-    ['the folder above the shared ones', () => rootId(device, 'alice')],
-    ['the alias root', () => 'root'],
-    ['an id that does not exist', () => 'no-such-item'],
-  ])('answers %s edited into the address', async (_label, id) => {
-    await expectNotFoundPage(`${share.url}/files/${id()}`);
-    await expectNotFoundPage(`${share.url}/files/${id()}/download`);
-    await expectNotFoundPage(`${share.url}/files/${id()}/preview`);
+  it.for([
+    ['an unshared sibling', (_device: TestDevice): string => sibling.id],
+    ['the folder above the shared ones', (device: TestDevice): string => rootId(device, 'alice')],
+    ['the alias root', (_device: TestDevice): string => 'root'],
+    ['an id that does not exist', (_device: TestDevice): string => 'no-such-item'],
+  ] as const)('answers %s edited into the address', async ([_label, id], { device }) => {
+    await expectNotFoundPage(`${share.url}/files/${id(device)}`);
+    await expectNotFoundPage(`${share.url}/files/${id(device)}/download`);
+    await expectNotFoundPage(`${share.url}/files/${id(device)}/preview`);
   });
 
   it('answers an unknown address below a share', async () => {
     await expectNotFoundPage(`${share.url}/elsewhere`);
   });
 
-  it('answers once the permission is removed, and once the share is deleted', async () => {
+  it('answers once the permission is removed, and once the share is deleted', async ({ device }) => {
     const folder = await createFolder(device, 'temporary');
     const own = await shareWithLink(device, 'alice', [folder.id]);
     expect((await fetch(own.url)).status).toBe(200);
@@ -228,7 +223,7 @@ describe('the 404 page', () => {
     await expectNotFoundPage(own.url);
   });
 
-  it('answers a share whose items were deleted', async () => {
+  it('answers a share whose items were deleted', async ({ device }) => {
     const doomed = await createFile(device, 'doomed.txt', 'x');
     const own = await shareWithLink(device, 'alice', [doomed.id]);
     expect((await device.fetchAs('alice', `/sdk/v2/files/${doomed.id}`, { method: 'DELETE' })).status).toBe(
@@ -253,7 +248,7 @@ describe('share tokens for the device API', () => {
     expect(claims.sub).toBe(`cloudShare|${share.authId}`);
   });
 
-  it('read the shared items through the device API, in the header or the query', async () => {
+  it('read the shared items through the device API, in the header or the query', async ({ device }) => {
     const token = await shareToken(share);
     const listing = await fetch(`${device.sdk}/v2/filesSearch/parents?ids=${album.id}`, {
       headers: { authorization: `Bearer ${token}` },
@@ -265,7 +260,7 @@ describe('share tokens for the device API', () => {
     expect(((await viaQuery.json()) as FileObject).name).toBe('inner.txt');
   });
 
-  it('answer 404 JSON for an unknown share', async () => {
+  it('answer 404 JSON for an unknown share', async ({ device }) => {
     const response = await fetch(`${device.base}/s/AAAAAAAAAAAAAAAAAAAAAA/token`, { method: 'POST' });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ label: 'SHARE_NOT_FOUND' });

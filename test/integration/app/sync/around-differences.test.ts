@@ -1,25 +1,16 @@
 // A whole pass that finds a few items differing plans only around them, ends as a whole pass would, and the next is quiet.
 import { writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import type { PassReport } from '../../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../../app/sync/pass/quiet-pass.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
-import { SyncPair } from '../../../helpers/sync-pair.ts';
+import type { SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-const pairs: SyncPair[] = [];
 const proxies: HostileServer[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
 afterEach(async () => {
-  for (const pair of pairs.splice(0)) pair.close();
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
 
@@ -44,9 +35,8 @@ async function pass(pair: SyncPair): Promise<{ way: Way; report: PassReport; wri
 }
 
 /** A pair synced with a small tree, until a pass is quiet. */
-async function syncedPair(): Promise<SyncPair> {
-  const pair = new SyncPair(device, { indexFile: true });
-  pairs.push(pair);
+async function syncedPair(newPair: NewPair): Promise<SyncPair> {
+  const pair = newPair({ indexFile: true });
   pair.writeLocal('a.txt', 'alpha');
   pair.writeLocal('docs/b.txt', 'bravo');
   pair.writeLocal('docs/deep/c.txt', 'charlie');
@@ -92,8 +82,8 @@ function changeSteps(pair: SyncPair): Array<[string, () => void | Promise<unknow
 }
 
 describe('a whole pass that finds a few items differing', () => {
-  it('plans only around each kind of change, on either side, with the same outcome', async () => {
-    const pair = await syncedPair();
+  it('plans only around each kind of change, on either side, with the same outcome', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     for (const [what, change] of changeSteps(pair)) {
       await change();
       const { way, report } = await pass(pair);
@@ -108,8 +98,8 @@ describe('a whole pass that finds a few items differing', () => {
     expect(pair.readLocal('photos/2025/p.jpg')).toBe('edited there');
   });
 
-  it('plans over everything for an ignore file changed, or an issue standing', async () => {
-    const pair = await syncedPair();
+  it('plans over everything for an ignore file changed, or an issue standing', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     pair.writeLocal('docs/.mchignore', '*.log\n');
     expect((await pass(pair)).way).toBe('whole');
     await quietAgain(pair);
@@ -124,8 +114,8 @@ describe('a whole pass that finds a few items differing', () => {
 });
 
 describe('the pass after one that wrote into many folders', () => {
-  it('compares the listings it gets again with the rows, and has nothing to plan', async () => {
-    const pair = await syncedPair();
+  it('compares the listings it gets again with the rows, and has nothing to plan', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     // More folders than the disk's side compares row by row (32): the device's side has no such limit.
     for (let n = 0; n < 40; n++) pair.writeLocal(`many/f${n}/x.txt`, `file ${n}`);
     expect((await pass(pair)).report.status).toBe('synced');
@@ -137,8 +127,8 @@ describe('the pass after one that wrote into many folders', () => {
 });
 
 describe('a whole pass with no settled record (the last pass wrote and did not settle)', () => {
-  it('compares every folder with the index and plans only around what differs', async () => {
-    const pair = await syncedPair();
+  it('compares every folder with the index and plans only around what differs', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     for (const [what, change] of changeSteps(pair)) {
       await change();
       pair.index.deleteMeta(META_SETTLED);
@@ -156,11 +146,12 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     expect((await pass(pair)).way).toBe('quiet');
   });
 
-  it('finds a device change whose listing a stopped pass already kept (a 304 for the next walk)', async () => {
+  it('finds a device change whose listing a stopped pass already kept (a 304 for the next walk)', async ({
+    device,
+  }) => {
     // The stopped pass walks (and keeps the new listing of docs/deep), then stops at the download.
     const { pair, proxy, stopSignal } = await stoppablePair(device, atDownload);
     proxies.push(proxy);
-    pairs.push(pair);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
     pair.writeLocal('docs/other.txt', 'other');
     expect((await pair.sync()).status).toBe('synced');
@@ -176,8 +167,8 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     await quietAgain(pair);
   });
 
-  it('plans around a hundred differences in forty folders, on both sides', async () => {
-    const pair = await syncedPair();
+  it('plans around a hundred differences in forty folders, on both sides', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     for (let f = 0; f < 40; f++) for (let n = 0; n < 3; n++) pair.writeLocal(`d${f}/f${n}.txt`, `${f}.${n}`);
     expect((await pass(pair)).report.status).toBe('synced');
     await quietAgain(pair);
@@ -193,8 +184,8 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     await quietAgain(pair);
   });
 
-  it('plans over everything when too many items differ', async () => {
-    const pair = await syncedPair();
+  it('plans over everything when too many items differ', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     // Each a difference of its own (more than 1,024; a new folder with them all in it would be one).
     for (let n = 0; n < 1030; n++) pair.writeLocal(`f${n}.txt`, `${n}`);
     await pair.writeRemote('docs/b.txt', 'changed there');

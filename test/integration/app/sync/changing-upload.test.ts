@@ -12,34 +12,21 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import type { RequestSpec } from '../../../../app/api/http/transport.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { SyncPair } from '../../../helpers/sync-pair.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
+import type { SyncPair } from '../../../helpers/sync-pair.ts';
 import { tapUploads } from '../../../helpers/upload-tap.ts';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
 const CODE = 'LOCAL_CHANGED_DURING_UPLOAD';
 
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
-
 /** The computer that uploads and a second one on the same device folder, which only downloads. */
-function computers(): [SyncPair, SyncPair] {
-  const first = new SyncPair(device);
-  const second = new SyncPair(device, { remoteFolder: first.remoteFolder });
-  pairs.push(first, second);
+function computers(newPair: NewPair): [SyncPair, SyncPair] {
+  const first = newPair();
+  const second = newPair({ remoteFolder: first.remoteFolder });
   return [first, second];
 }
 
@@ -116,7 +103,7 @@ async function eventually(check: () => boolean): Promise<boolean> {
  * Changes the file once the device is storing the body (a create's or a PUT's temporary file), so the
  * cut lands in a request the device is handling; a resumable chunk goes straight to its upload.
  */
-async function changeMidRequest(upload: Upload, change: () => void): Promise<void> {
+async function changeMidRequest(device: TestDevice, upload: Upload, change: () => void): Promise<void> {
   if (upload !== 'a new file above the threshold (resumable upload)') {
     expect(await eventually(() => readdirSync(join(device.dataDir, 'tmp')).length > 0)).toBe(true);
   }
@@ -124,7 +111,7 @@ async function changeMidRequest(upload: Upload, change: () => void): Promise<voi
 }
 
 /** The bytes of `path` on the device, or undefined when it holds no such file. */
-async function remoteBytes(pair: SyncPair, path: string): Promise<Buffer | undefined> {
+async function remoteBytes(device: TestDevice, pair: SyncPair, path: string): Promise<Buffer | undefined> {
   const found = await pair.remoteAt(path);
   if (found === undefined) return undefined;
   const answer = await device.fetchAs('alice', `/sdk/v2/files/${found.id}/content`);
@@ -143,66 +130,69 @@ function write(pair: SyncPair, versions: Versions, path: string, size: number): 
 }
 
 describe('a file that keeps changing while every try of a pass sends it', () => {
-  it.for(CASES)('%s %s: never committed, reported retry, and sent once quiet', async ([upload, change]) => {
-    const { size, edit, carries } = UPLOADS[upload];
-    const [first, second] = computers();
-    const versions = new Versions();
-    if (edit) {
+  it.for(CASES)(
+    '%s %s: never committed, reported retry, and sent once quiet',
+    async ([upload, change], { device, newPair }) => {
+      const { size, edit, carries } = UPLOADS[upload];
+      const [first, second] = computers(newPair);
+      const versions = new Versions();
+      if (edit) {
+        write(first, versions, 'data.bin', size);
+        await first.sync();
+        await second.sync();
+      }
+      const before = await remoteBytes(device, first, 'data.bin');
       write(first, versions, 'data.bin', size);
-      await first.sync();
+
+      let writing = true;
+      const tap = tapUploads(first.client.transport, (spec) =>
+        writing && carries(spec)
+          ? {
+              afterBytes: 512 * KIB,
+              then: () =>
+                changeMidRequest(device, upload, () => {
+                  CHANGES[change](first.local('data.bin'));
+                  versions.add(readFileSync(first.local('data.bin')));
+                }),
+            }
+          : undefined,
+      );
+      const changing = await first.sync();
+      expect(tap.paused).toBeGreaterThan(0);
+      // The pass does not call the sides matched while the file waits to be sent again.
+      expect(changing.status).toBe('errors');
+      expect(changing.issues).toContainEqual(
+        expect.objectContaining({ kind: 'retry', path: 'data.bin', code: CODE }),
+      );
+      // Nothing was committed: the device holds what it held before, and no resumable upload was finished.
+      expect(tap.requests.filter((request) => request.includes('done=true'))).toEqual([]);
+      expect(await remoteBytes(device, first, 'data.bin')).toEqual(before);
+      // No row claims what the device does not hold (a create's id, an edit's hash).
+      const row = first.index.byPath('data.bin');
+      if (edit) expect(row?.contentHash).toBe(before === undefined ? undefined : sha256(before));
+      else expect(row).toBeUndefined();
       await second.sync();
-    }
-    const before = await remoteBytes(first, 'data.bin');
-    write(first, versions, 'data.bin', size);
+      const seen = localBytes(second, 'data.bin');
+      if (seen !== undefined) expect(versions.has(seen)).toBe(true);
 
-    let writing = true;
-    const tap = tapUploads(first.client.transport, (spec) =>
-      writing && carries(spec)
-        ? {
-            afterBytes: 512 * KIB,
-            then: () =>
-              changeMidRequest(upload, () => {
-                CHANGES[change](first.local('data.bin'));
-                versions.add(readFileSync(first.local('data.bin')));
-              }),
-          }
-        : undefined,
-    );
-    const changing = await first.sync();
-    expect(tap.paused).toBeGreaterThan(0);
-    // The pass does not call the sides matched while the file waits to be sent again.
-    expect(changing.status).toBe('errors');
-    expect(changing.issues).toContainEqual(
-      expect.objectContaining({ kind: 'retry', path: 'data.bin', code: CODE }),
-    );
-    // Nothing was committed: the device holds what it held before, and no resumable upload was finished.
-    expect(tap.requests.filter((request) => request.includes('done=true'))).toEqual([]);
-    expect(await remoteBytes(first, 'data.bin')).toEqual(before);
-    // No row claims what the device does not hold (a create's id, an edit's hash).
-    const row = first.index.byPath('data.bin');
-    if (edit) expect(row?.contentHash).toBe(before === undefined ? undefined : sha256(before));
-    else expect(row).toBeUndefined();
-    await second.sync();
-    const seen = localBytes(second, 'data.bin');
-    if (seen !== undefined) expect(versions.has(seen)).toBe(true);
-
-    writing = false;
-    const quiet = await first.sync();
-    expect(quiet.status).toBe('synced');
-    expect(quiet.issues).toEqual([]);
-    const final = readFileSync(first.local('data.bin'));
-    expect((await remoteBytes(first, 'data.bin'))?.equals(final)).toBe(true);
-    await second.sync();
-    expect(localBytes(second, 'data.bin')?.equals(final)).toBe(true);
-  });
+      writing = false;
+      const quiet = await first.sync();
+      expect(quiet.status).toBe('synced');
+      expect(quiet.issues).toEqual([]);
+      const final = readFileSync(first.local('data.bin'));
+      expect((await remoteBytes(device, first, 'data.bin'))?.equals(final)).toBe(true);
+      await second.sync();
+      expect(localBytes(second, 'data.bin')?.equals(final)).toBe(true);
+    },
+  );
 });
 
 describe('a file changed once while it is sent', () => {
   it.for(Object.keys(UPLOADS) as Upload[])(
     '%s: the cut-off try is reported, and the same pass sends the quiet file',
-    async (upload) => {
+    async (upload, { device, newPair }) => {
       const { size, edit, carries, kind } = UPLOADS[upload];
-      const [first, second] = computers();
+      const [first, second] = computers(newPair);
       const versions = new Versions();
       if (edit) {
         write(first, versions, 'data.bin', size);
@@ -216,7 +206,7 @@ describe('a file changed once while it is sent', () => {
           ? {
               afterBytes: 512 * KIB,
               then: () =>
-                changeMidRequest(upload, () => {
+                changeMidRequest(device, upload, () => {
                   changes += 1;
                   write(first, versions, 'data.bin', size);
                 }),
@@ -228,7 +218,7 @@ describe('a file changed once while it is sent', () => {
       const reported = first.logLines.filter((line) => line.path === 'data.bin' && line.level === 'warn');
       expect(reported.map((line) => line.message.split(':')[0])).toEqual([CODE]);
       const final = readFileSync(first.local('data.bin'));
-      expect((await remoteBytes(first, 'data.bin'))?.equals(final)).toBe(true);
+      expect((await remoteBytes(device, first, 'data.bin'))?.equals(final)).toBe(true);
       expect(report.issues).toEqual([]);
       // The cut-off request got no answer (all the others did), and no done=true followed it.
       const made = tap.requests.map((request) => request.split('?')[0] ?? '');
@@ -246,8 +236,8 @@ describe('a file changed once while it is sent', () => {
 });
 
 describe('a small file (read into memory) changed after it was read', () => {
-  it('goes up as the version read, and the new version with the next pass', async () => {
-    const [first, second] = computers();
+  it('goes up as the version read, and the new version with the next pass', async ({ device, newPair }) => {
+    const [first, second] = computers(newPair);
     const versions = new Versions();
     write(first, versions, 'small.bin', 1000);
     let changed = false;
@@ -261,7 +251,7 @@ describe('a small file (read into memory) changed after it was read', () => {
     });
     const sent = await first.sync();
     expect(changed).toBe(true);
-    const held = await remoteBytes(first, 'small.bin');
+    const held = await remoteBytes(device, first, 'small.bin');
     expect(held !== undefined && versions.has(held)).toBe(true);
     await second.sync();
     const seen = localBytes(second, 'small.bin');
@@ -270,7 +260,7 @@ describe('a small file (read into memory) changed after it was read', () => {
     expect(sent.counts.uploaded).toBe(1);
     await first.sync();
     const final = readFileSync(first.local('small.bin'));
-    expect((await remoteBytes(first, 'small.bin'))?.equals(final)).toBe(true);
+    expect((await remoteBytes(device, first, 'small.bin'))?.equals(final)).toBe(true);
     await second.sync();
     expect(localBytes(second, 'small.bin')?.equals(final)).toBe(true);
   });

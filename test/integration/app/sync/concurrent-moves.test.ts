@@ -1,21 +1,12 @@
 // Many local renames in one pass go to the real device a few at a time, still one PATCH each and no transfer.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { files, isTransfer, startDeviceProxy, SyncPair } from '../../../helpers/sync-pair.ts';
+import { files, isTransfer, startDeviceProxy, type SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
 const proxies: HostileServer[] = [];
-const pairs: SyncPair[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
 afterEach(async () => {
-  for (const pair of pairs.splice(0)) pair.close();
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
 
@@ -53,7 +44,10 @@ function patchAnswers(pair: SyncPair): number {
 }
 
 describe('a pass with many independent renames', () => {
-  it('sends one PATCH per independent rename, several at a time, and both sides end identical', async () => {
+  it('sends one PATCH per independent rename, several at a time, and both sides end identical', async ({
+    device,
+    newPair,
+  }) => {
     // At each PATCH's arrival at the device: how many PATCHes of the pass the engine has sent and not yet
     // had answered (the arriving one included).
     const outstanding: number[] = [];
@@ -67,8 +61,7 @@ describe('a pass with many independent renames', () => {
       },
     });
     proxies.push(proxy);
-    const pair = new SyncPair(device, { deviceUrl: proxy.base });
-    pairs.push(pair);
+    const pair = newPair({ deviceUrl: proxy.base });
     const texts = startTexts();
     for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
     const first = await pair.sync();

@@ -1,33 +1,19 @@
 // Content against the real device: exact times both ways, conflicts keep both, edits beat deletes, deletes go to the trash.
 import { statSync, utimesSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { files, SyncPair, type PairOptions } from '../../../helpers/sync-pair.ts';
-
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
+import { describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
+import { files, type PairOptions, type SyncPair } from '../../../helpers/sync-pair.ts';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
 const CONFLICT_SUFFIX = '(conflicted copy 2026-03-04 050607)';
 
-function newPair(options: PairOptions = {}): SyncPair {
-  const pair = new SyncPair(device, { ...options, engine: { now: () => NOW, ...options.engine } });
-  pairs.push(pair);
+function makePair(newPair: NewPair, options: PairOptions = {}): SyncPair {
+  const pair = newPair({ ...options, engine: { now: () => NOW, ...options.engine } });
   return pair;
 }
 
-async function syncedPair(texts: Record<string, string>): Promise<SyncPair> {
-  const pair = newPair();
+async function syncedPair(newPair: NewPair, texts: Record<string, string>): Promise<SyncPair> {
+  const pair = makePair(newPair);
   for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
   expect((await pair.sync()).status).toBe('synced');
   return pair;
@@ -39,15 +25,17 @@ function editLocal(pair: SyncPair, path: string, text: string): void {
 }
 
 describe('modification times', () => {
-  it('keeps the mtime to the millisecond on upload, on download elsewhere, and a round trip is no edit', async () => {
+  it('keeps the mtime to the millisecond on upload, on download elsewhere, and a round trip is no edit', async ({
+    newPair,
+  }) => {
     // .500 is exact in a double, so the file system holds exactly this many nanoseconds.
     const mtimeMs = Date.parse('2025-01-02T03:04:05.500Z');
-    const first = newPair();
+    const first = makePair(newPair);
     first.writeLocal('a.txt', 'alpha', mtimeMs);
     expect((await first.sync()).status).toBe('synced');
     expect((await first.remoteAt('a.txt'))?.mTimeMs).toBe(mtimeMs);
 
-    const second = newPair({ remoteFolder: first.remoteFolder });
+    const second = makePair(newPair, { remoteFolder: first.remoteFolder });
     const down = await second.syncCounting();
     expect(down.report.counts.downloaded).toBe(1);
     expect(statSync(second.local('a.txt')).mtimeMs).toBe(mtimeMs);
@@ -59,17 +47,21 @@ describe('modification times', () => {
     }
   });
 
-  it('uploads a millisecond mtime set through a double (05.678 stored as 05.677999 s) as .678', async () => {
+  it('uploads a millisecond mtime set through a double (05.678 stored as 05.677999 s) as .678', async ({
+    newPair,
+  }) => {
     // Node's utimes (and every API taking seconds as a double) lands a hair below most millisecond values.
     const mtimeMs = Date.parse('2025-01-02T03:04:05.678Z');
-    const pair = newPair();
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha', mtimeMs);
     expect((await pair.sync()).status).toBe('synced');
     expect((await pair.remoteAt('a.txt'))?.mTimeMs).toBe(mtimeMs);
   });
 
-  it('does not read a local mtime finer than a millisecond as an edit after the device rounded it', async () => {
-    const pair = newPair();
+  it('does not read a local mtime finer than a millisecond as an edit after the device rounded it', async ({
+    newPair,
+  }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('fine.txt', 'fine');
     // 2025-01-02T03:04:05.6789Z: a fraction of a millisecond the device cannot keep.
     const seconds = Date.parse('2025-01-02T03:04:05.678Z') / 1000 + 0.000_9;
@@ -81,8 +73,8 @@ describe('modification times', () => {
     expect(writes).toEqual([]);
   });
 
-  it('gives a remote file its device mtime when it comes down', async () => {
-    const pair = newPair();
+  it('gives a remote file its device mtime when it comes down', async ({ newPair }) => {
+    const pair = makePair(newPair);
     const mTimeMs = Date.parse('2024-06-07T08:09:10.111Z');
     await pair.writeRemote('remote.txt', 'from elsewhere', mTimeMs);
     expect((await pair.sync()).counts.downloaded).toBe(1);
@@ -92,8 +84,10 @@ describe('modification times', () => {
 });
 
 describe('conflicts', () => {
-  it('keeps both edits: the remote version keeps the name, the local one becomes a conflicted copy on both sides', async () => {
-    const pair = await syncedPair({ 'report.txt': 'v1' });
+  it('keeps both edits: the remote version keeps the name, the local one becomes a conflicted copy on both sides', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair, { 'report.txt': 'v1' });
     editLocal(pair, 'report.txt', 'local edit');
     await pair.writeRemote('report.txt', 'remote edit');
     const report = await pair.sync();
@@ -106,8 +100,8 @@ describe('conflicts', () => {
 });
 
 describe('edits beat deletes', () => {
-  it('uploads a local edit of a file deleted on the device', async () => {
-    const pair = await syncedPair({ 'a.txt': 'v1', 'b.txt': 'keep' });
+  it('uploads a local edit of a file deleted on the device', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { 'a.txt': 'v1', 'b.txt': 'keep' });
     editLocal(pair, 'a.txt', 'edited here');
     await pair.removeRemote('a.txt');
     expect((await pair.sync()).status).toBe('synced');
@@ -116,8 +110,8 @@ describe('edits beat deletes', () => {
     expect(pair.localTree()).toEqual(expected);
   });
 
-  it('downloads a remote edit of a file deleted here', async () => {
-    const pair = await syncedPair({ 'a.txt': 'v1', 'b.txt': 'keep' });
+  it('downloads a remote edit of a file deleted here', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { 'a.txt': 'v1', 'b.txt': 'keep' });
     pair.removeLocal('a.txt');
     await pair.writeRemote('a.txt', 'edited on the device');
     expect((await pair.sync()).status).toBe('synced');
@@ -128,8 +122,8 @@ describe('edits beat deletes', () => {
 });
 
 describe('remote deletes', () => {
-  it('moves the local file to the trash, never unlinking it', async () => {
-    const pair = await syncedPair({ 'a.txt': 'precious', 'b.txt': 'keep' });
+  it('moves the local file to the trash, never unlinking it', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { 'a.txt': 'precious', 'b.txt': 'keep' });
     await pair.removeRemote('a.txt');
     const report = await pair.sync();
     expect(report.status).toBe('synced');
@@ -138,8 +132,10 @@ describe('remote deletes', () => {
     expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'precious' });
   });
 
-  it('keeps never-synced local files of a folder deleted on the device, and the folder with them', async () => {
-    const pair = await syncedPair({ 'docs/a.txt': 'synced', 'other.txt': 'keep' });
+  it('keeps never-synced local files of a folder deleted on the device, and the folder with them', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair, { 'docs/a.txt': 'synced', 'other.txt': 'keep' });
     pair.writeLocal('docs/new.txt', 'never synced');
     await pair.removeRemote('docs');
     expect((await pair.sync()).status).toBe('synced');
@@ -149,8 +145,12 @@ describe('remote deletes', () => {
     expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'synced' });
   });
 
-  it('deletes on the device what was deleted here', async () => {
-    const pair = await syncedPair({ 'a.txt': 'gone soon', 'docs/b.txt': 'gone too', 'c.txt': 'keep' });
+  it('deletes on the device what was deleted here', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, {
+      'a.txt': 'gone soon',
+      'docs/b.txt': 'gone too',
+      'c.txt': 'keep',
+    });
     pair.removeLocal('a.txt');
     pair.removeLocal('docs');
     const { report, writes } = await pair.syncCounting();
@@ -161,8 +161,8 @@ describe('remote deletes', () => {
 });
 
 describe('type changes', () => {
-  it('replaces a remote file with the folder that replaced it here', async () => {
-    const pair = await syncedPair({ thing: 'a file', 'other.txt': 'keep' });
+  it('replaces a remote file with the folder that replaced it here', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { thing: 'a file', 'other.txt': 'keep' });
     pair.removeLocal('thing');
     pair.writeLocal('thing/inside.txt', 'now a folder');
     expect((await pair.sync()).status).toBe('synced');
@@ -171,8 +171,10 @@ describe('type changes', () => {
     expect(pair.localTree()).toEqual(expected);
   });
 
-  it('replaces a local folder with the file that replaced it on the device, the folder going to the trash', async () => {
-    const pair = await syncedPair({ 'thing/inside.txt': 'in a folder', 'other.txt': 'keep' });
+  it('replaces a local folder with the file that replaced it on the device, the folder going to the trash', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair, { 'thing/inside.txt': 'in a folder', 'other.txt': 'keep' });
     await pair.removeRemote('thing');
     await pair.writeRemote('thing', 'now a file');
     expect((await pair.sync()).status).toBe('synced');

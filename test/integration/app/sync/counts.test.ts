@@ -1,25 +1,13 @@
 // A pass's counts count items: a file sent twice in one pass is one upload, a deleted folder counts what it held.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { SyncPair } from '../../../helpers/sync-pair.ts';
-
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 
 describe('counts of a pass', () => {
-  it('counts a file edited again while the pass runs, and sent again by its next round, as one upload', async () => {
+  it('counts a file edited again while the pass runs, and sent again by its next round, as one upload', async ({
+    newPair,
+  }) => {
     let edited = false;
-    const pair: SyncPair = new SyncPair(device, {
+    const pair = newPair({
       engine: {
         // One transfer at a time: b.txt is checked after a.txt went up.
         transferConcurrency: 1,
@@ -34,7 +22,6 @@ describe('counts of a pass', () => {
         },
       },
     });
-    pairs.push(pair);
     pair.writeLocal('a.txt', 'a');
     pair.writeLocal('b.txt', 'b');
     const report = await pair.sync();
@@ -49,9 +36,10 @@ describe('counts of a pass', () => {
     });
   });
 
-  it('counts a folder deleted on the device with everything it held when it goes to the trash here', async () => {
-    const pair = new SyncPair(device);
-    pairs.push(pair);
+  it('counts a folder deleted on the device with everything it held when it goes to the trash here', async ({
+    newPair,
+  }) => {
+    const pair = newPair();
     for (const name of ['one', 'two', 'three']) pair.writeLocal(`album/${name}.jpg`, name);
     pair.writeLocal('keep.txt', 'keep');
     expect((await pair.sync()).status).toBe('synced');

@@ -11,36 +11,20 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { lockSyncedFolder, type SyncedFolderLock } from '../../../../app/profile/folder-lock.ts';
 import { FOLDER_MARKER_FILE, META_FOLDER_IDENTITY } from '../../../../app/sync/local/folder-identity.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
-import { files, SyncPair } from '../../../helpers/sync-pair.ts';
-
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
-
-afterAll(async () => {
-  await device?.stop();
-});
+import { files, type SyncPair } from '../../../helpers/sync-pair.ts';
 
 /** 20 files in a few folders: under the mass-delete guard's 50, so only the folder's identity can hold it. */
 const TEXTS: Record<string, string> = Object.fromEntries(
   Array.from({ length: 20 }, (_, n) => [`${n < 10 ? 'a' : 'b'}/f${n}.txt`, `text ${n}`]),
 );
 
-async function syncedPair(): Promise<SyncPair> {
-  const pair = new SyncPair(device);
-  pairs.push(pair);
+async function syncedPair(newPair: NewPair): Promise<SyncPair> {
+  const pair = newPair();
   for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
   expect((await pair.sync()).status).toBe('synced');
   return pair;
@@ -58,8 +42,8 @@ function replaceRoot(pair: SyncPair): string {
 }
 
 describe('a synced folder replaced by another one', () => {
-  it('is held with what changed and both ways out, and nothing is written anywhere', async () => {
-    const pair = await syncedPair();
+  it('is held with what changed and both ways out, and nothing is written anywhere', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     const aside = replaceRoot(pair);
     try {
       const { report, writes } = await pair.syncCounting();
@@ -80,8 +64,8 @@ describe('a synced folder replaced by another one', () => {
     }
   });
 
-  it('putting the synced folder back needs no answer', async () => {
-    const pair = await syncedPair();
+  it('putting the synced folder back needs no answer', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     const aside = replaceRoot(pair);
     expect((await pair.sync()).hold?.reason).toBe('folder-changed');
     rmSync(pair.localRoot, { recursive: true });
@@ -91,8 +75,10 @@ describe('a synced folder replaced by another one', () => {
     expect(writes).toEqual([]);
   });
 
-  it('restore keeps everything on both sides: nothing deleted, a file that differs keeps both versions', async () => {
-    const pair = await syncedPair();
+  it('restore keeps everything on both sides: nothing deleted, a file that differs keeps both versions', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     const aside = replaceRoot(pair);
     try {
       expect((await pair.sync()).hold?.reason).toBe('folder-changed');
@@ -119,8 +105,8 @@ describe('a synced folder replaced by another one', () => {
     }
   });
 
-  it('confirm syncs the folder as it is: what it lacks is deleted on the device', async () => {
-    const pair = await syncedPair();
+  it('confirm syncs the folder as it is: what it lacks is deleted on the device', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     const aside = replaceRoot(pair);
     try {
       expect((await pair.sync()).hold?.reason).toBe('folder-changed');
@@ -132,8 +118,8 @@ describe('a synced folder replaced by another one', () => {
     }
   });
 
-  it('an answer given for another hold does not answer this one', async () => {
-    const pair = await syncedPair();
+  it('an answer given for another hold does not answer this one', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     const aside = replaceRoot(pair);
     try {
       const report = await pair.sync({ confirmDeletes: true, answers: 'mass-delete' });
@@ -146,8 +132,8 @@ describe('a synced folder replaced by another one', () => {
 });
 
 describe('other changes of the folder', () => {
-  it('a copy of the folder (marker and all) put in its place is held as a copy', async () => {
-    const pair = await syncedPair();
+  it('a copy of the folder (marker and all) put in its place is held as a copy', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     const copy = `${pair.localRoot}.copy`;
     cpSync(pair.localRoot, copy, { recursive: true });
     rmSync(pair.localRoot, { recursive: true });
@@ -164,8 +150,10 @@ describe('other changes of the folder', () => {
     expect(await pair.remoteTree()).toEqual(files(TEXTS));
   });
 
-  it('a folder whose .mch-sync was deleted by hand is held until answered, then marked again', async () => {
-    const pair = await syncedPair();
+  it('a folder whose .mch-sync was deleted by hand is held until answered, then marked again', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     rmSync(join(pair.localRoot, '.mch-sync'), { recursive: true });
     expect((await pair.sync()).hold?.reason).toBe('folder-changed');
     const report = await pair.sync({ confirmDeletes: true });
@@ -174,8 +162,10 @@ describe('other changes of the folder', () => {
     expect((await pair.sync()).status).toBe('synced');
   });
 
-  it('the same folder on a renumbered device (a USB port, a reboot) syncs on, recorded anew', async () => {
-    const pair = await syncedPair();
+  it('the same folder on a renumbered device (a USB port, a reboot) syncs on, recorded anew', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     const recorded = JSON.parse(pair.index.getMeta(META_FOLDER_IDENTITY) ?? '{}') as { device: string };
     pair.index.setMeta(META_FOLDER_IDENTITY, JSON.stringify({ ...recorded, device: '987654' }));
     const { report, writes } = await pair.syncCounting();
@@ -185,12 +175,13 @@ describe('other changes of the folder', () => {
     expect(again.device).toBe(statSync(pair.localRoot, { bigint: true }).dev.toString());
   });
 
-  it("a process's lock follows the synced folder once it is back, so another profile cannot take it", async () => {
+  it("a process's lock follows the synced folder once it is back, so another profile cannot take it", async ({
+    newPair,
+  }) => {
     const profiles = mkdtempSync(join(tmpdir(), 'mch-identity-profiles-'));
     // The engine gets the lock the way a host hands it over; the process "starts" below.
     const held: { lock?: SyncedFolderLock } = {};
-    const pair = new SyncPair(device, { engine: { folderLock: { renew: () => held.lock?.renew() } } });
-    pairs.push(pair);
+    const pair = newPair({ engine: { folderLock: { renew: () => held.lock?.renew() } } });
     for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
     expect((await pair.sync()).status).toBe('synced');
     const aside = replaceRoot(pair);
@@ -216,9 +207,10 @@ describe('other changes of the folder', () => {
     }
   });
 
-  it('a new pair records its folder on the first pass; an empty new folder is no change', async () => {
-    const pair = new SyncPair(device);
-    pairs.push(pair);
+  it('a new pair records its folder on the first pass; an empty new folder is no change', async ({
+    newPair,
+  }) => {
+    const pair = newPair();
     expect((await pair.sync()).status).toBe('synced');
     expect(readFileSync(join(pair.localRoot, '.mch-sync', FOLDER_MARKER_FILE), 'utf8')).toMatch(
       /^\{"id":"[0-9a-f]{32}"\}\n$/,
@@ -229,7 +221,7 @@ describe('other changes of the folder', () => {
 });
 
 describe('live: a synced folder replaced while the service runs', () => {
-  it('is held with nothing written; restored, it is merged and watched from then on', async () => {
+  it('is held with nothing written; restored, it is merged and watched from then on', async ({ device }) => {
     const live = new LivePair(device);
     try {
       for (const [path, text] of Object.entries(TEXTS)) live.pair.writeLocal(path, text);

@@ -1,29 +1,16 @@
 // Remote names that could escape the synced folder (.., a/b, \, overlong, empty) are reported, never written, never deleted.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { SyncPair } from '../../../helpers/sync-pair.ts';
-
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 
 /** Renames an item in the device's database, past the checks of its API. */
-function forceName(id: string, name: string): void {
+function forceName(device: TestDevice, id: string, name: string): void {
   device.running.context.db.prepare('UPDATE items SET name = ? WHERE id = ?').run(name, id);
 }
 
-function liveNames(ids: readonly string[]): string[] {
+function liveNames(device: TestDevice, ids: readonly string[]): string[] {
   const statement = device.running.context.db.prepare<[string], { name: string }>(
     "SELECT name FROM items WHERE id = ? AND state = 'live'",
   );
@@ -33,23 +20,25 @@ function liveNames(ids: readonly string[]): string[] {
 const HOSTILE_FILES = ['.', '..\\..\\win.txt', '../../up.txt', 'a/b', 'x'.repeat(300), ''];
 
 describe('hostile remote names', () => {
-  it('never writes outside the synced folder, reports the items and leaves them on the device', async () => {
-    const pair = new SyncPair(device);
-    pairs.push(pair);
+  it('never writes outside the synced folder, reports the items and leaves them on the device', async ({
+    device,
+    newPair,
+  }) => {
+    const pair = newPair();
     const ids: string[] = [];
     for (const [index, name] of HOSTILE_FILES.entries()) {
       const id = await pair.writeRemote(`hostile-${index}.txt`, `payload ${index}`);
-      forceName(id, name);
+      forceName(device, id, name);
       ids.push(id);
     }
     // A folder called ".." holding a file: written naively, it would land beside the synced folder.
     const dotDot = await pair.mkdirRemote('dot-dot');
     await pair.writeRemote('dot-dot/escape.txt', 'escaped');
-    forceName(dotDot, '..');
+    forceName(device, dotDot, '..');
     ids.push(dotDot);
     // The same one level down.
     const nested = await pair.writeRemote('inner/nested.txt', 'nested');
-    forceName(nested, '..');
+    forceName(device, nested, '..');
     ids.push(nested);
     await pair.writeRemote('normal.txt', 'fine');
 
@@ -72,13 +61,12 @@ describe('hostile remote names', () => {
       true,
     );
     // Unknown to the client is never "deleted here": the device still has every one of them.
-    expect(liveNames(ids)).toEqual([...HOSTILE_FILES, '..', '..']);
+    expect(liveNames(device, ids)).toEqual([...HOSTILE_FILES, '..', '..']);
     expect(second.counts.deleted).toBe(0);
   });
 
-  it('syncs a name with control characters inside the folder', async () => {
-    const pair = new SyncPair(device);
-    pairs.push(pair);
+  it('syncs a name with control characters inside the folder', async ({ newPair }) => {
+    const pair = newPair();
     const name = 'bell\u0007 escape\u001b.txt';
     await pair.writeRemote(name, 'odd but allowed');
     const report = await pair.sync();

@@ -4,10 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import { afterEach, describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
-import { files, SyncPair, type Tree } from '../../../helpers/sync-pair.ts';
+import { files, type Tree, type SyncPair } from '../../../helpers/sync-pair.ts';
 
 const uid = process.getuid?.() ?? -1;
 /** The trash a delete on this disk goes to (freedesktop.org trash spec 1.0, "Trash directories"). */
@@ -43,38 +43,27 @@ function mountProblem(): string | undefined {
   return undefined;
 }
 
-let device: TestDevice;
 const mounted: string[] = [];
-const pairs: SyncPair[] = [];
 const livePairs: LivePair[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
 afterEach(async () => {
   // The service lets go of the folder first; then the disk goes, and only then its mount point.
   for (const live of livePairs) await live.live.stop();
   for (const dir of mounted.splice(0)) unmount(dir);
   for (const live of livePairs.splice(0)) await live.close();
-  for (const pair of pairs.splice(0)) pair.close();
 });
 
 /** A pair whose synced folder is the root of a fresh tmpfs. */
-function mountedPair(): SyncPair {
-  const pair = new SyncPair(device);
-  pairs.push(pair);
+function mountedPair(newPair: NewPair): SyncPair {
+  const pair = newPair();
   mountTmpfs(pair.localRoot);
   mounted.push(pair.localRoot);
   return pair;
 }
 
 /** Another computer on the same device folder (an ordinary folder). */
-function otherComputer(of: SyncPair): SyncPair {
-  const pair = new SyncPair(device, { remoteFolder: of.remoteFolder });
-  pairs.push(pair);
+function otherComputer(newPair: NewPair, of: SyncPair): SyncPair {
+  const pair = newPair({ remoteFolder: of.remoteFolder });
   return pair;
 }
 
@@ -102,12 +91,14 @@ const problem = mountProblem();
 describe.skipIf(problem !== undefined)(
   `a synced folder at the root of a mounted file system (${problem ?? 'tmpfs mounted as root'})`,
   () => {
-    it('a device delete puts the file in the disk’s trash, which is never uploaded nor reaches another computer', async () => {
-      const laptop = mountedPair();
+    it('a device delete puts the file in the disk’s trash, which is never uploaded nor reaches another computer', async ({
+      newPair,
+    }) => {
+      const laptop = mountedPair(newPair);
       laptop.writeLocal('a.txt', 'alpha');
       laptop.writeLocal('docs/b.txt', 'beta');
       expect((await laptop.sync()).status).toBe('synced');
-      const desktop = otherComputer(laptop);
+      const desktop = otherComputer(newPair, laptop);
       expect((await desktop.sync()).status).toBe('synced');
 
       await laptop.removeRemote('docs/b.txt');
@@ -132,8 +123,8 @@ describe.skipIf(problem !== undefined)(
       expect(existsSync(desktop.local(TRASH))).toBe(false);
     });
 
-    it('never uploads the disk’s lost+found', async () => {
-      const pair = mountedPair();
+    it('never uploads the disk’s lost+found', async ({ newPair }) => {
+      const pair = mountedPair(newPair);
       // What fsck leaves on ext2/3/4: root's folder, mode 0700, files named by inode.
       mkdirSync(pair.local('lost+found'), { mode: 0o700 });
       writeFileSync(pair.local('lost+found/#1234'), 'recovered');
@@ -147,8 +138,10 @@ describe.skipIf(problem !== undefined)(
       expect(pair.readLocal('lost+found/#1234')).toBe('recovered');
     });
 
-    it('a folder left holding only the disk’s trash is emptied: held, nothing deleted or uploaded', async () => {
-      const pair = mountedPair();
+    it('a folder left holding only the disk’s trash is emptied: held, nothing deleted or uploaded', async ({
+      newPair,
+    }) => {
+      const pair = mountedPair(newPair);
       pair.writeLocal('a.txt', 'alpha');
       pair.writeLocal('b.txt', 'beta');
       expect((await pair.sync()).status).toBe('synced');
@@ -160,7 +153,10 @@ describe.skipIf(problem !== undefined)(
       expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'alpha', 'b.txt': 'beta' }));
     });
 
-    it('live: a device delete goes to the disk’s trash, and the watcher sends nothing of it', async () => {
+    it('live: a device delete goes to the disk’s trash, and the watcher sends nothing of it', async ({
+      device,
+      newPair,
+    }) => {
       const live = new LivePair(device);
       livePairs.push(live);
       mountTmpfs(live.pair.localRoot);
@@ -196,13 +192,13 @@ describe.skipIf(problem !== undefined)(
       expect(writes[0]).toMatch(/^DELETE /);
       expect(await live.pair.remoteTree()).toEqual({ docs: { kind: 'folder' } });
 
-      const desktop = otherComputer(live.pair);
+      const desktop = otherComputer(newPair, live.pair);
       await desktop.sync();
       expect(desktop.localTree()).toEqual({ docs: { kind: 'folder' } });
       expect(userTree(live.pair)).toEqual({ docs: { kind: 'folder' } });
     }, 120_000);
 
-    it('live: a folder emptied into the disk’s trash is held', async () => {
+    it('live: a folder emptied into the disk’s trash is held', async ({ device }) => {
       const live = new LivePair(device);
       livePairs.push(live);
       mountTmpfs(live.pair.localRoot);
@@ -221,13 +217,7 @@ describe.skipIf(problem !== undefined)(
 );
 
 describe('a trash folder an older client put on the device', () => {
-  function newPair(): SyncPair {
-    const pair = new SyncPair(device);
-    pairs.push(pair);
-    return pair;
-  }
-
-  it('never comes down to a new computer and stays on the device', async () => {
+  it('never comes down to a new computer and stays on the device', async ({ newPair }) => {
     const pair = newPair();
     await pair.writeRemote('.Trash-1000/files/old.txt', 'old');
     await pair.writeRemote('.Trash-1000/info/old.txt.trashinfo', '[Trash Info]\nPath=old.txt\n');
@@ -244,7 +234,9 @@ describe('a trash folder an older client put on the device', () => {
     expect(await pair.remoteAt('.Trash-1000/files/old.txt')).toBeDefined();
   });
 
-  it('is not deleted on the device when the computer that synced it empties its trash', async () => {
+  it('is not deleted on the device when the computer that synced it empties its trash', async ({
+    newPair,
+  }) => {
     const pair = newPair();
     // What an older client left: the trash folder synced both ways, with rows in the index.
     pair.writeLocal('T/files/old.txt', 'old');

@@ -1,29 +1,10 @@
 // Renames and moves against the real device cost one request (or none), never a transfer; unchanged passes write nothing.
 import { statSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { files, isTransfer, SyncPair } from '../../../helpers/sync-pair.ts';
+import { describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
+import { files, isTransfer, type SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
-
-function newPair(): SyncPair {
-  const pair = new SyncPair(device);
-  pairs.push(pair);
-  return pair;
-}
-
-async function syncedPair(texts: Record<string, string>): Promise<SyncPair> {
+async function syncedPair(newPair: NewPair, texts: Record<string, string>): Promise<SyncPair> {
   const pair = newPair();
   for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
   const first = await pair.sync();
@@ -33,8 +14,8 @@ async function syncedPair(texts: Record<string, string>): Promise<SyncPair> {
 }
 
 describe('local renames and moves', () => {
-  it('costs exactly one PATCH and no upload, download or delete for a file rename', async () => {
-    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+  it('costs exactly one PATCH and no upload, download or delete for a file rename', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
     const id = await pair.remoteId('a.txt');
     pair.renameLocal('a.txt', 'renamed.txt');
     const { report, writes } = await pair.syncCounting();
@@ -45,8 +26,8 @@ describe('local renames and moves', () => {
     expect(await pair.remoteId('renamed.txt')).toBe(id);
   });
 
-  it('costs exactly one PATCH for a file moved into another folder', async () => {
-    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+  it('costs exactly one PATCH for a file moved into another folder', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
     const id = await pair.remoteId('a.txt');
     pair.renameLocal('a.txt', 'docs/a.txt');
     const { report, writes } = await pair.syncCounting();
@@ -55,10 +36,10 @@ describe('local renames and moves', () => {
     expect(await pair.remoteTree()).toEqual(files({ 'docs/a.txt': 'alpha', 'docs/b.txt': 'beta' }));
   });
 
-  it('costs exactly one PATCH for a folder of 300 files moved into another folder', async () => {
+  it('costs exactly one PATCH for a folder of 300 files moved into another folder', async ({ newPair }) => {
     const texts: Record<string, string> = { 'archive/readme.txt': 'archive' };
     for (let i = 0; i < 300; i += 1) texts[`big/f${i}.txt`] = `file ${i}`;
-    const pair = await syncedPair(texts);
+    const pair = await syncedPair(newPair, texts);
     const id = await pair.remoteId('big');
     pair.renameLocal('big', 'archive/big');
     const { report, writes } = await pair.syncCounting();
@@ -70,8 +51,8 @@ describe('local renames and moves', () => {
     expect(await pair.remoteTree()).toEqual(files(moved));
   });
 
-  it('costs exactly one PATCH for a case-only rename', async () => {
-    const pair = await syncedPair({ 'Readme.txt': 'read me' });
+  it('costs exactly one PATCH for a case-only rename', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { 'Readme.txt': 'read me' });
     const id = await pair.remoteId('Readme.txt');
     pair.renameLocal('Readme.txt', 'README.txt');
     const { writes } = await pair.syncCounting();
@@ -81,8 +62,14 @@ describe('local renames and moves', () => {
 });
 
 describe('remote renames and moves', () => {
-  it('after its own renames and moves, a pass trusting its cache lists no folder again', async () => {
-    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta', 'archive/c.txt': 'gamma' });
+  it('after its own renames and moves, a pass trusting its cache lists no folder again', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair, {
+      'a.txt': 'alpha',
+      'docs/b.txt': 'beta',
+      'archive/c.txt': 'gamma',
+    });
     // The first pass made every folder, so the next one lists them: from then on the cache is whole.
     await pair.sync();
     const a = await pair.remoteId('a.txt');
@@ -107,8 +94,10 @@ describe('remote renames and moves', () => {
     expect(pair.localTree()).toEqual({ ...expected, docs: { kind: 'folder' } });
   });
 
-  it('renames the local file in place: no download, same inode, no write to the device', async () => {
-    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
+  it('renames the local file in place: no download, same inode, no write to the device', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair, { 'a.txt': 'alpha', 'docs/b.txt': 'beta' });
     const inode = statSync(pair.local('a.txt')).ino;
     await pair.moveRemote('a.txt', 'docs/renamed.txt');
     const { report, requests, writes } = await pair.syncCounting();
@@ -119,8 +108,10 @@ describe('remote renames and moves', () => {
     expect(statSync(pair.local('docs/renamed.txt')).ino).toBe(inode);
   });
 
-  it('renames a remote folder locally as one rename, keeping the inodes of what it holds', async () => {
-    const pair = await syncedPair({ 'docs/a.txt': 'alpha', 'docs/deep/b.txt': 'beta' });
+  it('renames a remote folder locally as one rename, keeping the inodes of what it holds', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair, { 'docs/a.txt': 'alpha', 'docs/deep/b.txt': 'beta' });
     const inode = statSync(pair.local('docs/deep/b.txt')).ino;
     await pair.moveRemote('docs', 'papers');
     const { requests, writes } = await pair.syncCounting();
@@ -132,8 +123,12 @@ describe('remote renames and moves', () => {
 });
 
 describe('passes with nothing to do', () => {
-  it('writes nothing and transfers no content when nothing changed', async () => {
-    const pair = await syncedPair({ 'a.txt': 'alpha', 'docs/b.txt': 'beta', 'docs/deep/c.txt': 'gamma' });
+  it('writes nothing and transfers no content when nothing changed', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, {
+      'a.txt': 'alpha',
+      'docs/b.txt': 'beta',
+      'docs/deep/c.txt': 'gamma',
+    });
     const { report, requests, writes } = await pair.syncCounting();
     expect(writes).toEqual([]);
     expect(requests.filter(isTransfer)).toEqual([]);
@@ -141,9 +136,10 @@ describe('passes with nothing to do', () => {
     expect(report.counts).toMatchObject({ uploaded: 0, downloaded: 0, renamed: 0, moved: 0, deleted: 0 });
   });
 
-  it('after a restart, asks for every folder with its stored listing ETag: one 304 each', async () => {
-    const pair = new SyncPair(device, { indexFile: true });
-    pairs.push(pair);
+  it('after a restart, asks for every folder with its stored listing ETag: one 304 each', async ({
+    newPair,
+  }) => {
+    const pair = newPair({ indexFile: true });
     pair.writeLocal('a.txt', 'alpha');
     pair.writeLocal('docs/b.txt', 'beta');
     pair.writeLocal('docs/deep/c.txt', 'gamma');
@@ -163,9 +159,10 @@ describe('passes with nothing to do', () => {
     expect(listings().slice(before)).toEqual([304, 304, 304]);
   });
 
-  it('after a restart, a folder changed on the device is listed in full and its change synced', async () => {
-    const pair = new SyncPair(device, { indexFile: true });
-    pairs.push(pair);
+  it('after a restart, a folder changed on the device is listed in full and its change synced', async ({
+    newPair,
+  }) => {
+    const pair = newPair({ indexFile: true });
     pair.writeLocal('docs/b.txt', 'beta');
     expect((await pair.sync()).status).toBe('synced');
     expect((await pair.sync()).status).toBe('synced');
@@ -177,10 +174,12 @@ describe('passes with nothing to do', () => {
     expect(pair.localTree()).toEqual(files({ 'docs/renamed.txt': 'beta' }));
   });
 
-  it('reads a name that differs only in Unicode normalisation (NFC vs NFD) as no change', async () => {
+  it('reads a name that differs only in Unicode normalisation (NFC vs NFD) as no change', async ({
+    newPair,
+  }) => {
     const nfc = 'caf\u00e9.txt';
     const nfd = 'cafe\u0301.txt';
-    const pair = await syncedPair({ [nfc]: 'coffee' });
+    const pair = await syncedPair(newPair, { [nfc]: 'coffee' });
     // What macOS does to names: the same file now reads back decomposed.
     pair.renameLocal(nfc, nfd);
     const { writes } = await pair.syncCounting();

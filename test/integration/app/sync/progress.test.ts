@@ -1,23 +1,13 @@
 // A pass's progress as the window sees it: an upload is listed from the start of its operation (while its file is read to send one version of it), then counts its bytes as they go.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import type { SyncProgress, TransferProgress } from '../../../../common/sync-status.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterAll(async () => {
-  await device?.stop();
-});
-
 describe('progress of a pass', () => {
-  it('lists an upload before its first byte moves, then counts its bytes', async () => {
+  it('lists an upload before its first byte moves, then counts its bytes', async ({ device }) => {
     const seen: SyncProgress[] = [];
     const pair = new SyncPair(device, {
       engine: { events: { onProgress: (progress) => seen.push(progress) } },

@@ -1,32 +1,23 @@
 // A pass with nothing to do ends after the scan and the walk (folder digests, 304s), and any single change still counts.
 import { symlinkSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import type { TestDevice } from '../../../helpers/device.ts';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import type { PassReport } from '../../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../../app/sync/pass/quiet-pass.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
-import { isWrite, SyncPair } from '../../../helpers/sync-pair.ts';
+import { isWrite, type SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-const pairs: SyncPair[] = [];
 const proxies: HostileServer[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
 afterEach(async () => {
-  for (const pair of pairs.splice(0)) pair.close();
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
 
 /** A pair synced once with a small tree, its log cleared. */
-async function syncedPair(): Promise<SyncPair> {
-  const pair = new SyncPair(device, { indexFile: true });
-  pairs.push(pair);
+async function syncedPair(newPair: NewPair): Promise<SyncPair> {
+  const pair = newPair({ indexFile: true });
   pair.writeLocal('a.txt', 'alpha');
   pair.writeLocal('docs/b.txt', 'bravo');
   pair.writeLocal('docs/deep/c.txt', 'charlie');
@@ -58,8 +49,10 @@ async function pass(pair: SyncPair): Promise<{ quiet: boolean; report: PassRepor
 }
 
 describe('a pass with nothing to do', () => {
-  it('ends after the scan and the walk, also in a new engine on the same index, sending only GETs', async () => {
-    const pair = await syncedPair();
+  it('ends after the scan and the walk, also in a new engine on the same index, sending only GETs', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     const again = await pair.syncCounting();
     expect(wasQuiet(pair)).toBe(true);
     expect(again.report.status).toBe('synced');
@@ -69,8 +62,8 @@ describe('a pass with nothing to do', () => {
     expect((await pass(pair)).quiet).toBe(true);
   });
 
-  it('sees each kind of local change and syncs it', async () => {
-    const pair = await syncedPair();
+  it('sees each kind of local change and syncs it', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     const steps: Array<[string, () => void, Record<string, string>]> = [
       ['an edit of the same size', () => pair.writeLocal('a.txt', 'ALPHA'), { 'a.txt': 'ALPHA' }],
       ['a rename', () => pair.renameLocal('a.txt', 'a2.txt'), { 'a2.txt': 'ALPHA' }],
@@ -97,8 +90,8 @@ describe('a pass with nothing to do', () => {
     expect(await pair.remoteTree()).toEqual(pair.localTree());
   });
 
-  it('sees a new empty folder and a folder deleted locally', async () => {
-    const pair = await syncedPair();
+  it('sees a new empty folder and a folder deleted locally', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     pair.mkdirLocal('docs/new');
     expect((await pass(pair)).quiet).toBe(false);
     expect((await pair.remoteTree())['docs/new']).toEqual({ kind: 'folder' });
@@ -107,8 +100,8 @@ describe('a pass with nothing to do', () => {
     expect((await pair.remoteTree())['empty']).toBeUndefined();
   });
 
-  it('sees each kind of remote change deep in the tree and brings it here', async () => {
-    const pair = await syncedPair();
+  it('sees each kind of remote change deep in the tree and brings it here', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
     expect((await pass(pair)).quiet).toBe(false);
     expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
@@ -122,8 +115,10 @@ describe('a pass with nothing to do', () => {
     expect((await pass(pair)).quiet).toBe(true);
   });
 
-  it('reports what is skipped again: the scan finds local ones anew, the device side comes from the record', async () => {
-    const pair = await syncedPair();
+  it('reports what is skipped again: the scan finds local ones anew, the device side comes from the record', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     await pair.writeRemote('docs/desktop.ini', 'system');
     const settled = await pass(pair);
     expect(settled.quiet).toBe(false);
@@ -139,8 +134,10 @@ describe('a pass with nothing to do', () => {
     expect(restarted.report.issues.map((issue) => `${issue.code} ${issue.path}`).sort()).toEqual(skipped);
   });
 
-  it('leaves a synced file that became a symlink alone on both sides, as a pass that plans would', async () => {
-    const pair = await syncedPair();
+  it('leaves a synced file that became a symlink alone on both sides, as a pass that plans would', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     pair.removeLocal('docs/b.txt');
     symlinkSync('../a.txt', pair.local('docs/b.txt'));
     const { quiet, report, writes } = await pass(pair);
@@ -150,11 +147,12 @@ describe('a pass with nothing to do', () => {
     expect((await pair.remoteTree())['docs/b.txt']).toEqual({ kind: 'file', text: 'bravo' });
   });
 
-  it('plans again after a pass that walked but did not settle: the record is dropped before anything changes', async () => {
+  it('plans again after a pass that walked but did not settle: the record is dropped before anything changes', async ({
+    device,
+  }) => {
     // The download of the remote change is where the pass stops: its walk has already kept the new listing.
     const { pair, proxy, stopSignal } = await stoppablePair(device, atDownload);
     proxies.push(proxy);
-    pairs.push(pair);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
     expect((await pair.sync()).status).toBe('synced');
     await settle(pair);
@@ -171,8 +169,10 @@ describe('a pass with nothing to do', () => {
     expect((await pass(pair)).quiet).toBe(true);
   });
 
-  it('needs no digest of its own to be right: with every digest gone a pass compares and plans', async () => {
-    const pair = await syncedPair();
+  it('needs no digest of its own to be right: with every digest gone a pass compares and plans', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     pair.index.digests.clear();
     pair.writeLocal('docs/deep/c.txt', 'changed while no digest was kept');
     const { quiet, writes } = await pass(pair);
@@ -184,8 +184,8 @@ describe('a pass with nothing to do', () => {
 });
 
 describe('a scoped round that saw a change on the device outside its scope', () => {
-  it('leaves no settled record, so the next whole pass still brings the change', async () => {
-    const pair = await syncedPair();
+  it('leaves no settled record, so the next whole pass still brings the change', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     // A live round around a file the user saved in docs/ uploads it: this engine wrote into docs/.
     pair.writeLocal('docs/mine.txt', 'mine');
     expect((await pair.sync({ scope: ['docs/mine.txt'], remote: 'trust-cache' })).status).toBe('synced');
@@ -205,8 +205,10 @@ describe('a scoped round that saw a change on the device outside its scope', () 
     expect(await pair.remoteTree()).toEqual(pair.localTree());
   });
 
-  it('the same when the service stops before its next round and the next process runs a whole pass', async () => {
-    const pair = await syncedPair();
+  it('the same when the service stops before its next round and the next process runs a whole pass', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     pair.writeLocal('docs/mine.txt', 'mine');
     expect((await pair.sync({ scope: ['docs/mine.txt'], remote: 'trust-cache' })).status).toBe('synced');
     await pair.writeRemote('docs/theirs.txt', 'from the device');
@@ -223,13 +225,14 @@ describe('a scoped round that saw a change on the device outside its scope', () 
 
 describe('a pass cancelled before it wrote anything', () => {
   /** A pair whose passes can be cancelled at their first folder listing, synced and settled. */
-  async function cancellablePair(): Promise<{ pair: SyncPair; cancelledPass: () => Promise<void> }> {
+  async function cancellablePair(
+    device: TestDevice,
+  ): Promise<{ pair: SyncPair; cancelledPass: () => Promise<void> }> {
     const { pair, proxy, stopSignal } = await stoppablePair(
       device,
       (request) => request.method === 'GET' && request.url.includes('/filesSearch/parents'),
     );
     proxies.push(proxy);
-    pairs.push(pair);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
     expect((await pair.sync()).status).toBe('synced');
     await settle(pair);
@@ -240,16 +243,18 @@ describe('a pass cancelled before it wrote anything', () => {
     return { pair, cancelledPass };
   }
 
-  it('puts the settled record back, so the next process needs no plan over everything', async () => {
-    const { pair, cancelledPass } = await cancellablePair();
+  it('puts the settled record back, so the next process needs no plan over everything', async ({
+    device,
+  }) => {
+    const { pair, cancelledPass } = await cancellablePair(device);
     await cancelledPass();
     expect(pair.index.getMeta(META_SETTLED)).toBeDefined();
     pair.restart();
     expect((await pass(pair)).quiet).toBe(true);
   });
 
-  it('still brings a change the device made before it: its listing was never kept', async () => {
-    const { pair, cancelledPass } = await cancellablePair();
+  it('still brings a change the device made before it: its listing was never kept', async ({ device }) => {
+    const { pair, cancelledPass } = await cancellablePair(device);
     await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
     pair.writeLocal('docs/new.txt', 'made here meanwhile');
     await cancelledPass();

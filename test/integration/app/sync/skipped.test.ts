@@ -1,30 +1,11 @@
 // What is never synced (symlinks, temporary and system files, .mchignore patterns) stays local and is reported.
 import { symlinkSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { files, SyncPair } from '../../../helpers/sync-pair.ts';
-
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
-
-function newPair(): SyncPair {
-  const pair = new SyncPair(device);
-  pairs.push(pair);
-  return pair;
-}
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
+import { files } from '../../../helpers/sync-pair.ts';
 
 describe('items that are not synced', () => {
-  it('leaves symlinks on this computer and reports them as skipped', async () => {
+  it('leaves symlinks on this computer and reports them as skipped', async ({ newPair }) => {
     const pair = newPair();
     pair.writeLocal('a.txt', 'alpha');
     symlinkSync('a.txt', pair.local('link-to-a'));
@@ -36,7 +17,9 @@ describe('items that are not synced', () => {
     expect(skipped.sort()).toEqual(['link-to-a', 'link-to-etc']);
   });
 
-  it('leaves temporary and system files on this computer and reports them as skipped', async () => {
+  it('leaves temporary and system files on this computer and reports them as skipped', async ({
+    newPair,
+  }) => {
     const pair = newPair();
     const temporary = [
       '.DS_Store',
@@ -59,7 +42,9 @@ describe('items that are not synced', () => {
     for (const path of temporary) expect(pair.readLocal(path)).toBe('temporary');
   });
 
-  it('follows .mchignore: matching files and folders stay local, the .mchignore itself is synced', async () => {
+  it('follows .mchignore: matching files and folders stay local, the .mchignore itself is synced', async ({
+    newPair,
+  }) => {
     const pair = newPair();
     pair.writeLocal('.mchignore', '*.log\nbuild/\n!keep.log\n');
     pair.writeLocal('app.log', 'noise');
@@ -76,7 +61,9 @@ describe('items that are not synced', () => {
     expect(skipped).toEqual(expect.arrayContaining(['app.log', 'build', 'src/debug.log']));
   });
 
-  it('does not delete on the device a synced file that a new .mchignore line now ignores', async () => {
+  it('does not delete on the device a synced file that a new .mchignore line now ignores', async ({
+    newPair,
+  }) => {
     const pair = newPair();
     pair.writeLocal('data.csv', 'numbers');
     expect((await pair.sync()).status).toBe('synced');

@@ -1,22 +1,13 @@
 // Modification times against the real device: a change of time alone is synced both ways, and equal bytes never conflict.
 import { statSync, utimesSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import { afterEach, describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import type { HostileServer, SeenRequest } from '../../../helpers/hostile-server.ts';
-import { files, startDeviceProxy, SyncPair, type PairOptions } from '../../../helpers/sync-pair.ts';
+import { files, startDeviceProxy, type PairOptions, type SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-const pairs: SyncPair[] = [];
 const proxies: HostileServer[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
 afterEach(async () => {
-  for (const pair of pairs.splice(0)) pair.close();
   for (const proxy of proxies.splice(0)) await proxy.close();
 });
 
@@ -24,9 +15,8 @@ const NOW = new Date('2026-03-04T05:06:07.890Z');
 const OLD = Date.parse('2021-05-06T07:08:09.000Z');
 const OLDER = Date.parse('2019-01-02T03:04:05.000Z');
 
-function newPair(options: PairOptions = {}): SyncPair {
-  const pair = new SyncPair(device, { ...options, engine: { now: () => NOW, ...options.engine } });
-  pairs.push(pair);
+function makePair(newPair: NewPair, options: PairOptions = {}): SyncPair {
+  const pair = newPair({ ...options, engine: { now: () => NOW, ...options.engine } });
   return pair;
 }
 
@@ -36,7 +26,10 @@ function touch(pair: SyncPair, path: string, mtimeMs: number): void {
 }
 
 describe('a change of modification time alone', () => {
-  it('goes up as one PATCH {mTime} with If-Match and no upload, and reaches a second computer', async () => {
+  it('goes up as one PATCH {mTime} with If-Match and no upload, and reaches a second computer', async ({
+    device,
+    newPair,
+  }) => {
     const seen: { request: SeenRequest; body: string }[] = [];
     const proxy = await startDeviceProxy(device.base, {
       before: (request, body) => {
@@ -44,10 +37,10 @@ describe('a change of modification time alone', () => {
       },
     });
     proxies.push(proxy);
-    const pair = newPair({ deviceUrl: proxy.base });
+    const pair = makePair(newPair, { deviceUrl: proxy.base });
     pair.writeLocal('notes/f.txt', 'the same bytes');
     expect((await pair.sync()).status).toBe('synced');
-    const other = newPair({ remoteFolder: pair.remoteFolder });
+    const other = makePair(newPair, { remoteFolder: pair.remoteFolder });
     expect((await other.sync()).status).toBe('synced');
     const id = await pair.remoteId('notes/f.txt');
     const before = await pair.remoteAt('notes/f.txt');
@@ -75,8 +68,8 @@ describe('a change of modification time alone', () => {
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
 
-  it('reaches the local file when only the device changed it', async () => {
-    const pair = newPair();
+  it('reaches the local file when only the device changed it', async ({ newPair }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
     expect((await pair.sync()).status).toBe('synced');
     await pair.other.patch(await pair.remoteId('a.txt'), { mTimeMs: OLD });
@@ -88,8 +81,10 @@ describe('a change of modification time alone', () => {
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
 
-  it('on both sides, to different times, keeps one file with the device time and no conflicted copy', async () => {
-    const pair = newPair();
+  it('on both sides, to different times, keeps one file with the device time and no conflicted copy', async ({
+    newPair,
+  }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
     expect((await pair.sync()).status).toBe('synced');
     touch(pair, 'a.txt', OLDER);
@@ -104,8 +99,8 @@ describe('a change of modification time alone', () => {
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
 
-  it('keeps a local edit when the device only changed the time (no conflict)', async () => {
-    const pair = newPair();
+  it('keeps a local edit when the device only changed the time (no conflict)', async ({ newPair }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
     expect((await pair.sync()).status).toBe('synced');
     pair.writeLocal('a.txt', 'omega', OLDER);
@@ -119,8 +114,8 @@ describe('a change of modification time alone', () => {
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
 
-  it('takes a device edit when the local file was only touched (no conflict)', async () => {
-    const pair = newPair();
+  it('takes a device edit when the local file was only touched (no conflict)', async ({ newPair }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
     expect((await pair.sync()).status).toBe('synced');
     touch(pair, 'a.txt', OLDER);
@@ -134,8 +129,8 @@ describe('a change of modification time alone', () => {
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
 
-  it('still keeps both when both sides really changed the bytes', async () => {
-    const pair = newPair();
+  it('still keeps both when both sides really changed the bytes', async ({ newPair }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
     expect((await pair.sync()).status).toBe('synced');
     pair.writeLocal('a.txt', 'local', OLDER);
@@ -145,8 +140,10 @@ describe('a change of modification time alone', () => {
     expect(Object.keys(pair.localTree())).toHaveLength(2);
   });
 
-  it('keeps both when both edits have one size and one time: the bytes are compared (soak seed 1251)', async () => {
-    const pair = newPair();
+  it('keeps both when both edits have one size and one time: the bytes are compared (soak seed 1251)', async ({
+    newPair,
+  }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
     expect((await pair.sync()).status).toBe('synced');
     pair.writeLocal('a.txt', 'local', OLD);
@@ -158,8 +155,10 @@ describe('a change of modification time alone', () => {
     expect(await pair.remoteTree()).toEqual(pair.localTree());
   });
 
-  it('records equal bytes with one size and one time on both sides as agreed, with no copy', async () => {
-    const pair = newPair();
+  it('records equal bytes with one size and one time on both sides as agreed, with no copy', async ({
+    newPair,
+  }) => {
+    const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
     expect((await pair.sync()).status).toBe('synced');
     pair.writeLocal('a.txt', 'same!', OLD);

@@ -1,28 +1,14 @@
 // Two computers (two folders, two indexes) syncing one device folder converge after changes on both.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { files, SyncPair } from '../../../helpers/sync-pair.ts';
+import { describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
+import { files, type SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-const pairs: SyncPair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(() => {
-  for (const pair of pairs.splice(0)) pair.close();
-});
-
-function computers(): [SyncPair, SyncPair] {
-  const laptop = new SyncPair(device, { engine: { now: () => new Date('2026-05-06T07:08:09Z') } });
-  const desktop = new SyncPair(device, {
+function computers(newPair: NewPair): [SyncPair, SyncPair] {
+  const laptop = newPair({ engine: { now: () => new Date('2026-05-06T07:08:09Z') } });
+  const desktop = newPair({
     remoteFolder: laptop.remoteFolder,
     engine: { now: () => new Date('2026-05-06T07:08:09Z') },
   });
-  pairs.push(laptop, desktop);
   return [laptop, desktop];
 }
 
@@ -34,8 +20,8 @@ async function settle(laptop: SyncPair, desktop: SyncPair): Promise<void> {
 }
 
 describe('two computers on one device folder', () => {
-  it('converge after renames, edits, adds and deletes on both sides', async () => {
-    const [laptop, desktop] = computers();
+  it('converge after renames, edits, adds and deletes on both sides', async ({ newPair }) => {
+    const [laptop, desktop] = computers(newPair);
     laptop.writeLocal('notes.txt', 'notes v1');
     laptop.writeLocal('docs/plan.txt', 'plan');
     laptop.writeLocal('docs/old.txt', 'old');
@@ -65,8 +51,8 @@ describe('two computers on one device folder', () => {
     for (const pair of [laptop, desktop]) expect((await pair.syncCounting()).writes).toEqual([]);
   });
 
-  it('keep both versions of a file both edited, and agree on the result', async () => {
-    const [laptop, desktop] = computers();
+  it('keep both versions of a file both edited, and agree on the result', async ({ newPair }) => {
+    const [laptop, desktop] = computers(newPair);
     laptop.writeLocal('shared.txt', 'v1');
     await settle(laptop, desktop);
     laptop.writeLocal('shared.txt', 'laptop edit', Date.parse('2026-04-01T00:00:00Z'));
