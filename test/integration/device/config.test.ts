@@ -1,5 +1,6 @@
 // The configuration service at {config_url}/config/v1/config (interface.md "Configuration", device-api.md §5).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../helpers/fixtures.ts';
 import type { Configuration, Wrapped } from '../../../common/wire/cloud.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
 
@@ -16,23 +17,13 @@ const SERVICE_KEYS = [
   'service.client.url',
 ];
 
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterAll(async () => {
-  await device?.stop();
-});
-
-function getConfig(query = '', headers: Record<string, string> = {}): Promise<Response> {
+function getConfig(device: TestDevice, query = '', headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${device.base}/config/v1/config${query}`, { headers });
 }
 
 describe('GET /config/v1/config', () => {
-  it('answers 200 with {data: Configuration, error: null} and needs no token', async () => {
-    const response = await getConfig();
+  it('answers 200 with {data: Configuration, error: null} and needs no token', async ({ device }) => {
+    const response = await getConfig(device);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await response.json()) as Wrapped<Configuration>;
@@ -46,12 +37,12 @@ describe('GET /config/v1/config', () => {
     });
   });
 
-  it('is the URL the device advertises as its configuration endpoint', () => {
+  it('is the URL the device advertises as its configuration endpoint', ({ device }) => {
     expect(device.running.urls.config).toBe(`${device.base}/config/v1/config`);
   });
 
-  it('publishes every service URL, each an absolute URL under the device base', async () => {
-    const body = (await (await getConfig()).json()) as Wrapped<Configuration>;
+  it('publishes every service URL, each an absolute URL under the device base', async ({ device }) => {
+    const body = (await (await getConfig(device)).json()) as Wrapped<Configuration>;
     const urls: Record<string, string> = body.data?.componentMap['cloud.service.urls'] ?? {};
     for (const key of SERVICE_KEYS) {
       expect(urls[key], key).toEqual(ANY_STRING);
@@ -59,15 +50,15 @@ describe('GET /config/v1/config', () => {
     }
   });
 
-  it('publishes the identity provider under both identity and auth0 keys', async () => {
-    const body = (await (await getConfig()).json()) as Wrapped<Configuration>;
+  it('publishes the identity provider under both identity and auth0 keys', async ({ device }) => {
+    const body = (await (await getConfig(device)).json()) as Wrapped<Configuration>;
     const urls = body.data?.componentMap['cloud.service.urls'];
     expect(urls?.['service.identity.url']).toBe(urls?.['service.auth0.url']);
     expect(urls?.['service.identity.url']).toBe(device.running.urls.identity);
   });
 
-  it('publishes a device lookup URL that answers', async () => {
-    const body = (await (await getConfig()).json()) as Wrapped<Configuration>;
+  it('publishes a device lookup URL that answers', async ({ device }) => {
+    const body = (await (await getConfig(device)).json()) as Wrapped<Configuration>;
     const deviceUrl = body.data?.componentMap['cloud.service.urls']['service.device.url'] ?? '';
     const userId = device.running.context.users.byName('alice')?.id ?? '';
     const response = await fetch(`${deviceUrl}/device/v1/user/${encodeURIComponent(userId)}`, {
@@ -76,27 +67,27 @@ describe('GET /config/v1/config', () => {
     expect(response.status).toBe(200);
   });
 
-  it('sends an ETag, and 304 without a body for If-None-Match with it', async () => {
-    const first = await getConfig();
+  it('sends an ETag, and 304 without a body for If-None-Match with it', async ({ device }) => {
+    const first = await getConfig(device);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^(W\/)?".*"$/);
-    const second = await getConfig('', { 'if-none-match': etag ?? '' });
+    const second = await getConfig(device, '', { 'if-none-match': etag ?? '' });
     expect(second.status).toBe(304);
     expect(await second.text()).toBe('');
   });
 
-  it('answers 200 for If-None-Match with another tag', async () => {
-    expect((await getConfig('', { 'if-none-match': '"old"' })).status).toBe(200);
+  it('answers 200 for If-None-Match with another tag', async ({ device }) => {
+    expect((await getConfig(device, '', { 'if-none-match': '"old"' })).status).toBe(200);
   });
 
-  it('answers the same for clienttype=nas as for no clienttype', async () => {
-    const plain = await (await getConfig()).json();
-    const nas = await (await getConfig('?clienttype=nas')).json();
+  it('answers the same for clienttype=nas as for no clienttype', async ({ device }) => {
+    const plain = await (await getConfig(device)).json();
+    const nas = await (await getConfig(device, '?clienttype=nas')).json();
     expect(nas).toEqual(plain);
   });
 
-  it('answers 200 wrapped for clienttype=portal', async () => {
-    const response = await getConfig('?clienttype=portal');
+  it('answers 200 wrapped for clienttype=portal', async ({ device }) => {
+    const response = await getConfig(device, '?clienttype=portal');
     expect(response.status).toBe(200);
     const body = (await response.json()) as Wrapped<Configuration>;
     expect(body.error).toBeNull();
@@ -105,8 +96,8 @@ describe('GET /config/v1/config', () => {
     );
   });
 
-  it('answers 400 {data: null, error} for an unknown clienttype', async () => {
-    const response = await getConfig('?clienttype=bogus');
+  it('answers 400 {data: null, error} for an unknown clienttype', async ({ device }) => {
+    const response = await getConfig(device, '?clienttype=bogus');
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
       data: null,
@@ -114,14 +105,14 @@ describe('GET /config/v1/config', () => {
     });
   });
 
-  it('answers 400 wrapped for a repeated clienttype', async () => {
-    const response = await getConfig('?clienttype=nas&clienttype=portal');
+  it('answers 400 wrapped for a repeated clienttype', async ({ device }) => {
+    const response = await getConfig(device, '?clienttype=nas&clienttype=portal');
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ data: null, error: { label: ANY_STRING } });
   });
 
-  it('ignores a bearer token, even an invalid one', async () => {
-    const response = await getConfig('', { authorization: 'Bearer garbage' });
+  it('ignores a bearer token, even an invalid one', async ({ device }) => {
+    const response = await getConfig(device, '', { authorization: 'Bearer garbage' });
     expect(response.status).toBe(200);
   });
 });

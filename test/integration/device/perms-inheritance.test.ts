@@ -1,22 +1,25 @@
 // Permissions granted to other users: a grant on a folder covers everything below it, ReadFile only reads,
 // WriteFile also changes, and nothing outside the granted folder shows (device-api.md §3).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
 import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import { createFile, createFolder, postMultipart, type Created } from '../../helpers/multipart.ts';
 import { grant, rootId, userId } from '../../helpers/shares.ts';
 
-let device: TestDevice;
 /** alice: team/ (bob ReadFile, carol WriteFile) holding deep/notes.txt; private.txt beside team/. */
 let team: Created;
 let deep: Created;
 let notes: Created;
 let privateFile: Created;
 
-beforeAll(async () => {
-  device = await startTestDevice({
+test.override({
+  deviceOptions: {
     users: ['alice', 'bob', 'carol'].map((name) => ({ name, password: `${name}-password` })),
-  });
+  },
+});
+
+test.beforeAll(async ({ device }) => {
   team = await createFolder(device, 'team');
   deep = await createFolder(device, 'deep', team.id);
   notes = await createFile(device, 'notes.txt', 'shared notes', deep.id);
@@ -25,32 +28,28 @@ beforeAll(async () => {
   await grant(device, 'alice', team.id, { id: userId(device, 'carol'), type: 'user' }, 'WriteFile');
 });
 
-afterAll(async () => {
-  await device?.stop();
-});
-
 const json = (body: unknown): RequestInit => ({
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
 
-async function listing(user: string, folderId: string): Promise<ListingResponse> {
+async function listing(device: TestDevice, user: string, folderId: string): Promise<ListingResponse> {
   const response = await device.fetchAs(user, `/sdk/v2/filesSearch/parents?ids=${folderId}`);
   expect(response.status).toBe(200);
   return (await response.json()) as ListingResponse;
 }
 
 describe('a user with ReadFile on a folder', () => {
-  it('reads the folder, what is below it and its content', async () => {
+  it('reads the folder, what is below it and its content', async ({ device }) => {
     expect((await device.fetchAs('bob', `/sdk/v2/files/${team.id}`)).status).toBe(200);
     const file = await device.fetchAs('bob', `/sdk/v2/files/${notes.id}/content`);
     expect(file.status).toBe(200);
     expect(await file.text()).toBe('shared notes');
   });
 
-  it('lists the folder and its subfolders and finds by parent and name', async () => {
-    expect((await listing('bob', team.id)).files.map((item) => item.id)).toEqual([deep.id]);
-    expect((await listing('bob', deep.id)).files.map((item) => item.id)).toEqual([notes.id]);
+  it('lists the folder and its subfolders and finds by parent and name', async ({ device }) => {
+    expect((await listing(device, 'bob', team.id)).files.map((item) => item.id)).toEqual([deep.id]);
+    expect((await listing(device, 'bob', deep.id)).files.map((item) => item.id)).toEqual([notes.id]);
     const found = await device.fetchAs(
       'bob',
       `/sdk/v2/filesSearch/parentAndName?parentID=${deep.id}&name=notes.txt`,
@@ -58,7 +57,7 @@ describe('a user with ReadFile on a folder', () => {
     expect(((await found.json()) as FileObject).id).toBe(notes.id);
   });
 
-  it('sees nothing above or beside the folder', async () => {
+  it('sees nothing above or beside the folder', async ({ device }) => {
     const aliceRoot = rootId(device, 'alice');
     expect((await device.fetchAs('bob', `/sdk/v2/files/${aliceRoot}`)).status).toBe(404);
     expect((await device.fetchAs('bob', `/sdk/v2/filesSearch/parents?ids=${aliceRoot}`)).status).toBe(404);
@@ -67,12 +66,12 @@ describe('a user with ReadFile on a folder', () => {
     expect((await device.fetchAs('bob', byName)).status).toBe(404);
   });
 
-  it('keeps root meaning his own root', async () => {
+  it('keeps root meaning his own root', async ({ device }) => {
     const own = (await (await device.fetchAs('bob', '/sdk/v2/files/root')).json()) as FileObject;
     expect(own.id).toBe(rootId(device, 'bob'));
   });
 
-  it('gets 403 for every change inside the folder', async () => {
+  it('gets 403 for every change inside the folder', async ({ device }) => {
     const patch = await device.fetchAs('bob', `/sdk/v2/files/${notes.id}`, {
       method: 'PATCH',
       ...json({ name: 'x.txt' }),
@@ -94,16 +93,16 @@ describe('a user with ReadFile on a folder', () => {
 });
 
 describe('a user with WriteFile on a folder', () => {
-  it('creates inside it, and the new item belongs to the folder’s owner', async () => {
+  it('creates inside it, and the new item belongs to the folder’s owner', async ({ device }) => {
     const response = await postMultipart(device, { name: 'carol.txt', parentID: deep.id }, 'from carol', {
       user: 'carol',
     });
     expect(response.status).toBe(201);
-    const names = (await listing('alice', deep.id)).files.map((item) => item.name);
+    const names = (await listing(device, 'alice', deep.id)).files.map((item) => item.name);
     expect(names).toContain('carol.txt');
   });
 
-  it('replaces content, renames and deletes below it', async () => {
+  it('replaces content, renames and deletes below it', async ({ device }) => {
     const target = await createFile(device, 'draft.txt', 'v1', deep.id);
     const put = await device.fetchAs('carol', `/sdk/v2/files/${target.id}/content`, {
       method: 'PUT',
@@ -123,7 +122,7 @@ describe('a user with WriteFile on a folder', () => {
     expect((await device.fetchAs('alice', `/sdk/v2/files/${target.id}`)).status).toBe(404);
   });
 
-  it('cannot carry an item off into her own tree', async () => {
+  it('cannot carry an item off into her own tree', async ({ device }) => {
     const response = await device.fetchAs('carol', `/sdk/v2/files/${notes.id}`, {
       method: 'PATCH',
       ...json({ parentID: 'root' }),
@@ -133,7 +132,7 @@ describe('a user with WriteFile on a folder', () => {
     expect((await device.fetchAs('alice', `/sdk/v2/files/${notes.id}`)).status).toBe(200);
   });
 
-  it('cannot move an item out of the folder into the owner’s other folders', async () => {
+  it('cannot move an item out of the folder into the owner’s other folders', async ({ device }) => {
     const response = await device.fetchAs('carol', `/sdk/v2/files/${notes.id}`, {
       method: 'PATCH',
       ...json({ parentID: rootId(device, 'alice') }),
@@ -141,7 +140,7 @@ describe('a user with WriteFile on a folder', () => {
     expect(response.status).toBe(404);
   });
 
-  it('still gets 404 outside the folder', async () => {
+  it('still gets 404 outside the folder', async ({ device }) => {
     const put = await device.fetchAs('carol', `/sdk/v2/files/${privateFile.id}/content`, {
       method: 'PUT',
       body: 'x',
@@ -151,7 +150,7 @@ describe('a user with WriteFile on a folder', () => {
 });
 
 describe('inheritance follows the tree', () => {
-  it('covers an item moved into the folder and no longer one moved out', async () => {
+  it('covers an item moved into the folder and no longer one moved out', async ({ device }) => {
     const loose = await createFile(device, 'loose.txt', 'x');
     expect((await device.fetchAs('bob', `/sdk/v2/files/${loose.id}`)).status).toBe(404);
     const moveIn = await device.fetchAs('alice', `/sdk/v2/files/${loose.id}`, {
@@ -168,7 +167,7 @@ describe('inheritance follows the tree', () => {
     expect((await device.fetchAs('bob', `/sdk/v2/files/${loose.id}`)).status).toBe(404);
   });
 
-  it('a grant on one file shows that file and not its folder', async () => {
+  it('a grant on one file shows that file and not its folder', async ({ device }) => {
     const folder = await createFolder(device, 'single');
     const only = await createFile(device, 'only.txt', 'x', folder.id);
     await createFile(device, 'sibling.txt', 'x', folder.id);
