@@ -1,16 +1,23 @@
 // The live sync service: passes after local changes, on a poll and on request, with pause, backoff and status.
 import { statSync } from 'node:fs';
-import { ApiError, MchError } from '../../common/errors.ts';
 import type { ActivityEntry, EngineState, SyncProgress, SyncStatus } from '../../common/sync-status.ts';
 import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '../watcher/local-watcher.ts';
 import { startSafetyRescans, type SafetyRescans } from '../watcher/safety-rescans.ts';
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
 import type { EngineEvents } from '../sync/engine-events.ts';
-import type { LocalDeletions } from '../sync/engine-options.ts';
 import { holdAdvice } from '../sync/hold-words.ts';
-import { HoldAnswerError } from './hold-answer-error.ts';
 import type { HoldReason, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
+import { failureState } from './failure-state.ts';
+import { answeredHold } from './hold-answers.ts';
+import {
+  passOptions,
+  withRequest,
+  type HeldChoice,
+  type PassMode,
+  type QueuedPass,
+} from './pass-requests.ts';
+import { WatchedDeletions } from './watched-deletions.ts';
 
 export interface LiveSyncOptions {
   /** Builds the folder pair's engine with the service's event handlers. */
@@ -38,25 +45,7 @@ export interface LiveSyncOptions {
   knownItem?: LocalWatcherOptions['knownItem'];
 }
 
-/**
- * `revalidate`: everything, both sides (start, rescans, sync now). `poll`: every remote listing is
- * asked for; the disk only where the watcher or the device saw changes. `trust-cache`: watched local
- * changes only, cached listings trusted.
- */
-type PassMode = 'revalidate' | 'poll' | 'trust-cache';
-
-const MODE_RANK: Record<PassMode, number> = { 'trust-cache': 0, poll: 1, revalidate: 2 };
-
-/** What the user answered to a held pass (and which hold it answered), for the next pass only. */
-type HeldChoice = { choice: 'confirm-deletes' | 'restore'; answers: HoldReason | undefined } | null;
-
 const MAX_ACTIVITY = 200;
-/** The longest a pass waits for the deletions the watcher holds (its group time is 10 s). */
-const DELETIONS_WAIT_MS = 30_000;
-const FIRST_BACKOFF_MS = 2_000;
-
-const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT', 'DEVICE_UNREACHABLE', 'SERVER_ERROR', 'RATE_LIMITED']);
-const SIGN_IN_CODES = new Set(['AUTH_REQUIRED', 'AUTH_INVALID_CREDENTIALS', 'SIGN_IN_REQUIRED']);
 
 export class LiveSync {
   readonly #options: LiveSyncOptions;
@@ -72,11 +61,8 @@ export class LiveSync {
   #issues: PassIssue[] = [];
   #hold: PassHold | null = null;
   #watchProblem: string | null = null;
-  /**
-   * The next pass asked for, merged: a revalidating request wins over a cached one, and a full local
-   * scan (`scope` null) over the changed paths of watched events.
-   */
-  #queued: { mode: PassMode; choice: HeldChoice; scope: Set<string> | null } | null = null;
+  /** The next pass asked for, with every request made since the last one started merged in. */
+  #queued: QueuedPass | null = null;
   #running: Promise<void> | null = null;
   #abort: AbortController | null = null;
   #paused = false;
@@ -84,28 +70,17 @@ export class LiveSync {
   #timer: TimerHandle | undefined;
   #failures = 0;
   #localActivity = false;
-  /** Ends the loop's wait for the watcher's deletions (stop, pause). */
-  #stopWaiting: (() => void) | undefined;
   /** The words of the hold last logged: a poll that meets the same hold says nothing new. */
   #loggedHold: string | null = null;
   /** The watcher lost the synced folder (root-changed): watched again once a folder is there. */
   #rewatch = false;
   #idleWaiters: Array<() => void> = [];
-  /** Batches of the watcher that held deletions, counted: a pass asks whether one came while it ran. */
-  #deletionBatches = 0;
-  /** What the engine asks before it deletes on the device (SyncOptions.deletions). */
-  readonly #localDeletions: LocalDeletions = {
-    mark: () => this.#deletionBatches,
-    arrivedSince: async (mark) => {
-      const waiting = this.#watcher?.deletionsWaiting() ?? false;
-      if (waiting) await this.#deletionsOut();
-      return waiting || this.#deletionBatches !== mark;
-    },
-  };
+  readonly #deletions: WatchedDeletions;
 
   constructor(options: LiveSyncOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+    this.#deletions = new WatchedDeletions(() => this.#watcher, this.#clock);
     this.#engine = options.engine({
       onLocalWrite: (write) => {
         this.#watcher?.expectEcho(write.path, write.kind, {
@@ -149,7 +124,7 @@ export class LiveSync {
       ...(this.#options.knownItem === undefined ? {} : { knownItem: this.#options.knownItem }),
       onBatch: (batch) => {
         this.#localActivity = true;
-        if (batch.changes.some((change) => change.kind === 'deleted')) this.#deletionBatches += 1;
+        this.#deletions.noteBatch(batch);
         this.#request('trust-cache', null, batch.affectedPaths);
       },
       onRescanNeeded: (reason, message) => {
@@ -180,7 +155,7 @@ export class LiveSync {
     this.#stopped = true;
     this.#clearTimer();
     this.#abort?.abort();
-    this.#stopWaiting?.();
+    this.#deletions.stopWaiting();
     this.#safety?.stop();
     await this.#running?.catch(() => undefined);
     await this.#watcher?.close();
@@ -191,7 +166,7 @@ export class LiveSync {
     this.#paused = true;
     this.#clearTimer();
     this.#abort?.abort();
-    this.#stopWaiting?.();
+    this.#deletions.stopWaiting();
     this.#setState('paused', 'Paused: changes on either side wait until you resume.');
   }
 
@@ -229,22 +204,9 @@ export class LiveSync {
   }
 
   #answer(choice: 'confirm-deletes' | 'restore', seen: HoldReason | undefined): void {
-    const reason = this.#hold?.reason;
-    if (reason === undefined) {
-      throw new HoldAnswerError(
-        'NOT_HELD',
-        `Live sync of ${this.#options.localRoot} is not waiting for an answer: nothing was changed.`,
-      );
-    }
-    if (seen !== undefined && seen !== reason) {
-      throw new HoldAnswerError(
-        'HOLD_CHANGED',
-        `Live sync of ${this.#options.localRoot} now waits for another answer than the one given: ` +
-          `nothing was changed. Read what it says now and answer again.`,
-      );
-    }
+    const answers = answeredHold(this.#hold, seen, this.#options.localRoot);
     // Bound to that hold: if the next pass finds another (a folder replaced meanwhile), it holds again.
-    this.#request('revalidate', { choice, answers: reason });
+    this.#request('revalidate', { choice, answers });
   }
 
   status(): SyncStatus {
@@ -274,18 +236,7 @@ export class LiveSync {
 
   #request(mode: PassMode, choice: HeldChoice = null, paths?: readonly string[]): void {
     if (this.#stopped) return;
-    const queued = this.#queued;
-    // A revalidating pass looks at everything; watched changes only at what they touched.
-    const scope =
-      mode === 'revalidate' || paths === undefined || (queued !== null && queued.scope === null)
-        ? null
-        : new Set([...(queued?.scope ?? []), ...paths]);
-    this.#queued = {
-      mode: queued !== null && MODE_RANK[queued.mode] > MODE_RANK[mode] ? queued.mode : mode,
-      // The user's latest answer to a hold counts; a request without one keeps it.
-      choice: choice ?? queued?.choice ?? null,
-      scope,
-    };
+    this.#queued = withRequest(this.#queued, mode, choice, paths);
     if (this.#running === null && !this.#paused) this.#running = this.#loop();
   }
 
@@ -295,7 +246,7 @@ export class LiveSync {
         // Deletions the watcher still holds go out first and join this pass: a poll that ran ahead of
         // them would plan part of an `rm -rf` (what its scope reaches) under the guard and make those
         // deletes before the whole is seen (soak seeds 3, 6, 9).
-        await this.#deletionsOut();
+        await this.#deletions.waitOut();
         if (this.#queued === null || this.#paused || this.#stopped) break;
         const { mode, choice, scope } = this.#queued;
         this.#queued = null;
@@ -308,25 +259,6 @@ export class LiveSync {
         for (const resolve of this.#idleWaiters.splice(0)) resolve();
       }
     }
-  }
-
-  /**
-   * Waits for the watcher to let out the deletions it holds, at most `DELETIONS_WAIT_MS`: a storm that
-   * goes on longer is judged in parts, and the guard adds up the deletes of passes a minute apart.
-   */
-  async #deletionsOut(): Promise<void> {
-    const watcher = this.#watcher;
-    if (watcher === undefined) return;
-    let timer: TimerHandle | undefined;
-    // Stop and pause end the wait too: the loop must not hold them up for the watcher's sake.
-    const stopped = new Promise<void>((resolve) => (this.#stopWaiting = resolve));
-    await Promise.race([
-      watcher.deletionsOut(),
-      stopped,
-      new Promise<void>((resolve) => (timer = this.#clock.setTimeout(resolve, DELETIONS_WAIT_MS))),
-    ]);
-    this.#stopWaiting = undefined;
-    if (timer !== undefined) this.#clock.clearTimeout(timer);
   }
 
   async #pass(mode: PassMode, choice: HeldChoice, scope: string[] | undefined): Promise<void> {
@@ -342,16 +274,9 @@ export class LiveSync {
       await this.#watchAgainIfBack();
       // Unwatched, only a pass that reads the whole folder sees what changed in it.
       if (this.#rewatch) mode = 'revalidate';
-      const report = await this.#engine.syncOnce({
-        remote: mode === 'trust-cache' ? 'trust-cache' : 'revalidate',
-        confirmDeletes: choice?.choice === 'confirm-deletes',
-        restore: choice?.choice === 'restore',
-        ...(choice?.answers === undefined ? {} : { answers: choice.answers }),
-        signal: abort.signal,
-        ...(scope === undefined || mode === 'revalidate' ? {} : { scope }),
-        ...(mode === 'poll' ? { scopeRemoteChanges: true } : {}),
-        deletions: this.#localDeletions,
-      });
+      const report = await this.#engine.syncOnce(
+        passOptions(mode, choice, scope, abort.signal, this.#deletions.forEngine),
+      );
       this.#failures = 0;
       if (mode === 'revalidate') this.#safety?.noteFullRescan();
       this.#afterReport(report);
@@ -399,25 +324,11 @@ export class LiveSync {
 
   #afterFailure(error: unknown): void {
     this.#failures += 1;
-    const code = error instanceof MchError ? error.code : 'UNEXPECTED';
-    const message = error instanceof Error ? error.message : String(error);
-    const backoff = Math.min(
-      this.#options.maxBackoffMs ?? 300_000,
-      FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16),
-    );
-    if (error instanceof ApiError && OFFLINE_CODES.has(code)) {
-      this.#setState(
-        'offline',
-        `The device cannot be reached (${message}); trying again in ${Math.round(backoff / 1000)} s.`,
-      );
-    } else if (SIGN_IN_CODES.has(code)) {
-      this.#setState('sign-in-needed', `${message} Sync waits until you sign in again (mch-sync login).`);
-    } else {
-      this.#setState('error', message);
-    }
-    this.#log('error', `${code}: ${message}`);
+    const failed = failureState(error, this.#failures, this.#options.maxBackoffMs ?? 300_000);
+    this.#setState(failed.state, failed.detail);
+    this.#log('error', `${failed.code}: ${failed.message}`);
     // The failed pass may have left its watched changes half done: the retry looks at everything.
-    this.#schedulePoll(backoff, 'revalidate');
+    this.#schedulePoll(failed.backoffMs, 'revalidate');
   }
 
   #schedulePoll(delayMs: number, mode: PassMode = 'poll'): void {
