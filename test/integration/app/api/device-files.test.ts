@@ -1,26 +1,13 @@
 // The device files client against the real local device: every call, and the requests each one costs.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { DIR_MIME_TYPE } from '../../../../common/wire/device-api.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-
-let device: TestDevice;
-let folder: string;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-  folder = mkdtempSync(join(tmpdir(), 'mch-api-files-'));
-});
-afterAll(async () => {
-  await device.stop();
-  rmSync(folder, { recursive: true, force: true });
-});
 
 describe('DeviceClient files', () => {
-  it('creates a file with content in one POST and reads it back', async () => {
+  it('creates a file with content in one POST and reads it back', async ({ device }) => {
     const { device: api, requests } = clientFor(device);
     const mTimeMs = Date.parse('2026-01-02T03:04:05.678Z');
     const created = await api.create({ name: 'hello.txt', content: Buffer.from('hello'), mTimeMs });
@@ -38,12 +25,12 @@ describe('DeviceClient files', () => {
     expect(file.parentID).toBeDefined();
   });
 
-  it('reads the root, whose name is empty, without calling it invalid', async () => {
+  it('reads the root, whose name is empty, without calling it invalid', async ({ device }) => {
     const root = await clientFor(device).device.getFile('root');
     expect(root).toMatchObject({ name: '', isFolder: true, parentID: undefined });
   });
 
-  it('creates folders and finds children by parent and name', async () => {
+  it('creates folders and finds children by parent and name', async ({ device }) => {
     const { device: api } = clientFor(device);
     const made = await api.createFolder({ name: 'Photos' });
     const found = await api.findByName('root', 'Photos');
@@ -51,7 +38,7 @@ describe('DeviceClient files', () => {
     expect(await api.findByName('root', 'no such thing')).toBeUndefined();
   });
 
-  it('reports a name clash as CONFLICT, or takes a free name when asked to', async () => {
+  it('reports a name clash as CONFLICT, or takes a free name when asked to', async ({ device }) => {
     const { device: api } = clientFor(device);
     await api.create({ name: 'clash.txt', content: Buffer.from('1') });
     await expect(api.create({ name: 'clash.txt', content: Buffer.from('2') })).rejects.toMatchObject({
@@ -66,7 +53,9 @@ describe('DeviceClient files', () => {
     expect((await api.getFile(second.id)).name).toBe('clash (1).txt');
   });
 
-  it('replaces content with If-Match and refuses a stale eTag with PRECONDITION_FAILED', async () => {
+  it('replaces content with If-Match and refuses a stale eTag with PRECONDITION_FAILED', async ({
+    device,
+  }) => {
     const { device: api } = clientFor(device);
     const created = await api.create({ name: 'put.txt', content: Buffer.from('old') });
     const put = await api.putContent(created.id, Buffer.from('new content'), { ifMatch: created.eTag });
@@ -79,7 +68,7 @@ describe('DeviceClient files', () => {
     expect((await api.getFile(created.id)).size).toBe('new content'.length);
   });
 
-  it('renames with exactly one PATCH', async () => {
+  it('renames with exactly one PATCH', async ({ device }) => {
     const { device: api, requests } = clientFor(device);
     const created = await api.create({ name: 'before.txt', content: Buffer.from('x') });
     const start = requests().length;
@@ -88,7 +77,7 @@ describe('DeviceClient files', () => {
     expect(await api.getFile(created.id)).toMatchObject({ name: 'after.txt', eTag: patched.eTag });
   });
 
-  it('refuses to send names that could escape a folder, before any request', async () => {
+  it('refuses to send names that could escape a tempDir, before any request', async ({ device }) => {
     const { device: api, requests } = clientFor(device);
     for (const name of ['..', '.', 'a/b', 'a\\b', 'nul\0byte', 'x'.repeat(256), '']) {
       await expect(api.create({ name })).rejects.toMatchObject({ code: 'INVALID_NAME' });
@@ -97,7 +86,7 @@ describe('DeviceClient files', () => {
     expect(requests()).toEqual([]);
   });
 
-  it('deletes a file (204) and a non-empty folder in the background (202)', async () => {
+  it('deletes a file (204) and a non-empty tempDir in the background (202)', async ({ device }) => {
     const { device: api } = clientFor(device);
     const file = await api.create({ name: 'gone.txt', content: Buffer.from('x') });
     expect(await api.delete(file.id, { ifMatch: file.eTag })).toEqual({ inBackground: false });
@@ -108,11 +97,11 @@ describe('DeviceClient files', () => {
     await expect(api.delete(file.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('downloads to a path through a temporary file and verifies the length', async () => {
+  it('downloads to a path through a temporary file and verifies the length', async ({ device, tempDir }) => {
     const { device: api } = clientFor(device);
     const content = Buffer.from('download me '.repeat(1000));
     const created = await api.create({ name: 'down.txt', content });
-    const target = join(folder, 'down.txt');
+    const target = join(tempDir, 'down.txt');
     const progress: number[] = [];
     const result = await api.download(created.id, target, { onProgress: (p) => progress.push(p.bytesDone) });
     expect(readFileSync(target)).toEqual(content);
@@ -120,9 +109,9 @@ describe('DeviceClient files', () => {
     expect(progress.at(-1)).toBe(content.length);
   });
 
-  it('uploads from a file path with progress in content bytes', async () => {
+  it('uploads from a file path with progress in content bytes', async ({ device, tempDir }) => {
     const { device: api } = clientFor(device);
-    const source = join(folder, 'source.bin');
+    const source = join(tempDir, 'source.bin');
     writeFileSync(source, Buffer.alloc(100_000, 7));
     const progress: number[] = [];
     const result = await api.upload({
@@ -137,7 +126,7 @@ describe('DeviceClient files', () => {
 });
 
 describe('DeviceClient listings', () => {
-  it('pages through a folder and revalidates it with If-None-Match', async () => {
+  it('pages through a tempDir and revalidates it with If-None-Match', async ({ device }) => {
     const { device: api, requests } = clientFor(device);
     const dir = await api.createFolder({ name: 'paged' });
     for (const name of ['a', 'b', 'c', 'd', 'e'])

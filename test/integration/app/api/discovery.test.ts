@@ -1,27 +1,19 @@
 // The configuration, identity and device lookup clients against the real local device.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { ConfigClient } from '../../../../app/api/cloud/config-client.ts';
 import { DeviceLookup } from '../../../../app/api/cloud/device-lookup.ts';
 import { IdentityClient } from '../../../../app/api/cloud/identity-client.ts';
 import { Transport, type AccessTokenProvider } from '../../../../app/api/http/transport.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 import { startHostileServer } from '../../../helpers/hostile-server.ts';
-
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device.stop();
-});
 
 function fixedTokens(token: string): AccessTokenProvider {
   return { accessToken: async () => token, refreshAfterUnauthorized: async () => token };
 }
 
 describe('ConfigClient', () => {
-  it('reads the service URLs from a base URL or the full endpoint', async () => {
+  it('reads the service URLs from a base URL or the full endpoint', async ({ device }) => {
     const fromBase = await new ConfigClient({ configUrl: device.base }).serviceUrls();
     const fromEndpoint = await new ConfigClient({
       configUrl: `${device.base}/config/v1/config`,
@@ -32,7 +24,7 @@ describe('ConfigClient', () => {
     expect(fromBase.share).toBe(`${device.base}/cloud`);
   });
 
-  it('revalidates with If-None-Match and reuses the cached answer on 304', async () => {
+  it('revalidates with If-None-Match and reuses the cached answer on 304', async ({ device }) => {
     const statuses: (number | undefined)[] = [];
     const transport = new Transport({ log: (entry) => statuses.push(entry.status) });
     const client = new ConfigClient({ configUrl: device.base, transport });
@@ -44,10 +36,11 @@ describe('ConfigClient', () => {
 });
 
 describe('IdentityClient', () => {
-  const identity = (): IdentityClient => new IdentityClient({ identityUrl: `${device.base}/identity` });
+  const identity = (device: TestDevice): IdentityClient =>
+    new IdentityClient({ identityUrl: `${device.base}/identity` });
 
-  it('signs in with a password, reads userinfo, refreshes and revokes', async () => {
-    const client = identity();
+  it('signs in with a password, reads userinfo, refreshes and revokes', async ({ device }) => {
+    const client = identity(device);
     const tokens = await client.passwordGrant({
       username: 'alice',
       password: 'alice-password',
@@ -66,15 +59,17 @@ describe('IdentityClient', () => {
     });
   });
 
-  it('reports a wrong password as AUTH_INVALID_CREDENTIALS', async () => {
-    await expect(identity().passwordGrant({ username: 'alice', password: 'nope' })).rejects.toMatchObject({
+  it('reports a wrong password as AUTH_INVALID_CREDENTIALS', async ({ device }) => {
+    await expect(
+      identity(device).passwordGrant({ username: 'alice', password: 'nope' }),
+    ).rejects.toMatchObject({
       code: 'AUTH_INVALID_CREDENTIALS',
     });
   });
 
-  it('builds an authorize URL with PKCE S256', () => {
+  it('builds an authorize URL with PKCE S256', ({ device }) => {
     const url = new URL(
-      identity().authorizeUrl({
+      identity(device).authorizeUrl({
         redirectUri: 'http://127.0.0.1:5555/callback',
         scope: 'openid offline_access',
         state: 's1',
@@ -95,7 +90,7 @@ describe('IdentityClient', () => {
 });
 
 describe('DeviceLookup', () => {
-  it('lists the user’s device and chooses its internal address', async () => {
+  it('lists the user’s device and chooses its internal address', async ({ device }) => {
     const urls = await new ConfigClient({ configUrl: device.base }).serviceUrls();
     const token = device.tokenFor('alice');
     const transport = new Transport({ tokens: fixedTokens(token) });
@@ -108,7 +103,9 @@ describe('DeviceLookup', () => {
     expect(chosen.url).toMatch(/^http:\/\/localhost:\d+$/);
   });
 
-  it('falls back to the relay when the home address does not answer in time, or is not a device', async () => {
+  it('falls back to the relay when the home address does not answer in time, or is not a device', async ({
+    device,
+  }) => {
     const hanging = await startHostileServer(() => undefined);
     const portal = await startHostileServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
@@ -138,7 +135,7 @@ describe('DeviceLookup', () => {
     }
   });
 
-  it('uses a pinned URL as is, and says DEVICE_UNREACHABLE when nothing answers', async () => {
+  it('uses a pinned URL as is, and says DEVICE_UNREACHABLE when nothing answers', async ({ device }) => {
     const transport = new Transport({ tokens: fixedTokens(device.tokenFor('alice')) });
     const lookup = new DeviceLookup({
       deviceServiceUrl: `${device.base}/cloud`,
@@ -162,7 +159,7 @@ describe('DeviceLookup', () => {
     });
   });
 
-  it('refuses another user’s id with FORBIDDEN', async () => {
+  it('refuses another user’s id with FORBIDDEN', async ({ device }) => {
     const transport = new Transport({ tokens: fixedTokens(device.tokenFor('alice')) });
     const lookup = new DeviceLookup({ deviceServiceUrl: `${device.base}/cloud`, transport });
     const bob = device.running.context.users.byName('bob');

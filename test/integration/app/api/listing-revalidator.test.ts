@@ -1,22 +1,14 @@
 // Pipelined listing revalidations: right answers from the device, and every odd server turns into "ask again".
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import type { DeviceClient } from '../../../../app/api/device-client.ts';
 import { ListingRevalidator, type Revalidation } from '../../../../app/api/listing-revalidator.ts';
 import { walkRemote } from '../../../../app/sync/remote/remote-walk.ts';
 import { clientFor, deviceClientAt } from '../../../helpers/api-client.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 
-let device: TestDevice;
 const servers: Array<{ server: Server; sockets: Set<Socket> }> = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
 afterEach(async () => {
   // Kept-alive connections of the Transport would hold a closing server open.
   await Promise.all(
@@ -93,7 +85,9 @@ async function revalidateAll(
 }
 
 describe('ListingRevalidator against the device', () => {
-  it('says not-modified for unchanged folders and gives a changed one as the answer a request would have had', async () => {
+  it('says not-modified for unchanged folders and gives a changed one as the answer a request would have had', async ({
+    device,
+  }) => {
     const recorded = clientFor(device);
     const client = recorded.device;
     const rootId = await tree(client, 40);
@@ -123,7 +117,7 @@ describe('ListingRevalidator against the device', () => {
     expect(logged).toEqual(answers.map(() => 'GET /sdk/v2/filesSearch/parents'));
   });
 
-  it('gives a walk the same result as one request per folder, one request per folder', async () => {
+  it('gives a walk the same result as one request per folder, one request per folder', async ({ device }) => {
     const recorded = clientFor(device);
     const client = recorded.device;
     const rootId = await tree(client, 30);

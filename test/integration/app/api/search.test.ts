@@ -1,22 +1,13 @@
 // Text search, media-time search and parentAndName through the client, against the real local device.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import type { TextSearchPage } from '../../../../app/api/device-client.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { minimalPng } from '../../../helpers/images.ts';
 
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device.stop();
-});
-
 describe('DeviceClient search', () => {
-  it('finds files by text with fragments and locations, page by page', async () => {
+  it('finds files by text with fragments and locations, page by page', async ({ device }) => {
     const { device: api } = clientFor(device);
     for (const name of ['Holiday beach.txt', 'holiday mountains.txt', 'work.txt']) {
       await api.create({ name, content: Buffer.from(name) });
@@ -36,7 +27,7 @@ describe('DeviceClient search', () => {
     expect(fragment?.locations).toEqual([{ index: 0, length: 'holiday'.length }]);
   });
 
-  it('finds images by media time', async () => {
+  it('finds images by media time', async ({ device }) => {
     const { device: api } = clientFor(device);
     const mTimeMs = Date.parse('2020-06-15T12:00:00.000Z');
     const created = await api.create({

@@ -1,33 +1,25 @@
 // File permissions and shares against the real local device: the link-sharing flow end to end.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { FilePermsClient } from '../../../../app/api/file-perms-client.ts';
 import { SharesClient } from '../../../../app/api/cloud/shares-client.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device.stop();
-});
-
-function userId(name: string): string {
+function userId(device: TestDevice, name: string): string {
   const user = device.running.context.users.byName(name);
   if (!user) throw new Error(`no user ${name}`);
   return user.id;
 }
 
 describe('FilePermsClient', () => {
-  it('grants, finds, re-grants idempotently and revokes a permission', async () => {
+  it('grants, finds, re-grants idempotently and revokes a permission', async ({ device }) => {
     const { device: api } = clientFor(device);
     const perms = new FilePermsClient(api);
     const file = await api.create({ name: 'shared-with-bob.txt', content: Buffer.from('hi') });
     const grant = {
       fileID: file.id,
-      entity: { id: userId('bob'), type: 'user' as const },
+      entity: { id: userId(device, 'bob'), type: 'user' as const },
       value: 'ReadFile' as const,
     };
     const record = await perms.grant(grant);
@@ -45,12 +37,12 @@ describe('FilePermsClient', () => {
 });
 
 describe('SharesClient', () => {
-  it('creates, reads, lists and deletes a share, and grants its authId', async () => {
+  it('creates, reads, lists and deletes a share, and grants its authId', async ({ device }) => {
     const { device: api, transport } = clientFor(device);
     const shares = new SharesClient({ shareUrl: `${device.base}/cloud`, transport });
     const file = await api.create({ name: 'link.txt', content: Buffer.from('for everyone') });
     const share = await shares.create({
-      ownerId: userId('alice'),
+      ownerId: userId(device, 'alice'),
       deviceId: device.running.context.device.id,
       fileIds: [file.id],
     });
@@ -75,12 +67,12 @@ describe('SharesClient', () => {
     });
   });
 
-  it('reports sharing someone else’s user id as FORBIDDEN', async () => {
+  it('reports sharing someone else’s user id as FORBIDDEN', async ({ device }) => {
     const { transport } = clientFor(device);
     const shares = new SharesClient({ shareUrl: `${device.base}/cloud`, transport });
     await expect(
       shares.create({
-        ownerId: userId('bob'),
+        ownerId: userId(device, 'bob'),
         deviceId: device.running.context.device.id,
         fileIds: ['root'],
       }),

@@ -1,9 +1,9 @@
 // Large transfers against the real device: resumable uploads and downloads that resume after breaks.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { partialPath } from '../../../../app/api/download.ts';
 import { parseFaultSpec } from '../../../../device/faults.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
@@ -13,22 +13,12 @@ import { startCuttingProxy, type HostileServer } from '../../../helpers/hostile-
 const MIB = 1024 * 1024;
 const BIG = randomBytes(20 * MIB + 12_345);
 
-let device: TestDevice;
-let folder: string;
 const extra: { stop(): Promise<void> }[] = [];
 const proxies: HostileServer[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  folder = mkdtempSync(join(tmpdir(), 'mch-api-transfers-'));
-});
 afterEach(async () => {
   await Promise.all(extra.splice(0).map((item) => item.stop()));
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
-afterAll(async () => {
-  await device.stop();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 /** The bytes the device stores for `id`, read with a plain fetch (not the client under test). */
@@ -39,7 +29,7 @@ async function storedBytes(on: TestDevice, id: string): Promise<Buffer> {
 }
 
 describe('resumable upload', () => {
-  it('uploads 20 MiB in chunks above the threshold and commits it byte-identical', async () => {
+  it('uploads 20 MiB in chunks above the threshold and commits it byte-identical', async ({ device }) => {
     const { device: api, requests } = clientFor(device, { chunkBytes: 4 * MIB });
     const result = await api.upload({ name: 'big.bin', content: BIG });
     expect(result.size).toBe(BIG.length);
@@ -49,7 +39,9 @@ describe('resumable upload', () => {
     expect(sent.filter((request) => request.endsWith('/resumable/content'))).toHaveLength(7);
   });
 
-  it('keeps going through dropped connections and lost answers (reset=0.15,lost=0.15) to an identical file', async () => {
+  it('keeps going through dropped connections and lost answers (reset=0.15,lost=0.15) to an identical file', async ({
+    tempDir,
+  }) => {
     const faulty = await startTestDevice({
       faults: { spec: parseFaultSpec('reset=0.15,lost=0.15'), seed: 21 },
     });
@@ -63,12 +55,12 @@ describe('resumable upload', () => {
     const plain = clientFor(faulty).device;
     expect((await plain.getFile(result.id)).size).toBe(BIG.length);
     // Read back through the same faulty device: the download's own retries get it through.
-    const target = join(folder, 'faulty-copy.bin');
+    const target = join(tempDir, 'faulty-copy.bin');
     await plain.download(result.id, target);
     expect(readFileSync(target).equals(BIG)).toBe(true);
   });
 
-  it('continues an upload cancelled mid-way from what the device kept', async () => {
+  it('continues an upload cancelled mid-way from what the device kept', async ({ device }) => {
     const { device: api, requests } = clientFor(device, { chunkBytes: 2 * MIB });
     const controller = new AbortController();
     let uploadId: string | undefined;
@@ -102,7 +94,10 @@ describe('resumable upload', () => {
 });
 
 describe('download resume', () => {
-  it('resumes with Range after the connection breaks mid-body and ends byte-identical', async () => {
+  it('resumes with Range after the connection breaks mid-body and ends byte-identical', async ({
+    device,
+    tempDir,
+  }) => {
     const created = await clientFor(device).device.upload({ name: 'cut.bin', content: BIG });
     let cuts = 0;
     const proxy = await startCuttingProxy(device.base, (request) =>
@@ -110,7 +105,7 @@ describe('download resume', () => {
     );
     proxies.push(proxy);
     const { device: api } = clientFor(device, { deviceUrl: proxy.base });
-    const target = join(folder, 'cut.bin');
+    const target = join(tempDir, 'cut.bin');
     const result = await api.download(created.id, target);
     expect(result).toEqual({ size: BIG.length, eTag: created.eTag });
     expect(readFileSync(target).equals(BIG)).toBe(true);
@@ -125,13 +120,16 @@ describe('download resume', () => {
     expect(starts[0]).toBeLessThanOrEqual(3 * MIB);
     expect(starts[1]).toBeGreaterThan(starts[0] ?? 0);
     expect(proxy.requests[1]?.headers['if-range']).toBe(created.eTag);
-    expect(readdirSync(folder).filter((name) => name.endsWith('.mch-partial'))).toEqual([]);
+    expect(readdirSync(tempDir).filter((name) => name.endsWith('.mch-partial'))).toEqual([]);
   });
 
-  it('keeps the partial file of a cancelled download and continues it with the same eTag', async () => {
+  it('keeps the partial file of a cancelled download and continues it with the same eTag', async ({
+    device,
+    tempDir,
+  }) => {
     const { device: api } = clientFor(device);
     const created = await api.upload({ name: 'later.bin', content: BIG });
-    const target = join(folder, 'later.bin');
+    const target = join(tempDir, 'later.bin');
     const controller = new AbortController();
     await expect(
       api.download(created.id, target, {
@@ -154,11 +152,14 @@ describe('download resume', () => {
     expect(existsSync(partialPath(target))).toBe(false);
   });
 
-  it('refuses a version that changed since the listing with PRECONDITION_FAILED and leaves no file', async () => {
+  it('refuses a version that changed since the listing with PRECONDITION_FAILED and leaves no file', async ({
+    device,
+    tempDir,
+  }) => {
     const { device: api } = clientFor(device);
     const created = await api.create({ name: 'moving.txt', content: Buffer.from('one') });
     await api.putContent(created.id, Buffer.from('two'));
-    const target = join(folder, 'moving.txt');
+    const target = join(tempDir, 'moving.txt');
     await expect(api.download(created.id, target, { eTag: created.eTag })).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
     });
