@@ -1,6 +1,7 @@
 // What the live service shows after a pass failed: offline, sign-in needed or an error, and when it tries again.
 import { ApiError, MchError } from '../../common/errors.ts';
 import type { EngineState } from '../../common/sync-status.ts';
+import { formatDuration } from '../../common/units.ts';
 
 const FIRST_BACKOFF_MS = 2_000;
 
@@ -23,7 +24,7 @@ export function failureState(error: unknown, failures: number, maxBackoffMs: num
   const message = error instanceof Error ? error.message : String(error);
   const backoffMs = Math.min(maxBackoffMs, FIRST_BACKOFF_MS * 2 ** Math.min(failures - 1, 16));
   if (error instanceof ApiError && OFFLINE_CODES.has(code)) {
-    const detail = `The device cannot be reached (${message}); trying again in ${Math.round(backoffMs / 1000)} s.`;
+    const detail = `The device cannot be reached (${message}); trying again in ${formatDuration(Math.round(backoffMs / 1000))}.`;
     return { state: 'offline', detail, code, message, backoffMs };
   }
   if (SIGN_IN_CODES.has(code)) {
