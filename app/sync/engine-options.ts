@@ -1,9 +1,9 @@
 // The engine's options and a pass's options: what a host gives a SyncEngine, and what it asks of each pass.
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
-import type { DeviceName } from './pass/device-check.ts';
+import type { DeviceName } from './guards/device-check.ts';
 import type { EngineEvents } from './engine-events.ts';
-import type { FolderLockRenewal } from './pass/folder-check.ts';
+import type { FolderLockRenewal } from './guards/folder-check.ts';
 import type { HoldReason } from './pass-report.ts';
 import type { DeleteGuard } from './plan/planner.ts';
 

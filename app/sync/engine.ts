@@ -5,14 +5,14 @@ import type { SyncEngineOptions, SyncOptions } from './engine-options.ts';
 import type { PassHold, PassReport } from './pass-report.ts';
 import { LocalRoot } from './local/local-root.ts';
 import type { ScanOptions } from './local/scanner.ts';
-import { DeleteTally } from './pass/delete-run.ts';
-import { checkDevice } from './pass/device-check.ts';
-import { checkFolder, type HoldAnswer } from './pass/folder-check.ts';
+import { DeleteTally } from './guards/delete-run.ts';
+import { checkDevice } from './guards/device-check.ts';
+import { checkFolder, type HoldAnswer } from './guards/folder-check.ts';
 import { passStatus, standingIssuesOf } from './pass/pass-outcome.ts';
 import { rememberPass, rootHold } from './pass/pass-record.ts';
 import { holdAnswerOf, MAX_ROUNDS, newPassReport, type PassRun, type RoundEnd } from './pass/pass-run.ts';
 import { PassScope, remoteChangedRoots, unplannedRemoteRoots } from './pass/pass-scope.ts';
-import { judgePlan } from './pass/plan-verdict.ts';
+import { judgePlan } from './guards/plan-verdict.ts';
 import {
   putBackSettledRecord,
   recordSettled,

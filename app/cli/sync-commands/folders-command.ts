@@ -7,7 +7,7 @@ import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import { notSyncedError, pairOverlaps, recordNewPair } from '../../profile/pair-check.ts';
 import { askService } from '../../live-service/control-client.ts';
 import { controlSocketPath } from '../../live-service/control-socket-path.ts';
-import { moveToTrash } from '../../sync/local/local-trash.ts';
+import { moveToTrash } from '../../sync/trash/local-trash.ts';
 import { remoteFolderSegments, RemoteFolderError } from '../../sync/remote/remote-folder.ts';
 import { shownPath } from '../terminal/issue-lines.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { assertNever, MchError } from '../../../common/errors.ts';
 import { DeviceClient } from '../../api/device-client.ts';
 import { Session } from '../../auth/session.ts';
-import type { DeviceName } from '../../sync/pass/device-check.ts';
+import type { DeviceName } from '../../sync/guards/device-check.ts';
 import { indexFilePath, openIndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { registerFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';

@@ -2,8 +2,8 @@
 import type { DeviceClient } from '../../api/device-client.ts';
 import type { IndexStore } from '../../index/index-store.ts';
 import { startPairService } from '../../live-service/pair-service.ts';
-import type { DeviceName } from '../../sync/pass/device-check.ts';
-import type { FolderLockRenewal } from '../../sync/pass/folder-check.ts';
+import type { DeviceName } from '../../sync/guards/device-check.ts';
+import type { FolderLockRenewal } from '../../sync/guards/folder-check.ts';
 import type { EngineLogLine } from '../../sync/engine.ts';
 import type { CommandContext } from '../terminal/cli-context.ts';
 import { plainDisplay, terminalDisplay, type LiveDisplay } from './live-display.ts';

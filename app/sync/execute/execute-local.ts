@@ -10,7 +10,7 @@ import { errnoOf, fileError, fileErrorOf, freeSpace } from '../local/file-errors
 import { ordinaryFileMode } from '../local/file-modes.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
 import { DOWNLOAD_TEMP_PREFIX } from '../local/local-names.ts';
-import { moveToTrash, TrashError } from '../local/local-trash.ts';
+import { moveToTrash, TrashError } from '../trash/local-trash.ts';
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
 import type { Operation } from '../plan/operations.ts';
 import { baseName } from '../plan/reconcile.ts';

@@ -4,7 +4,7 @@ import { ReplanNeeded } from './replan-needed.ts';
 import { fileError, type FileAction } from '../local/file-errors.ts';
 import { deviceNameProblem, remoteNameProblem } from '../local/local-names.ts';
 import { UnsafePathError } from '../local/local-paths.ts';
-import { TrashError } from '../local/local-trash.ts';
+import { TrashError } from '../trash/local-trash.ts';
 import type { Operation } from '../plan/operations.ts';
 import { unsyncedItem, type PassIssue } from '../pass-report.ts';
 

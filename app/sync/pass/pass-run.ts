@@ -1,8 +1,8 @@
 // One pass as its rounds share it: what it took at its start (read only) and what its rounds found so far.
 import type { EngineLogLine, SyncOptions } from '../engine-options.ts';
 import { emptyCounts, type PassReport } from '../pass-report.ts';
-import type { DeleteTally } from './delete-run.ts';
-import type { HoldAnswer } from './folder-check.ts';
+import type { DeleteTally } from '../guards/delete-run.ts';
+import type { HoldAnswer } from '../guards/folder-check.ts';
 import type { SettledRecord, StandingIssues } from './quiet-pass.ts';
 
 export interface PassRun {

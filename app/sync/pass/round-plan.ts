@@ -6,7 +6,7 @@ import type { HoldReason, PassIssue } from '../pass-report.ts';
 import { plan, type Plan } from '../plan/planner.ts';
 import { reconcile, type ReconciledItem, type ReconcileInput } from '../plan/reconcile.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
-import { answersHold } from './folder-check.ts';
+import { answersHold } from '../guards/folder-check.ts';
 import { passInputs, type PassInputs } from './pass-inputs.ts';
 import type { PassRun } from './pass-run.ts';
 import { scopedPassInputs, withStandingOutside, type PassScope } from './pass-scope.ts';

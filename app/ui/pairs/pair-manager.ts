@@ -4,7 +4,7 @@ import type { ActivityView, IssueView, PairCheckView, PairView } from '../../../
 import { MchError } from '../../../common/errors.ts';
 import type { ActivityEntry, SyncStatus } from '../../../common/sync-status.ts';
 import type { DeviceClient } from '../../api/device-client.ts';
-import type { DeviceName } from '../../sync/pass/device-check.ts';
+import type { DeviceName } from '../../sync/guards/device-check.ts';
 import { lockSyncedFolder, type SyncedFolderLock } from '../../profile/folder-lock.ts';
 import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
@@ -17,7 +17,7 @@ import {
   recordNewPair,
 } from '../../profile/pair-check.ts';
 import { startPairService, type PairService } from '../../live-service/pair-service.ts';
-import { moveToTrash } from '../../sync/local/local-trash.ts';
+import { moveToTrash } from '../../sync/trash/local-trash.ts';
 import { META_REMOTE_FOLDER } from '../../sync/pass/pass-record.ts';
 import type { HoldReason } from '../../sync/pass-report.ts';
 import { checkNewPair, isRetried, PairError, stoppedPairView } from './pair-checks.ts';

@@ -447,7 +447,7 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       'held, and restored; the process syncs the new folder at that path, while its locks are those of ' +
       "the old folder: another profile's engine takes the new folder's locks. Cause: the locks are taken " +
       'once, by the host (app/cli/sync-commands/run-command.ts, app/ui/pairs/pair-manager.ts lockSyncedFolder), and ' +
-      'app/sync/pass/folder-check.ts checkFolder adopts a changed folder (restore, confirm) without them' +
+      'app/sync/guards/folder-check.ts checkFolder adopts a changed folder (restore, confirm) without them' +
       ". Fixed: the engine renews the host's lock (SyncedFolderLock.renew, SyncEngineOptions.folderLock) before it takes a changed folder as the pair's (folder-check.ts)",
     scenario: {
       seed: 528,
@@ -513,7 +513,7 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       'poll pass that reads the whole tree (the root listing changed) is held as mass-delete; the watcher ' +
       'then hands out the deletion in batches, and a trust-cache pass scoped to one of them (bulk-2, 39 ' +
       'items) is under the guard on its own: bulk-2 goes from the device while the hold stands. Cause: ' +
-      'deletes a held plan listed are not remembered (app/sync/pass/delete-run.ts counts only deletes made, ' +
+      'deletes a held plan listed are not remembered (app/sync/guards/delete-run.ts counts only deletes made, ' +
       'noteDeleteRun in app/sync/engine.ts #pass runs only for a plan carried out), so a later scoped ' +
       'round of part of the same deletion is judged alone' +
       '. Fixed in engine.ts: after a pass held deletes, every pass is a whole pass until the hold is gone',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceError, InvalidNameError, NetworkError } from '../../../../../common/errors.ts';
 import { ReplanNeeded } from '../../../../../app/sync/execute/replan-needed.ts';
-import { TrashError } from '../../../../../app/sync/local/local-trash.ts';
+import { TrashError } from '../../../../../app/sync/trash/local-trash.ts';
 import type { RemoteEntry } from '../../../../../app/model/items.ts';
 import { issueFor } from '../../../../../app/sync/execute/operation-issues.ts';
 import type { Operation } from '../../../../../app/sync/plan/operations.ts';

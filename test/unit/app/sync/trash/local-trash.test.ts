@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BugError } from '../../../../../common/errors.ts';
-import { mountPointOf, moveToTopdirTrash } from '../../../../../app/sync/local/freedesktop-trash.ts';
+import { mountPointOf, moveToTopdirTrash } from '../../../../../app/sync/trash/freedesktop-trash.ts';
 import {
   moveToTrash,
   TrashError,
   type MoveToTrashOptions,
-} from '../../../../../app/sync/local/local-trash.ts';
+} from '../../../../../app/sync/trash/local-trash.ts';
 
 let temp: string;
 let root: string;

@@ -1,8 +1,8 @@
 // The freedesktop.org Trash specification 1.0 on Linux and the BSDs: the home trash and the top-directory trash.
 import { lstat, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { makeFolders } from './file-errors.ts';
-import { errorCode } from './local-paths.ts';
+import { makeFolders } from '../local/file-errors.ts';
+import { errorCode } from '../local/local-paths.ts';
 
 /** What the freedesktop.org trash needs to know; everything else is read from the file system. */
 export interface FreedesktopTrashOptions {

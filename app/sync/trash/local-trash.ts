@@ -3,9 +3,9 @@ import { homedir } from 'node:os';
 import { lstat, rename } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BugError, MchError } from '../../../common/errors.ts';
-import { errnoOf, makeFolders } from './file-errors.ts';
+import { errnoOf, makeFolders } from '../local/file-errors.ts';
 import { moveToFreedesktopTrash, TrashUnusable } from './freedesktop-trash.ts';
-import { errorCode } from './local-paths.ts';
+import { errorCode } from '../local/local-paths.ts';
 
 /** Stable codes of `moveToTrash` failures. */
 export type TrashErrorCode = 'TRASH_FAILED' | 'TRASH_SOURCE_MISSING';

@@ -9,9 +9,9 @@ import {
   recordFolderIdentity,
   renewMarker,
 } from '../local/folder-identity.ts';
-import { withAdvice } from './pass-record.ts';
+import { withAdvice } from '../pass/pass-record.ts';
 import type { PassHold } from '../pass-report.ts';
-import { META_SETTLED } from './quiet-pass.ts';
+import { META_SETTLED } from '../pass/quiet-pass.ts';
 
 /** The user's answer to a hold, as the engine got it. */
 export interface HoldAnswer {
