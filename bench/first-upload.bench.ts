@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
 import { SyncEngine } from '../app/sync/engine.ts';
-import { STATE_FOLDER_NAME } from '../app/sync/local/local-names.ts';
+import { STATE_FOLDER_NAME } from '../app/model/names.ts';
 import { ensureRemoteFolder } from '../app/sync/remote/remote-folder.ts';
 import { walkRemote } from '../app/sync/remote/remote-walk.ts';
 import { countedClient, describeTally } from './lib/bench-client.ts';

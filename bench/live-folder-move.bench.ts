@@ -10,7 +10,7 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { STATE_FOLDER_NAME } from '../app/sync/local/local-names.ts';
+import { STATE_FOLDER_NAME } from '../app/model/names.ts';
 import { describeTally, writeRequests } from './lib/bench-client.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';

@@ -1,5 +1,6 @@
 // Turns raw file system events into clean local changes (moves paired by inode, safe-saves as one edit, own writes dropped); pure.
-import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local/local-names.ts';
+import { temporaryOrSystemReason } from '../sync/local/local-names.ts';
+import { STATE_FOLDER_NAME } from '../model/names.ts';
 import type { ItemKind, LocalEntry, RelativePath } from '../model/items.ts';
 import { collapseAffectedPaths, parentOf, type AffectedPathLimits } from './affected-paths.ts';
 import {

@@ -1,7 +1,8 @@
 // The options the live watcher gives chokidar, in one place so the watcher and the memory bench run the same configuration.
 import { basename } from 'node:path';
 import type { ChokidarOptions } from 'chokidar';
-import { STATE_FOLDER_NAME, temporaryOrSystemReason } from '../sync/local/local-names.ts';
+import { temporaryOrSystemReason } from '../sync/local/local-names.ts';
+import { STATE_FOLDER_NAME } from '../model/names.ts';
 
 /** Names chokidar need not watch at all: the same names the cleaner drops, tested on the last component. */
 export function isNeverWatched(root: string, path: string): boolean {

@@ -1,6 +1,6 @@
 // The baseline the sync pass benches compare with: `find DIR -printf` on the same tree, timed, with its CPU time and a listing.
 import { spawnSync } from 'node:child_process';
-import { STATE_FOLDER_NAME } from '../../app/sync/local/local-names.ts';
+import { STATE_FOLDER_NAME } from '../../app/model/names.ts';
 import { secondsSince } from './timing.ts';
 
 export interface FindRun {

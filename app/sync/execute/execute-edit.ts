@@ -15,7 +15,7 @@ import {
 } from './execute-shared.ts';
 import { MAX_EDIT_CHECK_BYTES, remoteHash } from '../recovery/intent-recovery.ts';
 import { msOfNs, nameKey, type IndexEntry, type RelativePath } from '../../model/items.ts';
-import { baseName } from '../plan/reconcile.ts';
+import { baseName } from '../../model/paths.ts';
 
 /** What an edit read of the local file and of its index row before it sends anything. */
 interface EditRead {

@@ -9,11 +9,11 @@ import { indexPathIn, transferProgress } from './execute-shared.ts';
 import { errnoOf, fileError, fileErrorOf, freeSpace } from '../local/file-errors.ts';
 import { ordinaryFileMode } from '../local/file-modes.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
-import { DOWNLOAD_TEMP_PREFIX } from '../local/local-names.ts';
+import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
 import { moveToTrash, TrashError } from '../trash/local-trash.ts';
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
 import type { Operation } from '../plan/operations.ts';
-import { baseName } from '../plan/reconcile.ts';
+import { baseName } from '../../model/paths.ts';
 
 type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
 

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { currentETag, parentId, type ExecutionContext } from './execution-context.ts';
 import { codeOf, indexPathIn, replanOn, remoteParentOf, touchParentOf, type Op } from './execute-shared.ts';
 import { prepareFolderDelete } from './subtree-check.ts';
-import { baseName } from '../plan/reconcile.ts';
-import { MOVING_PREFIX } from '../local/local-names.ts';
+import { baseName } from '../../model/paths.ts';
+import { MOVING_PREFIX } from '../../model/names.ts';
 
 /** A temporary name `pass-inputs.ts` reads as "still where the index has it" after a crash. */
 function parkingName(): string {

@@ -11,7 +11,7 @@ import type { IndexEntry } from '../../model/items.ts';
 import { issueFor, pathOf } from './operation-issues.ts';
 import type { Operation } from '../plan/operations.ts';
 import { PlanProgress, transferOf } from '../plan/plan-progress.ts';
-import { baseName } from '../plan/reconcile.ts';
+import { baseName } from '../../model/paths.ts';
 
 export const DEFAULT_TRANSFER_CONCURRENCY = 4;
 

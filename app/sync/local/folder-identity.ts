@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexStore } from '../../index/index-store.ts';
-import { STATE_FOLDER_NAME } from './local-names.ts';
+import { STATE_FOLDER_NAME } from '../../model/names.ts';
 
 /** Index meta key of the recorded `FolderIdentity` as JSON. */
 export const META_FOLDER_IDENTITY = 'folderIdentity';

@@ -7,7 +7,6 @@ import { nameKey } from '../../model/items.ts';
 import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
 
 // The client's own names live with the model (the planner needs them too); kept here for their users.
-export { DOWNLOAD_TEMP_PREFIX, MOVING_PREFIX, STATE_FOLDER_NAME } from '../../model/names.ts';
 
 const SYSTEM_FILE = 'a system file';
 const TRASH_FOLDER = 'a trash folder';

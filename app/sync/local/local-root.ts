@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexStore } from '../../index/index-store.ts';
 import { folderOnDisk, recordFolderIdentity } from './folder-identity.ts';
-import { probeNameTraits, STATE_FOLDER_NAME } from './local-names.ts';
+import { probeNameTraits } from './local-names.ts';
+import { STATE_FOLDER_NAME } from '../../model/names.ts';
 import { scanLocalFolder, scanLocalFolderAsync, type ScanOptions, type ScanResult } from './scanner.ts';
 
 export class LocalRoot {

@@ -11,12 +11,12 @@ import {
 import { IGNORE_FILE_NAME, type IgnoreRules } from './ignore-rules.ts';
 import { errorCode } from './local-paths.ts';
 import {
-  STATE_FOLDER_NAME,
   caseFoldKey,
   deviceNameProblem,
   temporaryOrSystemReason,
   windowsNameProblem,
 } from './local-names.ts';
+import { STATE_FOLDER_NAME } from '../../model/names.ts';
 import { nameKey, type ItemKind, type RelativePath } from '../../model/items.ts';
 import type { ListFolder } from './native-scan.ts';
 import type { ScanFs } from './scan-fs.ts';

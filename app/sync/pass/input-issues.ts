@@ -1,7 +1,8 @@
 // What the scan and the walk left out of a round, as the pass's issues: by the rules (no problem) or unsynced.
 import { assertNever } from '../../../common/errors.ts';
 import { fileErrorOf } from '../local/file-errors.ts';
-import { remoteNameProblem, STATE_FOLDER_NAME, temporaryOrSystemReason } from '../local/local-names.ts';
+import { remoteNameProblem, temporaryOrSystemReason } from '../local/local-names.ts';
+import { STATE_FOLDER_NAME } from '../../model/names.ts';
 import { nameKey, type RelativePath } from '../../model/items.ts';
 import { unsyncedItem, type PassIssue } from '../pass-report.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';

@@ -6,7 +6,6 @@ import { deriveLocalChange, deriveRemoteChange, type Change } from './reconcile-
 
 export type { Change } from './reconcile-changes.ts';
 // The path helpers moved to app/model/paths.ts; kept here for the rooms that still import them from here.
-export { baseName, parentPath } from '../../model/paths.ts';
 
 export interface ReconcileInput {
   /** By path as found on disk. */

@@ -8,7 +8,7 @@ import type { Intent } from '../../index/index-store.ts';
 import { hashFile } from '../local/content-hash.ts';
 import type { IndexWriter } from '../../index/index-writes.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
-import { STATE_FOLDER_NAME } from '../local/local-names.ts';
+import { STATE_FOLDER_NAME } from '../../model/names.ts';
 import type { IndexEntry } from '../../model/items.ts';
 
 export interface RecoveryContext {

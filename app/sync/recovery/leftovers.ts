@@ -3,9 +3,9 @@ import { rename, rm } from 'node:fs/promises';
 import type { IndexStore } from '../../index/index-store.ts';
 import { localPath, statOrUndefined } from '../local/local-paths.ts';
 import { isParkedPath } from '../../index/index-writes.ts';
-import { DOWNLOAD_TEMP_PREFIX, MOVING_PREFIX } from '../local/local-names.ts';
+import { DOWNLOAD_TEMP_PREFIX, MOVING_PREFIX } from '../../model/names.ts';
 import type { RelativePath } from '../../model/items.ts';
-import { baseName, parentPath } from '../plan/reconcile.ts';
+import { baseName, parentPath } from '../../model/paths.ts';
 import type { ScanResult } from '../local/scanner.ts';
 
 const LOCAL_PARKED = new RegExp(`^${MOVING_PREFIX.replaceAll('.', '\\.')}\\d+-(.+)$`, 'su');
