@@ -205,7 +205,7 @@ async function attemptOperation(execution: Execution, operation: Operation): Pro
     context.setup.log({ level: 'debug', message: detailOf(error), path: issue.path });
     if (replan) execution.replan = true;
   } finally {
-    progress.itemEnded(pathOf(operation), action !== null);
+    progress.itemEnded(pathOf(operation), action === null ? 'not-counted' : 'counted');
   }
 }
 

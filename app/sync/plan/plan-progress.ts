@@ -66,14 +66,17 @@ export class PlanProgress {
     };
   }
 
-  /** An item's operation ended (done or failed); its transfer, if any, is no longer running. */
-  itemEnded(path: string, counts: boolean): void {
+  /**
+   * An item's operation ended (done or failed); its transfer, if any, is no longer running. Only the
+   * operations counted in `itemsTotal` (those the activity lists) end as `counted`.
+   */
+  itemEnded(path: string, ended: 'counted' | 'not-counted'): void {
     const transfer = this.#running.get(path);
     if (transfer) {
       this.#bytesFinished += transfer.bytesTotal;
       this.#running.delete(path);
     }
-    if (counts) this.#itemsDone += 1;
+    if (ended === 'counted') this.#itemsDone += 1;
     this.#emit();
   }
 

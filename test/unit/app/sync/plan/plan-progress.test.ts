@@ -41,11 +41,11 @@ describe('PlanProgress', () => {
       bytesDone: 40,
       transfers: [{ path: 'up.bin', bytesDone: 40, bytesTotal: 100 }],
     });
-    progress.itemEnded('up.bin', true);
+    progress.itemEnded('up.bin', 'counted');
     expect(seen.at(-1)).toMatchObject({ itemsDone: 1, bytesDone: 100, transfers: [] });
     progress.started('down.bin', 'down', 50)(500);
     expect(seen.at(-1)?.bytesDone).toBe(150);
-    progress.itemEnded('dir', true);
+    progress.itemEnded('dir', 'counted');
     expect(seen.at(-1)).toMatchObject({ itemsDone: 2, transfers: [{ path: 'down.bin', direction: 'down' }] });
   });
 
@@ -60,7 +60,7 @@ describe('PlanProgress', () => {
     expect(seen.at(-1)?.transfers).toEqual([
       { path: 'up.bin', direction: 'up', bytesDone: 10, bytesTotal: 100 },
     ]);
-    progress.itemEnded('up.bin', true);
+    progress.itemEnded('up.bin', 'counted');
     expect(seen.at(-1)).toMatchObject({ bytesDone: 100, transfers: [] });
   });
 });
