@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import { test as base } from 'vitest';
 import { startTestDevice, type TestDevice, type TestDeviceOptions } from './device.ts';
 import { signedInProfile, type SignedInProfile } from './signed-in-profile.ts';
+import { LivePair, type LivePairOptions } from './live-pair.ts';
 import { SyncPair, type PairOptions } from './sync-pair.ts';
 
 /** Makes a SyncPair against the file's device; the fixture closes every pair it made after the test. */
 export type NewPair = (options?: PairOptions) => SyncPair;
+
+/** Makes a LivePair (a pair and its live service) against the file's device; each is closed after the test. */
+export type NewLivePair = (options?: LivePairOptions) => LivePair;
 
 /** Fixtures set up once per test file, on first use, and torn down after the file's last test. */
 export interface FileFixtures {
@@ -26,6 +30,8 @@ export interface TestFixtures {
   tempDir: string;
   /** A new SyncPair (local folder, index, engine) against `device`; every pair is closed after the test. */
   newPair: NewPair;
+  /** A new LivePair against `device`; every live pair is closed after the test. */
+  newLivePair: NewLivePair;
 }
 
 export const test = base
@@ -53,6 +59,17 @@ export const test = base
     });
     return (options) => {
       const pair = new SyncPair(device, options);
+      pairs.push(pair);
+      return pair;
+    };
+  })
+  .extend('newLivePair', ({ device }, { onCleanup }): NewLivePair => {
+    const pairs: LivePair[] = [];
+    onCleanup(async () => {
+      for (const pair of pairs.splice(0)) await pair.close();
+    });
+    return (options) => {
+      const pair = new LivePair(device, options);
       pairs.push(pair);
       return pair;
     };

@@ -2,7 +2,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import type { TestDevice } from './device.ts';
 import { cliEnv, runMchSync } from './mch-sync.ts';
 
@@ -45,40 +44,12 @@ export async function signedInProfile(
   return { home, profile, env, remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/** What a test file of the command line works with: a device, and a profile signed in to it. */
-export interface SignedInWorld extends SignedInProfile {
-  device: TestDevice;
-}
-
-/**
- * Starts a device and signs a profile in to it before the file's tests (beforeAll), and stops and
- * removes both after them; `take` receives them once they exist (the file keeps them in its own lets).
- */
-export function signedInForFile(
-  prefix: string,
-  take: (world: SignedInWorld) => void,
-  startDevice: () => Promise<TestDevice>,
-): void {
-  let world: SignedInWorld | undefined;
-  beforeAll(async () => {
-    const device = await startDevice();
-    world = { ...(await signedInProfile(device, prefix)), device };
-    take(world);
-  });
-  afterAll(async () => {
-    await world?.device.stop();
-    world?.remove();
-  });
-}
-
-/** `folder(name, texts)`: a new folder `<home>/work-N/<name>` holding `texts` (each call its own N). */
-export function numberedFolders(
-  home: () => string,
-): (name: string, texts?: Record<string, string>) => string {
+/** `folder(home, name, texts)`: a new folder `<home>/work-N/<name>` holding `texts` (each call its own N). */
+export function folderNumbering(): (home: string, name: string, texts?: Record<string, string>) => string {
   let count = 0;
-  return (name, texts = {}) => {
+  return (home, name, texts = {}) => {
     count += 1;
-    const folder = join(home(), `work-${count}`, name);
+    const folder = join(home, `work-${count}`, name);
     mkdirSync(folder, { recursive: true });
     for (const [path, text] of Object.entries(texts)) {
       mkdirSync(join(folder, path, '..'), { recursive: true });

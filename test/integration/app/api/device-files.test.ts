@@ -77,7 +77,7 @@ describe('DeviceClient files', () => {
     expect(await api.getFile(created.id)).toMatchObject({ name: 'after.txt', eTag: patched.eTag });
   });
 
-  it('refuses to send names that could escape a tempDir, before any request', async ({ device }) => {
+  it('refuses to send names that could escape a folder, before any request', async ({ device }) => {
     const { device: api, requests } = clientFor(device);
     for (const name of ['..', '.', 'a/b', 'a\\b', 'nul\0byte', 'x'.repeat(256), '']) {
       await expect(api.create({ name })).rejects.toMatchObject({ code: 'INVALID_NAME' });
@@ -86,7 +86,7 @@ describe('DeviceClient files', () => {
     expect(requests()).toEqual([]);
   });
 
-  it('deletes a file (204) and a non-empty tempDir in the background (202)', async ({ device }) => {
+  it('deletes a file (204) and a non-empty folder in the background (202)', async ({ device }) => {
     const { device: api } = clientFor(device);
     const file = await api.create({ name: 'gone.txt', content: Buffer.from('x') });
     expect(await api.delete(file.id, { ifMatch: file.eTag })).toEqual({ inBackground: false });
@@ -126,7 +126,7 @@ describe('DeviceClient files', () => {
 });
 
 describe('DeviceClient listings', () => {
-  it('pages through a tempDir and revalidates it with If-None-Match', async ({ device }) => {
+  it('pages through a folder and revalidates it with If-None-Match', async ({ device }) => {
     const { device: api, requests } = clientFor(device);
     const dir = await api.createFolder({ name: 'paged' });
     for (const name of ['a', 'b', 'c', 'd', 'e'])

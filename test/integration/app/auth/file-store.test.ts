@@ -3,21 +3,16 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { runCli } from '../../../../app/cli/main.ts';
 import type { CliDependencies } from '../../../../app/cli/terminal/cli-context.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 import { MemoryKeychain, runMchSync } from '../../../helpers/mch-sync.ts';
 
-let device: TestDevice;
 const folders: string[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
 afterAll(async () => {
-  await device?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -48,7 +43,7 @@ async function runInProcess(
   return { code, stdout, stderr };
 }
 
-function passwordLogin(profile: string): string[] {
+function passwordLogin(device: TestDevice, profile: string): string[] {
   return [
     '--profile',
     profile,
@@ -62,9 +57,11 @@ function passwordLogin(profile: string): string[] {
 }
 
 describe('the file secret store', () => {
-  it('is used with MCH_SECRET_STORE=file, with mode 0600 and a warning that it is not encrypted', async () => {
+  it('is used with MCH_SECRET_STORE=file, with mode 0600 and a warning that it is not encrypted', async ({
+    device,
+  }) => {
     const profile = newProfile();
-    const run = await runMchSync(passwordLogin(profile), { input: 'alice-password' });
+    const run = await runMchSync(passwordLogin(device, profile), { input: 'alice-password' });
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
       /^mch-sync: warning: tokens will be kept in .*secrets\.json because MCH_SECRET_STORE=file: the file is readable only by you \(mode 0600\) but not encrypted/,
@@ -80,9 +77,9 @@ describe('the file secret store', () => {
     expect(whoami.stderr).toBe('');
   });
 
-  it('puts the mode back to 0600 when something widened it, and says so', async () => {
+  it('puts the mode back to 0600 when something widened it, and says so', async ({ device }) => {
     const profile = newProfile();
-    expect((await runMchSync(passwordLogin(profile), { input: 'alice-password' })).code).toBe(0);
+    expect((await runMchSync(passwordLogin(device, profile), { input: 'alice-password' })).code).toBe(0);
     chmodSync(join(profile, 'secrets.json'), 0o644);
     const run = await runMchSync(['--profile', profile, 'whoami']);
     expect(run.code).toBe(0);
@@ -90,11 +87,11 @@ describe('the file secret store', () => {
     expect(statSync(join(profile, 'secrets.json')).mode & 0o777).toBe(0o600);
   });
 
-  it('is the fallback when no keychain works, with a warning that names the reason', async () => {
+  it('is the fallback when no keychain works, with a warning that names the reason', async ({ device }) => {
     const profile = newProfile();
     const keychain = new MemoryKeychain();
     keychain.failure = 'The name org.freedesktop.secrets was not provided by any .service files';
-    const run = await runInProcess(passwordLogin(profile), keychain, {}, 'alice-password');
+    const run = await runInProcess(passwordLogin(device, profile), keychain, {}, 'alice-password');
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(
       'mch-sync: warning: no system keychain works here (The name org.freedesktop.secrets was not provided by any .service files), so tokens will be kept in',
@@ -102,12 +99,14 @@ describe('the file secret store', () => {
     expect(statSync(join(profile, 'secrets.json')).mode & 0o777).toBe(0o600);
   });
 
-  it('is not used when MCH_SECRET_STORE=keychain asks for a keychain that does not work', async () => {
+  it('is not used when MCH_SECRET_STORE=keychain asks for a keychain that does not work', async ({
+    device,
+  }) => {
     const profile = newProfile();
     const keychain = new MemoryKeychain();
     keychain.failure = 'no D-Bus session';
     const run = await runInProcess(
-      passwordLogin(profile),
+      passwordLogin(device, profile),
       keychain,
       { MCH_SECRET_STORE: 'keychain' },
       'alice-password',

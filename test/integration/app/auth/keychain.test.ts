@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import { KEYCHAIN_SERVICE } from '../../../../app/auth/secrets/keychain-store.ts';
 import type { CliDependencies } from '../../../../app/cli/terminal/cli-context.ts';
 import { runCli } from '../../../../app/cli/main.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import {
   cliEnv,
   MCH_SYNC_BIN,
@@ -18,15 +18,11 @@ import {
   runProcess,
 } from '../../../helpers/mch-sync.ts';
 
-let device: TestDevice;
 const folders: string[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice({ tokenTtlSeconds: 2 });
-});
+test.override({ deviceOptions: { tokenTtlSeconds: 2 } });
 
 afterAll(async () => {
-  await device?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -61,7 +57,7 @@ function hasCommand(command: string): boolean {
 }
 
 describe('with a keychain', () => {
-  it('keeps the tokens only in the keychain: no profile file holds one', async () => {
+  it('keeps the tokens only in the keychain: no profile file holds one', async ({ device }) => {
     const profile = newFolder();
     const keychain = new MemoryKeychain();
     const run = async (args: string[], input = '') => {
@@ -104,7 +100,9 @@ describe('with a keychain', () => {
     expect(keychain.entries.size).toBe(0);
   });
 
-  it('says clearly when the keychain that holds the tokens cannot be reached any more', async () => {
+  it('says clearly when the keychain that holds the tokens cannot be reached any more', async ({
+    device,
+  }) => {
     const profile = newFolder();
     const keychain = new MemoryKeychain();
     const deps = (): CliDependencies => ({
@@ -134,7 +132,9 @@ describe('with a keychain', () => {
     return;
   }
 
-  it('uses the real Secret Service: login, whoami after a refresh, logout, with no token in the profile', async () => {
+  it('uses the real Secret Service: login, whoami after a refresh, logout, with no token in the profile', async ({
+    device,
+  }) => {
     const work = newFolder();
     const profile = join(work, 'profile');
     const snapshot = join(work, 'snapshot');

@@ -2,29 +2,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { Transport, type ApiLogEntry } from '../../../../app/api/http/transport.ts';
 import { login } from '../../../../app/auth/login.ts';
 import { Session, type AuthEnvironment } from '../../../../app/auth/session.ts';
 import { tokenAccount, TokenVault } from '../../../../app/auth/token-vault.ts';
 import { DESKTOP_CLIENT_ID } from '../../../../common/wire/identity.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
-let device: TestDevice;
 const folders: string[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
 afterAll(async () => {
-  await device?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
 /** A signed-in profile whose requests are logged, so a test can count the token requests. */
-async function signedIn() {
+async function signedIn(device: TestDevice) {
   const profileDir = mkdtempSync(join(tmpdir(), 'mch-sync-refresh-'));
   folders.push(profileDir);
   const log: ApiLogEntry[] = [];
@@ -49,8 +44,10 @@ async function signedIn() {
 }
 
 describe('the token manager', () => {
-  it('refreshes an expired token once for many callers at the same moment, and saves it', async () => {
-    const { session, vault, tokenRequests } = await signedIn();
+  it('refreshes an expired token once for many callers at the same moment, and saves it', async ({
+    device,
+  }) => {
+    const { session, vault, tokenRequests } = await signedIn(device);
     const stored = await vault.load();
     if (!stored) throw new Error('no tokens after login');
     // Written as another process would find it the next day: expired.
@@ -68,8 +65,8 @@ describe('the token manager', () => {
     expect(saved?.expiresAt).toBeGreaterThan(Date.now());
   });
 
-  it('refreshes once when the device refuses a token that looked valid', async () => {
-    const { session, vault, tokenRequests } = await signedIn();
+  it('refreshes once when the device refuses a token that looked valid', async ({ device }) => {
+    const { session, vault, tokenRequests } = await signedIn(device);
     const stored = await vault.load();
     if (!stored) throw new Error('no tokens after login');
     await vault.save({ ...stored, accessToken: 'refused.by.device' });
@@ -80,8 +77,8 @@ describe('the token manager', () => {
     expect((await vault.load())?.accessToken).not.toBe('refused.by.device');
   });
 
-  it('asks to sign in again when the refresh token was revoked', async () => {
-    const { session, vault } = await signedIn();
+  it('asks to sign in again when the refresh token was revoked', async ({ device }) => {
+    const { session, vault } = await signedIn(device);
     const stored = await vault.load();
     if (!stored?.refreshToken) throw new Error('no refresh token after login');
     const revoked = await fetch(`${device.running.urls.identity}/oauth/revoke`, {

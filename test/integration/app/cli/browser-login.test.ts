@@ -4,26 +4,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import type { CliDependencies } from '../../../../app/cli/terminal/cli-context.ts';
 import { runCli } from '../../../../app/cli/main.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 import { cliEnv, MCH_SYNC_BIN, MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
-let device: TestDevice;
 const folders: string[] = [];
 const cleanups: Array<() => void> = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
 
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 afterAll(async () => {
-  await device?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -34,7 +29,7 @@ function newProfile(): string {
 }
 
 /** Starts `mch-sync login --no-browser` and waits for the address it prints. */
-async function startLogin(profile: string) {
+async function startLogin(device: TestDevice, profile: string) {
   const child = spawn(
     process.execPath,
     [MCH_SYNC_BIN, '--profile', profile, 'login', '--no-browser', '--config-url', device.running.urls.config],
@@ -83,9 +78,11 @@ async function submitSignIn(address: URL, username: string, password: string): P
 }
 
 describe('mch-sync login without --username', () => {
-  it('prints the sign-in address and finishes when the browser comes back with a code', async () => {
+  it('prints the sign-in address and finishes when the browser comes back with a code', async ({
+    device,
+  }) => {
     const profile = newProfile();
-    const login = await startLogin(profile);
+    const login = await startLogin(device, profile);
     expect(login.output().stdout).toContain('Open this address in a browser to sign in:');
     const location = await submitSignIn(login.address, 'alice', 'alice-password');
     const landing = await fetch(location);
@@ -97,8 +94,10 @@ describe('mch-sync login without --username', () => {
     expect(login.output().stdout).toContain('Signed in as alice');
   });
 
-  it('ignores an answer with another state, and fails with a clear message on access_denied', async () => {
-    const login = await startLogin(newProfile());
+  it('ignores an answer with another state, and fails with a clear message on access_denied', async ({
+    device,
+  }) => {
+    const login = await startLogin(device, newProfile());
     const redirectUri = login.address.searchParams.get('redirect_uri') ?? '';
     const state = login.address.searchParams.get('state') ?? '';
     const forged = await fetch(`${redirectUri}?code=stolen&state=not-the-state`);
@@ -138,7 +137,7 @@ function inProcessDeps(
 }
 
 describe('browser sign-in in the CLI', () => {
-  it('accepts the address a browser on another computer ended up on, pasted in', async () => {
+  it('accepts the address a browser on another computer ended up on, pasted in', async ({ device }) => {
     const pasted = new PassThrough();
     const deps = inProcessDeps({
       pastedAddresses: pasted,
@@ -160,7 +159,7 @@ describe('browser sign-in in the CLI', () => {
     expect(deps.out()).toContain('Signed in as bob');
   });
 
-  it('gives up after the timeout, saying what to do', async () => {
+  it('gives up after the timeout, saying what to do', async ({ device }) => {
     const deps = inProcessDeps({ signInTimeoutMs: 500 });
     const code = await runCli(
       ['--profile', newProfile(), 'login', '--config-url', device.running.urls.config],
@@ -172,7 +171,7 @@ describe('browser sign-in in the CLI', () => {
     );
   });
 
-  it('shows the address and goes on waiting when no browser can be opened', async () => {
+  it('shows the address and goes on waiting when no browser can be opened', async ({ device }) => {
     const pasted = new PassThrough();
     const deps = inProcessDeps({
       pastedAddresses: pasted,

@@ -3,19 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
+import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { signedInForFile } from '../../../helpers/signed-in-profile.ts';
 import { MCH_SYNC_BIN, runMchSync } from '../../../helpers/mch-sync.ts';
-
-let device: TestDevice;
-let home: string;
-let profile: string;
-let env: NodeJS.ProcessEnv;
-
-signedInForFile('mch-sync-cli-live-', (world) => ({ device, home, profile, env } = world), startTestDevice);
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -27,8 +20,10 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
   }
 }
 
-async function status(folder: string): Promise<StatusJson> {
-  const result = await runMchSync(['--profile', profile, 'status', '--folder', folder, '--json'], { env });
+async function status(profile: SignedInProfile, folder: string): Promise<StatusJson> {
+  const result = await runMchSync(['--profile', profile.profile, 'status', '--folder', folder, '--json'], {
+    env: profile.env,
+  });
   expect(result.stderr).toBe('');
   return JSON.parse(result.stdout) as StatusJson;
 }
@@ -37,11 +32,16 @@ describe('mch-sync run (live)', () => {
   let child: ChildProcess;
   let output = '';
 
-  it('syncs both ways while running, answers status, pause and resume, and stops on SIGTERM', async () => {
-    const folder = join(home, 'Live');
+  it('syncs both ways while running, answers status, pause and resume, and stops on SIGTERM', async ({
+    device,
+    profile,
+  }) => {
+    const folder = join(profile.home, 'Live');
     mkdirSync(folder);
     writeFileSync(join(folder, 'first.txt'), 'one');
-    child = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', profile, 'run', '--folder', folder], { env });
+    child = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', profile.profile, 'run', '--folder', folder], {
+      env: profile.env,
+    });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const api = clientFor(device).device;
@@ -55,16 +55,20 @@ describe('mch-sync run (live)', () => {
     );
     expect(await api.findByName(remoteFolder.id, 'first.txt')).toBeUndefined();
 
-    const running = await status(folder);
+    const running = await status(profile, folder);
     expect(running.pid).toBe(child.pid);
     expect(running.activity.map((entry) => entry.path)).toContain('renamed.txt');
 
     // A remote change comes down after `resume` (a pass now), not only on the 30 s poll.
-    const paused = await runMchSync(['--profile', profile, 'pause', '--folder', folder], { env });
+    const paused = await runMchSync(['--profile', profile.profile, 'pause', '--folder', folder], {
+      env: profile.env,
+    });
     expect(paused.code).toBe(0);
-    expect((await status(folder)).state).toBe('paused');
+    expect((await status(profile, folder)).state).toBe('paused');
     await api.upload({ parentId: remoteFolder.id, name: 'from-device.txt', content: Buffer.from('hello') });
-    const resumed = await runMchSync(['--profile', profile, 'resume', '--folder', folder], { env });
+    const resumed = await runMchSync(['--profile', profile.profile, 'resume', '--folder', folder], {
+      env: profile.env,
+    });
     expect(resumed.code).toBe(0);
     await waitFor('the remote file here', () =>
       existsSync(join(folder, 'from-device.txt')) ? true : undefined,
@@ -73,9 +77,9 @@ describe('mch-sync run (live)', () => {
     expect(renamed.id).toBeDefined();
     // Nothing waits for an answer: a confirm is refused, not kept for whatever a later pass finds.
     const unasked = await runMchSync(
-      ['--profile', profile, 'resume', '--folder', folder, '--confirm-deletes'],
+      ['--profile', profile.profile, 'resume', '--folder', folder, '--confirm-deletes'],
       {
-        env,
+        env: profile.env,
       },
     );
     expect(unasked.code).toBe(1);
@@ -86,7 +90,7 @@ describe('mch-sync run (live)', () => {
     expect(await exit).toBe(0);
     expect(output).toContain('Stopped.');
     // Stopped: status reads the index and says so.
-    const after = await status(folder);
+    const after = await status(profile, folder);
     expect(after.pid).toBeNull();
     expect(after.state).toBe('idle');
   });

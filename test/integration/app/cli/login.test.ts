@@ -2,23 +2,23 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import { DESKTOP_CLIENT_ID } from '../../../../common/wire/identity.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 import { runMchSync } from '../../../helpers/mch-sync.ts';
 
-let device: TestDevice;
 let configUrl: string;
 const folders: string[] = [];
 
-beforeAll(async () => {
-  // Two-second tokens, so a test can outlive one without slowing the others much.
-  device = await startTestDevice({ tokenTtlSeconds: 2 });
+// Two-second tokens, so a test can outlive one without slowing the others much.
+test.override({ deviceOptions: { tokenTtlSeconds: 2 } });
+
+test.beforeAll(async ({ device }) => {
   configUrl = device.running.urls.config;
 });
 
 afterAll(async () => {
-  await device?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -50,7 +50,7 @@ function storedTokens(profile: string): StoredSecret {
   return JSON.parse(values[0] ?? '') as StoredSecret;
 }
 
-async function refreshWorks(refreshToken: string): Promise<boolean> {
+async function refreshWorks(device: TestDevice, refreshToken: string): Promise<boolean> {
   const answer = await fetch(`${device.running.urls.identity}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -64,7 +64,7 @@ async function refreshWorks(refreshToken: string): Promise<boolean> {
 }
 
 describe('mch-sync login with a password', () => {
-  it('signs in, keeps the tokens in the profile and remembers the user and device', async () => {
+  it('signs in, keeps the tokens in the profile and remembers the user and device', async ({ device }) => {
     const profile = newProfile();
     const run = await login(profile);
     expect(run.stderr).toContain('MCH_SECRET_STORE=file');
@@ -158,7 +158,7 @@ describe('mch-sync whoami', () => {
 });
 
 describe('mch-sync devices', () => {
-  it('lists the device with the address that answers, as JSON', async () => {
+  it('lists the device with the address that answers, as JSON', async ({ device }) => {
     const profile = newProfile();
     expect((await login(profile, 'bob-password', 'bob')).code).toBe(0);
     const run = await runMchSync(['--profile', profile, 'devices', '--json']);
@@ -178,15 +178,15 @@ describe('mch-sync devices', () => {
 });
 
 describe('mch-sync logout', () => {
-  it('revokes the refresh token, deletes the secrets and forgets the user', async () => {
+  it('revokes the refresh token, deletes the secrets and forgets the user', async ({ device }) => {
     const profile = newProfile();
     expect((await login(profile)).code).toBe(0);
     const { refreshToken } = storedTokens(profile);
-    expect(await refreshWorks(refreshToken)).toBe(true);
+    expect(await refreshWorks(device, refreshToken)).toBe(true);
     const run = await runMchSync(['--profile', profile, 'logout']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Signed out alice');
-    expect(await refreshWorks(refreshToken)).toBe(false);
+    expect(await refreshWorks(device, refreshToken)).toBe(false);
     expect(() => statSync(join(profile, 'secrets.json'))).toThrow();
     const settings = JSON.parse(readFileSync(join(profile, 'settings.json'), 'utf8')) as Record<
       string,
@@ -232,15 +232,17 @@ describe('usage errors', () => {
 });
 
 describe('mch-sync login on a profile that is signed in', () => {
-  it('replaces the sign-in: the old refresh token is revoked and only the new user has a stored secret', async () => {
+  it('replaces the sign-in: the old refresh token is revoked and only the new user has a stored secret', async ({
+    device,
+  }) => {
     const profile = newProfile();
     expect((await login(profile)).code).toBe(0);
     const alice = storedTokens(profile);
     expect((await login(profile, 'bob-password', 'bob')).code).toBe(0);
     const bob = storedTokens(profile);
     expect(bob.refreshToken).not.toBe(alice.refreshToken);
-    expect(await refreshWorks(alice.refreshToken)).toBe(false);
-    expect(await refreshWorks(bob.refreshToken)).toBe(true);
+    expect(await refreshWorks(device, alice.refreshToken)).toBe(false);
+    expect(await refreshWorks(device, bob.refreshToken)).toBe(true);
     const whoami = await runMchSync(['--profile', profile, 'whoami', '--json']);
     expect(JSON.parse(whoami.stdout)).toMatchObject({ user: { name: 'bob' } });
   });

@@ -2,32 +2,26 @@
 import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
+import type { TestDevice } from '../../../helpers/device.ts';
 import type { PassReport } from '../../../../app/sync/pass-report.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import { mountTmpfs, mountUnavailable, unmountAll } from '../../../helpers/mounts.ts';
-import { numberedFolders, signedInForFile } from '../../../helpers/signed-in-profile.ts';
+import { folderNumbering, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import {
   permissionsUnavailable,
   runMchSyncBound,
   runMchSyncWithUmask,
 } from '../../../helpers/unprivileged.ts';
 
-let device: TestDevice;
-let home: string;
-let profile: string;
-let env: NodeJS.ProcessEnv;
-
-signedInForFile('mch-sync-unsynced-', (world) => ({ device, home, profile, env } = world), startTestDevice);
-
 /** A new empty local folder `<home>/work-N/<name>`, synced with `/<name>` (each test its own name). */
-const localFolder = numberedFolders(() => home);
+const localFolder = folderNumbering();
 
-const runArgs = (folder: string, ...more: string[]): string[] => [
+const runArgs = (profile: SignedInProfile, folder: string, ...more: string[]): string[] => [
   '--profile',
-  profile,
+  profile.profile,
   'run',
   '--folder',
   folder,
@@ -35,33 +29,38 @@ const runArgs = (folder: string, ...more: string[]): string[] => [
   ...more,
 ];
 
-function run(folder: string, ...more: string[]): Promise<CliRun> {
-  return runMchSync(runArgs(folder, ...more), { env, timeoutMs: 60_000 });
+function run(profile: SignedInProfile, folder: string, ...more: string[]): Promise<CliRun> {
+  return runMchSync(runArgs(profile, folder, ...more), { env: profile.env, timeoutMs: 60_000 });
 }
 
 function reportOf(result: CliRun): PassReport {
   return JSON.parse(result.stdout) as PassReport;
 }
 
-const api = (): ReturnType<typeof clientFor>['device'] => clientFor(device).device;
+const api = (device: TestDevice): ReturnType<typeof clientFor>['device'] => clientFor(device).device;
 
 /** The id of the device folder `/name`. */
-async function remoteFolderId(name: string): Promise<string> {
-  const found = await api().findByName('root', name);
+async function remoteFolderId(device: TestDevice, name: string): Promise<string> {
+  const found = await api(device).findByName('root', name);
   if (found === undefined) throw new Error(`no /${name} on the device`);
   return found.id;
 }
 
 /** Writes `/folder/name` on the device (another computer's change); returns its id. */
-async function writeRemote(folder: string, name: string, content: string | Buffer): Promise<string> {
-  const parentId = await remoteFolderId(folder);
-  const existing = await api().findByName(parentId, name);
+async function writeRemote(
+  device: TestDevice,
+  folder: string,
+  name: string,
+  content: string | Buffer,
+): Promise<string> {
+  const parentId = await remoteFolderId(device, folder);
+  const existing = await api(device).findByName(parentId, name);
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
   if (existing !== undefined) {
-    await api().putContent(existing.id, bytes);
+    await api(device).putContent(existing.id, bytes);
     return existing.id;
   }
-  return (await api().create({ parentId, name, content: bytes })).id;
+  return (await api(device).create({ parentId, name, content: bytes })).id;
 }
 
 function mode(path: string): number {
@@ -69,13 +68,16 @@ function mode(path: string): number {
 }
 
 describe.skipIf(mountUnavailable() !== undefined)('a full disk here', () => {
-  it('names the file and the space it needs, never the device id; exits 1, with --json too', async () => {
-    const folder = localFolder('FullDisk');
+  it('names the file and the space it needs, never the device id; exits 1, with --json too', async ({
+    device,
+    profile,
+  }) => {
+    const folder = localFolder(profile.home, 'FullDisk');
     mountTmpfs(folder, 1);
     try {
-      expect((await run(folder)).code).toBe(0);
-      const id = await writeRemote('FullDisk', 'big.bin', Buffer.alloc(3_000_000, 7));
-      const result = await run(folder);
+      expect((await run(profile, folder)).code).toBe(0);
+      const id = await writeRemote(device, 'FullDisk', 'big.bin', Buffer.alloc(3_000_000, 7));
+      const result = await run(profile, folder);
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(
         /^Not all synced: 1 item is not synced between .+ and \/FullDisk on the device \(1 needs you\); listed below\.$/m,
@@ -90,7 +92,7 @@ describe.skipIf(mountUnavailable() !== undefined)('a full disk here', () => {
       // The partial download was removed: the space it took is free again.
       expect(readdirSync(folder).filter((name) => name !== '.mch-sync')).toEqual([]);
 
-      const json = await run(folder, '--json');
+      const json = await run(profile, folder, '--json');
       expect(json.code).toBe(1);
       expect(reportOf(json)).toMatchObject({
         status: 'errors',
@@ -103,18 +105,23 @@ describe.skipIf(mountUnavailable() !== undefined)('a full disk here', () => {
 });
 
 describe.skipIf(mountUnavailable() !== undefined)('a read-only disk here', () => {
-  it('says the disk is read-only (EROFS, never ENOENT) for a download and for a delete to the trash', async () => {
-    const folder = localFolder('ReadOnlyDisk');
+  it('says the disk is read-only (EROFS, never ENOENT) for a download and for a delete to the trash', async ({
+    device,
+    profile,
+  }) => {
+    const folder = localFolder(profile.home, 'ReadOnlyDisk');
     mountTmpfs(folder, 4);
     try {
       writeFileSync(join(folder, 'old.txt'), 'old');
-      expect((await run(folder)).code).toBe(0);
-      await api().delete((await api().findByName(await remoteFolderId('ReadOnlyDisk'), 'old.txt'))?.id ?? '');
-      await writeRemote('ReadOnlyDisk', 'new.txt', 'new');
+      expect((await run(profile, folder)).code).toBe(0);
+      await api(device).delete(
+        (await api(device).findByName(await remoteFolderId(device, 'ReadOnlyDisk'), 'old.txt'))?.id ?? '',
+      );
+      await writeRemote(device, 'ReadOnlyDisk', 'new.txt', 'new');
       const remount = spawnSync('mount', ['-o', 'remount,ro', folder], { encoding: 'utf8' });
       expect(remount.stderr).toBe('');
 
-      const result = await run(folder);
+      const result = await run(profile, folder);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain(
         '  new.txt: It cannot be written here: the disk is read-only (mounted read-only?). Make it writable; the next run tries again. [READ_ONLY]',
@@ -131,18 +138,23 @@ describe.skipIf(mountUnavailable() !== undefined)('a read-only disk here', () =>
 });
 
 describe.skipIf(mountUnavailable() !== undefined)('a read-only disk synced for the first time', () => {
-  it('goes up, though no marker or state folder can be written on it, and the next run is quiet', async () => {
-    const folder = localFolder('ReadOnlyFirst');
+  it('goes up, though no marker or state folder can be written on it, and the next run is quiet', async ({
+    device,
+    profile,
+  }) => {
+    const folder = localFolder(profile.home, 'ReadOnlyFirst');
     mountTmpfs(folder, 4);
     try {
       writeFileSync(join(folder, 'photo.txt'), 'from a read-only card');
       const remount = spawnSync('mount', ['-o', 'remount,ro', folder], { encoding: 'utf8' });
       expect(remount.stderr).toBe('');
-      const first = await run(folder);
+      const first = await run(profile, folder);
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
-      expect(await api().findByName(await remoteFolderId('ReadOnlyFirst'), 'photo.txt')).toBeDefined();
-      const again = await run(folder);
+      expect(
+        await api(device).findByName(await remoteFolderId(device, 'ReadOnlyFirst'), 'photo.txt'),
+      ).toBeDefined();
+      const again = await run(profile, folder);
       expect(again.code).toBe(0);
       expect(again.stdout).toContain('Nothing to do');
     } finally {
@@ -152,15 +164,21 @@ describe.skipIf(mountUnavailable() !== undefined)('a read-only disk synced for t
 });
 
 describe.skipIf(permissionsUnavailable() !== undefined)('permissions', () => {
-  const runBound = (folder: string, ...more: string[]): Promise<CliRun> =>
-    runMchSyncBound(runArgs(folder, ...more), { env, timeoutMs: 60_000 });
+  const runBound = (profile: SignedInProfile, folder: string, ...more: string[]): Promise<CliRun> =>
+    runMchSyncBound(runArgs(profile, folder, ...more), { env: profile.env, timeoutMs: 60_000 });
 
-  it('lists an unreadable file and folder under "Needs you", exits 1, and plans no extra round', async () => {
-    const folder = localFolder('Unreadable', { 'ok.txt': 'ok', 'secret.txt': 's', 'locked/in.txt': 'in' });
+  it('lists an unreadable file and folder under "Needs you", exits 1, and plans no extra round', async ({
+    profile,
+  }) => {
+    const folder = localFolder(profile.home, 'Unreadable', {
+      'ok.txt': 'ok',
+      'secret.txt': 's',
+      'locked/in.txt': 'in',
+    });
     chmodSync(join(folder, 'secret.txt'), 0o000);
     chmodSync(join(folder, 'locked'), 0o000);
     try {
-      const result = await runBound(folder);
+      const result = await runBound(profile, folder);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('(2 need you); listed below.');
       expect(result.stdout).toContain(
@@ -169,7 +187,7 @@ describe.skipIf(permissionsUnavailable() !== undefined)('permissions', () => {
       expect(result.stdout).toContain(
         '  secret.txt: It cannot be read: permission denied. Give yourself permission to read it (chmod u+r), or leave it out with a pattern in .mchignore. [PERMISSION_DENIED]',
       );
-      const json = await runBound(folder, '--json');
+      const json = await runBound(profile, folder, '--json');
       expect(json.code).toBe(1);
       const report = reportOf(json);
       expect(report.issues.map(({ kind, remedy, path }) => ({ kind, remedy, path }))).toEqual([
@@ -184,14 +202,17 @@ describe.skipIf(permissionsUnavailable() !== undefined)('permissions', () => {
     }
   });
 
-  it('says a read-only folder could not take the downloads: the stale file and the new one, exit 1', async () => {
-    const folder = localFolder('Inbox', { 'a.txt': 'v1' });
-    expect((await run(folder)).code).toBe(0);
-    await writeRemote('Inbox', 'a.txt', 'v2');
-    await writeRemote('Inbox', 'b.txt', 'new');
+  it('says a read-only folder could not take the downloads: the stale file and the new one, exit 1', async ({
+    device,
+    profile,
+  }) => {
+    const folder = localFolder(profile.home, 'Inbox', { 'a.txt': 'v1' });
+    expect((await run(profile, folder)).code).toBe(0);
+    await writeRemote(device, 'Inbox', 'a.txt', 'v2');
+    await writeRemote(device, 'Inbox', 'b.txt', 'new');
     chmodSync(folder, 0o555);
     try {
-      const result = await runBound(folder);
+      const result = await runBound(profile, folder);
       expect(result.code).toBe(1);
       const cannot =
         'It cannot be written here: permission denied. Give yourself permission to write in its folder (chmod u+w); the next run tries again. [PERMISSION_DENIED]';
@@ -202,15 +223,17 @@ describe.skipIf(permissionsUnavailable() !== undefined)('permissions', () => {
     } finally {
       chmodSync(folder, 0o755);
     }
-    const after = await run(folder);
+    const after = await run(profile, folder);
     expect(after.code).toBe(0);
     expect(readFileSync(join(folder, 'b.txt'), 'utf8')).toBe('new');
   });
 });
 
 describe('names and paths that cannot sync as they are', () => {
-  it('lists a path over 4,096 bytes under "Cannot sync as it is", not as tried again', async () => {
-    const folder = localFolder('LongPath');
+  it('lists a path over 4,096 bytes under "Cannot sync as it is", not as tried again', async ({
+    profile,
+  }) => {
+    const folder = localFolder(profile.home, 'LongPath');
     // Made one level at a time from inside the last one: no call of the shell names the whole path.
     const level = 'd'.repeat(250);
     const made = spawnSync(
@@ -222,7 +245,7 @@ describe('names and paths that cannot sync as they are', () => {
     );
     try {
       expect(made.status).toBe(0);
-      const result = await run(folder, '--json');
+      const result = await run(profile, folder, '--json');
       expect(result.code).toBe(1);
       const issue = reportOf(result).issues.find((found) => found.code === 'PATH_TOO_LONG');
       expect(issue).toMatchObject({ kind: 'failed', remedy: 'never-as-is' });
@@ -233,9 +256,9 @@ describe('names and paths that cannot sync as they are', () => {
     }
   });
 
-  it('says a backslash name is refused by mch-sync, not by the device', async () => {
-    const folder = localFolder('Backslash', { 'a\\b.txt': 'x', 'fine.txt': 'y' });
-    const result = await run(folder);
+  it('says a backslash name is refused by mch-sync, not by the device', async ({ profile }) => {
+    const folder = localFolder(profile.home, 'Backslash', { 'a\\b.txt': 'x', 'fine.txt': 'y' });
+    const result = await run(profile, folder);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^Cannot sync as it is \(1\):$/m);
     expect(result.stdout).toContain(
@@ -246,44 +269,51 @@ describe('names and paths that cannot sync as they are', () => {
 });
 
 describe('counts', () => {
-  it('counts a deleted folder with everything it held, on the device and here', async () => {
+  it('counts a deleted folder with everything it held, on the device and here', async ({ profile }) => {
     const texts: Record<string, string> = {};
     for (let i = 0; i < 60; i += 1) texts[`sub/f${i}.txt`] = `f${i}`;
     for (let i = 0; i < 40; i += 1) texts[`g${i}.txt`] = `g${i}`;
-    const folder = localFolder('Counted', texts);
-    expect((await run(folder)).code).toBe(0);
+    const folder = localFolder(profile.home, 'Counted', texts);
+    expect((await run(profile, folder)).code).toBe(0);
     rmSync(join(folder, 'sub'), { recursive: true });
-    expect((await run(folder)).code).toBe(3);
-    const confirmed = await run(folder, '--confirm-deletes');
+    expect((await run(profile, folder)).code).toBe(3);
+    const confirmed = await run(profile, folder, '--confirm-deletes');
     expect(confirmed.code).toBe(0);
     expect(confirmed.stdout).toMatch(/^deleted: +61$/m);
   });
 });
 
 describe('permissions of downloaded files', () => {
-  it('gives downloads the umask of the process, as the user’s own files; the profile stays private', async () => {
-    const folder = localFolder('Modes', { 'mine.txt': 'made here' });
-    const args = runArgs(folder);
-    expect((await runMchSyncWithUmask('027', args, { env })).code).toBe(0);
-    const folderId = await remoteFolderId('Modes');
-    const sub = await api().createFolder({ parentId: folderId, name: 'sub' });
-    await api().create({ parentId: sub.id, name: 'theirs.txt', content: Buffer.from('from elsewhere') });
-    expect((await runMchSyncWithUmask('027', args, { env })).code).toBe(0);
+  it('gives downloads the umask of the process, as the user’s own files; the profile stays private', async ({
+    device,
+    profile,
+  }) => {
+    const folder = localFolder(profile.home, 'Modes', { 'mine.txt': 'made here' });
+    const args = runArgs(profile, folder);
+    expect((await runMchSyncWithUmask('027', args, { env: profile.env })).code).toBe(0);
+    const folderId = await remoteFolderId(device, 'Modes');
+    const sub = await api(device).createFolder({ parentId: folderId, name: 'sub' });
+    await api(device).create({
+      parentId: sub.id,
+      name: 'theirs.txt',
+      content: Buffer.from('from elsewhere'),
+    });
+    expect((await runMchSyncWithUmask('027', args, { env: profile.env })).code).toBe(0);
     expect(readFileSync(join(folder, 'sub', 'theirs.txt'), 'utf8')).toBe('from elsewhere');
     expect(mode(join(folder, 'sub', 'theirs.txt'))).toBe(0o640);
     expect(mode(join(folder, 'sub'))).toBe(0o750);
-    expect(mode(profile)).toBe(0o700);
-    expect(mode(join(profile, 'index'))).toBe(0o700);
+    expect(mode(profile.profile)).toBe(0o700);
+    expect(mode(join(profile.profile, 'index'))).toBe(0o700);
   });
 });
 
 describe('the device id never shows', () => {
-  it('names a refused item on the device by its folder, not by its id', async () => {
-    const folder = localFolder('Refused', { 'ok.txt': 'ok' });
-    expect((await run(folder)).code).toBe(0);
-    const id = await writeRemote('Refused', 'plain.txt', 'x');
+  it('names a refused item on the device by its folder, not by its id', async ({ device, profile }) => {
+    const folder = localFolder(profile.home, 'Refused', { 'ok.txt': 'ok' });
+    expect((await run(profile, folder)).code).toBe(0);
+    const id = await writeRemote(device, 'Refused', 'plain.txt', 'x');
     device.running.context.db.prepare('UPDATE items SET name = ? WHERE id = ?').run('a\\b.txt', id);
-    const result = await run(folder);
+    const result = await run(profile, folder);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       '  a\\b.txt: On the device: its name contains "\\", which mch-sync does not bring here (Windows reads it as a folder separator). Rename it on the device to sync it. [REMOTE_ITEM_REFUSED]',

@@ -2,18 +2,17 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import type { InvokeName, InvokeRequest, InvokeResponse, PairView } from '../../../../common/contract.ts';
 import { lockSyncedFolder } from '../../../../app/profile/folder-lock.ts';
 import { folderKey, indexFilePath } from '../../../../app/index/index-db.ts';
 import { folderPairsDir } from '../../../../app/profile/folder-pairs.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
 import { UiCore } from '../../../../app/ui/ui-core.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
-let device: TestDevice;
 let home: string;
 let profile: string;
 let core: UiCore;
@@ -43,8 +42,7 @@ async function pairOf(localRoot: string): Promise<PairView> {
   return found;
 }
 
-beforeAll(async () => {
-  device = await startTestDevice();
+test.beforeAll(async ({ device }) => {
   home = mkdtempSync(join(tmpdir(), 'mch-ui-core-pairs-'));
   profile = join(home, 'profile');
   outer = join(home, 'MyCloud');
@@ -76,12 +74,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await core?.close();
-  await device?.stop();
   if (home !== undefined) rmSync(home, { recursive: true, force: true });
 });
 
 describe('pairs an older version recorded', () => {
-  it('shows two overlapping pairs stopped, with the reason and the fix, and syncs neither', async () => {
+  it('shows two overlapping pairs stopped, with the reason and the fix, and syncs neither', async ({
+    device,
+  }) => {
     const fix =
       `(mch-sync folders remove --folder ${inner} or mch-sync folders remove --folder ${outer}, ` +
       "or Remove in the window's settings), and the other syncs again.";

@@ -12,7 +12,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import type {
   EventName,
   EventPayload,
@@ -24,11 +25,9 @@ import type {
 } from '../../../../common/contract.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
 import { UiCore } from '../../../../app/ui/ui-core.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
-let device: TestDevice;
 let home: string;
 let core: UiCore;
 let folder: string;
@@ -69,7 +68,6 @@ async function pairBecomes(check: (pair: PairView) => boolean, what: string): Pr
 }
 
 beforeAll(async () => {
-  device = await startTestDevice();
   home = mkdtempSync(join(tmpdir(), 'mch-ui-core-'));
   mkdirSync(join(home, '.local', 'share'), { recursive: true });
   folder = join(home, 'Docs');
@@ -94,7 +92,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await core?.close();
-  await device?.stop();
   if (home !== undefined) rmSync(home, { recursive: true, force: true });
 });
 
@@ -125,7 +122,7 @@ describe('the desktop core', () => {
     expect(error.details).toContain('ECONNREFUSED');
   });
 
-  it('signs in with a password and tells the window', async () => {
+  it('signs in with a password and tells the window', async ({ device }) => {
     const account = await call('account:signInPassword', {
       configUrl: device.running.urls.config,
       username: 'alice',
@@ -230,7 +227,9 @@ describe('the desktop core', () => {
     }
   });
 
-  it('shows a file changed on both sides as a conflict with both copies, and notifies once', async () => {
+  it('shows a file changed on both sides as a conflict with both copies, and notifies once', async ({
+    device,
+  }) => {
     const [plan] = (await call('search:text', { query: 'plan', limit: null, pageToken: null })).matches;
     await call('sync:pause', { pairId });
     writeFileSync(join(folder, 'plan.txt'), 'changed here\n');
@@ -350,7 +349,9 @@ describe('the desktop core', () => {
     expect(await call('issues:list', { pairId })).toEqual([]);
   });
 
-  it('keeps the issues and the activity across a restart of the pairs and a new sign-in', async () => {
+  it('keeps the issues and the activity across a restart of the pairs and a new sign-in', async ({
+    device,
+  }) => {
     symlinkSync('/etc/hostname', join(folder, 'link'));
     await call('sync:now', { pairId });
     // Left out by the client's rules: listed under Issues, quietly (the card and the tray count it not).
