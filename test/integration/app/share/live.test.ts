@@ -2,25 +2,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import type { ShareJson } from '../../../../app/cli/share-commands/share-command.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
-import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
+import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 
-let device: TestDevice;
-let profile: SignedInProfile;
 let folder: string;
 let service: ChildProcess;
 
-function mch(args: string[]): Promise<CliRun> {
+function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
   return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 90_000 });
 }
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  profile = await signedInProfile(device, 'mch-share-live-');
+test.beforeAll(async ({ profile }) => {
   folder = join(profile.home, 'Live');
   mkdirSync(folder);
   writeFileSync(join(folder, 'first.txt'), 'first');
@@ -31,7 +27,7 @@ beforeAll(async () => {
   await waitFor(
     'the live sync to finish its first pass',
     async () => {
-      const status = await mch(['status', '--folder', folder, '--json']);
+      const status = await mch(profile, ['status', '--folder', folder, '--json']);
       const parsed =
         status.code === 0 ? (JSON.parse(status.stdout) as { state: string; pid: number | null }) : undefined;
       return parsed?.pid !== null && parsed?.state === 'idle' ? true : undefined;
@@ -46,14 +42,12 @@ afterAll(async () => {
     service.kill('SIGTERM');
     await exited;
   }
-  await device?.stop();
-  profile?.remove();
 });
 
-it('shares a file made a moment ago, once the running sync uploaded it', async () => {
+it('shares a file made a moment ago, once the running sync uploaded it', async ({ profile }) => {
   const path = join(folder, 'just made.txt');
   writeFileSync(path, 'fresh content');
-  const run = await mch(['share', '--json', path]);
+  const run = await mch(profile, ['share', '--json', path]);
   expect(run.code, run.stderr).toBe(0);
   const shared = JSON.parse(run.stdout) as ShareJson;
   expect(shared.items.map((item) => item.path)).toEqual([path]);
@@ -62,15 +56,15 @@ it('shares a file made a moment ago, once the running sync uploaded it', async (
   expect(await page.text()).toContain('just made.txt');
 }, 90_000);
 
-it('says that the sync is paused, and shares once it is resumed', async () => {
-  expect((await mch(['pause', '--folder', folder])).code).toBe(0);
+it('says that the sync is paused, and shares once it is resumed', async ({ profile }) => {
+  expect((await mch(profile, ['pause', '--folder', folder])).code).toBe(0);
   const path = join(folder, 'while paused.txt');
   writeFileSync(path, 'made while paused');
-  const refused = await mch(['share', path]);
+  const refused = await mch(profile, ['share', path]);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain(`the sync of ${folder} is paused: \`mch-sync resume --folder`);
-  expect((await mch(['resume', '--folder', folder])).code).toBe(0);
-  const run = await mch(['share', '--json', path]);
+  expect((await mch(profile, ['resume', '--folder', folder])).code).toBe(0);
+  const run = await mch(profile, ['share', '--json', path]);
   expect(run.code, run.stderr).toBe(0);
   const page = await fetch((JSON.parse(run.stdout) as ShareJson).url);
   expect(await page.text()).toContain('while paused.txt');
