@@ -1,32 +1,19 @@
 // Live sync of a folder emptied by hand: held with two choices (confirm the deletes, or restore), never undone silently.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { digestTree, LivePair, waitFor } from '../../../helpers/live-pair.ts';
+import { afterEach, describe, expect } from 'vitest';
+import { it, type NewLivePair } from '../../../helpers/fixtures.ts';
+import type { LivePair } from '../../../helpers/live-pair.ts';
+import { digestTree, waitFor } from '../../../helpers/live-pair.ts';
 import { files } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-const pairs: LivePair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close();
-});
-
-afterAll(async () => {
-  await device?.stop();
-});
+afterEach(async () => {});
 
 const TEXTS = { 'a.txt': 'alpha', 'b.txt': 'beta', 'docs/c.txt': 'gamma' };
 
 /** A live pair synced with `TEXTS`, then everything in its folder deleted while it watches. */
-async function emptiedLivePair(): Promise<LivePair> {
-  const live = new LivePair(device);
-  pairs.push(live);
+async function emptiedLivePair(newLivePair: NewLivePair): Promise<LivePair> {
+  const live = newLivePair();
   for (const [path, text] of Object.entries(TEXTS)) live.pair.writeLocal(path, text);
   await live.start({ synced: true });
   for (const entry of readdirSync(live.pair.localRoot)) {
@@ -37,8 +24,10 @@ async function emptiedLivePair(): Promise<LivePair> {
 }
 
 describe('a live folder emptied by hand', () => {
-  it('is held with both choices named, and nothing changes on either side meanwhile', async () => {
-    const live = await emptiedLivePair();
+  it('is held with both choices named, and nothing changes on either side meanwhile', async ({
+    newLivePair,
+  }) => {
+    const live = await emptiedLivePair(newLivePair);
     const mark = live.mark();
     const status = live.live.status();
     expect(status.detail).toContain('--confirm-deletes');
@@ -59,21 +48,23 @@ describe('a live folder emptied by hand', () => {
     expect(live.pair.localTree()).toEqual({});
   }, 120_000);
 
-  it('restore brings everything back from the device', async () => {
-    const live = await emptiedLivePair();
+  it('restore brings everything back from the device', async ({ newLivePair }) => {
+    const live = await emptiedLivePair(newLivePair);
     live.live.restore();
     expect(await live.waitUntilSynced()).toEqual(digestTree(files(TEXTS)));
   }, 120_000);
 
-  it('confirm-deletes deletes everything on the device', async () => {
-    const live = await emptiedLivePair();
+  it('confirm-deletes deletes everything on the device', async ({ newLivePair }) => {
+    const live = await emptiedLivePair(newLivePair);
     live.live.confirmDeletes();
     expect(await live.waitUntilSynced()).toEqual({});
     expect(await live.pair.remoteTree()).toEqual({});
   }, 120_000);
 
-  it('answers only the hold its user saw: another one, or none, is refused with nothing changed', async () => {
-    const live = await emptiedLivePair();
+  it('answers only the hold its user saw: another one, or none, is refused with nothing changed', async ({
+    newLivePair,
+  }) => {
+    const live = await emptiedLivePair(newLivePair);
     const mark = live.mark();
     expect(() => live.live.confirmDeletes('folder-changed')).toThrow(
       expect.objectContaining({ code: 'HOLD_CHANGED' }),

@@ -1,28 +1,24 @@
 // Live sync of a folder move of 5,000 files against the real device: one PATCH, nothing transferred or deleted.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { LivePair } from '../../../helpers/live-pair.ts';
+import { afterAll, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
+import type { LivePair } from '../../../helpers/live-pair.ts';
 
 const FILES = 5_000;
 const PER_FOLDER = 500;
 
-let device: TestDevice;
 let live: LivePair | undefined;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
 
 afterAll(async () => {
   await live?.close();
-  await device?.stop();
 }, 120_000);
 
 describe('a folder move while running', () => {
-  it('moving a folder of 5,000 files costs exactly one PATCH and no upload, download or delete', async () => {
+  it('moving a folder of 5,000 files costs exactly one PATCH and no upload, download or delete', async ({
+    newLivePair,
+  }) => {
     // Local changes start passes by themselves; polls would only read the 5,000 files again and again.
-    live = new LivePair(device, { pollMs: 60_000 });
+    live = newLivePair({ pollMs: 60_000 });
     for (let index = 0; index < FILES; index += 1) {
       const folder = live.pair.local(`album/part-${Math.floor(index / PER_FOLDER)}`);
       if (index % PER_FOLDER === 0) mkdirSync(folder, { recursive: true });

@@ -1,37 +1,24 @@
 // Live sync of local changes against the real device: a rename or move is one PATCH; editor saves are edits of the same item.
 import { closeSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { digestTree, LivePair, waitFor } from '../../../helpers/live-pair.ts';
+import { afterEach, describe, expect } from 'vitest';
+import { it, type NewLivePair } from '../../../helpers/fixtures.ts';
+import type { LivePair } from '../../../helpers/live-pair.ts';
+import { digestTree, waitFor } from '../../../helpers/live-pair.ts';
 import { files } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
-const pairs: LivePair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close();
-});
-
-afterAll(async () => {
-  await device?.stop();
-});
+afterEach(async () => {});
 
 /** A live pair whose folder holds `texts`, started and synced once. */
-async function syncedLivePair(texts: Record<string, string>): Promise<LivePair> {
-  const live = new LivePair(device);
-  pairs.push(live);
+async function syncedLivePair(newLivePair: NewLivePair, texts: Record<string, string>): Promise<LivePair> {
+  const live = newLivePair();
   for (const [path, text] of Object.entries(texts)) live.pair.writeLocal(path, text);
   await live.start({ synced: true });
   return live;
 }
 
 describe('a live rename or move', () => {
-  it('a rename costs exactly one PATCH: no upload, download or delete', async () => {
-    const live = await syncedLivePair({ 'notes.txt': 'hello', 'docs/keep.txt': 'keep' });
+  it('a rename costs exactly one PATCH: no upload, download or delete', async ({ newLivePair }) => {
+    const live = await syncedLivePair(newLivePair, { 'notes.txt': 'hello', 'docs/keep.txt': 'keep' });
     const id = await live.pair.remoteId('notes.txt');
     const mark = live.mark();
     live.pair.renameLocal('notes.txt', 'renamed.txt');
@@ -42,8 +29,8 @@ describe('a live rename or move', () => {
     expect(await live.pair.remoteId('renamed.txt')).toBe(id);
   }, 120_000);
 
-  it('a move into another folder costs exactly one PATCH', async () => {
-    const live = await syncedLivePair({ 'notes.txt': 'hello', 'docs/keep.txt': 'keep' });
+  it('a move into another folder costs exactly one PATCH', async ({ newLivePair }) => {
+    const live = await syncedLivePair(newLivePair, { 'notes.txt': 'hello', 'docs/keep.txt': 'keep' });
     const id = await live.pair.remoteId('notes.txt');
     const mark = live.mark();
     live.pair.renameLocal('notes.txt', 'docs/notes.txt');
@@ -107,10 +94,11 @@ const savePatterns: Array<[string, SavePattern]> = [
 ];
 
 describe('editor save patterns', () => {
-  it.each(savePatterns)(
+  it.for(savePatterns)(
     '%s: the same remote item gets the new content',
-    async (_name, save) => {
-      const live = await syncedLivePair({ 'notes.txt': 'first version', 'other.txt': 'other' });
+    { timeout: 120_000 },
+    async ([_name, save], { newLivePair }) => {
+      const live = await syncedLivePair(newLivePair, { 'notes.txt': 'first version', 'other.txt': 'other' });
       const id = await live.pair.remoteId('notes.txt');
       const mark = live.mark();
       const waitForPass = async (): Promise<void> => {
@@ -130,6 +118,5 @@ describe('editor save patterns', () => {
         writes.filter((write) => write === `PATCH /sdk/v2/files/${id}`),
       );
     },
-    120_000,
   );
 });

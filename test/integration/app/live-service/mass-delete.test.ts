@@ -2,25 +2,17 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, type NewPair, type NewLivePair } from '../../../helpers/fixtures.ts';
 import type { LocalDeletions } from '../../../../app/sync/engine-options.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
-import { SyncPair } from '../../../helpers/sync-pair.ts';
+import type { LivePair } from '../../../helpers/live-pair.ts';
+import { waitFor } from '../../../helpers/live-pair.ts';
+import type { SyncPair } from '../../../helpers/sync-pair.ts';
 
-let device: TestDevice;
 const closers: Array<() => Promise<void> | void> = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
 
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-});
-
-afterAll(async () => {
-  await device?.stop();
 });
 
 /** Three folders of 20 files and three files beside them: 66 items, 63 of them in the folders. */
@@ -31,9 +23,9 @@ function fill(write: (path: string, text: string) => void): void {
   for (let n = 0; n < 3; n++) write(`top${n}.txt`, `top ${n}`);
 }
 
-async function livePair(): Promise<LivePair> {
+async function livePair(newLivePair: NewLivePair): Promise<LivePair> {
   // A slow poll: every pass here is one the watcher asked for.
-  const live = new LivePair(device, { pollMs: 60_000 });
+  const live = newLivePair({ pollMs: 60_000 });
   closers.push(() => live.close());
   fill((path, text) => live.pair.writeLocal(path, text));
   await live.start({ synced: true });
@@ -43,8 +35,10 @@ async function livePair(): Promise<LivePair> {
 const deletes = (requests: string[]): string[] => requests.filter((request) => request.startsWith('DELETE '));
 
 describe('folders deleted in bulk while the live service runs', () => {
-  it('rm -rf of three folders is held as 63 of 66 items, as run --once holds it; nothing is deleted', async () => {
-    const live = await livePair();
+  it('rm -rf of three folders is held as 63 of 66 items, as run --once holds it; nothing is deleted', async ({
+    newLivePair,
+  }) => {
+    const live = await livePair(newLivePair);
     const mark = live.mark();
     for (const folder of ['a', 'b', 'c']) rmSync(join(live.pair.localRoot, folder), { recursive: true });
     await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
@@ -60,8 +54,10 @@ describe('folders deleted in bulk while the live service runs', () => {
     expect(Object.keys(await live.pair.remoteTree())).toEqual(['top0.txt', 'top1.txt', 'top2.txt']);
   }, 120_000);
 
-  it('folders deleted one by one, seconds apart, are held once the deletes together pass the guard', async () => {
-    const live = await livePair();
+  it('folders deleted one by one, seconds apart, are held once the deletes together pass the guard', async ({
+    newLivePair,
+  }) => {
+    const live = await livePair(newLivePair);
     const mark = live.mark();
     for (const folder of ['a', 'b', 'c']) {
       rmSync(join(live.pair.localRoot, folder), { recursive: true });
@@ -87,9 +83,11 @@ describe('folders deleted in bulk while the live service runs', () => {
 });
 
 describe('the deletes of passes just before count in run --once too', () => {
-  it('a second pass within a minute that takes the deletes past the guard is held; a minute later it is not', async () => {
+  it('a second pass within a minute that takes the deletes past the guard is held; a minute later it is not', async ({
+    newPair,
+  }) => {
     let nowMs = Date.parse('2026-11-27T10:00:00Z');
-    const pair = new SyncPair(device, { engine: { now: () => new Date(nowMs) } });
+    const pair = newPair({ engine: { now: () => new Date(nowMs) } });
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
     expect((await pair.sync()).status).toBe('synced');
@@ -125,8 +123,10 @@ describe('an rm -rf that goes on while a pass reads the disk', () => {
     return deletions;
   }
 
-  it('is planned again over the whole folder before anything is deleted, and held as a whole', async () => {
-    const pair = new SyncPair(device);
+  it('is planned again over the whole folder before anything is deleted, and held as a whole', async ({
+    newPair,
+  }) => {
+    const pair = newPair();
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
     expect((await pair.sync()).status).toBe('synced');
@@ -141,8 +141,8 @@ describe('an rm -rf that goes on while a pass reads the disk', () => {
     expect(await pair.remoteTree()).toEqual(before);
   });
 
-  it('goes ahead when no deletion came meanwhile', async () => {
-    const pair = new SyncPair(device);
+  it('goes ahead when no deletion came meanwhile', async ({ newPair }) => {
+    const pair = newPair();
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
     expect((await pair.sync()).status).toBe('synced');
@@ -154,16 +154,16 @@ describe('an rm -rf that goes on while a pass reads the disk', () => {
 });
 
 describe('restore answers a held mass delete, in both directions', () => {
-  async function syncedPair(): Promise<SyncPair> {
-    const pair = new SyncPair(device);
+  async function syncedPair(newPair: NewPair): Promise<SyncPair> {
+    const pair = newPair();
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
     expect((await pair.sync()).status).toBe('synced');
     return pair;
   }
 
-  it('folders deleted here come back from the device; nothing is deleted there', async () => {
-    const pair = await syncedPair();
+  it('folders deleted here come back from the device; nothing is deleted there', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     const before = pair.localTree();
     for (const folder of ['a', 'b', 'c']) pair.removeLocal(folder);
     expect((await pair.sync()).hold?.reason).toBe('mass-delete');
@@ -174,8 +174,10 @@ describe('restore answers a held mass delete, in both directions', () => {
     expect(await pair.remoteTree()).toEqual(before);
   });
 
-  it('folders deleted on the device go up again from here; nothing goes to the trash', async () => {
-    const pair = await syncedPair();
+  it('folders deleted on the device go up again from here; nothing goes to the trash', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair);
     const before = pair.localTree();
     for (const folder of ['a', 'b', 'c']) await pair.other.delete(await pair.remoteId(folder));
     const held = await pair.sync();
@@ -189,8 +191,8 @@ describe('restore answers a held mass delete, in both directions', () => {
     expect(pair.localTree()).toEqual(before);
   });
 
-  it('live: "restore" brings back folders removed with rm -rf', async () => {
-    const live = await livePair();
+  it('live: "restore" brings back folders removed with rm -rf', async ({ newLivePair }) => {
+    const live = await livePair(newLivePair);
     const before = live.pair.localTree();
     for (const folder of ['a', 'b', 'c']) rmSync(join(live.pair.localRoot, folder), { recursive: true });
     await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
@@ -199,8 +201,8 @@ describe('restore answers a held mass delete, in both directions', () => {
     expect(live.pair.localTree()).toEqual(before);
   }, 120_000);
 
-  it('a restore that reaches a pass with nothing held undoes nothing', async () => {
-    const pair = await syncedPair();
+  it('a restore that reaches a pass with nothing held undoes nothing', async ({ newPair }) => {
+    const pair = await syncedPair(newPair);
     pair.removeLocal('top0.txt');
     const report = await pair.sync({ restore: true });
     expect(report.status).toBe('synced');

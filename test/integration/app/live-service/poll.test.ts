@@ -1,21 +1,10 @@
 // The live service's poll: every remote listing revalidated, the disk read only where something changed.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import type { LocalWatcher, LocalWatcherOptions } from '../../../../app/watcher/local-watcher.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
-import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
+import { waitFor } from '../../../helpers/live-pair.ts';
 
-let device: TestDevice;
-const pairs: LivePair[] = [];
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device?.stop();
-});
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close();
-});
+afterEach(async () => {});
 
 /** A watcher that never reports anything: what the service learns of the disk comes from its passes. */
 function silentWatcher(_options: LocalWatcherOptions): LocalWatcher {
@@ -31,9 +20,10 @@ function silentWatcher(_options: LocalWatcherOptions): LocalWatcher {
 }
 
 describe('the poll of a watched folder', () => {
-  it('costs one 304 per folder when nothing changed, and brings a remote change without reading the rest of the disk', async () => {
-    const live = new LivePair(device, { pollMs: 200, watch: silentWatcher });
-    pairs.push(live);
+  it('costs one 304 per folder when nothing changed, and brings a remote change without reading the rest of the disk', async ({
+    newLivePair,
+  }) => {
+    const live = newLivePair({ pollMs: 200, watch: silentWatcher });
     const { pair } = live;
     pair.writeLocal('top.txt', 'top');
     pair.writeLocal('docs/a.txt', 'alpha');
