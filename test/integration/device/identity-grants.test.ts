@@ -4,11 +4,11 @@ import { it } from '../../helpers/fixtures.ts';
 import {
   DESKTOP_CLIENT_ID,
   PASSWORD_REALM_GRANT,
-  type OAuthErrorBody,
   type TokenResponse,
   type UserInfo,
 } from '../../../common/wire/identity.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { expectOAuthError } from '../../helpers/expect-oauth.ts';
 
 function postJson(device: TestDevice, path: string, body: Record<string, string>): Promise<Response> {
   return fetch(`${device.base}/identity${path}`, {
@@ -53,14 +53,6 @@ function refresh(
 function userinfo(device: TestDevice, accessToken?: string): Promise<Response> {
   const headers: Record<string, string> = accessToken ? { authorization: `Bearer ${accessToken}` } : {};
   return fetch(`${device.base}/identity/userinfo`, { headers });
-}
-
-async function expectOAuthError(response: Response, status: number, error: string): Promise<OAuthErrorBody> {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as OAuthErrorBody;
-  expect(body.error).toBe(error);
-  expect(typeof body.error_description).toBe('string');
-  return body;
 }
 
 function claimsOf(jwt: string): Record<string, unknown> {

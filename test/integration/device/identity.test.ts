@@ -2,8 +2,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { it } from '../../helpers/fixtures.ts';
-import { DESKTOP_CLIENT_ID, type OAuthErrorBody, type TokenResponse } from '../../../common/wire/identity.ts';
+import { DESKTOP_CLIENT_ID, type TokenResponse } from '../../../common/wire/identity.ts';
 import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { expectOAuthError } from '../../helpers/expect-oauth.ts';
 
 const REDIRECT_URI = 'http://127.0.0.1:53682/callback';
 const STATE = 'state-123';
@@ -88,13 +89,6 @@ async function exchangeCode(device: TestDevice, body: Record<string, string>): P
       ...body,
     }),
   });
-}
-
-async function expectOAuthError(response: Response, status: number, error: string): Promise<void> {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as OAuthErrorBody;
-  expect(body.error).toBe(error);
-  expect(typeof body.error_description).toBe('string');
 }
 
 describe('identity provider: sign-in page and code flow', () => {

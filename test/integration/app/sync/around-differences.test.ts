@@ -7,6 +7,7 @@ import { META_SETTLED } from '../../../../app/sync/pass/quiet-pass.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
 import type { SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectLocalText, expectSynced, expectTreesEqual } from '../../../helpers/expect-sync.ts';
 
 const proxies: HostileServer[] = [];
 
@@ -42,7 +43,7 @@ async function syncedPair(newPair: NewPair): Promise<SyncPair> {
   pair.writeLocal('docs/deep/c.txt', 'charlie');
   pair.writeLocal('photos/2024/p.jpg', 'jpeg');
   pair.mkdirLocal('empty');
-  expect((await pair.sync()).status).toBe('synced');
+  expectSynced(await pair.sync());
   await quietAgain(pair);
   return pair;
 }
@@ -51,7 +52,7 @@ async function syncedPair(newPair: NewPair): Promise<SyncPair> {
 async function quietAgain(pair: SyncPair): Promise<void> {
   const relisting = await pass(pair);
   expect(relisting.writes).toEqual([]);
-  expect(relisting.report.status).toBe('synced');
+  expectSynced(relisting.report);
   expect(['quiet', 'unchanged listings', 'whole']).toContain(relisting.way);
   expect((await pass(pair)).way).toBe('quiet');
 }
@@ -94,8 +95,8 @@ describe('a whole pass that finds a few items differing', () => {
       expect(pair.index.getMeta(META_SETTLED), what).toBeDefined();
       await quietAgain(pair);
     }
-    expect(pair.readLocal('empty/c.txt')).toBe('from the device');
-    expect(pair.readLocal('photos/2025/p.jpg')).toBe('edited there');
+    expectLocalText(pair, 'empty/c.txt', 'from the device');
+    expectLocalText(pair, 'photos/2025/p.jpg', 'edited there');
   });
 
   it('plans over everything for an ignore file changed, or an issue standing', async ({ newPair }) => {
@@ -154,16 +155,16 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     proxies.push(proxy);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
     pair.writeLocal('docs/other.txt', 'other');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     await quietAgain(pair);
     await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
     await expect(pair.sync({ signal: stopSignal() })).rejects.toThrow();
     expect(pair.index.getMeta(META_SETTLED)).toBeUndefined();
     const { way, report } = await pass(pair);
     expect(way).toBe('around');
-    expect(report.status).toBe('synced');
-    expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
-    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    expectSynced(report);
+    expectLocalText(pair, 'docs/deep/c.txt', 'CHARLIE');
+    await expectTreesEqual(pair);
     await quietAgain(pair);
   });
 
@@ -178,9 +179,9 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     pair.index.deleteMeta(META_SETTLED);
     const { way, report } = await pass(pair);
     expect(way).toBe('around');
-    expect(report.status).toBe('synced');
-    expect(pair.localTree()).toEqual(await pair.remoteTree());
-    expect(pair.readLocal('d7/f1.txt')).toBe('from the device 7');
+    expectSynced(report);
+    await expectTreesEqual(pair);
+    expectLocalText(pair, 'd7/f1.txt', 'from the device 7');
     await quietAgain(pair);
   });
 
@@ -192,8 +193,8 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     pair.index.deleteMeta(META_SETTLED);
     const { way, report } = await pass(pair);
     expect(way).toBe('whole');
-    expect(report.status).toBe('synced');
-    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    expectSynced(report);
+    await expectTreesEqual(pair);
     await quietAgain(pair);
   });
 });

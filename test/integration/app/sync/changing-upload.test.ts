@@ -18,6 +18,7 @@ import type { RequestSpec } from '../../../../app/api/http/transport.ts';
 import type { TestDevice } from '../../../helpers/device.ts';
 import type { SyncPair } from '../../../helpers/sync-pair.ts';
 import { tapUploads } from '../../../helpers/upload-tap.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -177,7 +178,7 @@ describe('a file that keeps changing while every try of a pass sends it', () => 
 
       writing = false;
       const quiet = await first.sync();
-      expect(quiet.status).toBe('synced');
+      expectSynced(quiet);
       expect(quiet.issues).toEqual([]);
       const final = readFileSync(first.local('data.bin'));
       expect((await remoteBytes(device, first, 'data.bin'))?.equals(final)).toBe(true);

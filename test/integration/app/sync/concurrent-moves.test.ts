@@ -3,6 +3,7 @@ import { afterEach, describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { files, isTransfer, startDeviceProxy, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
 
 const proxies: HostileServer[] = [];
 
@@ -65,7 +66,7 @@ describe('a pass with many independent renames', () => {
     const texts = startTexts();
     for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
     const first = await pair.sync();
-    expect(first.status).toBe('synced');
+    expectSynced(first);
     const ids = new Map<string, string>();
     for (const path of Object.keys(renames)) ids.set(path, await pair.remoteId(path));
 
@@ -84,7 +85,7 @@ describe('a pass with many independent renames', () => {
     const { report, requests, writes } = await pair.syncCounting();
 
     expect(report.issues).toEqual([]);
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts).toMatchObject({ renamed: 44, moved: 0, uploaded: 0, downloaded: 0, deleted: 0 });
     const expected = files(
       Object.fromEntries(Object.entries(renames).map(([from, to]) => [to, texts[from] as string])),

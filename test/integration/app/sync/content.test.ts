@@ -3,6 +3,7 @@ import { statSync, utimesSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { files, type PairOptions, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectRemoteFiles, expectSynced } from '../../../helpers/expect-sync.ts';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
 const CONFLICT_SUFFIX = '(conflicted copy 2026-03-04 050607)';
@@ -15,7 +16,7 @@ function makePair(newPair: NewPair, options: PairOptions = {}): SyncPair {
 async function syncedPair(newPair: NewPair, texts: Record<string, string>): Promise<SyncPair> {
   const pair = makePair(newPair);
   for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
-  expect((await pair.sync()).status).toBe('synced');
+  expectSynced(await pair.sync());
   return pair;
 }
 
@@ -32,7 +33,7 @@ describe('modification times', () => {
     const mtimeMs = Date.parse('2025-01-02T03:04:05.500Z');
     const first = makePair(newPair);
     first.writeLocal('a.txt', 'alpha', mtimeMs);
-    expect((await first.sync()).status).toBe('synced');
+    expectSynced(await first.sync());
     expect((await first.remoteAt('a.txt'))?.mTimeMs).toBe(mtimeMs);
 
     const second = makePair(newPair, { remoteFolder: first.remoteFolder });
@@ -54,7 +55,7 @@ describe('modification times', () => {
     const mtimeMs = Date.parse('2025-01-02T03:04:05.678Z');
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha', mtimeMs);
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     expect((await pair.remoteAt('a.txt'))?.mTimeMs).toBe(mtimeMs);
   });
 
@@ -66,7 +67,7 @@ describe('modification times', () => {
     // 2025-01-02T03:04:05.6789Z: a fraction of a millisecond the device cannot keep.
     const seconds = Date.parse('2025-01-02T03:04:05.678Z') / 1000 + 0.000_9;
     utimesSync(pair.local('fine.txt'), seconds, seconds);
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const remoteMs = (await pair.remoteAt('fine.txt'))?.mTimeMs ?? 0;
     expect(Math.abs(remoteMs - seconds * 1000)).toBeLessThan(1);
     const { writes } = await pair.syncCounting();
@@ -91,7 +92,7 @@ describe('conflicts', () => {
     editLocal(pair, 'report.txt', 'local edit');
     await pair.writeRemote('report.txt', 'remote edit');
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.conflicts).toBe(1);
     const expected = files({ 'report.txt': 'remote edit', [`report ${CONFLICT_SUFFIX}.txt`]: 'local edit' });
     expect(pair.localTree()).toEqual(expected);
@@ -104,7 +105,7 @@ describe('edits beat deletes', () => {
     const pair = await syncedPair(newPair, { 'a.txt': 'v1', 'b.txt': 'keep' });
     editLocal(pair, 'a.txt', 'edited here');
     await pair.removeRemote('a.txt');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const expected = files({ 'a.txt': 'edited here', 'b.txt': 'keep' });
     expect(await pair.remoteTree()).toEqual(expected);
     expect(pair.localTree()).toEqual(expected);
@@ -114,7 +115,7 @@ describe('edits beat deletes', () => {
     const pair = await syncedPair(newPair, { 'a.txt': 'v1', 'b.txt': 'keep' });
     pair.removeLocal('a.txt');
     await pair.writeRemote('a.txt', 'edited on the device');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const expected = files({ 'a.txt': 'edited on the device', 'b.txt': 'keep' });
     expect(pair.localTree()).toEqual(expected);
     expect(await pair.remoteTree()).toEqual(expected);
@@ -126,7 +127,7 @@ describe('remote deletes', () => {
     const pair = await syncedPair(newPair, { 'a.txt': 'precious', 'b.txt': 'keep' });
     await pair.removeRemote('a.txt');
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.deleted).toBe(1);
     expect(pair.localTree()).toEqual(files({ 'b.txt': 'keep' }));
     expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'precious' });
@@ -138,7 +139,7 @@ describe('remote deletes', () => {
     const pair = await syncedPair(newPair, { 'docs/a.txt': 'synced', 'other.txt': 'keep' });
     pair.writeLocal('docs/new.txt', 'never synced');
     await pair.removeRemote('docs');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const expected = files({ 'docs/new.txt': 'never synced', 'other.txt': 'keep' });
     expect(pair.localTree()).toEqual(expected);
     expect(await pair.remoteTree()).toEqual(expected);
@@ -156,7 +157,7 @@ describe('remote deletes', () => {
     const { report, writes } = await pair.syncCounting();
     expect(report.counts.deleted).toBeGreaterThanOrEqual(2);
     expect(writes.every((write) => write.startsWith('DELETE '))).toBe(true);
-    expect(await pair.remoteTree()).toEqual(files({ 'c.txt': 'keep' }));
+    await expectRemoteFiles(pair, { 'c.txt': 'keep' });
   });
 });
 
@@ -165,7 +166,7 @@ describe('type changes', () => {
     const pair = await syncedPair(newPair, { thing: 'a file', 'other.txt': 'keep' });
     pair.removeLocal('thing');
     pair.writeLocal('thing/inside.txt', 'now a folder');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const expected = files({ 'thing/inside.txt': 'now a folder', 'other.txt': 'keep' });
     expect(await pair.remoteTree()).toEqual(expected);
     expect(pair.localTree()).toEqual(expected);
@@ -177,7 +178,7 @@ describe('type changes', () => {
     const pair = await syncedPair(newPair, { 'thing/inside.txt': 'in a folder', 'other.txt': 'keep' });
     await pair.removeRemote('thing');
     await pair.writeRemote('thing', 'now a file');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const expected = files({ thing: 'now a file', 'other.txt': 'keep' });
     expect(pair.localTree()).toEqual(expected);
     expect(await pair.remoteTree()).toEqual(expected);

@@ -1,6 +1,7 @@
 // A pass's counts count items: a file sent twice in one pass is one upload, a deleted folder counts what it held.
 import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
 
 describe('counts of a pass', () => {
   it('counts a file edited again while the pass runs, and sent again by its next round, as one upload', async ({
@@ -26,7 +27,7 @@ describe('counts of a pass', () => {
     pair.writeLocal('b.txt', 'b');
     const report = await pair.sync();
     expect(edited).toBe(true);
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.rounds).toBeGreaterThan(1);
     expect(report.operations).toMatchObject({ upload: 2, 'upload-content': 1 });
     expect(report.counts.uploaded).toBe(2);
@@ -42,10 +43,10 @@ describe('counts of a pass', () => {
     const pair = newPair();
     for (const name of ['one', 'two', 'three']) pair.writeLocal(`album/${name}.jpg`, name);
     pair.writeLocal('keep.txt', 'keep');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     await pair.removeRemote('album');
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.operations).toMatchObject({ 'local-trash': 1 });
     expect(report.counts.deleted).toBe(4);
   });

@@ -11,6 +11,7 @@ import { digestTree, LivePair, waitFor } from '../../../helpers/live-pair.ts';
 import { runMchSync } from '../../../helpers/mch-sync.ts';
 import { signedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { files, isWrite, SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
 
 let first: TestDevice;
 let second: TestDevice;
@@ -36,7 +37,7 @@ async function syncedPair(device: SyncEngineOptions['device']): Promise<SyncPair
   const pair = new SyncPair(first, device === undefined ? {} : { engine: { device } });
   pairs.push(pair);
   for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
-  expect((await pair.sync()).status).toBe('synced');
+  expectSynced(await pair.sync());
   return pair;
 }
 
@@ -75,7 +76,7 @@ describe('a new, empty device at the same address', () => {
     const engine = engineThrough(pair, client);
     expect((await engine.syncOnce()).hold?.reason).toBe('device-changed');
     const report = await engine.syncOnce({ restore: true });
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.uploaded).toBe(3);
     expect(report.counts.deleted).toBe(0);
     expect(pair.localTree()).toEqual(files(TEXTS));
@@ -109,7 +110,7 @@ describe('another device chosen in the profile', () => {
   it('the same device under a new name syncs on', async () => {
     const pair = await syncedPair({ id: 'dev-1', name: 'Living room' });
     const report = await engineThrough(pair, clientFor(first), { id: 'dev-1', name: 'Den' }).syncOnce();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
   });
 });
 

@@ -6,6 +6,7 @@ import { parseFaultSpec } from '../../../../device/faults.ts';
 import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { files, startDeviceProxy, SyncPair, type ProxyHooks } from '../../../helpers/sync-pair.ts';
+import { expectLocalText, expectRemoteFiles, expectSynced } from '../../../helpers/expect-sync.ts';
 
 const devices: TestDevice[] = [];
 const proxies: HostileServer[] = [];
@@ -59,7 +60,7 @@ describe('a remote change between the walk and the write (412)', () => {
     });
     late.pair = pair;
     pair.writeLocal('a.txt', 'v1');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.writeLocal('a.txt', 'local edit', Date.parse('2026-02-01T00:00:00.000Z'));
     await syncUntilSynced(pair);
     expect(changedRemotely).toBe(true);
@@ -96,7 +97,7 @@ describe('an answer lost after the device acted (crash safety)', () => {
     pair.restart();
     await syncUntilSynced(pair);
     expect(lost).toBe(true);
-    expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'only once', 'b.txt': 'bystander' }));
+    await expectRemoteFiles(pair, { 'a.txt': 'only once', 'b.txt': 'bystander' });
     expect(creates).toHaveLength(1);
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
@@ -155,8 +156,8 @@ describe('an interrupted download', () => {
     expect(pair.localTree()['big.bin']).toBeUndefined();
     cutting = false;
     await syncUntilSynced(pair);
-    expect(pair.readLocal('big.bin')).toBe(big);
-    expect(await pair.remoteTree()).toEqual(files({ 'big.bin': big, 'small.txt': 'small' }));
+    expectLocalText(pair, 'big.bin', big);
+    await expectRemoteFiles(pair, { 'big.bin': big, 'small.txt': 'small' });
     // No partial download is left behind once the file is complete (keys only: the texts are long).
     expect(Object.keys(pair.localTree()).sort()).toEqual(['big.bin', 'small.txt']);
   });

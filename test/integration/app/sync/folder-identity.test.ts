@@ -17,6 +17,7 @@ import { lockSyncedFolder, type SyncedFolderLock } from '../../../../app/profile
 import { FOLDER_MARKER_FILE, META_FOLDER_IDENTITY } from '../../../../app/sync/local/folder-identity.ts';
 import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
 import { files, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectLocalText, expectRemoteFiles, expectSynced } from '../../../helpers/expect-sync.ts';
 
 /** 20 files in a few folders: under the mass-delete guard's 50, so only the folder's identity can hold it. */
 const TEXTS: Record<string, string> = Object.fromEntries(
@@ -26,7 +27,7 @@ const TEXTS: Record<string, string> = Object.fromEntries(
 async function syncedPair(newPair: NewPair): Promise<SyncPair> {
   const pair = newPair();
   for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
-  expect((await pair.sync()).status).toBe('synced');
+  expectSynced(await pair.sync());
   return pair;
 }
 
@@ -71,7 +72,7 @@ describe('a synced folder replaced by another one', () => {
     rmSync(pair.localRoot, { recursive: true });
     renameSync(aside, pair.localRoot);
     const { report, writes } = await pair.syncCounting();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(writes).toEqual([]);
   });
 
@@ -83,7 +84,7 @@ describe('a synced folder replaced by another one', () => {
     try {
       expect((await pair.sync()).hold?.reason).toBe('folder-changed');
       const { report, writes } = await pair.syncCounting({ restore: true });
-      expect(report.status).toBe('synced');
+      expectSynced(report);
       expect(writes.filter((request) => request.startsWith('DELETE '))).toEqual([]);
       const remote = await pair.remoteTree();
       const local = pair.localTree();
@@ -111,8 +112,8 @@ describe('a synced folder replaced by another one', () => {
     try {
       expect((await pair.sync()).hold?.reason).toBe('folder-changed');
       const report = await pair.sync({ confirmDeletes: true });
-      expect(report.status).toBe('synced');
-      expect(await pair.remoteTree()).toEqual(files({ 'other.txt': 'new here', 'a/f1.txt': 'written anew' }));
+      expectSynced(report);
+      await expectRemoteFiles(pair, { 'other.txt': 'new here', 'a/f1.txt': 'written anew' });
     } finally {
       rmSync(aside, { recursive: true, force: true });
     }
@@ -145,7 +146,7 @@ describe('other changes of the folder', () => {
     // Confirmed, the copy gets a marker of its own: the original (elsewhere) and the copy are told apart.
     const marker = join(pair.localRoot, '.mch-sync', FOLDER_MARKER_FILE);
     const before = readFileSync(marker, 'utf8');
-    expect((await pair.sync({ confirmDeletes: true })).status).toBe('synced');
+    expectSynced(await pair.sync({ confirmDeletes: true }));
     expect(readFileSync(marker, 'utf8')).not.toBe(before);
     expect(await pair.remoteTree()).toEqual(files(TEXTS));
   });
@@ -157,9 +158,9 @@ describe('other changes of the folder', () => {
     rmSync(join(pair.localRoot, '.mch-sync'), { recursive: true });
     expect((await pair.sync()).hold?.reason).toBe('folder-changed');
     const report = await pair.sync({ confirmDeletes: true });
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.deleted).toBe(0);
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
   });
 
   it('the same folder on a renumbered device (a USB port, a reboot) syncs on, recorded anew', async ({
@@ -169,7 +170,7 @@ describe('other changes of the folder', () => {
     const recorded = JSON.parse(pair.index.getMeta(META_FOLDER_IDENTITY) ?? '{}') as { device: string };
     pair.index.setMeta(META_FOLDER_IDENTITY, JSON.stringify({ ...recorded, device: '987654' }));
     const { report, writes } = await pair.syncCounting();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(writes).toEqual([]);
     const again = JSON.parse(pair.index.getMeta(META_FOLDER_IDENTITY) ?? '{}') as { device: string };
     expect(again.device).toBe(statSync(pair.localRoot, { bigint: true }).dev.toString());
@@ -183,7 +184,7 @@ describe('other changes of the folder', () => {
     const held: { lock?: SyncedFolderLock } = {};
     const pair = newPair({ engine: { folderLock: { renew: () => held.lock?.renew() } } });
     for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const aside = replaceRoot(pair);
     // The process starts now: its lock names whatever is at the path, not the synced folder.
     const lock = lockSyncedFolder(join(profiles, 'first'), pair.localRoot);
@@ -192,7 +193,7 @@ describe('other changes of the folder', () => {
       expect((await pair.sync()).hold?.reason).toBe('folder-changed');
       rmSync(pair.localRoot, { recursive: true });
       renameSync(aside, pair.localRoot);
-      expect((await pair.sync()).status).toBe('synced');
+      expectSynced(await pair.sync());
       let refused: unknown;
       try {
         lockSyncedFolder(join(profiles, 'second'), pair.localRoot).release();
@@ -211,12 +212,12 @@ describe('other changes of the folder', () => {
     newPair,
   }) => {
     const pair = newPair();
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     expect(readFileSync(join(pair.localRoot, '.mch-sync', FOLDER_MARKER_FILE), 'utf8')).toMatch(
       /^\{"id":"[0-9a-f]{32}"\}\n$/,
     );
     pair.writeLocal('x.txt', 'x');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
   });
 });
 
@@ -241,8 +242,8 @@ describe('live: a synced folder replaced while the service runs', () => {
         live.live.restore();
         await live.waitUntilSynced('merged');
         expect(live.writesSince(mark).filter((request) => request.startsWith('DELETE '))).toEqual([]);
-        expect(live.pair.readLocal('other.txt')).toBe('new here');
-        expect(live.pair.readLocal('b/f15.txt')).toBe('text 15');
+        expectLocalText(live.pair, 'other.txt', 'new here');
+        expectLocalText(live.pair, 'b/f15.txt', 'text 15');
         // The new folder is watched: a file made in it now goes up without a poll asking.
         live.pair.writeLocal('later.txt', 'made after the answer');
         await live.waitUntilSynced('the later file synced');

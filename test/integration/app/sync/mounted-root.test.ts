@@ -8,6 +8,7 @@ import { afterEach, describe, expect } from 'vitest';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
 import { files, type Tree, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectLocalText, expectRemoteFiles, expectSynced } from '../../../helpers/expect-sync.ts';
 
 const uid = process.getuid?.() ?? -1;
 /** The trash a delete on this disk goes to (freedesktop.org trash spec 1.0, "Trash directories"). */
@@ -97,13 +98,13 @@ describe.skipIf(problem !== undefined)(
       const laptop = mountedPair(newPair);
       laptop.writeLocal('a.txt', 'alpha');
       laptop.writeLocal('docs/b.txt', 'beta');
-      expect((await laptop.sync()).status).toBe('synced');
+      expectSynced(await laptop.sync());
       const desktop = otherComputer(newPair, laptop);
-      expect((await desktop.sync()).status).toBe('synced');
+      expectSynced(await desktop.sync());
 
       await laptop.removeRemote('docs/b.txt');
       const deleted = await laptop.syncCounting();
-      expect(deleted.report.status).toBe('synced');
+      expectSynced(deleted.report);
       expect(deleted.writes).toEqual([]);
       expect(readFileSync(laptop.local(`${TRASH}/files/b.txt`), 'utf8')).toBe('beta');
       expect(readFileSync(laptop.local(`${TRASH}/info/b.txt.trashinfo`), 'utf8')).toContain(
@@ -132,10 +133,10 @@ describe.skipIf(problem !== undefined)(
       // Made first, so that the pass's only create is a.txt's upload.
       await pair.remoteRootId();
       const { report, writes } = await pair.syncCounting();
-      expect(report.status).toBe('synced');
+      expectSynced(report);
       expect(writes).toEqual(['POST /sdk/v2/files']);
-      expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'alpha' }));
-      expect(pair.readLocal('lost+found/#1234')).toBe('recovered');
+      await expectRemoteFiles(pair, { 'a.txt': 'alpha' });
+      expectLocalText(pair, 'lost+found/#1234', 'recovered');
     });
 
     it('a folder left holding only the disk’s trash is emptied: held, nothing deleted or uploaded', async ({
@@ -144,13 +145,13 @@ describe.skipIf(problem !== undefined)(
       const pair = mountedPair(newPair);
       pair.writeLocal('a.txt', 'alpha');
       pair.writeLocal('b.txt', 'beta');
-      expect((await pair.sync()).status).toBe('synced');
+      expectSynced(await pair.sync());
       trashByHand(pair, 'a.txt');
       trashByHand(pair, 'b.txt');
       const { report, writes } = await pair.syncCounting();
       expect(report.hold?.reason).toBe('emptied-root');
       expect(writes).toEqual([]);
-      expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'alpha', 'b.txt': 'beta' }));
+      await expectRemoteFiles(pair, { 'a.txt': 'alpha', 'b.txt': 'beta' });
     });
 
     it('live: a device delete goes to the disk’s trash, and the watcher sends nothing of it', async ({
@@ -211,7 +212,7 @@ describe.skipIf(problem !== undefined)(
       trashByHand(live.pair, 'b.txt');
       await waitFor('the held state', () => (live.live.status().state === 'held' ? true : undefined));
       expect(live.writesSince(mark)).toEqual([]);
-      expect(await live.pair.remoteTree()).toEqual(files({ 'a.txt': 'alpha', 'b.txt': 'beta' }));
+      await expectRemoteFiles(live.pair, { 'a.txt': 'alpha', 'b.txt': 'beta' });
     }, 120_000);
   },
 );
@@ -223,7 +224,7 @@ describe('a trash folder an older client put on the device', () => {
     await pair.writeRemote('.Trash-1000/info/old.txt.trashinfo', '[Trash Info]\nPath=old.txt\n');
     await pair.writeRemote('keep.txt', 'kept');
     const first = await pair.syncCounting();
-    expect(first.report.status).toBe('synced');
+    expectSynced(first.report);
     // One download: keep.txt's.
     expect(first.writes).toEqual([`GET /sdk/v2/files/${await pair.remoteId('keep.txt')}/content`]);
     expect(first.report.issues).toContainEqual(
@@ -241,7 +242,7 @@ describe('a trash folder an older client put on the device', () => {
     // What an older client left: the trash folder synced both ways, with rows in the index.
     pair.writeLocal('T/files/old.txt', 'old');
     pair.writeLocal('keep.txt', 'kept');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const id = await pair.remoteId('T');
     const moved = await pair.other.patch(id, { name: '.Trash-1000' });
     renameSync(pair.local('T'), pair.local('.Trash-1000'));
@@ -256,7 +257,7 @@ describe('a trash folder an older client put on the device', () => {
 
     pair.removeLocal('.Trash-1000');
     const { report, writes } = await pair.syncCounting();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(writes).toEqual([]);
     expect(await pair.remoteAt('.Trash-1000/files/old.txt')).toBeDefined();
     expect(pair.localTree()).toEqual(files({ 'keep.txt': 'kept' }));

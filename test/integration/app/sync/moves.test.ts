@@ -3,13 +3,14 @@ import { statSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { files, isTransfer, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectRemoteFiles, expectSynced } from '../../../helpers/expect-sync.ts';
 
 async function syncedPair(newPair: NewPair, texts: Record<string, string>): Promise<SyncPair> {
   const pair = newPair();
   for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
   const first = await pair.sync();
   expect(first.issues).toEqual([]);
-  expect(first.status).toBe('synced');
+  expectSynced(first);
   return pair;
 }
 
@@ -20,9 +21,9 @@ describe('local renames and moves', () => {
     pair.renameLocal('a.txt', 'renamed.txt');
     const { report, writes } = await pair.syncCounting();
     expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts).toMatchObject({ renamed: 1, uploaded: 0, downloaded: 0, deleted: 0 });
-    expect(await pair.remoteTree()).toEqual(files({ 'renamed.txt': 'alpha', 'docs/b.txt': 'beta' }));
+    await expectRemoteFiles(pair, { 'renamed.txt': 'alpha', 'docs/b.txt': 'beta' });
     expect(await pair.remoteId('renamed.txt')).toBe(id);
   });
 
@@ -33,7 +34,7 @@ describe('local renames and moves', () => {
     const { report, writes } = await pair.syncCounting();
     expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
     expect(report.counts.moved).toBe(1);
-    expect(await pair.remoteTree()).toEqual(files({ 'docs/a.txt': 'alpha', 'docs/b.txt': 'beta' }));
+    await expectRemoteFiles(pair, { 'docs/a.txt': 'alpha', 'docs/b.txt': 'beta' });
   });
 
   it('costs exactly one PATCH for a folder of 300 files moved into another folder', async ({ newPair }) => {
@@ -44,7 +45,7 @@ describe('local renames and moves', () => {
     pair.renameLocal('big', 'archive/big');
     const { report, writes } = await pair.syncCounting();
     expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     const moved = Object.fromEntries(
       Object.entries(texts).map(([path, text]) => [path.replace(/^big/, 'archive/big'), text]),
     );
@@ -57,7 +58,7 @@ describe('local renames and moves', () => {
     pair.renameLocal('Readme.txt', 'README.txt');
     const { writes } = await pair.syncCounting();
     expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
-    expect(await pair.remoteTree()).toEqual(files({ 'README.txt': 'read me' }));
+    await expectRemoteFiles(pair, { 'README.txt': 'read me' });
   });
 });
 
@@ -132,7 +133,7 @@ describe('passes with nothing to do', () => {
     const { report, requests, writes } = await pair.syncCounting();
     expect(writes).toEqual([]);
     expect(requests.filter(isTransfer)).toEqual([]);
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts).toMatchObject({ uploaded: 0, downloaded: 0, renamed: 0, moved: 0, deleted: 0 });
   });
 
@@ -143,9 +144,9 @@ describe('passes with nothing to do', () => {
     pair.writeLocal('a.txt', 'alpha');
     pair.writeLocal('docs/b.txt', 'beta');
     pair.writeLocal('docs/deep/c.txt', 'gamma');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     // The first pass changed the folders it uploaded into: the pass after it lists them afresh.
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.restart();
     const listings = (): number[] =>
       pair.client.log
@@ -154,7 +155,7 @@ describe('passes with nothing to do', () => {
     const before = listings().length;
     const { report, writes } = await pair.syncCounting();
     expect(writes).toEqual([]);
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     // The remote root, docs and docs/deep.
     expect(listings().slice(before)).toEqual([304, 304, 304]);
   });
@@ -164,8 +165,8 @@ describe('passes with nothing to do', () => {
   }) => {
     const pair = newPair({ indexFile: true });
     pair.writeLocal('docs/b.txt', 'beta');
-    expect((await pair.sync()).status).toBe('synced');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
+    expectSynced(await pair.sync());
     pair.restart();
     await pair.moveRemote('docs/b.txt', 'docs/renamed.txt');
     const { report, writes } = await pair.syncCounting();

@@ -8,6 +8,7 @@ import { META_SETTLED } from '../../../../app/sync/pass/quiet-pass.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
 import { isWrite, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectLocalText, expectSynced, expectTreesEqual } from '../../../helpers/expect-sync.ts';
 
 const proxies: HostileServer[] = [];
 
@@ -22,7 +23,7 @@ async function syncedPair(newPair: NewPair): Promise<SyncPair> {
   pair.writeLocal('docs/b.txt', 'bravo');
   pair.writeLocal('docs/deep/c.txt', 'charlie');
   pair.mkdirLocal('empty');
-  expect((await pair.sync()).status).toBe('synced');
+  expectSynced(await pair.sync());
   await settle(pair);
   return pair;
 }
@@ -34,7 +35,7 @@ async function syncedPair(newPair: NewPair): Promise<SyncPair> {
 async function settle(pair: SyncPair): Promise<void> {
   const relisting = await pass(pair);
   expect(relisting.writes).toEqual([]);
-  expect(relisting.report.status).toBe('synced');
+  expectSynced(relisting.report);
 }
 
 function wasQuiet(pair: SyncPair): boolean {
@@ -55,7 +56,7 @@ describe('a pass with nothing to do', () => {
     const pair = await syncedPair(newPair);
     const again = await pair.syncCounting();
     expect(wasQuiet(pair)).toBe(true);
-    expect(again.report.status).toBe('synced');
+    expectSynced(again.report);
     expect(again.writes).toEqual([]);
     expect(again.requests.every((request) => request.startsWith('GET '))).toBe(true);
     pair.restart();
@@ -87,7 +88,7 @@ describe('a pass with nothing to do', () => {
       await settle(pair);
       expect((await pass(pair)).quiet, `after ${what}`).toBe(true);
     }
-    expect(await pair.remoteTree()).toEqual(pair.localTree());
+    await expectTreesEqual(pair);
   });
 
   it('sees a new empty folder and a folder deleted locally', async ({ newPair }) => {
@@ -104,13 +105,13 @@ describe('a pass with nothing to do', () => {
     const pair = await syncedPair(newPair);
     await pair.writeRemote('docs/deep/c.txt', 'CHARLIE');
     expect((await pass(pair)).quiet).toBe(false);
-    expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
+    expectLocalText(pair, 'docs/deep/c.txt', 'CHARLIE');
     await pair.moveRemote('docs/deep/c.txt', 'docs/c.txt');
     expect((await pass(pair)).quiet).toBe(false);
-    expect(pair.readLocal('docs/c.txt')).toBe('CHARLIE');
+    expectLocalText(pair, 'docs/c.txt', 'CHARLIE');
     await pair.removeRemote('docs/b.txt');
     expect((await pass(pair)).quiet).toBe(false);
-    expect(pair.localTree()).toEqual(await pair.remoteTree());
+    await expectTreesEqual(pair);
     // Only this computer changed: the device's listings are what the last pass saw.
     expect((await pass(pair)).quiet).toBe(true);
   });
@@ -154,7 +155,7 @@ describe('a pass with nothing to do', () => {
     const { pair, proxy, stopSignal } = await stoppablePair(device, atDownload);
     proxies.push(proxy);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     await settle(pair);
     expect((await pass(pair)).quiet).toBe(true);
     expect(pair.index.getMeta(META_SETTLED)).toBeDefined();
@@ -164,8 +165,8 @@ describe('a pass with nothing to do', () => {
     pair.restart();
     const { quiet, report } = await pass(pair);
     expect(quiet).toBe(false);
-    expect(report.status).toBe('synced');
-    expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
+    expectSynced(report);
+    expectLocalText(pair, 'docs/deep/c.txt', 'CHARLIE');
     expect((await pass(pair)).quiet).toBe(true);
   });
 
@@ -188,21 +189,21 @@ describe('a scoped round that saw a change on the device outside its scope', () 
     const pair = await syncedPair(newPair);
     // A live round around a file the user saved in docs/ uploads it: this engine wrote into docs/.
     pair.writeLocal('docs/mine.txt', 'mine');
-    expect((await pair.sync({ scope: ['docs/mine.txt'], remote: 'trust-cache' })).status).toBe('synced');
+    expectSynced(await pair.sync({ scope: ['docs/mine.txt'], remote: 'trust-cache' }));
     // Another client adds a file to docs/; the user makes a folder at the root.
     await pair.writeRemote('docs/theirs.txt', 'from the device');
     pair.mkdirLocal('e');
     // The round around the new folder lists docs/ again (this engine wrote there) and finds the
     // device's new file, outside its scope: left for a later round (soak seed 70312: never brought).
     const scoped = await pair.sync({ scope: ['e'], remote: 'trust-cache' });
-    expect(scoped.status).toBe('synced');
+    expectSynced(scoped);
     expect(pair.localTree()['docs/theirs.txt']).toBeUndefined();
     // The service's next poll is a whole pass of the same engine: its walk has docs/'s new listing
     // already (a 304), and no record may vouch for an index without the device's file.
     const next = await pass(pair);
     expect(next.quiet).toBe(false);
-    expect(pair.readLocal('docs/theirs.txt')).toBe('from the device');
-    expect(await pair.remoteTree()).toEqual(pair.localTree());
+    expectLocalText(pair, 'docs/theirs.txt', 'from the device');
+    await expectTreesEqual(pair);
   });
 
   it('the same when the service stops before its next round and the next process runs a whole pass', async ({
@@ -210,16 +211,16 @@ describe('a scoped round that saw a change on the device outside its scope', () 
   }) => {
     const pair = await syncedPair(newPair);
     pair.writeLocal('docs/mine.txt', 'mine');
-    expect((await pair.sync({ scope: ['docs/mine.txt'], remote: 'trust-cache' })).status).toBe('synced');
+    expectSynced(await pair.sync({ scope: ['docs/mine.txt'], remote: 'trust-cache' }));
     await pair.writeRemote('docs/theirs.txt', 'from the device');
     pair.mkdirLocal('e');
-    expect((await pair.sync({ scope: ['e'], remote: 'trust-cache' })).status).toBe('synced');
+    expectSynced(await pair.sync({ scope: ['e'], remote: 'trust-cache' }));
     expect(pair.localTree()['docs/theirs.txt']).toBeUndefined();
     pair.restart();
     const next = await pass(pair);
     expect(next.quiet).toBe(false);
-    expect(pair.readLocal('docs/theirs.txt')).toBe('from the device');
-    expect(await pair.remoteTree()).toEqual(pair.localTree());
+    expectLocalText(pair, 'docs/theirs.txt', 'from the device');
+    await expectTreesEqual(pair);
   });
 });
 
@@ -234,7 +235,7 @@ describe('a pass cancelled before it wrote anything', () => {
     );
     proxies.push(proxy);
     pair.writeLocal('docs/deep/c.txt', 'charlie');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     await settle(pair);
     expect((await pass(pair)).quiet).toBe(true);
     const cancelledPass = async (): Promise<void> => {
@@ -262,9 +263,9 @@ describe('a pass cancelled before it wrote anything', () => {
     pair.restart();
     const { quiet, report } = await pass(pair);
     expect(quiet).toBe(false);
-    expect(report.status).toBe('synced');
-    expect(pair.readLocal('docs/deep/c.txt')).toBe('CHARLIE');
-    expect(await pair.remoteTree()).toEqual(pair.localTree());
+    expectSynced(report);
+    expectLocalText(pair, 'docs/deep/c.txt', 'CHARLIE');
+    await expectTreesEqual(pair);
     expect((await pass(pair)).quiet).toBe(false);
     expect((await pass(pair)).quiet).toBe(true);
   });

@@ -2,7 +2,7 @@
 import { symlinkSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
-import { files } from '../../../helpers/sync-pair.ts';
+import { expectLocalText, expectRemoteFiles, expectSynced } from '../../../helpers/expect-sync.ts';
 
 describe('items that are not synced', () => {
   it('leaves symlinks on this computer and reports them as skipped', async ({ newPair }) => {
@@ -11,8 +11,8 @@ describe('items that are not synced', () => {
     symlinkSync('a.txt', pair.local('link-to-a'));
     symlinkSync('/etc', pair.local('link-to-etc'));
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
-    expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'alpha' }));
+    expectSynced(report);
+    await expectRemoteFiles(pair, { 'a.txt': 'alpha' });
     const skipped = report.issues.filter((issue) => issue.kind === 'skipped').map((issue) => issue.path);
     expect(skipped.sort()).toEqual(['link-to-a', 'link-to-etc']);
   });
@@ -33,13 +33,11 @@ describe('items that are not synced', () => {
     pair.writeLocal('docs/notes.txt', 'notes');
     for (const path of temporary) pair.writeLocal(path, 'temporary');
     const report = await pair.sync();
-    expect(await pair.remoteTree()).toEqual(
-      files({ 'report.docx': 'the report', 'docs/notes.txt': 'notes' }),
-    );
+    await expectRemoteFiles(pair, { 'report.docx': 'the report', 'docs/notes.txt': 'notes' });
     const skipped = report.issues.filter((issue) => issue.kind === 'skipped').map((issue) => issue.path);
     for (const path of temporary) expect(skipped).toContain(path);
     // Still there: skipping is not deleting.
-    for (const path of temporary) expect(pair.readLocal(path)).toBe('temporary');
+    for (const path of temporary) expectLocalText(pair, path, 'temporary');
   });
 
   it('follows .mchignore: matching files and folders stay local, the .mchignore itself is synced', async ({
@@ -53,10 +51,12 @@ describe('items that are not synced', () => {
     pair.writeLocal('src/main.txt', 'code');
     pair.writeLocal('src/debug.log', 'noise');
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
-    expect(await pair.remoteTree()).toEqual(
-      files({ '.mchignore': '*.log\nbuild/\n!keep.log\n', 'keep.log': 'kept', 'src/main.txt': 'code' }),
-    );
+    expectSynced(report);
+    await expectRemoteFiles(pair, {
+      '.mchignore': '*.log\nbuild/\n!keep.log\n',
+      'keep.log': 'kept',
+      'src/main.txt': 'code',
+    });
     const skipped = report.issues.filter((issue) => issue.kind === 'skipped').map((issue) => issue.path);
     expect(skipped).toEqual(expect.arrayContaining(['app.log', 'build', 'src/debug.log']));
   });
@@ -66,10 +66,10 @@ describe('items that are not synced', () => {
   }) => {
     const pair = newPair();
     pair.writeLocal('data.csv', 'numbers');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.writeLocal('.mchignore', '*.csv\n');
     const { writes } = await pair.syncCounting();
     expect(writes.filter((write) => write.startsWith('DELETE'))).toEqual([]);
-    expect(await pair.remoteTree()).toEqual(files({ '.mchignore': '*.csv\n', 'data.csv': 'numbers' }));
+    await expectRemoteFiles(pair, { '.mchignore': '*.csv\n', 'data.csv': 'numbers' });
   });
 });

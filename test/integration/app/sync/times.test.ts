@@ -4,6 +4,7 @@ import { afterEach, describe, expect } from 'vitest';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import type { HostileServer, SeenRequest } from '../../../helpers/hostile-server.ts';
 import { files, startDeviceProxy, type PairOptions, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectRemoteFiles, expectSynced, expectTreesEqual } from '../../../helpers/expect-sync.ts';
 
 const proxies: HostileServer[] = [];
 
@@ -39,16 +40,16 @@ describe('a change of modification time alone', () => {
     proxies.push(proxy);
     const pair = makePair(newPair, { deviceUrl: proxy.base });
     pair.writeLocal('notes/f.txt', 'the same bytes');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const other = makePair(newPair, { remoteFolder: pair.remoteFolder });
-    expect((await other.sync()).status).toBe('synced');
+    expectSynced(await other.sync());
     const id = await pair.remoteId('notes/f.txt');
     const before = await pair.remoteAt('notes/f.txt');
 
     touch(pair, 'notes/f.txt', OLD);
     seen.length = 0;
     const { report, writes } = await pair.syncCounting();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(writes).toEqual([`PATCH /sdk/v2/files/${id}`]);
     const patch = seen.find((s) => s.request.method === 'PATCH');
     expect(patch?.request.headers['if-match']).toBe(before?.eTag);
@@ -59,7 +60,7 @@ describe('a change of modification time alone', () => {
     // The other computer downloads the same bytes again (the device cannot say they are equal) and
     // takes the time; nothing conflicts and nothing goes back up.
     const second = await other.syncCounting();
-    expect(second.report.status).toBe('synced');
+    expectSynced(second.report);
     expect(second.report.counts.conflicts).toBe(0);
     expect(second.writes.filter((w) => !w.startsWith('GET '))).toEqual([]);
     expect(statSync(other.local('notes/f.txt')).mtimeMs).toBe(OLD);
@@ -71,10 +72,10 @@ describe('a change of modification time alone', () => {
   it('reaches the local file when only the device changed it', async ({ newPair }) => {
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     await pair.other.patch(await pair.remoteId('a.txt'), { mTimeMs: OLD });
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.conflicts).toBe(0);
     expect(statSync(pair.local('a.txt')).mtimeMs).toBe(OLD);
     expect(pair.localTree()).toEqual(files({ 'a.txt': 'alpha' }));
@@ -86,14 +87,14 @@ describe('a change of modification time alone', () => {
   }) => {
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     touch(pair, 'a.txt', OLDER);
     await pair.other.patch(await pair.remoteId('a.txt'), { mTimeMs: OLD });
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.conflicts).toBe(0);
     expect(pair.localTree()).toEqual(files({ 'a.txt': 'alpha' }));
-    expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'alpha' }));
+    await expectRemoteFiles(pair, { 'a.txt': 'alpha' });
     expect(statSync(pair.local('a.txt')).mtimeMs).toBe(OLD);
     expect((await pair.remoteAt('a.txt'))?.mTimeMs).toBe(OLD);
     expect((await pair.syncCounting()).writes).toEqual([]);
@@ -102,14 +103,14 @@ describe('a change of modification time alone', () => {
   it('keeps a local edit when the device only changed the time (no conflict)', async ({ newPair }) => {
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.writeLocal('a.txt', 'omega', OLDER);
     await pair.other.patch(await pair.remoteId('a.txt'), { mTimeMs: OLD });
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.conflicts).toBe(0);
     expect(pair.localTree()).toEqual(files({ 'a.txt': 'omega' }));
-    expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'omega' }));
+    await expectRemoteFiles(pair, { 'a.txt': 'omega' });
     expect((await pair.remoteAt('a.txt'))?.mTimeMs).toBe(OLDER);
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
@@ -117,14 +118,14 @@ describe('a change of modification time alone', () => {
   it('takes a device edit when the local file was only touched (no conflict)', async ({ newPair }) => {
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     touch(pair, 'a.txt', OLDER);
     await pair.writeRemote('a.txt', 'remote edit', OLD);
     const report = await pair.sync();
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.conflicts).toBe(0);
     expect(pair.localTree()).toEqual(files({ 'a.txt': 'remote edit' }));
-    expect(await pair.remoteTree()).toEqual(files({ 'a.txt': 'remote edit' }));
+    await expectRemoteFiles(pair, { 'a.txt': 'remote edit' });
     expect(statSync(pair.local('a.txt')).mtimeMs).toBe(OLD);
     expect((await pair.syncCounting()).writes).toEqual([]);
   });
@@ -132,7 +133,7 @@ describe('a change of modification time alone', () => {
   it('still keeps both when both sides really changed the bytes', async ({ newPair }) => {
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.writeLocal('a.txt', 'local', OLDER);
     await pair.writeRemote('a.txt', 'remot', OLD);
     const report = await pair.sync();
@@ -145,14 +146,14 @@ describe('a change of modification time alone', () => {
   }) => {
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.writeLocal('a.txt', 'local', OLD);
     await pair.writeRemote('a.txt', 'remot', OLD);
     const report = await pair.sync();
     expect(report.counts.conflicts).toBe(1);
     const texts = Object.values(pair.localTree()).map((item) => (item.kind === 'file' ? item.text : ''));
     expect(texts.sort()).toEqual(['local', 'remot']);
-    expect(await pair.remoteTree()).toEqual(pair.localTree());
+    await expectTreesEqual(pair);
   });
 
   it('records equal bytes with one size and one time on both sides as agreed, with no copy', async ({
@@ -160,7 +161,7 @@ describe('a change of modification time alone', () => {
   }) => {
     const pair = makePair(newPair);
     pair.writeLocal('a.txt', 'alpha');
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.writeLocal('a.txt', 'same!', OLD);
     await pair.writeRemote('a.txt', 'same!', OLD);
     const { report, writes } = await pair.syncCounting();

@@ -11,6 +11,7 @@ import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
 import { bindMount, mountTmpfs, mountUnavailable, unmount, unmountAll } from '../../../helpers/mounts.ts';
 import { files, SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
 
 const unavailable = mountUnavailable();
 let device: TestDevice;
@@ -61,9 +62,9 @@ describe.skipIf(unavailable !== undefined)('a synced folder on a disk that is un
     const pair = newPair();
     const disk = onDisk(pair);
     for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const other = newPair({ remoteFolder: pair.remoteFolder });
-    expect((await other.sync()).status).toBe('synced');
+    expectSynced(await other.sync());
 
     disk.unplug();
     const unplugged = await pair.syncCounting();
@@ -88,12 +89,12 @@ describe.skipIf(unavailable !== undefined)('a synced folder on a disk that is un
     const pair = newPair();
     const disk = onDisk(pair);
     for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     disk.unplug();
     expect((await pair.sync()).hold?.reason).toBe('folder-changed');
     disk.plugBack();
     const back = await pair.syncCounting();
-    expect(back.report.status).toBe('synced');
+    expectSynced(back.report);
     expect(back.writes).toEqual([]);
   });
 
@@ -101,7 +102,7 @@ describe.skipIf(unavailable !== undefined)('a synced folder on a disk that is un
     const pair = newPair();
     const disk = onDisk(pair);
     for (const [path, text] of Object.entries(TEXTS)) pair.writeLocal(path, text);
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     disk.unplug();
     mountTmpfs(pair.localRoot);
     writeFileSync(join(pair.localRoot, 'f0.txt'), 'another disk');
