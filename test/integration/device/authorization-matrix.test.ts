@@ -1,8 +1,9 @@
 // Every device route against every kind of caller, with the exact status of each cell (device-api.md
 // §2, §3): the owner, users holding ReadFile or WriteFile on a folder, a user without any grant, a
 // read-only token, a link share's entity, and no token at all.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import {
   createFile,
   createFolder,
@@ -44,10 +45,15 @@ let privateFile: Created;
 let tokens: Record<Exclude<Caller, 'none'>, string>;
 let counter = 0;
 
-beforeAll(async () => {
-  device = await startTestDevice({
+test.override({
+  deviceOptions: {
     users: ['alice', 'bob', 'carol', 'dave', 'erin'].map((name) => ({ name, password: `${name}-password` })),
-  });
+  },
+});
+
+test.beforeAll(async ({ device: started }) => {
+  // The helpers and tables of cases below close over this handle, so the file keeps one.
+  device = started;
   team = await createFolder(device, 'team');
   privateFile = await createFile(device, 'private.txt', 'alice only');
   await grant(device, 'alice', team.id, { id: userId(device, 'bob'), type: 'user' }, 'ReadFile');
@@ -61,10 +67,6 @@ beforeAll(async () => {
     readOnly: device.tokenFor('alice', 'openid nas_read_only'),
     share: await shareToken(share),
   };
-});
-
-afterAll(async () => {
-  await device?.stop();
 });
 
 async function freshTarget(): Promise<Target> {

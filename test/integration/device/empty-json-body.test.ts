@@ -1,8 +1,9 @@
 // A request that says `Content-Type: application/json` but sends an empty body is read as a request
 // with no body, on every route (device-api.md §3): the MyCloudHome Python CLI deletes that way.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
 import type { ShareTokenResponse } from '../../../common/wire/sharing.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import {
   createFile,
   folderFactory,
@@ -18,12 +19,9 @@ const ANY_STRING: unknown = expect.any(String);
 
 let device: TestDevice;
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterAll(async () => {
-  await device?.stop();
+test.beforeAll(async ({ device: started }) => {
+  // The helpers and tables of cases below close over this handle, so the file keeps one.
+  device = started;
 });
 
 const freshFolder = folderFactory(() => device, 'empty-json');

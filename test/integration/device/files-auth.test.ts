@@ -1,10 +1,11 @@
 // Who may do what on the device API: bearer tokens, the read-only scope, and one user's items being
 // invisible to another (device-api.md §2, §3).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
 import type { FileObject, ListingResponse } from '../../../common/wire/device-api.ts';
 import { DESKTOP_CLIENT_ID } from '../../../common/wire/identity.ts';
 import { issueAccessToken } from '../../../device/identity/tokens.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import {
   createFile,
   createFolder,
@@ -22,15 +23,12 @@ let folder: Created;
 let file: Created;
 let readOnly: string;
 
-beforeAll(async () => {
-  device = await startTestDevice();
+test.beforeAll(async ({ device: started }) => {
+  // The helpers and tables of cases below close over this handle, so the file keeps one.
+  device = started;
   folder = await createFolder(device, 'alice-private');
   file = await createFile(device, 'secret.txt', 'alice only', folder.id);
   readOnly = device.tokenFor('alice', 'openid nas_read_only');
-});
-
-afterAll(async () => {
-  await device?.stop();
 });
 
 function expiredToken(): string {

@@ -1,7 +1,8 @@
 // Creating files and folders with the multipart POST /sdk/v2/files (device-api.md §3 "Files").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
 import type { FileObject } from '../../../common/wire/device-api.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import {
   createFile,
   createFolder,
@@ -18,12 +19,9 @@ const ANY_STRING: unknown = expect.any(String);
 
 let device: TestDevice;
 
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-
-afterAll(async () => {
-  await device?.stop();
+test.beforeAll(async ({ device: started }) => {
+  // The helpers and tables of cases below close over this handle, so the file keeps one.
+  device = started;
 });
 
 async function getFile(id: string): Promise<FileObject> {

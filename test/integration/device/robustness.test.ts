@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
 import type { FileObject, ListingResponse, ResumableStatus } from '../../../common/wire/device-api.ts';
-import { startTestDevice, type TestDevice } from '../../helpers/device.ts';
+import type { TestDevice } from '../../helpers/device.ts';
 import {
   createFile,
   folderFactory,
@@ -23,13 +24,10 @@ const ERROR_LABEL: unknown = expect.stringMatching(/^[A-Z_]+$/);
 let device: TestDevice;
 let file: Created;
 
-beforeAll(async () => {
-  device = await startTestDevice();
+test.beforeAll(async ({ device: started }) => {
+  // The helpers and tables of cases below close over this handle, so the file keeps one.
+  device = started;
   file = await createFile(device, 'target.txt', 'target content');
-});
-
-afterAll(async () => {
-  await device?.stop();
 });
 
 // device-api.md §3: never 500 for bad input; and whatever came before, the device still answers.
