@@ -2,26 +2,23 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import { folderKey, indexFilePath } from '../../../../app/index/index-db.ts';
 import { folderPairsDir } from '../../../../app/profile/folder-pairs.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
 
-let device: TestDevice;
-let profile: SignedInProfile;
 let photos: string;
 let notes: string;
 
-function mch(args: string[]): Promise<CliRun> {
+function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
   return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 60_000 });
 }
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  profile = await signedInProfile(device, 'mch-folders-');
+test.beforeAll(async ({ profile }) => {
   photos = join(profile.home, 'Photos');
   notes = join(profile.home, 'Notes');
   mkdirSync(photos);
@@ -30,37 +27,36 @@ beforeAll(async () => {
   writeFileSync(join(notes, 'n.txt'), 'a note');
 }, 60_000);
 
-afterAll(async () => {
-  await device?.stop();
-  profile?.remove();
-});
-
 describe('mch-sync folders', () => {
-  it('adds pairs that run without --folder syncs, one after the other', async () => {
-    expect((await mch(['folders', 'add', '--folder', photos])).code).toBe(0);
-    expect((await mch(['folders', 'add', '--folder', notes, '--remote-folder', '/Work/Notes'])).code).toBe(0);
-    const list = await mch(['folders', 'list', '--json']);
+  it('adds pairs that run without --folder syncs, one after the other', async ({ device, profile }) => {
+    expect((await mch(profile, ['folders', 'add', '--folder', photos])).code).toBe(0);
+    expect(
+      (await mch(profile, ['folders', 'add', '--folder', notes, '--remote-folder', '/Work/Notes'])).code,
+    ).toBe(0);
+    const list = await mch(profile, ['folders', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual([
       { localRoot: notes, remoteFolder: '/Work/Notes', running: false, overlap: null },
       { localRoot: photos, remoteFolder: '/Photos', running: false, overlap: null },
     ]);
-    const run = await mch(['run', '--once']);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await mch(profile, ['run', '--once']);
+    expectExit(run, 0);
     expect(run.stdout).toContain(`${notes} ↔ /Work/Notes`);
     expect(run.stdout).toContain(`${photos} ↔ /Photos`);
     const found = await device.fetchAs('alice', '/sdk/v2/filesSearch/text?q=n.txt');
     expect(JSON.stringify(await found.json())).toContain('"name":"n.txt"');
   });
 
-  it('prints one JSON array for every pair with run --once --json, each naming its pair; exit 1 for one that failed', async () => {
+  it('prints one JSON array for every pair with run --once --json, each naming its pair; exit 1 for one that failed', async ({
+    profile,
+  }) => {
     writeFileSync(join(notes, 'm.txt'), 'another note');
     const gone = join(profile.home, 'Gone');
     mkdirSync(gone);
-    expect((await mch(['folders', 'add', '--folder', gone])).code).toBe(0);
+    expect((await mch(profile, ['folders', 'add', '--folder', gone])).code).toBe(0);
     rmdirSync(gone);
     try {
-      const run = await mch(['run', '--once', '--json']);
-      expect(run.code, run.stderr).toBe(1);
+      const run = await mch(profile, ['run', '--once', '--json']);
+      expectExit(run, 1);
       expect(run.stderr).toContain(`mch-sync: ${gone}: The folder ${gone} does not exist`);
       const documents = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
       expect(documents).toEqual([
@@ -77,18 +73,18 @@ describe('mch-sync folders', () => {
       ]);
       expect(documents[1]).toMatchObject({ counts: { uploaded: 1 }, issues: [] });
     } finally {
-      expect((await mch(['folders', 'remove', '--folder', gone])).code).toBe(0);
+      expect((await mch(profile, ['folders', 'remove', '--folder', gone])).code).toBe(0);
     }
     // With --folder, the one pass report as before: an object, the pair not repeated in it.
-    const one = await mch(['run', '--once', '--json', '--folder', photos]);
-    expect(one.code, one.stderr).toBe(0);
+    const one = await mch(profile, ['run', '--once', '--json', '--folder', photos]);
+    expectExit(one, 0);
     const report = JSON.parse(one.stdout) as Record<string, unknown>;
     expect(report).toMatchObject({ status: 'synced', counts: { uploaded: 0 } });
     expect(report).not.toHaveProperty('localRoot');
   });
 
-  it('refuses to pair a folder again with another device folder, and bad usage', async () => {
-    const again = await mch(['folders', 'add', '--folder', photos, '--remote-folder', '/Elsewhere']);
+  it('refuses to pair a folder again with another device folder, and bad usage', async ({ profile }) => {
+    const again = await mch(profile, ['folders', 'add', '--folder', photos, '--remote-folder', '/Elsewhere']);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('is synced with /Photos already');
     for (const args of [
@@ -97,11 +93,11 @@ describe('mch-sync folders', () => {
       ['folders', 'add'],
       ['run', '--remote-folder', '/X'],
     ]) {
-      expect((await mch(args)).code, args.join(' ')).toBe(2);
+      expect((await mch(profile, args)).code, args.join(' ')).toBe(2);
     }
   });
 
-  it('runs every pair live at once, each line naming its folder, until SIGTERM', async () => {
+  it('runs every pair live at once, each line naming its folder, until SIGTERM', async ({ profile }) => {
     const child = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', profile.profile, 'run'], {
       env: profile.env,
     });
@@ -111,7 +107,7 @@ describe('mch-sync folders', () => {
     try {
       for (const folder of [photos, notes]) {
         await waitFor(`live sync of ${folder}`, async () => {
-          const status = await mch(['status', '--folder', folder, '--json']);
+          const status = await mch(profile, ['status', '--folder', folder, '--json']);
           const parsed =
             status.code === 0 ? (JSON.parse(status.stdout) as { pid: number | null }) : undefined;
           return parsed?.pid === child.pid ? true : undefined;
@@ -125,23 +121,25 @@ describe('mch-sync folders', () => {
     expect(stdout).toMatch(/^\[Notes\] /m);
   });
 
-  it('removes a pair and its index, keeping its files', async () => {
-    const removed = await mch(['folders', 'remove', '--folder', notes]);
-    expect(removed.code, removed.stderr).toBe(0);
+  it('removes a pair and its index, keeping its files', async ({ profile }) => {
+    const removed = await mch(profile, ['folders', 'remove', '--folder', notes]);
+    expectExit(removed, 0);
     expect(existsSync(join(notes, 'n.txt'))).toBe(true);
     expect(existsSync(indexFilePath(profile.profile, notes))).toBe(false);
-    const list = await mch(['folders', 'list', '--json']);
+    const list = await mch(profile, ['folders', 'list', '--json']);
     expect((JSON.parse(list.stdout) as Array<{ localRoot: string }>).map((row) => row.localRoot)).toEqual([
       photos,
     ]);
     // Paired again with another device folder, it starts over.
-    expect((await mch(['folders', 'add', '--folder', notes, '--remote-folder', '/Notes2'])).code).toBe(0);
-    const run = await mch(['run', '--once']);
-    expect(run.code, run.stderr).toBe(0);
+    expect(
+      (await mch(profile, ['folders', 'add', '--folder', notes, '--remote-folder', '/Notes2'])).code,
+    ).toBe(0);
+    const run = await mch(profile, ['run', '--once']);
+    expectExit(run, 0);
   });
 });
 
-it('says how to start when the profile syncs no folder', async () => {
+it('says how to start when the profile syncs no folder', async ({ device }) => {
   const empty = await signedInProfile(device, 'mch-folders-empty-');
   try {
     const run = await runMchSync(['--profile', empty.profile, 'run', '--once'], { env: empty.env });
@@ -154,18 +152,27 @@ it('says how to start when the profile syncs no folder', async () => {
 
 describe('pairs never overlap', () => {
   let library: string;
-  beforeAll(async () => {
+  test.beforeAll(async ({ profile }) => {
     library = join(profile.home, 'Library');
     mkdirSync(join(library, 'Music'), { recursive: true });
     mkdirSync(join(photos, 'Trips'), { recursive: true });
     mkdirSync(join(profile.home, 'Elsewhere'));
     symlinkSync(photos, join(profile.home, 'photos-link'));
     expect(
-      (await mch(['folders', 'add', '--folder', join(library, 'Music'), '--remote-folder', '/Music'])).code,
+      (
+        await mch(profile, [
+          'folders',
+          'add',
+          '--folder',
+          join(library, 'Music'),
+          '--remote-folder',
+          '/Music',
+        ])
+      ).code,
     ).toBe(0);
   });
 
-  it.each([
+  it.for([
     [
       'inside another pair’s folder',
       [join('Photos', 'Trips')],
@@ -216,20 +223,23 @@ describe('pairs never overlap', () => {
       ['Elsewhere', '--remote-folder', '/'],
       (f: Folders) => `/ (the whole device) on the device holds ${f.firstRemote}`,
     ],
-  ])('folders add refuses %s, with the reason', async (_name, args, message) => {
+  ] as const)('folders add refuses %s, with the reason', async ([_name, args, message], { profile }) => {
     const [folder = '', ...rest] = args;
     if (folder.endsWith('.mch-sync')) mkdirSync(join(profile.home, folder), { recursive: true });
-    const before = await mch(['folders', 'list', '--json']);
-    const added = await mch(['folders', 'add', '--folder', join(profile.home, folder), ...rest]);
-    const expected = message(folders());
+    const before = await mch(profile, ['folders', 'list', '--json']);
+    const added = await mch(profile, ['folders', 'add', '--folder', join(profile.home, folder), ...rest]);
+    const expected = message(folders(profile));
     expect(added.stderr).toContain(expected);
     // A repeated pairing is a usage error (2); an overlap is a refusal (1), as any failed command.
     expect(added.code).toBe(expected.includes('remove it first') ? 2 : 1);
-    expect((await mch(['folders', 'list', '--json'])).stdout).toBe(before.stdout);
+    expect((await mch(profile, ['folders', 'list', '--json'])).stdout).toBe(before.stdout);
   });
 
-  it('run --folder refuses a new pair that would overlap, before anything reaches the device', async () => {
-    const run = await mch(['run', '--folder', join(photos, 'Trips'), '--once']);
+  it('run --folder refuses a new pair that would overlap, before anything reaches the device', async ({
+    device,
+    profile,
+  }) => {
+    const run = await mch(profile, ['run', '--folder', join(photos, 'Trips'), '--once']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       `mch-sync: ${join(photos, 'Trips')} is inside ${photos}, which is synced with /Photos. Folder pairs must not overlap: choose another folder.\n`,
@@ -238,7 +248,9 @@ describe('pairs never overlap', () => {
     expect(JSON.stringify(await found.json())).not.toContain('"name":"Trips"');
   });
 
-  it('marks overlapping pairs of an older version, skips them in run, and refuses run --folder on one', async () => {
+  it('marks overlapping pairs of an older version, skips them in run, and refuses run --folder on one', async ({
+    profile,
+  }) => {
     // An older version recorded this pair beside /Photos: write its file as it did.
     const nested = join(photos, 'Trips');
     writeFileSync(
@@ -248,7 +260,7 @@ describe('pairs never overlap', () => {
     const outer = `Not synced: ${photos} holds ${nested}, which is synced with /Trips.`;
     const inner = `Not synced: ${nested} is inside ${photos}, which is synced with /Photos.`;
     const fix = `(mch-sync folders remove --folder ${nested} or mch-sync folders remove --folder ${photos}, or Remove in the window's settings)`;
-    const listed = JSON.parse((await mch(['folders', 'list', '--json'])).stdout) as Array<{
+    const listed = JSON.parse((await mch(profile, ['folders', 'list', '--json'])).stdout) as Array<{
       localRoot: string;
       overlap: string | null;
     }>;
@@ -258,13 +270,13 @@ describe('pairs never overlap', () => {
       [photos, expect.stringContaining(outer)],
       [nested, expect.stringContaining(inner)],
     ]);
-    const text = (await mch(['folders', 'list'])).stdout;
+    const text = (await mch(profile, ['folders', 'list'])).stdout;
     expect(text).toContain(
       `${nested}  ↔  /Trips\n  ${inner} Folder pairs must not overlap: remove one of the two `,
     );
     expect(text).toContain(`${join(library, 'Music')}  ↔  /Music\n${notes}`);
 
-    const every = await mch(['run', '--once']);
+    const every = await mch(profile, ['run', '--once']);
     expect(every.code).toBe(1);
     expect(every.stderr).toContain(`mch-sync: ${photos}: ${outer}`);
     expect(every.stderr).toContain(`mch-sync: ${nested}: ${inner}`);
@@ -273,13 +285,13 @@ describe('pairs never overlap', () => {
     expect(every.stdout).toContain(`${notes} ↔ /Notes2`);
     expect(existsSync(indexFilePath(profile.profile, nested))).toBe(false);
 
-    const one = await mch(['run', '--folder', nested, '--once']);
+    const one = await mch(profile, ['run', '--folder', nested, '--once']);
     expect(one.code).toBe(1);
     expect(one.stderr).toContain(inner);
     expect(one.stderr).toContain(fix);
 
-    expect((await mch(['folders', 'remove', '--folder', nested])).code).toBe(0);
-    const after = JSON.parse((await mch(['folders', 'list', '--json'])).stdout) as Array<{
+    expect((await mch(profile, ['folders', 'remove', '--folder', nested])).code).toBe(0);
+    const after = JSON.parse((await mch(profile, ['folders', 'list', '--json'])).stdout) as Array<{
       overlap: string | null;
     }>;
     expect(after.every((row) => row.overlap === null)).toBe(true);
@@ -297,7 +309,7 @@ interface Folders {
   firstRemote: string;
 }
 
-function folders(): Folders {
+function folders(profile: SignedInProfile): Folders {
   return {
     home: profile.home,
     profile: profile.profile,

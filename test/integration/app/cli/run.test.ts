@@ -12,6 +12,7 @@ import { walkRemote } from '../../../../app/sync/remote/remote-walk.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { folderNumbering, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
 
 /** A new local folder `<home>/work-N/<name>` holding `texts`. */
 const localFolder = folderNumbering();
@@ -102,7 +103,7 @@ describe('mch-sync run --once', () => {
     const result = await run(profile, ['--folder', folder, '--once', '--json']);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as PassReport;
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.uploaded).toBe(1);
     expect(report.hold).toBeNull();
   });

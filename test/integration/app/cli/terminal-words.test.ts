@@ -9,6 +9,7 @@ import type { TestDevice } from '../../../helpers/device.ts';
 import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
 
 /** Clears the screen, then prints a fake green line: what a hostile name on the device could hold. */
 const ESCAPES = 'evil\u001b[2J\u001b[32mSynced: all fine\u001b[0m.txt';
@@ -187,12 +188,12 @@ describe('names of folders and devices', () => {
     record.name = 'Home\n\u001b[2JCloud';
     try {
       const devices = await mch(profile, ['devices']);
-      expect(devices.code, devices.stderr).toBe(0);
+      expectExit(devices, 0);
       expect(devices.stdout).toMatch(/^\* Home\\u000a\\u001b\[2JCloud {2}/m);
       expect(devices.stdout).not.toMatch(RAW_CONTROL);
       // `devices` keeps the name it saw; whoami shows it.
       const whoami = await mch(profile, ['whoami']);
-      expect(whoami.code, whoami.stderr).toBe(0);
+      expectExit(whoami, 0);
       expect(whoami.stdout).toMatch(/^device: +Home\\u000a\\u001b\[2JCloud \(/m);
       expect(whoami.stdout).not.toMatch(RAW_CONTROL);
     } finally {
@@ -207,7 +208,7 @@ describe('names of folders and devices', () => {
     const folder = localFolder(profile, 'Odd\u001b[2J\nname');
     const shown = join(profile.home, 'Odd\\u001b[2J\\u000aname');
     const added = await mch(profile, ['folders', 'add', '--folder', folder, '--remote-folder', '/Odd']);
-    expect(added.code, added.stderr).toBe(0);
+    expectExit(added, 0);
     expect(added.stdout).toBe(`${shown} is paired with /Odd; \`mch-sync run\` syncs it.\n`);
     const list = await mch(profile, ['folders', 'list']);
     expect(list.stdout).toContain(`${shown}  ↔  /Odd\n`);

@@ -8,6 +8,7 @@ import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
 
 let device: TestDevice;
 /** The profile whose live run holds the folder, and another one (another HOME, as another user setup). */
@@ -100,7 +101,7 @@ describe('a folder synced live by one process', () => {
       '--remote-folder',
       '/Shared',
     ]);
-    expect(run.code, run.stderr).toBe(0);
+    expectExit(run, 0);
     const found = (await (await device.fetchAs('alice', '/sdk/v2/filesSearch/text?q=log.txt')).json()) as {
       matches: unknown[];
     };

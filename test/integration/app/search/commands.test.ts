@@ -1,21 +1,18 @@
 // `mch-sync search` and `mch-sync photos` as a user runs them, against the real device and a folder synced by `run --once`.
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import { runCli } from '../../../../app/cli/main.ts';
 import type { PhotosJson } from '../../../../app/cli/search-commands/photos-output.ts';
 import type { SearchJson } from '../../../../app/cli/search-commands/search-output.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { jpegWithExif, minimalPng } from '../../../helpers/images.ts';
 import { runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import { createFile, createFolder } from '../../../helpers/multipart.ts';
-import { signedInProfile } from '../../../helpers/signed-in-profile.ts';
+import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
+import { startTestDevice } from '../../../helpers/device.ts';
 
-let device: TestDevice;
-let home: string;
-let profile: string;
-let env: NodeJS.ProcessEnv;
 /** The synced folder, `/Docs` on the device. */
 let docs: string;
 
@@ -52,10 +49,8 @@ const SCREENSHOT_MTIME = new Date('2024-04-01T12:00:00.000Z');
 
 const PHOTO_RANGE = ['photos', '--from', '2024-01-01', '--to', '2024-06-30'];
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  ({ home, profile, env } = await signedInProfile(device, 'mch-sync-search-'));
-  docs = join(home, 'Docs');
+test.beforeAll(async ({ device, profile }) => {
+  docs = join(profile.home, 'Docs');
   mkdirSync(join(docs, 'Photos'), { recursive: true });
   writeFileSync(join(docs, 'Quarterly report.txt'), 'numbers');
   writeFileSync(join(docs, 'Report summary.md'), '# summary');
@@ -67,8 +62,8 @@ beforeAll(async () => {
   writeFileSync(join(docs, 'Photos', 'july.jpg'), JULY);
   writeFileSync(join(docs, 'Photos', 'screenshot.png'), SCREENSHOT);
   utimesSync(join(docs, 'Photos', 'screenshot.png'), SCREENSHOT_MTIME, SCREENSHOT_MTIME);
-  const synced = await runMchSync(['--profile', profile, 'run', '--folder', docs, '--once'], {
-    env,
+  const synced = await runMchSync(['--profile', profile.profile, 'run', '--folder', docs, '--once'], {
+    env: profile.env,
     timeoutMs: 60_000,
   });
   if (synced.code !== 0) throw new Error(`run failed (${synced.code}):\n${synced.stdout}\n${synced.stderr}`);
@@ -80,17 +75,16 @@ beforeAll(async () => {
   await createFile(device, 'back\\slash invoice.txt', 'x', archive.id);
 });
 
-afterAll(async () => {
-  await device?.stop();
-  if (home !== undefined) rmSync(home, { recursive: true, force: true });
-});
-
-function mchSync(args: readonly string[], profileDir = profile): Promise<CliRun> {
-  return runMchSync(['--profile', profileDir, ...args], { env });
+function mchSync(
+  profile: SignedInProfile,
+  args: readonly string[],
+  profileDir = profile.profile,
+): Promise<CliRun> {
+  return runMchSync(['--profile', profileDir, ...args], { env: profile.env });
 }
 
-async function searchJson(args: readonly string[]): Promise<SearchJson> {
-  const result = await mchSync(['search', ...args, '--json']);
+async function searchJson(profile: SignedInProfile, args: readonly string[]): Promise<SearchJson> {
+  const result = await mchSync(profile, ['search', ...args, '--json']);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as SearchJson;
@@ -103,8 +97,10 @@ function matchNamed(json: SearchJson, name: string): SearchJson['matches'][numbe
 }
 
 describe('mch-sync search', () => {
-  it('finds files by name, marks the match in brackets off a terminal, and says where each is', async () => {
-    const result = await mchSync(['search', 'report']);
+  it('finds files by name, marks the match in brackets off a terminal, and says where each is', async ({
+    profile,
+  }) => {
+    const result = await mchSync(profile, ['search', 'report']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
@@ -119,8 +115,10 @@ describe('mch-sync search', () => {
     expect(result.stdout).toMatch(/^3 matches\.$/m);
   });
 
-  it('prints the documented JSON: fragments with their field, locations in UTF-16 units, both places', async () => {
-    const json = await searchJson(['report']);
+  it('prints the documented JSON: fragments with their field, locations in UTF-16 units, both places', async ({
+    profile,
+  }) => {
+    const json = await searchJson(profile, ['report']);
     expect(json.query).toBe('report');
     expect(json.pageToken).toBe('');
     expect(json.rejected).toEqual([]);
@@ -158,8 +156,8 @@ describe('mch-sync search', () => {
     });
   });
 
-  it('finds photos by camera make and model from their EXIF, in any case', async () => {
-    const result = await mchSync(['search', 'canon']);
+  it('finds photos by camera make and model from their EXIF, in any case', async ({ profile }) => {
+    const result = await mchSync(profile, ['search', 'canon']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       [
@@ -172,7 +170,7 @@ describe('mch-sync search', () => {
     );
     expect(result.stdout).not.toContain('mountain.jpg');
 
-    const json = await searchJson(['canon']);
+    const json = await searchJson(profile, ['canon']);
     expect(json.matches.map((match) => match.name).sort()).toEqual(['beach.jpg', 'july.jpg', 'new-year.jpg']);
     expect(matchNamed(json, 'beach.jpg').fragments).toEqual([
       { field: 'cameraMake', text: 'Canon', locations: [{ index: 0, length: 5 }] },
@@ -180,8 +178,8 @@ describe('mch-sync search', () => {
     ]);
   });
 
-  it('needs every word: "nikon z" marks both words in the model', async () => {
-    const json = await searchJson(['nikon', 'z']);
+  it('needs every word: "nikon z" marks both words in the model', async ({ profile }) => {
+    const json = await searchJson(profile, ['nikon', 'z']);
     expect(json.matches.map((match) => match.name).sort()).toEqual(['last-day.jpg', 'mountain.jpg']);
     expect(matchNamed(json, 'mountain.jpg').fragments).toContainEqual({
       field: 'cameraModel',
@@ -193,30 +191,32 @@ describe('mch-sync search', () => {
     });
   });
 
-  it('shows one page with --limit and says there is more; --all follows every page', async () => {
-    const one = await mchSync(['search', 'report', '--limit', '1']);
+  it('shows one page with --limit and says there is more; --all follows every page', async ({ profile }) => {
+    const one = await mchSync(profile, ['search', 'report', '--limit', '1']);
     expect(one.code).toBe(0);
     expect(one.stdout.match(/^\/.*\[report\]/gim)).toHaveLength(1);
     expect(one.stdout).toMatch(/^1 match shown; the device has more: add --all to list them all\.$/m);
 
-    const all = await searchJson(['report', '--limit', '1', '--all']);
+    const all = await searchJson(profile, ['report', '--limit', '1', '--all']);
     expect(all.pageToken).toBe('');
     const ids = all.matches.map((match) => match.id);
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(3);
   });
 
-  it('goes on from the pageToken of --json with --page-token', async () => {
-    const first = await searchJson(['report', '--limit', '1']);
+  it('goes on from the pageToken of --json with --page-token', async ({ profile }) => {
+    const first = await searchJson(profile, ['report', '--limit', '1']);
     expect(first.matches).toHaveLength(1);
     expect(first.pageToken).not.toBe('');
-    const second = await searchJson(['report', '--limit', '1', '--page-token', first.pageToken]);
+    const second = await searchJson(profile, ['report', '--limit', '1', '--page-token', first.pageToken]);
     expect(second.matches).toHaveLength(1);
     expect(second.matches[0]?.id).not.toBe(first.matches[0]?.id);
   });
 
-  it('escapes control characters of names, and reports the matches it had to leave out', async () => {
-    const result = await mchSync(['search', 'invoice']);
+  it('escapes control characters of names, and reports the matches it had to leave out', async ({
+    profile,
+  }) => {
+    const result = await mchSync(profile, ['search', 'invoice']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('/Archive/evil\\u001b[2J[invoice].txt\n  local: not synced here\n');
     expect(result.stdout).not.toContain('\u001b');
@@ -224,7 +224,7 @@ describe('mch-sync search', () => {
     expect(result.stderr).toContain('mch-sync: warning: 1 match left out: the device sent names');
     expect(result.stderr).toContain('contains "\\".');
 
-    const json = (await mchSync(['search', 'invoice', '--json'])).stdout;
+    const json = (await mchSync(profile, ['search', 'invoice', '--json'])).stdout;
     const rejected = (JSON.parse(json) as SearchJson).rejected;
     expect(rejected).toEqual([
       {
@@ -236,14 +236,14 @@ describe('mch-sync search', () => {
     ]);
   });
 
-  it('marks matches bold and inverse on a terminal, without brackets', async () => {
+  it('marks matches bold and inverse on a terminal, without brackets', async ({ profile }) => {
     let stdout = '';
     let stderr = '';
-    const code = await runCli(['--profile', profile, 'search', 'quarterly'], {
+    const code = await runCli(['--profile', profile.profile, 'search', 'quarterly'], {
       stdout: (text) => (stdout += text),
       stderr: (text) => (stderr += text),
       stdin: Readable.from(['']),
-      env,
+      env: profile.env,
       openBrowser: () => Promise.reject(new Error('no browser')),
       terminal: { isTTY: true } as unknown as NodeJS.WriteStream,
     });
@@ -256,8 +256,10 @@ describe('mch-sync search', () => {
 describe('mch-sync photos', () => {
   const RANGE = PHOTO_RANGE;
 
-  it('lists exactly the photos taken in the range, oldest first, with camera, size and places', async () => {
-    const result = await mchSync([...RANGE, '--json']);
+  it('lists exactly the photos taken in the range, oldest first, with camera, size and places', async ({
+    profile,
+  }) => {
+    const result = await mchSync(profile, [...RANGE, '--json']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as PhotosJson;
@@ -295,8 +297,8 @@ describe('mch-sync photos', () => {
     expect(json.photos[2]).toMatchObject({ cameraMake: 'NIKON CORPORATION', cameraModel: 'NIKON Z 6' });
   });
 
-  it('prints one block per photo and a summary', async () => {
-    const result = await mchSync(RANGE);
+  it('prints one block per photo and a summary', async ({ profile }) => {
+    const result = await mchSync(profile, RANGE);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       [
@@ -314,24 +316,26 @@ describe('mch-sync photos', () => {
     );
   });
 
-  it('stops at --limit and says there are more', async () => {
-    const json = JSON.parse((await mchSync([...RANGE, '--limit', '2', '--json'])).stdout) as PhotosJson;
+  it('stops at --limit and says there are more', async ({ profile }) => {
+    const json = JSON.parse(
+      (await mchSync(profile, [...RANGE, '--limit', '2', '--json'])).stdout,
+    ) as PhotosJson;
     expect(json.photos.map((photo) => photo.name)).toEqual(['beach.jpg', 'screenshot.png']);
     expect(json.more).toBe(true);
-    const text = await mchSync([...RANGE, '--limit', '2']);
+    const text = await mchSync(profile, [...RANGE, '--limit', '2']);
     expect(text.stdout).toContain('There are more: raise --limit (now 2) or narrow the dates.');
   });
 
-  it('takes a single day for both bounds', async () => {
+  it('takes a single day for both bounds', async ({ profile }) => {
     const json = JSON.parse(
-      (await mchSync(['photos', '--from', '2024-06-30', '--to', '2024-06-30', '--json'])).stdout,
+      (await mchSync(profile, ['photos', '--from', '2024-06-30', '--to', '2024-06-30', '--json'])).stdout,
     ) as PhotosJson;
     expect(json.photos.map((photo) => photo.name)).toEqual(['last-day.jpg']);
   });
 });
 
 describe('usage errors and failures', () => {
-  it.each([
+  it.for([
     [['search'], 'Give a text to search for.'],
     [['search', '  ', '""'], 'Give a text to search for.'],
     [['search', 'x', '--limit', '0'], 'The limit must be a whole number from 1 to 1000.'],
@@ -344,17 +348,17 @@ describe('usage errors and failures', () => {
       'The start (2024-07-01 00:00:00) is after the end (2024-06-30 23:59:59)',
     ],
     [['photos', '--from', '2024-01-01', '--to', '2024-06-30', 'extra'], 'Unexpected argument "extra".'],
-  ])('exits 2 for %j', async (args, message) => {
-    const result = await mchSync(args);
+  ] as const)('exits 2 for %j', async ([args, message], { profile }) => {
+    const result = await mchSync(profile, args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`mch-sync: ${message}`);
     expect(result.stderr).toContain('Usage: mch-sync [--profile DIR]');
   });
 
-  it.each([['search', 'report'], PHOTO_RANGE])(
+  it.for([['search', 'report'], PHOTO_RANGE] as const)(
     'exits 1 telling to log in when the profile is not signed in (%s)',
-    async (...args) => {
-      const result = await mchSync(args, join(home, 'never-signed-in'));
+    async (args, { profile }) => {
+      const result = await mchSync(profile, args, join(profile.home, 'never-signed-in'));
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('run `mch-sync login');
     },
