@@ -63,7 +63,7 @@ export const ISSUE_REMEDIES = [
   'never-as-is',
 ] as const satisfies readonly IssueRemedy[];
 
-/** Every code of an item left unsynced, by what the user can do about it (app/README.md lists them). */
+/** Every code of an item left unsynced, by what the user can do about it: the one list of them. */
 const REMEDIES: Readonly<Record<IssueRemedy, readonly string[]>> = {
   'retry-later': [
     'NETWORK',

@@ -11,7 +11,7 @@ import type { PhotoMatch, PhotoSearchResult } from '../../search/photo-search.ts
 import { terminalSafe } from '../../search/terminal-text.ts';
 import { rejectedJson, type RejectedJson } from './search-output.ts';
 
-/** `photos --json` (documented in PHOTOS_USAGE and app/README.md "Search"). */
+/** `photos --json` (documented in PHOTOS_USAGE and app/search/README.md). */
 export interface PhotosJson {
   /** The range asked for, on this computer's clock: ISO 8601 without a zone. */
   from: string;

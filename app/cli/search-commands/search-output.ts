@@ -10,7 +10,7 @@ import { terminalSafe } from '../../search/terminal-text.ts';
 import type { FragmentField, SearchMatch, TextSearchResult } from '../../search/text-search.ts';
 import type { CliDependencies } from '../terminal/cli-context.ts';
 
-/** `search --json` (documented in SEARCH_USAGE and app/README.md "Search"). */
+/** `search --json` (documented in SEARCH_USAGE and app/search/README.md). */
 export interface SearchJson {
   query: string;
   matches: Array<{
