@@ -5,7 +5,7 @@ import { app, clipboard, dialog, ipcMain, protocol, session, shell } from 'elect
 import type { ViewName } from '../common/contract.ts';
 import { appCommand } from '../app/desktop/app-command.ts';
 import { autostartFor, HIDDEN_ARG } from '../app/desktop/autostart.ts';
-import { APP_SHARE_WORDS } from '../app/desktop/file-manager-entries.ts';
+import { APP_SHARE_WORDS } from '../app/integrate/file-manager-entries.ts';
 import {
   parseLaunchArgs,
   readShareRequestData,

@@ -25,7 +25,7 @@ import type { Connection, HandlerCore, UiCoreOptions } from './handler-core.ts';
 import { UiSettingsFile } from './ui-settings.ts';
 import { SystemSettings, type SystemSwitch } from './system-settings.ts';
 import { openWindowLog, type WindowLog, type WindowLogLevel } from './window-log.ts';
-import { FileManagerEntries } from '../desktop/file-manager-entries.ts';
+import { FileManagerEntries } from '../integrate/file-manager-entries.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
 
 export type { Connection, UiCoreOptions } from './handler-core.ts';

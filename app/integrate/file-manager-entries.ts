@@ -1,13 +1,13 @@
 // The "Copy share link" entries of app/integrate as a switch: installed with the host's own command (the app's `--share`, or `mch-sync share --copy --notify`), removed when turned off.
-import { describeEntry } from '../integrate/entry-description.ts';
+import { describeEntry } from './entry-description.ts';
 import {
   installTarget,
   integrationTargets,
   removeTarget,
   targetState,
   type IntegrationTarget,
-} from '../integrate/install.ts';
-import { IntegrateError } from '../integrate/integrate-errors.ts';
+} from './install.ts';
+import { IntegrateError } from './integrate-errors.ts';
 import type { SystemSwitch } from '../ui/system-settings.ts';
 
 /** The word the app's entries end with: `<app> --share <selected paths>` (parseLaunchArgs). */

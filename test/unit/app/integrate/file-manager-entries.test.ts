@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { APP_SHARE_WORDS, FileManagerEntries } from '../../../../app/desktop/file-manager-entries.ts';
+import { APP_SHARE_WORDS, FileManagerEntries } from '../../../../app/integrate/file-manager-entries.ts';
 import { parseLaunchArgs } from '../../../../app/desktop/launch-args.ts';
 import { describeEntry } from '../../../../app/integrate/entry-description.ts';
 import { installTarget, integrationTargets, targetState } from '../../../../app/integrate/install.ts';
