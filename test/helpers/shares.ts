@@ -8,7 +8,7 @@ import type {
   Share,
   ShareTokenResponse,
 } from '../../common/wire/sharing.ts';
-import { startTestDevice, type TestDevice } from './device.ts';
+import type { TestDevice, TestDeviceOptions } from './device.ts';
 import { createFile, createFolder, type Created } from './multipart.ts';
 
 export function userId(device: TestDevice, name: string): string {
@@ -132,9 +132,13 @@ export function solidPng(width: number, height: number, rgb: [number, number, nu
   ]);
 }
 
-/** alice's `projects/2026/plan.txt` on a device with users alice, bob, carol and dave. */
+/** The users of the device a perms tree is made on: alice, bob, carol and dave. */
+export const PERMS_TREE_DEVICE: TestDeviceOptions = {
+  users: ['alice', 'bob', 'carol', 'dave'].map((name) => ({ name, password: `${name}-password` })),
+};
+
+/** alice's `projects/2026/plan.txt`, and the ids of bob and carol. */
 export interface PermsTree {
-  device: TestDevice;
   folder: Created;
   sub: Created;
   file: Created;
@@ -142,12 +146,10 @@ export interface PermsTree {
   carol: string;
 }
 
-export async function startPermsTree(): Promise<PermsTree> {
-  const device = await startTestDevice({
-    users: ['alice', 'bob', 'carol', 'dave'].map((name) => ({ name, password: `${name}-password` })),
-  });
+/** Makes alice's `projects/2026/plan.txt` on a device started with `PERMS_TREE_DEVICE`. */
+export async function permsTree(device: TestDevice): Promise<PermsTree> {
   const folder = await createFolder(device, 'projects');
   const sub = await createFolder(device, '2026', folder.id);
   const file = await createFile(device, 'plan.txt', 'the plan', sub.id);
-  return { device, folder, sub, file, bob: userId(device, 'bob'), carol: userId(device, 'carol') };
+  return { folder, sub, file, bob: userId(device, 'bob'), carol: userId(device, 'carol') };
 }

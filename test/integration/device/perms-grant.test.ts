@@ -1,31 +1,36 @@
 // Granting file permissions: POST /sdk/v1/filePerms, its statuses and who may grant (device-api.md §3).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../helpers/fixtures.ts';
 import type { FilePermRecord } from '../../../common/wire/sharing.ts';
-import type { TestDevice } from '../../helpers/device.ts';
 import type { Created } from '../../helpers/multipart.ts';
-import { createShare, grant, postFilePerm, rootId, startPermsTree, userId } from '../../helpers/shares.ts';
+import {
+  createShare,
+  grant,
+  postFilePerm,
+  rootId,
+  PERMS_TREE_DEVICE,
+  permsTree,
+  userId,
+} from '../../helpers/shares.ts';
 
 const ANY_STRING: unknown = expect.any(String);
 
-let device: TestDevice;
 let folder: Created;
 let sub: Created;
 let file: Created;
 let bob: string;
 let carol: string;
 
-beforeAll(async () => {
-  ({ device, folder, sub, file, bob, carol } = await startPermsTree());
+test.override({ deviceOptions: PERMS_TREE_DEVICE });
+
+test.beforeAll(async ({ device }) => {
+  ({ folder, sub, file, bob, carol } = await permsTree(device));
   // bob may read what is in sub, which is not the right to grant there.
   await grant(device, 'alice', sub.id, { id: bob, type: 'user' }, 'ReadFile');
 });
 
-afterAll(async () => {
-  await device?.stop();
-});
-
 describe('POST /sdk/v1/filePerms', () => {
-  it('answers 201 with Location and the stored record', async () => {
+  it('answers 201 with Location and the stored record', async ({ device }) => {
     const response = await postFilePerm(device, 'alice', file.id, { id: bob, type: 'user' }, 'ReadFile');
     expect(response.status).toBe(201);
     const record = (await response.json()) as FilePermRecord;
@@ -38,19 +43,19 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(response.headers.get('location')).toBe(`/sdk/v1/filePerms/${record.id}`);
   });
 
-  it('answers 409 for the same permission twice', async () => {
+  it('answers 409 for the same permission twice', async ({ device }) => {
     await grant(device, 'alice', sub.id, { id: bob, type: 'user' }, 'WriteFile');
     const again = await postFilePerm(device, 'alice', sub.id, { id: bob, type: 'user' }, 'WriteFile');
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ label: 'PERMISSION_EXISTS' });
   });
 
-  it('takes another value for the same entity as a new permission', async () => {
+  it('takes another value for the same entity as a new permission', async ({ device }) => {
     const response = await postFilePerm(device, 'alice', sub.id, { id: bob, type: 'user' }, 'ReadFilePerms');
     expect(response.status).toBe(201);
   });
 
-  it('accepts the alias root for the owner and stores the root’s id', async () => {
+  it('accepts the alias root for the owner and stores the root’s id', async ({ device }) => {
     const response = await postFilePerm(
       device,
       'alice',
@@ -62,7 +67,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(((await response.json()) as FilePermRecord).fileID).toBe(rootId(device, 'alice'));
   });
 
-  it('answers under the relay address too', async () => {
+  it('answers under the relay address too', async ({ device }) => {
     const response = await device.fetchAs(
       'alice',
       `/proxy/${device.running.context.device.id}/sdk/v1/filePerms`,
@@ -121,7 +126,7 @@ describe('POST /sdk/v1/filePerms', () => {
     ],
   ];
 
-  it.each(badBodies)('answers 400 for %s', async (_label, body, label) => {
+  it.for(badBodies)('answers 400 for %s', async ([_label, body, label], { device }) => {
     const withFile = JSON.parse(JSON.stringify(body).replace('"F"', JSON.stringify(file.id))) as unknown;
     const response = await device.fetchAs('alice', '/sdk/v1/filePerms', {
       method: 'POST',
@@ -132,7 +137,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(await response.json()).toMatchObject({ label, message: ANY_STRING });
   });
 
-  it('answers 400 for malformed JSON', async () => {
+  it('answers 400 for malformed JSON', async ({ device }) => {
     const response = await device.fetchAs('alice', '/sdk/v1/filePerms', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -141,7 +146,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(response.status).toBe(400);
   });
 
-  it('answers 400 UNKNOWN_ENTITY for a user or a share the device does not know', async () => {
+  it('answers 400 UNKNOWN_ENTITY for a user or a share the device does not know', async ({ device }) => {
     const user = await postFilePerm(
       device,
       'alice',
@@ -164,7 +169,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(await byShareId.json()).toMatchObject({ label: 'UNKNOWN_ENTITY' });
   });
 
-  it('answers 404 for an unknown file and for a file the caller cannot see', async () => {
+  it('answers 404 for an unknown file and for a file the caller cannot see', async ({ device }) => {
     const unknown = await postFilePerm(
       device,
       'alice',
@@ -184,7 +189,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(hidden.status).toBe(404);
   });
 
-  it('answers 403 to a user who may read the item but not grant on it', async () => {
+  it('answers 403 to a user who may read the item but not grant on it', async ({ device }) => {
     const response = await postFilePerm(
       device,
       'bob',
@@ -196,7 +201,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(await response.json()).toMatchObject({ label: 'PERMISSION_DENIED' });
   });
 
-  it('lets a holder of WriteFilePerms on an ancestor grant', async () => {
+  it('lets a holder of WriteFilePerms on an ancestor grant', async ({ device }) => {
     await grant(device, 'alice', folder.id, { id: carol, type: 'user' }, 'WriteFilePerms');
     const response = await postFilePerm(
       device,
@@ -209,7 +214,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect((await device.fetchAs('dave', `/sdk/v2/files/${file.id}`)).status).toBe(200);
   });
 
-  it('answers 403 to a read-only token', async () => {
+  it('answers 403 to a read-only token', async ({ device }) => {
     const token = device.tokenFor('alice', 'openid nas_read_only');
     const response = await postFilePerm(
       device,
@@ -223,7 +228,7 @@ describe('POST /sdk/v1/filePerms', () => {
     expect(await response.json()).toMatchObject({ label: 'INSUFFICIENT_SCOPE' });
   });
 
-  it('answers 401 without a token', async () => {
+  it('answers 401 without a token', async ({ device }) => {
     const response = await fetch(`${device.sdk}/v1/filePerms`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
