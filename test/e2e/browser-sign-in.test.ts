@@ -4,25 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.ts';
 import type { CliDependencies } from '../../app/cli/terminal/cli-context.ts';
 import { runCli } from '../../app/cli/main.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
-import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import { MemoryKeychain } from '../helpers/mch-sync.ts';
 
-let device: TestDevice;
 let browser: TestBrowser;
 const folders: string[] = [];
 
 beforeAll(async () => {
-  device = await startTestDevice();
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await device?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -60,7 +57,9 @@ async function signInOnPage(page: Page, username: string, password: string): Pro
 }
 
 describe('mch-sync login in the browser', () => {
-  it('signs in through the device sign-in page and shows a page saying the window can be closed', async () => {
+  it('signs in through the device sign-in page and shows a page saying the window can be closed', async ({
+    device,
+  }) => {
     const profile = newProfile();
     const keychain = new MemoryKeychain();
     const page = await browser.context.newPage();
@@ -107,7 +106,7 @@ describe('mch-sync login in the browser', () => {
     await page.close();
   });
 
-  it('signs in as the user who signs in on the page, whoever ran the command', async () => {
+  it('signs in as the user who signs in on the page, whoever ran the command', async ({ device }) => {
     const profile = newProfile();
     const keychain = new MemoryKeychain();
     const page = await browser.context.newPage();

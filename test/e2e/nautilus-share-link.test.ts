@@ -11,6 +11,7 @@ import { runMchSync, runProcess } from '../helpers/mch-sync.ts';
 import { HELPER_DIR, missingGi, SYSTEM_PYTHON } from '../helpers/python-gi.ts';
 import { signedInProfile, type SignedInProfile } from '../helpers/signed-in-profile.ts';
 import { hasXvfb, startXvfb, type TestDisplay } from '../helpers/xvfb.ts';
+import { expectExit } from '../helpers/expect-cli.ts';
 
 const NAME = 'report 2024 "final".pdf';
 const skipReason =
@@ -32,9 +33,9 @@ beforeAll(async () => {
   mkdirSync(folder);
   writeFileSync(join(folder, NAME), '%PDF-1.4 the final report\n');
   const run = await runMchSync(['--profile', profile.profile, 'run', '--folder', folder, '--once'], { env });
-  expect(run.code, run.stderr).toBe(0);
+  expectExit(run, 0);
   const install = await runMchSync(['--profile', profile.profile, 'integrate', '--install'], { env });
-  expect(install.code, install.stderr).toBe(0);
+  expectExit(install, 0);
 }, 90_000);
 
 afterAll(async () => {

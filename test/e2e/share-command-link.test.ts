@@ -3,41 +3,38 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from '../helpers/fixtures.ts';
 import type { ShareJson } from '../../app/cli/share-commands/share-command.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
-import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import { runMchSync, type CliRun } from '../helpers/mch-sync.ts';
-import { signedInProfile, type SignedInProfile } from '../helpers/signed-in-profile.ts';
+import type { SignedInProfile } from '../helpers/signed-in-profile.ts';
+import { expectExit } from '../helpers/expect-cli.ts';
 
 const NAMES = ['Résumé – v2.txt', 'budget 2025.csv', 'Holiday'];
 const RESUME = Buffer.from('Curriculum vitæ\n', 'utf8');
 const SCREENSHOT = join(import.meta.dirname, '..', '..', 'test-results', 'share-command-link.png');
 
-let device: TestDevice;
-let profile: SignedInProfile;
 let browser: TestBrowser;
 let page: Page;
 let shared: ShareJson;
 let folder: string;
 
-function mch(args: string[]): Promise<CliRun> {
+function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
   return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 60_000 });
 }
 
-beforeAll(async () => {
-  device = await startTestDevice();
-  profile = await signedInProfile(device, 'mch-share-link-');
+test.beforeAll(async ({ profile }) => {
   folder = join(profile.home, 'Shared stuff');
   mkdirSync(join(folder, 'Holiday'), { recursive: true });
   writeFileSync(join(folder, NAMES[0] ?? ''), RESUME);
   writeFileSync(join(folder, 'budget 2025.csv'), 'rent,100\n');
   writeFileSync(join(folder, 'Holiday', 'beach.txt'), 'sand\n');
   writeFileSync(join(folder, 'private.txt'), 'not shared\n');
-  const run = await mch(['run', '--folder', folder, '--once']);
-  expect(run.code, run.stderr).toBe(0);
-  const share = await mch(['share', '--json', ...NAMES.map((name) => join(folder, name))]);
-  expect(share.code, share.stderr).toBe(0);
+  const run = await mch(profile, ['run', '--folder', folder, '--once']);
+  expectExit(run, 0);
+  const share = await mch(profile, ['share', '--json', ...NAMES.map((name) => join(folder, name))]);
+  expectExit(share, 0);
   shared = JSON.parse(share.stdout) as ShareJson;
   // A fresh browser profile: no account, no cookie, only the link.
   browser = await launchBrowser();
@@ -46,8 +43,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await device?.stop();
-  profile?.remove();
 });
 
 describe('a link made by mch-sync share', () => {
@@ -74,10 +69,10 @@ describe('a link made by mch-sync share', () => {
     expect(await page.locator('tbody td.name').allInnerTexts()).toEqual(['beach.txt']);
   });
 
-  it('is gone at once after mch-sync unshare', async () => {
+  it('is gone at once after mch-sync unshare', async ({ profile }) => {
     await page.goto(shared.url);
-    const run = await mch(['unshare', shared.url]);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await mch(profile, ['unshare', shared.url]);
+    expectExit(run, 0);
     const response = await page.reload();
     expect(response?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('This link is not available');

@@ -3,10 +3,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from '../helpers/fixtures.ts';
 import type { Share } from '../../common/wire/sharing.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
-import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import { createFile, createFolder, type Created } from '../helpers/multipart.ts';
 import { shareWithLink, solidPng } from '../helpers/shares.ts';
 
@@ -15,7 +15,6 @@ const UNICODE_BYTES = Buffer.from('Curriculum vitæ\n', 'utf8');
 const IMAGE = solidPng(96, 64, [24, 110, 200]);
 const SCREENSHOT = join(import.meta.dirname, '..', '..', 'test-results', 'share-page.png');
 
-let device: TestDevice;
 let browser: TestBrowser;
 let page: Page;
 let share: Share;
@@ -23,8 +22,7 @@ let folder: Created;
 let unshared: Created;
 const problems: string[] = [];
 
-beforeAll(async () => {
-  device = await startTestDevice();
+test.beforeAll(async ({ device }) => {
   const unicode = await createFile(device, UNICODE_NAME, UNICODE_BYTES);
   const image = await createFile(device, 'harbour.png', IMAGE);
   folder = await createFolder(device, 'Trip notes');
@@ -42,7 +40,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await device?.stop();
 });
 
 function rowNames(): Promise<string[]> {
@@ -109,7 +106,7 @@ describe('the recipient', () => {
     }
   });
 
-  it('sees the page gone once the share is deleted', async () => {
+  it('sees the page gone once the share is deleted', async ({ device }) => {
     await page.goto(share.url);
     const deleted = await device.fetchAs('alice', `/cloud/v1/shares/${share.shareId}`, { method: 'DELETE' });
     expect(deleted.status).toBe(204);

@@ -24,6 +24,7 @@ import { startTestDevice, type TestDevice } from '../helpers/device.ts';
 import { waitFor } from '../helpers/live-pair.ts';
 import { cliEnv, MCH_SYNC_BIN, runMchSync } from '../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../helpers/signed-in-profile.ts';
+import { expectExit } from '../helpers/expect-cli.ts';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui-real');
 
@@ -181,7 +182,7 @@ describe('the window of mch-sync ui', () => {
         env,
       },
     );
-    expect(status.code, status.stderr).toBe(0);
+    expectExit(status, 0);
     expect(JSON.parse(status.stdout)).toMatchObject({ pid: ui.pid });
   });
 
