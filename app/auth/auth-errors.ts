@@ -60,12 +60,3 @@ export class SecretStoreError extends MchError {
     );
   }
 }
-
-/** The profile's settings file exists but cannot be used. */
-export class ProfileError extends MchError {
-  declare readonly code: 'PROFILE_INVALID';
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('PROFILE_INVALID', 'Settings unreadable', message, options);
-  }
-}

@@ -6,7 +6,7 @@ import { autostartFor } from '../desktop/autostart.ts';
 import { profileKeyOf, SHARE_WORDS } from '../integrate/entry-description.ts';
 import { ownCommand, profileWords } from '../integrate/entry-command.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
-import type { SystemSwitch } from '../ui/system-settings.ts';
+import type { SystemSwitch } from '../system/system-switch.ts';
 import { startUiHost } from '../ui-host/ui-host.ts';
 import { UiCore } from '../ui/ui-core.ts';
 import { terminalSafe } from '../search/terminal-text.ts';

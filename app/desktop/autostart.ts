@@ -3,7 +3,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { execWord, keyFileValue } from '../integrate/quoting.ts';
 import { writeFileAtomic } from '../profile/private-file.ts';
-import type { SystemSwitch } from '../ui/system-settings.ts';
+import type { SystemSwitch } from '../system/system-switch.ts';
 
 /** What the Electron glue fills with `app.setLoginItemSettings` / `app.getLoginItemSettings().openAtLogin`. */
 export interface LoginItemPort {

@@ -2,7 +2,7 @@
 import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { IntegrateError } from '../integrate/integrate-errors.ts';
-import type { SystemSwitch } from '../ui/system-settings.ts';
+import type { SystemSwitch } from '../system/system-switch.ts';
 
 /** The installed workflow's folder name: what Finder's Services folder lists. */
 export const QUICK_ACTION_NAME = 'Copy Share Link.workflow';

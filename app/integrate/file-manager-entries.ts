@@ -8,7 +8,7 @@ import {
   type IntegrationTarget,
 } from './install.ts';
 import { IntegrateError } from './integrate-errors.ts';
-import type { SystemSwitch } from '../ui/system-settings.ts';
+import type { SystemSwitch } from '../system/system-switch.ts';
 
 /** The word the app's entries end with: `<app> --share <selected paths>` (parseLaunchArgs). */
 export const APP_SHARE_WORDS: readonly string[] = ['--share'];

@@ -1,7 +1,7 @@
 // The profile's settings.json: where to connect and who is signed in; never a token (those are in the secret store).
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ProfileError } from '../auth/auth-errors.ts';
+import { ProfileError } from './profile-errors.ts';
 import { readOptionalFile, restrictFileMode, writePrivateFileAtomic } from './private-file.ts';
 
 export const SETTINGS_FILE = 'settings.json';

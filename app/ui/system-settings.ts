@@ -4,15 +4,10 @@ import { join } from 'node:path';
 import type { SettingsView } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import { writePrivateFileAtomic } from '../profile/private-file.ts';
+import type { SystemSwitch } from '../system/system-switch.ts';
 import type { UiSettingsFile } from './ui-settings.ts';
 
-/** A setting kept by the system: an autostart entry, a login item, file-manager entries. */
-export interface SystemSwitch {
-  /** Whether it is on now, as the system has it (the person may have changed it elsewhere). */
-  isEnabled(): Promise<boolean>;
-  /** Turns it on (bringing it up to date) or off; doing it twice changes nothing more. */
-  setEnabled(enabled: boolean): Promise<void>;
-}
+export type { SystemSwitch } from '../system/system-switch.ts';
 
 /** Each host's switches; null where the host has no way (the headless host on macOS and Windows). */
 export interface SystemSwitches {
