@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
-import { META_LOCAL_ROOT, META_REMOTE_FOLDER } from '../sync/pass/pass-record.ts';
+import { META_LOCAL_ROOT, META_REMOTE_FOLDER } from '../index/meta-keys.ts';
 import { listFolderPairs, registerFolderPair, type FolderPair } from './folder-pairs.ts';
 
 /**

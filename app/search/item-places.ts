@@ -6,7 +6,7 @@ import type { DeviceClient, RemoteFile } from '../api/device-client.ts';
 import { openIndexDb, type IndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
 import type { FolderPair } from '../profile/folder-pairs.ts';
-import { META_REMOTE_ROOT } from '../sync/pass/pass-record.ts';
+import { META_REMOTE_ROOT } from '../index/meta-keys.ts';
 
 export interface ItemPlace {
   /** Slash path from the device root (`/Photos/2024/a.jpg`); undefined when an ancestor could not be read. */

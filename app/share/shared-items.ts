@@ -6,7 +6,7 @@ import type { DeviceClient } from '../api/device-client.ts';
 import { openIndexDb } from '../index/index-db.ts';
 import { IndexStore } from '../index/index-store.ts';
 import { findPairOf, type FolderPair } from '../profile/folder-pairs.ts';
-import { META_REMOTE_ROOT } from '../sync/pass/pass-record.ts';
+import { META_REMOTE_ROOT } from '../index/meta-keys.ts';
 import { ShareError } from './share-errors.ts';
 import { lstatQuietly } from '../system/lstat-quietly.ts';
 

@@ -9,7 +9,7 @@ import { askService } from '../../live-service/control-client.ts';
 import { ServiceRefusalError } from '../../live-service/control-errors.ts';
 import type { ControlRequest } from '../../live-service/control-protocol.ts';
 import { controlSocketPath } from '../../live-service/control-socket-path.ts';
-import { META_LOCAL_ROOT } from '../../sync/pass/pass-record.ts';
+import { META_LOCAL_ROOT } from '../../index/meta-keys.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
 

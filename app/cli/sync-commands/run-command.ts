@@ -16,7 +16,7 @@ import {
 } from '../../profile/pair-check.ts';
 import { resolveProfileDir } from '../../profile/profile-dir.ts';
 import { SyncEngine, type EngineLogLine } from '../../sync/engine.ts';
-import { META_REMOTE_FOLDER } from '../../sync/pass/pass-record.ts';
+import { META_REMOTE_FOLDER } from '../../index/meta-keys.ts';
 import type { PassReport } from '../../sync/pass-report.ts';
 import { commandContext, stoppedByUser, UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { deviceAddress } from '../../auth/device-address.ts';

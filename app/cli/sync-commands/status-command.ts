@@ -2,12 +2,8 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { EngineState } from '../../../common/sync-status.ts';
-import {
-  META_LAST_PASS,
-  META_LAST_SYNC,
-  META_REMOTE_FOLDER,
-  type StoredPassSummary,
-} from '../../sync/pass/pass-record.ts';
+import { type StoredPassSummary } from '../../sync/pass/pass-record.ts';
+import { META_LAST_PASS, META_LAST_SYNC, META_REMOTE_FOLDER } from '../../index/meta-keys.ts';
 import { ISSUE_REMEDIES } from '../../sync/pass-report.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
 import type { CommandContext } from '../terminal/cli-context.ts';

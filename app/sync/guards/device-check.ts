@@ -3,7 +3,8 @@ import { ApiError } from '../../../common/errors.ts';
 import type { DeviceClient } from '../../api/device-client.ts';
 import type { IndexStore } from '../../index/index-store.ts';
 import { answersHold, forgetSyncedItems, type HoldAnswer } from './folder-check.ts';
-import { META_REMOTE_ROOT, withAdvice } from '../pass/pass-record.ts';
+import { META_REMOTE_ROOT } from '../../index/meta-keys.ts';
+import { withAdvice } from './hold-advice.ts';
 import type { PassHold } from '../pass-report.ts';
 
 /** Index meta key of the recorded `SyncedDevice` as JSON. */

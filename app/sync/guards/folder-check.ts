@@ -9,7 +9,7 @@ import {
   recordFolderIdentity,
   renewMarker,
 } from '../local/folder-identity.ts';
-import { withAdvice } from '../pass/pass-record.ts';
+import { withAdvice } from './hold-advice.ts';
 import type { PassHold } from '../pass-report.ts';
 import { META_SETTLED } from '../pass/quiet-pass.ts';
 

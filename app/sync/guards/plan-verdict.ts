@@ -1,6 +1,6 @@
 // A round's plan judged before anything is done: carried out, held for the user, or planned again over the whole folder.
 import type { LocalRoot } from '../local/local-root.ts';
-import { massDeleteHold } from '../pass/pass-record.ts';
+import { massDeleteHold } from './hold-advice.ts';
 import { MAX_ROUNDS, type PassRun, type RoundEnd } from '../pass/pass-run.ts';
 import type { RoundPlan, RoundRead } from '../pass/round-plan.ts';
 

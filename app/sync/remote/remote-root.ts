@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { ApiError, MchError } from '../../../common/errors.ts';
 import type { SyncEngineOptions } from '../engine-options.ts';
-import { META_LOCAL_ROOT, META_REMOTE_FOLDER, META_REMOTE_ROOT } from '../pass/pass-record.ts';
+import { META_LOCAL_ROOT, META_REMOTE_FOLDER, META_REMOTE_ROOT } from '../../index/meta-keys.ts';
 import { ensureRemoteFolder, remoteFolderSegments } from './remote-folder.ts';
 
 /** Stable codes of the engine's own refusals. */

@@ -18,7 +18,7 @@ import {
 } from '../../profile/pair-check.ts';
 import { startPairService, type PairService } from '../../live-service/pair-service.ts';
 import { moveToTrash } from '../../sync/trash/local-trash.ts';
-import { META_REMOTE_FOLDER } from '../../sync/pass/pass-record.ts';
+import { META_REMOTE_FOLDER } from '../../index/meta-keys.ts';
 import type { HoldReason } from '../../sync/pass-report.ts';
 import { checkNewPair, isRetried, PairError, stoppedPairView } from './pair-checks.ts';
 import { PairAnswers, type HoldChoice } from './pair-answers.ts';

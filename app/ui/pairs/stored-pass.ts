@@ -1,7 +1,8 @@
 // What a pair's index remembers of its last pass (pass-record.ts): its issues and when both sides last matched, for the window while a restarted service has not finished a pass of its own.
 import type { ItemIssue } from '../../../common/sync-status.ts';
 import type { IndexStore } from '../../index/index-store.ts';
-import { META_LAST_PASS, META_LAST_SYNC, type StoredPassSummary } from '../../sync/pass/pass-record.ts';
+import { type StoredPassSummary } from '../../sync/pass/pass-record.ts';
+import { META_LAST_PASS, META_LAST_SYNC } from '../../index/meta-keys.ts';
 
 export interface StoredPass {
   /** When the pass ended, ms since the epoch (0 when none was recorded). */

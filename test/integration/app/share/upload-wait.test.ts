@@ -12,7 +12,7 @@ import { startControlServer, type ControlServer } from '../../../../app/live-ser
 import { controlSocketPath } from '../../../../app/live-service/control-socket-path.ts';
 import { placeLocalItems } from '../../../../app/share/shared-items.ts';
 import { waitForUploads } from '../../../../app/share/upload-wait.ts';
-import { META_REMOTE_ROOT } from '../../../../app/sync/pass/pass-record.ts';
+import { META_REMOTE_ROOT } from '../../../../app/index/meta-keys.ts';
 
 let home: string;
 let pair: FolderPair;

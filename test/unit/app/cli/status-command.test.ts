@@ -18,13 +18,13 @@ import { indexFilePath, openIndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
 import { startControlServer, type ControlHandler } from '../../../../app/live-service/control-server.ts';
 import { controlSocketPath } from '../../../../app/live-service/control-socket-path.ts';
+import { type StoredPassSummary } from '../../../../app/sync/pass/pass-record.ts';
 import {
   META_LAST_PASS,
   META_LAST_SYNC,
   META_LOCAL_ROOT,
   META_REMOTE_FOLDER,
-  type StoredPassSummary,
-} from '../../../../app/sync/pass/pass-record.ts';
+} from '../../../../app/index/meta-keys.ts';
 import { emptyCounts } from '../../../../app/sync/pass-report.ts';
 
 const FINISHED = Date.parse('2025-06-01T12:00:00.000Z');
