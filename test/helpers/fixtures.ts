@@ -1,4 +1,4 @@
-// Shared vitest fixtures: a temporary folder per test, a local device per file, a profile signed in to it, sync pairs.
+// Shared vitest fixtures: a local device and a profile signed in to it per file; a temporary folder and sync pairs per test.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,24 +35,32 @@ export interface TestFixtures {
 }
 
 export const test = base
-  .extend('deviceOptions', { scope: 'file' }, {} as TestDeviceOptions)
-  .extend('device', { scope: 'file' }, async ({ deviceOptions }, { onCleanup }): Promise<TestDevice> => {
-    const device = await startTestDevice(deviceOptions);
-    onCleanup(() => device.stop());
-    return device;
-  })
-  .extend('profile', { scope: 'file' }, async ({ device }, { onCleanup }): Promise<SignedInProfile> => {
-    const profile = await signedInProfile(device, 'mch-test-profile-');
-    onCleanup(() => profile.remove());
-    return profile;
-  })
+  .extend('deviceOptions', { scope: 'file' }, {} as FileFixtures['deviceOptions'])
+  .extend(
+    'device',
+    { scope: 'file' },
+    async ({ deviceOptions }, { onCleanup }): Promise<FileFixtures['device']> => {
+      const device = await startTestDevice(deviceOptions);
+      onCleanup(() => device.stop());
+      return device;
+    },
+  )
+  .extend(
+    'profile',
+    { scope: 'file' },
+    async ({ device }, { onCleanup }): Promise<FileFixtures['profile']> => {
+      const profile = await signedInProfile(device, 'mch-test-profile-');
+      onCleanup(() => profile.remove());
+      return profile;
+    },
+  )
   // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
-  .extend('tempDir', ({}, { onCleanup }): string => {
+  .extend('tempDir', ({}, { onCleanup }): TestFixtures['tempDir'] => {
     const dir = mkdtempSync(join(tmpdir(), 'mch-test-'));
     onCleanup(() => rmSync(dir, { recursive: true, force: true }));
     return dir;
   })
-  .extend('newPair', ({ device }, { onCleanup }): NewPair => {
+  .extend('newPair', ({ device }, { onCleanup }): TestFixtures['newPair'] => {
     const pairs: SyncPair[] = [];
     onCleanup(() => {
       for (const pair of pairs.splice(0)) pair.close();
@@ -63,7 +71,7 @@ export const test = base
       return pair;
     };
   })
-  .extend('newLivePair', ({ device }, { onCleanup }): NewLivePair => {
+  .extend('newLivePair', ({ device }, { onCleanup }): TestFixtures['newLivePair'] => {
     const pairs: LivePair[] = [];
     onCleanup(async () => {
       for (const pair of pairs.splice(0)) await pair.close();

@@ -1,22 +1,14 @@
 // Tokens on the wire: one refresh after a 401 then one retry, and tokens only where they are safe.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { AuthError } from '../../../../common/errors.ts';
 import { DeviceClient } from '../../../../app/api/device-client.ts';
 import { IdentityClient } from '../../../../app/api/cloud/identity-client.ts';
 import { Transport, type AccessTokenProvider } from '../../../../app/api/http/transport.ts';
 import { FAST_RETRY } from '../../../helpers/api-client.ts';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import { startTestDevice } from '../../../helpers/device.ts';
 import { startHostileServer, type HostileServer } from '../../../helpers/hostile-server.ts';
-
-let device: TestDevice;
-
-beforeAll(async () => {
-  device = await startTestDevice();
-});
-afterAll(async () => {
-  await device.stop();
-});
 
 /** Hands out `first`, then on refresh `next` (recording what was rejected). */
 function provider(first: string, next: () => string): AccessTokenProvider & { rejected: string[] } {
@@ -35,7 +27,7 @@ function provider(first: string, next: () => string): AccessTokenProvider & { re
 
 function clientWith(
   tokens: AccessTokenProvider,
-  deviceUrl = device.base,
+  deviceUrl: string,
 ): { api: DeviceClient; statuses: (number | undefined)[] } {
   const statuses: (number | undefined)[] = [];
   const transport = new Transport({ tokens, retry: FAST_RETRY, log: (entry) => statuses.push(entry.status) });
@@ -43,38 +35,40 @@ function clientWith(
 }
 
 describe('refresh on 401', () => {
-  it('refreshes once after a 401 and retries with the new token', async () => {
+  it('refreshes once after a 401 and retries with the new token', async ({ device }) => {
     const tokens = provider('not-a-valid-token', () => device.tokenFor('alice'));
-    const { api, statuses } = clientWith(tokens);
+    const { api, statuses } = clientWith(tokens, device.base);
     expect((await api.getFile('root')).isFolder).toBe(true);
     expect(tokens.rejected).toEqual(['not-a-valid-token']);
     expect(statuses).toEqual([401, 200]);
   });
 
-  it('re-sends a create body after the refresh, creating the file once', async () => {
+  it('re-sends a create body after the refresh, creating the file once', async ({ device }) => {
     const tokens = provider('stale', () => device.tokenFor('alice'));
-    const { api, statuses } = clientWith(tokens);
+    const { api, statuses } = clientWith(tokens, device.base);
     const created = await api.create({ name: 'after-refresh.txt', content: Buffer.from('body survives') });
     expect(statuses).toEqual([401, 201]);
     expect((await api.getFile(created.id)).size).toBe('body survives'.length);
   });
 
-  it('gives up with AUTH_REQUIRED when the refreshed token is refused too, after one refresh', async () => {
+  it('gives up with AUTH_REQUIRED when the refreshed token is refused too, after one refresh', async ({
+    device,
+  }) => {
     const tokens = provider('bad-1', () => 'bad-2');
-    const { api, statuses } = clientWith(tokens);
+    const { api, statuses } = clientWith(tokens, device.base);
     await expect(api.getFile('root')).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
     expect(tokens.rejected).toEqual(['bad-1']);
     expect(statuses).toEqual([401, 401]);
   });
 
-  it('passes on the typed error of a refresh that cannot happen', async () => {
+  it('passes on the typed error of a refresh that cannot happen', async ({ device }) => {
     const failing: AccessTokenProvider = {
       accessToken: async () => 'stale',
       refreshAfterUnauthorized: async () => {
         throw new AuthError('AUTH_REQUIRED', 'The refresh token was revoked: sign in again.');
       },
     };
-    await expect(clientWith(failing).api.getFile('root')).rejects.toMatchObject({
+    await expect(clientWith(failing, device.base).api.getFile('root')).rejects.toMatchObject({
       code: 'AUTH_REQUIRED',
       message: 'The refresh token was revoked: sign in again.',
     });
@@ -108,7 +102,7 @@ describe('refresh on 401', () => {
     }
   });
 
-  it('does not refresh an explicitly given token (userinfo): AUTH_REQUIRED at once', async () => {
+  it('does not refresh an explicitly given token (userinfo): AUTH_REQUIRED at once', async ({ device }) => {
     const identity = new IdentityClient({ identityUrl: `${device.base}/identity` });
     await expect(identity.userInfo('garbage')).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
   });

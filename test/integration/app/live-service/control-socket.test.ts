@@ -1,9 +1,9 @@
 // The control socket for real: a server on a Unix socket in a temporary profile, asked by the client and by raw connections.
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import { MchError } from '../../../../common/errors.ts';
 import type { EngineState, SyncStatus } from '../../../../common/sync-status.ts';
 import { askService } from '../../../../app/live-service/control-client.ts';
@@ -70,15 +70,14 @@ let profile: string;
 let socketPath: string;
 const cleanup: Array<() => Promise<void> | void> = [];
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'mch-control-'));
+test.beforeEach(({ tempDir }) => {
+  dir = tempDir;
   profile = join(dir, 'profile');
   socketPath = controlSocketPath(profile, '/home/alice/Photos', { tmpdir: dir });
 });
 
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function start(handler: ControlHandler = new FakeService(), path = socketPath): Promise<ControlServer> {

@@ -8,6 +8,7 @@ import type { LocalDeletions } from '../../../../app/sync/engine-options.ts';
 import type { LivePair } from '../../../helpers/live-pair.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import type { SyncPair } from '../../../helpers/sync-pair.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
 
 const closers: Array<() => Promise<void> | void> = [];
 
@@ -90,11 +91,11 @@ describe('the deletes of passes just before count in run --once too', () => {
     const pair = newPair({ engine: { now: () => new Date(nowMs) } });
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.removeLocal('a');
     pair.removeLocal('b');
     const first = await pair.sync();
-    expect(first.status).toBe('synced');
+    expectSynced(first);
     nowMs += 30_000;
     pair.removeLocal('c');
     const second = await pair.sync();
@@ -102,7 +103,7 @@ describe('the deletes of passes just before count in run --once too', () => {
     expect(second.hold?.advice).toContain('Just before, 42 items were deleted on the device');
     nowMs += 61_000;
     const later = await pair.sync();
-    expect(later.status).toBe('synced');
+    expectSynced(later);
     expect(Object.keys(await pair.remoteTree())).toEqual(['top0.txt', 'top1.txt', 'top2.txt']);
   });
 });
@@ -129,7 +130,7 @@ describe('an rm -rf that goes on while a pass reads the disk', () => {
     const pair = newPair();
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     const before = await pair.remoteTree();
     // The scan sees `a` gone (21 items, under the guard); `b` and `c` go before its deletes are sent.
     pair.removeLocal('a');
@@ -145,10 +146,10 @@ describe('an rm -rf that goes on while a pass reads the disk', () => {
     const pair = newPair();
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     pair.removeLocal('a');
     const report = await pair.sync({ deletions: arriving(pair, []) });
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.deleted).toBe(21);
   });
 });
@@ -158,7 +159,7 @@ describe('restore answers a held mass delete, in both directions', () => {
     const pair = newPair();
     closers.push(() => pair.close());
     fill((path, text) => pair.writeLocal(path, text));
-    expect((await pair.sync()).status).toBe('synced');
+    expectSynced(await pair.sync());
     return pair;
   }
 
@@ -168,7 +169,7 @@ describe('restore answers a held mass delete, in both directions', () => {
     for (const folder of ['a', 'b', 'c']) pair.removeLocal(folder);
     expect((await pair.sync()).hold?.reason).toBe('mass-delete');
     const { report, writes } = await pair.syncCounting({ restore: true });
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(writes.filter((request) => !request.startsWith('GET '))).toEqual([]);
     expect(pair.localTree()).toEqual(before);
     expect(await pair.remoteTree()).toEqual(before);
@@ -184,7 +185,7 @@ describe('restore answers a held mass delete, in both directions', () => {
     expect(held.hold?.reason).toBe('mass-delete');
     expect(held.hold?.deletes.local).toBe(63);
     const report = await pair.sync({ restore: true });
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(report.counts.deleted).toBe(0);
     expect(pair.trashed()).toEqual({});
     expect(await pair.remoteTree()).toEqual(before);
@@ -205,7 +206,7 @@ describe('restore answers a held mass delete, in both directions', () => {
     const pair = await syncedPair(newPair);
     pair.removeLocal('top0.txt');
     const report = await pair.sync({ restore: true });
-    expect(report.status).toBe('synced');
+    expectSynced(report);
     expect(await pair.remoteAt('top0.txt')).toBeUndefined();
   });
 });

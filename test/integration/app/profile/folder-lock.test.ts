@@ -3,14 +3,13 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
 
-let device: TestDevice;
 /** The profile whose live run holds the folder, and another one (another HOME, as another user setup). */
 let first: SignedInProfile;
 let second: SignedInProfile;
@@ -21,8 +20,7 @@ function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
   return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 60_000 });
 }
 
-beforeAll(async () => {
-  device = await startTestDevice();
+test.beforeAll(async ({ device }) => {
   first = await signedInProfile(device, 'mch-lock-first-');
   second = await signedInProfile(device, 'mch-lock-second-');
   folder = join(first.home, 'Shared');
@@ -38,7 +36,6 @@ afterAll(async () => {
     holder.kill('SIGKILL');
     await exited;
   }
-  await device?.stop();
   first?.remove();
   second?.remove();
 });
@@ -86,7 +83,7 @@ describe('a folder synced live by one process', () => {
     expect(run.stderr).toContain(`is the same folder as ${folder}, which is synced with /Shared.`);
   });
 
-  it('blocks nothing once its holder is killed', async () => {
+  it('blocks nothing once its holder is killed', async ({ device }) => {
     const killed = holder;
     if (killed === undefined) throw new Error('no holder');
     const exited = once(killed, 'exit');

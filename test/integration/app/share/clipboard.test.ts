@@ -8,6 +8,7 @@ import { runMchSync, runProcess, type CliRun } from '../../../helpers/mch-sync.t
 import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { hasXvfb, startXvfb, type TestDisplay } from '../../../helpers/xvfb.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
 
 const canRun = hasXvfb() && process.platform === 'linux';
 
@@ -75,7 +76,7 @@ beforeAll(async () => {
   );
   chmodSync(join(tools, 'notify-send'), 0o755);
   const run = await mch(['run', '--folder', folder, '--once']);
-  expect(run.code, run.stderr).toBe(0);
+  expectExit(run, 0);
 }, 60_000);
 
 afterAll(async () => {
@@ -89,7 +90,7 @@ describe.skipIf(!canRun)('share --copy --notify', () => {
     const run = await mch(['share', '--copy', '--notify', join(folder, 'plan.txt')], {
       DISPLAY: display.display,
     });
-    expect(run.code, run.stderr).toBe(0);
+    expectExit(run, 0);
     const url = run.stdout.trim();
     expect(run.stderr).toBe('mch-sync: the link of "plan.txt" is on the clipboard.\n');
     expect(await clipboard()).toBe(url);

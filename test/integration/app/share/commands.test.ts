@@ -14,6 +14,7 @@ import { runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { createShare, grant } from '../../../helpers/shares.ts';
 import { startDeviceProxy } from '../../../helpers/sync-pair.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
 
 const REPORT = 'report 2024 "final".pdf';
 
@@ -67,7 +68,7 @@ test.beforeAll(async ({ profile }) => {
   writeFileSync(join(folder, 'Trip', 'day-1.txt'), 'arrived\n');
   writeFileSync(join(folder, 'solo.txt'), 'alone\n');
   const run = await mch(profile, ['run', '--folder', folder, '--once']);
-  expect(run.code, run.stderr).toBe(0);
+  expectExit(run, 0);
 }, 60_000);
 
 test.afterEach(async ({ device, profile }) => {
@@ -131,7 +132,7 @@ describe('mch-sync share', () => {
 
   it('prints only the link without --json, and shares the synced folder itself', async ({ profile }) => {
     const run = await mch(profile, ['share', folder]);
-    expect(run.code, run.stderr).toBe(0);
+    expectExit(run, 0);
     expect(run.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/(.*\/)?s\/[\w-]+$/);
     const page = await linkPage(run.stdout.trim());
     expect(page.text).toContain('Work');
@@ -233,7 +234,7 @@ describe('mch-sync shares and unshare', () => {
   it('lists every link with its items and their local paths', async ({ profile }) => {
     const made = await shareJson(profile, [join(folder, REPORT), join(folder, 'Trip', 'day-1.txt')]);
     const run = await mch(profile, ['shares', '--json']);
-    expect(run.code, run.stderr).toBe(0);
+    expectExit(run, 0);
     const listed = (JSON.parse(run.stdout) as SharesJson).shares.find(
       (share) => share.shareId === made.shareId,
     );
@@ -257,7 +258,7 @@ describe('mch-sync shares and unshare', () => {
     const made = await shareJson(profile, [join(folder, 'Trip')]);
     expect((await linkPage(made.url)).status).toBe(200);
     const run = await mch(profile, ['unshare', made.url]);
-    expect(run.code, run.stderr).toBe(0);
+    expectExit(run, 0);
     expect(run.stdout).toBe(`Revoked ${made.url} (1 item).\n`);
     expect((await linkPage(made.url)).status).toBe(404);
     const authIds = (await linkGrants(device, made.items[0]?.id ?? '')).map((record) => record.entity.id);
@@ -277,7 +278,7 @@ describe('mch-sync shares and unshare', () => {
     const two = await shareJson(profile, ['--new', path]);
     const withOthers = await shareJson(profile, [path, join(folder, 'notes.txt')]);
     const run = await mch(profile, ['unshare', path]);
-    expect(run.code, run.stderr).toBe(0);
+    expectExit(run, 0);
     expect(run.stdout).toContain(`Revoked ${one.url}`);
     expect(run.stdout).toContain(`Revoked ${two.url}`);
     expect(run.stderr).toContain(`also in 1 link(s) with other items, left alone: ${withOthers.url}`);
@@ -289,7 +290,7 @@ describe('mch-sync shares and unshare', () => {
 
   it('needs a sign-in, and says how to get one', async ({ profile }) => {
     const signedOut = await mch(profile, ['logout']);
-    expect(signedOut.code, signedOut.stderr).toBe(0);
+    expectExit(signedOut, 0);
     try {
       for (const args of [['share', join(folder, 'notes.txt')], ['shares'], ['unshare', 'abc']]) {
         const run = await mch(profile, args);
@@ -301,7 +302,7 @@ describe('mch-sync shares and unshare', () => {
         ['--profile', profile.profile, 'login', '--username', 'alice', '--password-stdin'],
         { input: 'alice-password\n', env: profile.env },
       );
-      expect(login.code, login.stderr).toBe(0);
+      expectExit(login, 0);
     }
   });
 

@@ -8,6 +8,7 @@ import type { ShareJson } from '../../../../app/cli/share-commands/share-command
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
 
 let folder: string;
 let service: ChildProcess;
@@ -48,7 +49,7 @@ it('shares a file made a moment ago, once the running sync uploaded it', async (
   const path = join(folder, 'just made.txt');
   writeFileSync(path, 'fresh content');
   const run = await mch(profile, ['share', '--json', path]);
-  expect(run.code, run.stderr).toBe(0);
+  expectExit(run, 0);
   const shared = JSON.parse(run.stdout) as ShareJson;
   expect(shared.items.map((item) => item.path)).toEqual([path]);
   const page = await fetch(shared.url);
@@ -65,7 +66,7 @@ it('says that the sync is paused, and shares once it is resumed', async ({ profi
   expect(refused.stderr).toContain(`the sync of ${folder} is paused: \`mch-sync resume --folder`);
   expect((await mch(profile, ['resume', '--folder', folder])).code).toBe(0);
   const run = await mch(profile, ['share', '--json', path]);
-  expect(run.code, run.stderr).toBe(0);
+  expectExit(run, 0);
   const page = await fetch((JSON.parse(run.stdout) as ShareJson).url);
   expect(await page.text()).toContain('while paused.txt');
 }, 90_000);

@@ -11,6 +11,7 @@ import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { runMchSync } from '../../../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { startDeviceProxy } from '../../../helpers/sync-pair.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
 
 let device: TestDevice;
 let proxy: HostileServer;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   const run = await runMchSync(['--profile', profile.profile, 'run', '--folder', folder, '--once'], {
     env: profile.env,
   });
-  expect(run.code, run.stderr).toBe(0);
+  expectExit(run, 0);
 }, 60_000);
 
 afterAll(async () => {
@@ -54,7 +55,7 @@ it('completes the share the lost answer made instead of making a second', async 
     timeoutMs: 60_000,
   });
   losing = false;
-  expect(run.code, run.stderr).toBe(0);
+  expectExit(run, 0);
   expect(creates).toBe(1);
   const shared = JSON.parse(run.stdout) as ShareJson;
   const listed = (await (await device.fetchAs('alice', '/cloud/v1/shares')).json()) as Wrapped<Share[]>;

@@ -1,9 +1,9 @@
 // Sharing an item the running live sync has not uploaded yet: a real control socket and a real index,
 // with a service stand-in whose "upload" is the index row it writes, so each outcome is certain.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from '../../../helpers/fixtures.ts';
 import type { SyncStatus } from '../../../../common/sync-status.ts';
 import { indexFilePath, openIndexDb, type IndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
@@ -20,8 +20,8 @@ let db: IndexDb;
 let server: ControlServer | undefined;
 let status: SyncStatus;
 
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'mch-upload-wait-'));
+test.beforeEach(({ tempDir }) => {
+  home = tempDir;
   const localRoot = join(home, 'Folder');
   mkdirSync(localRoot);
   writeFileSync(join(localRoot, 'new.txt'), 'new');
@@ -46,7 +46,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
   db.close();
-  rmSync(home, { recursive: true, force: true });
 });
 
 function profileDir(): string {

@@ -1,9 +1,9 @@
 // The inotify watch limit reached, for real: chokidar 6 with the service's options in a user namespace whose limit is lowered, so no other process of this user is short of watches.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe as group, expect, it } from 'vitest';
+import { describe as group, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
 import { ROOT } from '../../../helpers/mch-sync.ts';
 
 /** Since Linux 5.11 each user namespace has its own inotify watch limit, writable by its owner. */
@@ -53,17 +53,11 @@ await watcher.close();
 console.log(JSON.stringify({ failed, unwatched: unwatched.size, affected: unwatched.affectedPaths(), events }));
 `;
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
 group('the inotify watch limit', () => {
   it.skipIf(!namespacesWork())(
     'chokidar reports ENOSPC once per folder it could not watch, walks on, and never reports changes there',
-    () => {
-      const root = mkdtempSync(join(tmpdir(), 'mch-watch-limit-'));
-      cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    ({ tempDir }) => {
+      const root = tempDir;
       const folders = 30;
       for (let index = 0; index < folders; index += 1) {
         mkdirSync(join(root, 'top', `f${index}`), { recursive: true });
