@@ -8,3 +8,5 @@ export const META_LOCAL_ROOT = 'localRoot';
 export const META_LAST_PASS = 'lastPass';
 /** When a pass last ended with both sides matching, ms since the epoch. */
 export const META_LAST_SYNC = 'lastSyncAtMs';
+/** The settled record of the last pass that left both sides matching, as JSON (sync/pass/quiet-pass.ts). */
+export const META_SETTLED = 'settledPass';

@@ -11,7 +11,7 @@ import {
 } from '../local/folder-identity.ts';
 import { withAdvice } from './hold-advice.ts';
 import type { PassHold } from '../pass-report.ts';
-import { META_SETTLED } from '../pass/quiet-pass.ts';
+import { META_SETTLED } from '../../index/meta-keys.ts';
 
 /** The user's answer to a hold, as the engine got it. */
 export interface HoldAnswer {

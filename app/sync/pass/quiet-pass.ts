@@ -1,5 +1,6 @@
 // Whether a whole pass has nothing to do: the disk as the index left it and the device as the last settled pass saw it.
 import type { IndexStore } from '../../index/index-store.ts';
+import { META_SETTLED } from '../../index/meta-keys.ts';
 import { FOLDER_DIGEST_VERSION } from '../../model/folder-digest.ts';
 import type { IndexEntry, LocalEntry, RelativePath } from '../../model/items.ts';
 import { scanIssues } from './pass-inputs.ts';
@@ -7,9 +8,6 @@ import type { PassIssue } from '../pass-report.ts';
 import { baseName } from '../../model/paths.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import type { ScannedFolder, ScanResult } from '../local/scanner.ts';
-
-/** Index meta key of the `SettledRecord` as JSON. */
-export const META_SETTLED = 'settledPass';
 
 /** Folders whose digest differs that are still compared row by row; more, and the pass plans. */
 const MAX_FOLDERS_COMPARED = 32;

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect } from 'vitest';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import type { PassReport } from '../../../../app/sync/pass-report.ts';
-import { META_SETTLED } from '../../../../app/sync/pass/quiet-pass.ts';
+import { META_SETTLED } from '../../../../app/index/meta-keys.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
 import type { SyncPair } from '../../../helpers/sync-pair.ts';
