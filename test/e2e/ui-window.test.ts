@@ -16,11 +16,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.ts';
 import { clientFor } from '../helpers/api-client.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { jpegWithExif } from '../helpers/images.ts';
-import { startTestDevice, type TestDevice } from '../helpers/device.ts';
+import type { TestDevice } from '../helpers/device.ts';
 import { waitFor } from '../helpers/live-pair.ts';
 import { cliEnv, MCH_SYNC_BIN, runMchSync } from '../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../helpers/signed-in-profile.ts';
@@ -28,7 +29,6 @@ import { expectExit } from '../helpers/expect-cli.ts';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui-real');
 
-let device: TestDevice;
 let home: string;
 let env: NodeJS.ProcessEnv;
 let folder: string;
@@ -42,7 +42,6 @@ let other: SignedInProfile | undefined;
 let holder: ChildProcessWithoutNullStreams | undefined;
 
 beforeAll(async () => {
-  device = await startTestDevice();
   home = mkdtempSync(join(tmpdir(), 'mch-ui-window-'));
   mkdirSync(join(home, '.local', 'share'), { recursive: true });
   // No graphical session, whatever the machine has: opening a file fails the way it does on a server.
@@ -87,7 +86,6 @@ afterAll(async () => {
   if (ui !== undefined && ui.exitCode === null) ui.kill('SIGKILL');
   if (holder !== undefined && holder.exitCode === null && holder.signalCode === null) holder.kill('SIGKILL');
   other?.remove();
-  await device?.stop();
   if (home !== undefined) rmSync(home, { recursive: true, force: true });
 });
 
@@ -105,12 +103,14 @@ async function dismissNotifications(): Promise<void> {
 }
 
 /** Whether the device's root holds an item of this name. */
-async function deviceHas(name: string): Promise<boolean> {
+async function deviceHas(device: TestDevice, name: string): Promise<boolean> {
   return (await clientFor(device).device.findByName('root', name)) !== undefined;
 }
 
 describe('the window of mch-sync ui', () => {
-  it('says where a sign-in found nothing, in words, then signs in with the right address', async () => {
+  it('says where a sign-in found nothing, in words, then signs in with the right address', async ({
+    device,
+  }) => {
     await page.getByLabel('User name').fill('alice');
     await page.getByLabel('Password').fill('alice-password');
     await page.getByText('Advanced').click();
@@ -135,18 +135,20 @@ describe('the window of mch-sync ui', () => {
     await page.getByRole('heading', { name: 'Choose the folders to keep in sync' }).waitFor();
   });
 
-  it('pairs a local folder with a new device folder, made only once syncing starts, and shows it up to date', async () => {
+  it('pairs a local folder with a new device folder, made only once syncing starts, and shows it up to date', async ({
+    device,
+  }) => {
     await page.getByLabel('Folder on this computer').fill(folder);
     await page.getByRole('button', { name: 'New folder' }).click();
     await page.getByLabel('Name of the new folder').fill('Work');
     await page.getByRole('button', { name: 'Use this name' }).click();
     await page.getByText('/Work', { exact: true }).waitFor();
     await page.getByText('(new, made when syncing starts)').waitFor();
-    expect(await deviceHas('Work')).toBe(false);
+    expect(await deviceHas(device, 'Work')).toBe(false);
     await page.getByRole('button', { name: 'Start syncing' }).click();
     await page.getByText('Up to date').first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: join(SHOTS, 'status.png'), fullPage: true });
-    expect(await deviceHas('Work')).toBe(true);
+    expect(await deviceHas(device, 'Work')).toBe(true);
     const found = await device.fetchAs('alice', '/sdk/v2/filesSearch/text?q=plan');
     expect(JSON.stringify(await found.json())).toContain('"name":"plan.txt"');
   });
@@ -231,7 +233,7 @@ describe('the window of mch-sync ui', () => {
     await page.screenshot({ path: join(SHOTS, 'search.png'), fullPage: true });
   });
 
-  it('pauses and resumes from the status, and shows a conflict with both copies', async () => {
+  it('pauses and resumes from the status, and shows a conflict with both copies', async ({ device }) => {
     await view('Status');
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await page.getByRole('button', { name: 'Resume', exact: true }).waitFor();
@@ -304,7 +306,9 @@ describe('the window of mch-sync ui', () => {
     );
   });
 
-  it('holds a folder replaced by another one, says so, and merges both with "Keep everything on both sides"', async () => {
+  it('holds a folder replaced by another one, says so, and merges both with "Keep everything on both sides"', async ({
+    device,
+  }) => {
     const names = readdirSync(folder).filter((name) => name !== '.mch-sync');
     const aside = `${folder}.bak`;
     renameSync(folder, aside);
@@ -375,7 +379,9 @@ describe('the window of mch-sync ui', () => {
     await page.screenshot({ path: join(SHOTS, 'add-offered.png'), fullPage: true });
   });
 
-  it('shows who holds a folder another process syncs, and syncs it once that process is gone', async () => {
+  it('shows who holds a folder another process syncs, and syncs it once that process is gone', async ({
+    device,
+  }) => {
     const notes = join(home, 'Notes');
     // Another profile of this user syncs the folder live, as another `mch-sync run` would.
     other = await signedInProfile(device, 'mch-ui-window-other-');
@@ -411,7 +417,9 @@ describe('the window of mch-sync ui', () => {
     await card.getByText('Up to date').waitFor({ timeout: 30_000 });
   });
 
-  it('has a Cancel in "Add a folder" that leaves the device and the pairs as they were', async () => {
+  it('has a Cancel in "Add a folder" that leaves the device and the pairs as they were', async ({
+    device,
+  }) => {
     const other = join(home, 'Elsewhere');
     mkdirSync(other);
     await view('Settings');
@@ -423,7 +431,7 @@ describe('the window of mch-sync ui', () => {
     await page.getByText('/Elsewhere', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await page.getByRole('button', { name: 'Add a folder' }).waitFor();
-    expect(await deviceHas('Elsewhere')).toBe(false);
+    expect(await deviceHas(device, 'Elsewhere')).toBe(false);
     const pairs = await runMchSync(['--profile', join(home, 'profile'), 'folders', 'list', '--json'], {
       env,
     });
