@@ -27,7 +27,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { indexFilePath, openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
-import { META_SETTLED } from '../app/sync/pass/quiet-pass.ts';
+import { META_SETTLED } from '../app/index/meta-keys.ts';
 import { benchEngine } from './lib/bench-engine.ts';
 import { describeTally, writeRequests } from './lib/bench-client.ts';
 import { addBenchPair, signInBenchProfile } from './lib/bench-profile.ts';

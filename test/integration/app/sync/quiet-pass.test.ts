@@ -4,7 +4,7 @@ import { afterEach, describe, expect } from 'vitest';
 import type { TestDevice } from '../../../helpers/device.ts';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import type { PassReport } from '../../../../app/sync/pass-report.ts';
-import { META_SETTLED } from '../../../../app/sync/pass/quiet-pass.ts';
+import { META_SETTLED } from '../../../../app/index/meta-keys.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
 import { isWrite, type SyncPair } from '../../../helpers/sync-pair.ts';

@@ -4,7 +4,8 @@ import { openIndexDb, type IndexDb } from '../../../../../app/index/index-db.ts'
 import { IndexStore } from '../../../../../app/index/index-store.ts';
 import { FOLDER_DIGEST_VERSION } from '../../../../../app/model/folder-digest.ts';
 import type { PassIssue } from '../../../../../app/sync/pass-report.ts';
-import { META_SETTLED, recordSettled, takeSettledRecord } from '../../../../../app/sync/pass/quiet-pass.ts';
+import { META_SETTLED } from '../../../../../app/index/meta-keys.ts';
+import { recordSettled, takeSettledRecord } from '../../../../../app/sync/pass/quiet-pass.ts';
 
 const open: IndexDb[] = [];
 afterEach(() => {
