@@ -13,7 +13,7 @@ import { rememberPass } from './pass/pass-record.ts';
 import { rootHold } from './guards/hold-advice.ts';
 import { holdAnswerOf, MAX_ROUNDS, newPassReport, type PassRun, type RoundEnd } from './pass/pass-run.ts';
 import { PassScope, remoteChangedRoots, unplannedRemoteRoots } from './pass/pass-scope.ts';
-import { judgePlan } from './guards/plan-verdict.ts';
+import { judgePlan } from './pass/plan-verdict.ts';
 import {
   putBackSettledRecord,
   recordSettled,

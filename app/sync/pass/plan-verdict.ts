@@ -1,8 +1,8 @@
 // A round's plan judged before anything is done: carried out, held for the user, or planned again over the whole folder.
 import type { LocalRoot } from '../local/local-root.ts';
-import { massDeleteHold } from './hold-advice.ts';
-import { MAX_ROUNDS, type PassRun, type RoundEnd } from '../pass/pass-run.ts';
-import type { RoundPlan, RoundRead } from '../pass/round-plan.ts';
+import { massDeleteHold } from '../guards/hold-advice.ts';
+import { MAX_ROUNDS, type PassRun, type RoundEnd } from './pass-run.ts';
+import type { RoundPlan, RoundRead } from './round-plan.ts';
 
 /** A round's read as the judgment needs it: with the live service's count of deletions before the scan. */
 export interface JudgedRead extends RoundRead {
