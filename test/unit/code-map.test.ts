@@ -96,6 +96,62 @@ describe('one way down', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps the folders of app/ in one order: no two of them import each other, even through others', () => {
+    const folderOf = (file: string): string => file.split('/').slice(0, 2).join('/');
+    const folders = new Map<string, string[]>();
+    for (const [file, targets] of graph) {
+      if (!file.startsWith('app/') || !file.slice(4).includes('/')) continue;
+      const from = folderOf(file);
+      const edges = folders.get(from) ?? [];
+      for (const target of targets) {
+        const to = folderOf(target);
+        if (
+          target.startsWith('app/') &&
+          target.slice(4).includes('/') &&
+          to !== from &&
+          !edges.includes(to)
+        ) {
+          edges.push(to);
+        }
+      }
+      folders.set(from, edges);
+    }
+    expect(folders.size).toBeGreaterThan(15);
+    expect(importCircles(folders).map((circle) => circlePath(folders, circle).join(' → '))).toEqual([]);
+  });
+
+  it("imports downwards in app/README.md's table of folders (the map a reader is given is the true one)", () => {
+    const order = [
+      ...readFileSync(join(root, 'app', 'README.md'), 'utf8').matchAll(/^\| \[`([a-z/-]+)\/`\]/gm),
+    ].map((match) => `app/${match[1]}`);
+    const folderOf = (file: string): string | undefined =>
+      order.filter((folder) => file.startsWith(`${folder}/`)).sort((a, b) => b.length - a.length)[0];
+    const unlisted = new Set(
+      files.filter((f) => /^app\/.+\//.test(f) && folderOf(f) === undefined).map(folderOf),
+    );
+    expect(unlisted.size, 'every folder of app/ with source files has its row').toBe(0);
+    // The sync engine's rooms use the leaf files beside engine.ts (its options, events, report), never engine.ts.
+    const allowedUpward = (target: string): boolean =>
+      /^app\/sync\/[^/]+\.ts$/.test(target) && target !== 'app/sync/engine.ts';
+    const upward = [...graph]
+      .filter(([file]) => folderOf(file) !== undefined)
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => {
+            const [from, to] = [folderOf(file)!, folderOf(target)];
+            return (
+              to !== undefined &&
+              to !== from &&
+              order.indexOf(to) < order.indexOf(from) &&
+              !allowedUpward(target)
+            );
+          })
+          .map((target) => `${file} → ${target}`),
+      );
+    expect(order.length).toBeGreaterThan(20);
+    expect(upward).toEqual([]);
+  });
+
   it('lets no room of the sync engine import the engine facade (app/sync/engine.ts)', () => {
     const back = [...graph]
       .filter(([file]) => /^app\/sync\/[^/]+\//.test(file))
