@@ -11,6 +11,13 @@ const appPatterns = [
   { regex: '^electron(/|$)', message: 'app/ never imports electron.' },
   { regex: '(^|/)(main|renderer|device)/', message: 'app/ may import common/ only.' },
 ];
+/** The rules of a part of app/: the app/** patterns and the part's own. */
+function appImports(...patterns) {
+  return {
+    'no-restricted-imports': ['error', { paths: noElectronOrApp, patterns: [...appPatterns, ...patterns] }],
+  };
+}
+
 // The sync engine's rooms (app/sync/*/) sit below its facade: they take its types from the leaf files
 // (engine-options.ts, engine-events.ts), never from engine.ts, which imports them.
 const noEngineFacade = {
@@ -83,105 +90,56 @@ export default tseslint.config(
   },
   {
     // The sync engine's imperative rooms: below the engine's facade.
-    files: ['app/sync/pass/**/*.ts', 'app/sync/execute/**/*.ts', 'app/sync/recovery/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: noElectronOrApp, patterns: [...appPatterns, noEngineFacade] },
-      ],
-    },
+    files: ['app/sync/{pass,guards,execute,recovery,trash}/**/*.ts'],
+    rules: appImports(noEngineFacade),
   },
   {
     // The local scan and the remote walk are the two sides of a pass: neither knows the other.
     files: ['app/sync/local/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: noElectronOrApp,
-          patterns: [
-            ...appPatterns,
-            noEngineFacade,
-            {
-              regex: '^\\.\\./remote(/|$)',
-              message: 'app/sync/local/ never imports the remote side (app/sync/remote/).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: appImports(noEngineFacade, {
+      regex: '^\\.\\./remote(/|$)',
+      message: 'app/sync/local/ never imports the remote side (app/sync/remote/).',
+    }),
   },
   {
     files: ['app/sync/remote/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: noElectronOrApp,
-          patterns: [
-            ...appPatterns,
-            noEngineFacade,
-            {
-              regex: '^\\.\\./local(/|$)',
-              message: 'app/sync/remote/ never imports the local side (app/sync/local/).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: appImports(noEngineFacade, {
+      regex: '^\\.\\./local(/|$)',
+      message: 'app/sync/remote/ never imports the local side (app/sync/local/).',
+    }),
   },
   {
     // The functional core (style guide §3): state in, operations out, no I/O. It may import common/,
     // app/model/ and itself.
     files: ['app/sync/plan/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: noElectronOrApp,
-          patterns: [
-            ...appPatterns,
-            {
-              regex: '^(?!\\.{1,2}/)',
-              message: 'app/sync/plan/ is pure: no Node built-ins and no packages.',
-            },
-            {
-              regex: '^\\.\\./(local|remote|execute|pass|recovery)(/|$)',
-              message:
-                'app/sync/plan/ is pure: it imports none of the rooms that read or write (local, remote, execute, pass, recovery).',
-            },
-            {
-              regex: '^\\.\\./engine[^/]*$',
-              message: 'app/sync/plan/ is pure: it imports nothing of the engine (engine*.ts).',
-            },
-            {
-              regex: '^\\.\\./\\.\\./(?!model/)[^./]',
-              message:
-                'app/sync/plan/ is pure: of app/ outside app/sync it imports only app/model/ (no app/api, app/index...).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: appImports(
+      {
+        regex: '^(?!\\.{1,2}/)',
+        message: 'app/sync/plan/ is pure: no Node built-ins and no packages.',
+      },
+      {
+        regex: '^\\.\\./(local|remote|execute|pass|guards|recovery|trash)(/|$)',
+        message:
+          'app/sync/plan/ is pure: it imports none of the rooms that read or write (local, remote, execute, pass, guards, recovery, trash).',
+      },
+      {
+        regex: '^\\.\\./engine[^/]*$',
+        message: 'app/sync/plan/ is pure: it imports nothing of the engine (engine*.ts).',
+      },
+      {
+        regex: '^\\.\\./\\.\\./(?!model/)[^./]',
+        message:
+          'app/sync/plan/ is pure: of app/ outside app/sync it imports only app/model/ (no app/api, app/index...).',
+      },
+    ),
   },
   {
     // The data model every room shares: it imports nothing else of app/.
     files: ['app/model/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: noElectronOrApp,
-          patterns: [
-            ...appPatterns,
-            {
-              regex: '^\\.\\./(?!\\.\\./)',
-              message: 'app/model/ is the bottom of app/: it imports only itself and common/.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: appImports({
+      regex: '^\\.\\./(?!\\.\\./)',
+      message: 'app/model/ is the bottom of app/: it imports only itself and common/.',
+    }),
   },
   {
     files: ['device/**/*.ts'],
