@@ -15,7 +15,7 @@ import { STATE_FOLDER_NAME } from '../app/model/names.ts';
 import { ensureRemoteFolder } from '../app/sync/remote/remote-folder.ts';
 import { walkRemote } from '../app/sync/remote/remote-walk.ts';
 import { countedClient, describeTally } from './lib/bench-client.ts';
-import { cpuSeconds, findPid } from './lib/process-usage.ts';
+import { deviceCpuSeconds, findPid } from './lib/process-usage.ts';
 import { startBenchDevice, type BenchDevice } from './lib/device.ts';
 import { smallFileSizes, writeTree } from './lib/file-tree.ts';
 import { plainUpload } from './lib/plain-uploader.ts';
@@ -104,11 +104,6 @@ async function uploadEngine(
   } finally {
     db.close();
   }
-}
-
-/** CPU seconds the device process used so far; NaN where /proc cannot tell. */
-function deviceCpuSeconds(pid: number | undefined): number {
-  return pid === undefined ? Number.NaN : cpuSeconds(pid);
 }
 
 function describeUpload(upload: Upload): string {

@@ -31,6 +31,7 @@ import { META_SETTLED } from '../app/index/meta-keys.ts';
 import { benchEngine } from './lib/bench-engine.ts';
 import { describeTally, writeRequests } from './lib/bench-client.ts';
 import { addBenchPair, signInBenchProfile } from './lib/bench-profile.ts';
+import { builtEntry } from './lib/built-entry.ts';
 import { measureLiveIdle, type LiveIdleFigures } from './lib/live-idle-window.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { runFind } from './lib/find-baseline.ts';
@@ -52,8 +53,6 @@ const CLI_NODE_OPTIONS = process.env['BENCH_SCALE_PASS_NODE_OPTIONS'];
  * app runs it: no TypeScript loader in the process. `BENCH_SCALE_PASS_BUILT=0` skips it.
  */
 const BUILT = process.env['BENCH_SCALE_PASS_BUILT'] !== '0';
-const BUILT_MAIN = new URL('../dist/app/cli/main.js', import.meta.url).href;
-const BUILT_HEAP_GROWTH = new URL('../dist/app/system/heap-growth.js', import.meta.url).href;
 const REMOTE_FOLDER = '/scale-pass';
 /** The live service's idle window after its first pass (`0` skips the live case). */
 const LIVE_SECONDS = Number(process.env['BENCH_SCALE_PASS_LIVE_SECONDS'] ?? 60);
@@ -179,22 +178,6 @@ function editMany(localRoot: string, run: number, count: number, name: string): 
     const path = join(localRoot, `top-${folder % TOP_FOLDERS}`, `folder-${folder}`, name);
     writeFileSync(path, `edited in run ${run}, ${folder}, at ${new Date().toISOString()}\n`);
   }
-}
-
-/** Builds the app and writes an entry like bin/mch-sync.js that runs the compiled CLI; returns its path. */
-function builtEntry(work: string): string {
-  const build = spawnSync('npm', ['run', 'build'], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`);
-  const entry = join(work, 'mch-sync-built.mjs');
-  writeFileSync(
-    entry,
-    `// mch-sync from the compiled build, as bin/mch-sync.js runs the sources.\n` +
-      `const { limitHeapGrowth } = await import(${JSON.stringify(BUILT_HEAP_GROWTH)});\n` +
-      'limitHeapGrowth();\n' +
-      `const { main } = await import(${JSON.stringify(BUILT_MAIN)});\n` +
-      'process.exitCode = await main(process.argv.slice(2));\n',
-  );
-  return entry;
 }
 
 interface AdoptFigures {

@@ -20,7 +20,7 @@ import { walkRemote } from '../app/sync/remote/remote-walk.ts';
 import { scanLocalFolder } from '../app/sync/local/scanner.ts';
 import { benchEngine } from './lib/bench-engine.ts';
 import { countedClient, describeTally, writeRequests } from './lib/bench-client.ts';
-import { cpuSeconds, findPid } from './lib/process-usage.ts';
+import { deviceCpuSeconds, findPid } from './lib/process-usage.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { writeTree } from './lib/file-tree.ts';
 import { runFind } from './lib/find-baseline.ts';
@@ -225,11 +225,6 @@ function cpuText(figures: ReadonlyArray<{ clientCpu: number; deviceCpu: number }
   return findCpu === undefined
     ? text
     : `${text} (together ${((client + device) / findCpu).toFixed(1)}× find's CPU)`;
-}
-
-/** CPU seconds the device process used so far; NaN where /proc cannot tell. */
-function deviceCpuSeconds(pid: number | undefined): number {
-  return pid === undefined ? Number.NaN : cpuSeconds(pid);
 }
 
 function seconds3(value: number): string {

@@ -14,6 +14,11 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** Resident set size now, in MB (VmRSS of /proc/<pid>/status). */
+/** CPU seconds the device process used so far; NaN where /proc cannot tell (or no pid is known). */
+export function deviceCpuSeconds(pid: number | undefined): number {
+  return pid === undefined ? Number.NaN : cpuSeconds(pid);
+}
+
 export function rssMb(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(match?.[1] ?? 0) / 1024;
