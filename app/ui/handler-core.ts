@@ -8,7 +8,8 @@ import type { Clock } from '../system/clock.ts';
 import type { LinkSharing } from '../share/link-sharing.ts';
 import type { PairHistory } from './pairs/pair-history.ts';
 import type { PairManager } from './pairs/pair-manager.ts';
-import type { SystemSettings, SystemSwitch } from './system-settings.ts';
+import type { SystemSwitch } from '../system/system-switch.ts';
+import type { SystemSettings } from './system-settings.ts';
 import type { UiSettingsFile } from './ui-settings.ts';
 import type { WindowLogLevel } from './window-log.ts';
 

@@ -7,8 +7,6 @@ import { writePrivateFileAtomic } from '../profile/private-file.ts';
 import type { SystemSwitch } from '../system/system-switch.ts';
 import type { UiSettingsFile } from './ui-settings.ts';
 
-export type { SystemSwitch } from '../system/system-switch.ts';
-
 /** Each host's switches; null where the host has no way (the headless host on macOS and Windows). */
 export interface SystemSwitches {
   startAtLogin: SystemSwitch | null;

@@ -23,12 +23,13 @@ import {
 import { contractHandlers } from './ui-handlers.ts';
 import type { Connection, HandlerCore, UiCoreOptions } from './handler-core.ts';
 import { UiSettingsFile } from './ui-settings.ts';
-import { SystemSettings, type SystemSwitch } from './system-settings.ts';
+import type { SystemSwitch } from '../system/system-switch.ts';
+import { SystemSettings } from './system-settings.ts';
 import { openWindowLog, type WindowLog, type WindowLogLevel } from './window-log.ts';
 import { FileManagerEntries } from '../integrate/file-manager-entries.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
 
-export type { Connection, UiCoreOptions } from './handler-core.ts';
+export type { UiCoreOptions } from './handler-core.ts';
 
 /** pairs:changed goes out at most this often: a tray or window never needs more (desktop-app.md §3). */
 const PAIRS_EVENT_MS = 250;

@@ -8,9 +8,6 @@ import type { ResponseKind } from './http-errors.ts';
 import { describeRequest, type HttpMethod } from './url-safety.ts';
 import type { Progress, Timeouts } from './http-limits.ts';
 
-export type { Progress, Timeouts } from './http-limits.ts';
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS } from './http-limits.ts';
-
 export interface RequestSpec {
   method: HttpMethod;
   url: URL;

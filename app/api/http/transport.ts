@@ -14,21 +14,16 @@ import {
 } from './http-errors.ts';
 import type { ResponseKind } from './http-errors.ts';
 import { isIdempotent, nextDelayMs, retryPolicy, type RetryPolicy } from './retry-policy.ts';
-import {
-  attemptOnce,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_TIMEOUTS,
-  headerText,
-  readAll,
-  type RequestSpec,
-  type Timeouts,
-} from './http-attempt.ts';
+import { attemptOnce, headerText, readAll, type RequestSpec } from './http-attempt.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from './http-limits.ts';
 import { assertTokenSafe, describeRequest } from './url-safety.ts';
 
 export type { HttpMethod } from './url-safety.ts';
 export type { ResponseKind } from './http-errors.ts';
-export type { Progress, RequestSpec, Timeouts } from './http-attempt.ts';
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, headerText } from './http-attempt.ts';
+export type { RequestSpec } from './http-attempt.ts';
+export { headerText } from './http-attempt.ts';
+export type { Progress, Timeouts } from './http-limits.ts';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS } from './http-limits.ts';
 
 /** Where requests get their bearer token; the token manager of `app/auth/` implements it. */
 export interface AccessTokenProvider {
