@@ -10,3 +10,8 @@ export const META_LAST_PASS = 'lastPass';
 export const META_LAST_SYNC = 'lastSyncAtMs';
 /** The settled record of the last pass that left both sides matching, as JSON (sync/pass/quiet-pass.ts). */
 export const META_SETTLED = 'settledPass';
+/**
+ * The exclusions (selective sync) this index was last made to match, and the local copies still to go
+ * to the trash, as JSON (sync/selection/applied-selection.ts).
+ */
+export const META_SELECTION = 'selection';

@@ -7,6 +7,7 @@ import { openRotatingLog } from '../log/rotating-log.ts';
 import type { DeviceName } from '../sync/guards/device-check.ts';
 import type { FolderLockRenewal } from '../sync/guards/folder-check.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
+import { pairSelectionStore } from '../profile/pair-selection.ts';
 import { startControlServer } from './control-server.ts';
 import { controlSocketPath, folderKey } from './control-socket-path.ts';
 import { LiveSync } from './live-sync.ts';
@@ -75,6 +76,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         ...(options.folderLock === undefined ? {} : { folderLock: options.folderLock }),
         env: options.env,
         ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
+        selection: pairSelectionStore(options.profileDir, options.localRoot),
         log: logLine,
         events: {
           ...events,

@@ -32,7 +32,8 @@ export function folderPairsDir(profileDir: string): string {
   return join(profileDir, FOLDER_PAIRS_DIR);
 }
 
-function pairFilePath(profileDir: string, localRoot: string): string {
+/** The record of the pair of `localRoot` (resolved). */
+export function pairFilePath(profileDir: string, localRoot: string): string {
   return join(folderPairsDir(profileDir), `${folderKey(localRoot)}.json`);
 }
 
@@ -51,9 +52,30 @@ export async function registerFolderPair(
     indexPath: indexFilePath(profileDir, localRoot),
   };
   await ensurePrivateDir(folderPairsDir(profileDir));
-  const text = `${JSON.stringify({ version: 1, ...recorded }, null, 2)}\n`;
-  await writePrivateFileAtomic(pairFilePath(profileDir, localRoot), text);
+  const path = pairFilePath(profileDir, localRoot);
+  // What else the record holds (the pair's selection) stays as it is.
+  const kept = recordedExtras(path);
+  const text = `${JSON.stringify({ ...kept, version: 1, ...recorded }, null, 2)}\n`;
+  await writePrivateFileAtomic(path, text);
   return recorded;
+}
+
+/** The fields of an existing record beyond the pair itself; none when there is no readable record. */
+function recordedExtras(path: string): Record<string, unknown> {
+  try {
+    const found: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof found !== 'object' || found === null || Array.isArray(found)) return {};
+    const {
+      version: _version,
+      localRoot: _l,
+      remoteFolder: _r,
+      indexPath: _i,
+      ...extras
+    } = found as Record<string, unknown>;
+    return extras;
+  } catch {
+    return {};
+  }
 }
 
 /** Takes back a record just written (its pair never synced): the index, if any, is left alone. */

@@ -6,6 +6,7 @@ import type { EngineEvents } from './engine-events.ts';
 import type { FolderLockRenewal } from './guards/folder-check.ts';
 import type { HoldReason } from './pass-report.ts';
 import type { DeleteGuard } from './plan/planner.ts';
+import type { SelectionStore } from '../model/selection.ts';
 
 export interface EngineLogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -38,6 +39,8 @@ export interface SyncEngineOptions {
   device?: DeviceName;
   /** The process's lock of the folder: it follows a replaced folder the user answered for. */
   folderLock?: FolderLockRenewal;
+  /** The pair's selective sync (app/profile/pair-selection.ts); none: the whole device folder. */
+  selection?: SelectionStore;
 }
 
 export interface SyncOptions {

@@ -29,6 +29,10 @@ import { recoverIntents } from './recovery/intent-recovery.ts';
 import { tidyLeftovers } from './recovery/leftovers.ts';
 import { ListingCacheDamagedError } from './remote/listing-cache.ts';
 import { remoteRootOf } from './remote/remote-root.ts';
+import { EMPTY_SELECTION } from '../model/selection.ts';
+import { applyAfterPass, applySelection, type SelectionContext } from './selection/selection-step.ts';
+import { learnFromWalk } from './selection/selection-walk.ts';
+import { keptCopyInodes } from './selection/kept-copies.ts';
 import { RemoteWalkError, type RemoteWalkResult } from './remote/remote-walk.ts';
 
 export type { EngineLogLine, SyncEngineOptions, SyncOptions } from './engine-options.ts';
@@ -118,8 +122,12 @@ export class SyncEngine {
       report.rounds = round;
       if ((await this.#round(run, round)) === 'pass-done') break;
     }
-    // 4. The pass's outcome is kept: its status, what a quiet pass may report again, the settled record.
-    this.#finish(run);
+    // 4. Folders excluded once their local copy synced go; the pass's outcome is kept: its status, what
+    // a quiet pass may report again, the settled record.
+    const reselected =
+      report.hold === null &&
+      (await applyAfterPass(this.#selectionContext(), run.selection, run.selectionStep));
+    this.#finish(run, reselected);
     return report;
   }
 
@@ -150,7 +158,7 @@ export class SyncEngine {
     const standingIssues = this.#standingIssues;
     this.#standingIssues = undefined;
     // Dropped before anything is written: only a pass that settles writes it again.
-    const settled = takeSettledRecord(index);
+    let settled = takeSettledRecord(index);
     if (settled !== undefined) this.#taken = { record: settled, writes: index.writeCount() };
     // Looked up once per engine; a walk that finds it gone makes the next pass look again.
     this.#remoteRootId ??= await remoteRootOf(this.#options, options.signal);
@@ -162,21 +170,35 @@ export class SyncEngine {
       remoteRootId,
       signal: options.signal,
     });
+    // The index made to match the pair's selection; a change means a pass over everything.
+    const selection = this.#options.selection?.read() ?? EMPTY_SELECTION;
+    const selectionStep = await applySelection(this.#selectionContext(), selection);
+    if (selectionStep.changed) {
+      settled = undefined;
+      this.#taken = undefined;
+    }
     return {
       options,
       answer,
       remoteRootId,
       standingIssues,
       settled,
+      selection,
+      selectionStep,
       recovered,
       tally: new DeleteTally(index, answer.confirmDeletes),
       log: this.#options.log ?? (() => {}),
       report,
       fromScan: 0,
       executed: false,
-      wholeTree: false,
+      wholeTree: selectionStep.changed,
       replannedForDeletions: false,
     };
+  }
+
+  #selectionContext(): SelectionContext {
+    const { index, ignoreRules, env, events, log } = this.#options;
+    return { index, local: this.#local, ignoreRules, env, events, log: log ?? (() => {}) };
   }
 
   /** Step 3, one round: where to look, both sides read and compared, a plan made, judged and carried out. */
@@ -227,7 +249,7 @@ export class SyncEngine {
         // Something is left to retry (or this engine has not finished a pass yet): look at everything.
         roots = undefined;
       } else {
-        walk = await this.#walk(remoteRootId, 'revalidate', options.signal);
+        walk = await this.#walk(run, 'revalidate');
         roots = [
           ...roots,
           ...remoteChangedRoots(walk, this.#options.index, remoteRootId),
@@ -262,12 +284,10 @@ export class SyncEngine {
       ...(scope === undefined ? {} : { within: scope.roots }),
       ...(this.#options.ignoreRules === undefined ? {} : { extraRules: this.#options.ignoreRules }),
       ...(compares ? { digests: true } : {}),
+      ...(run.selectionStep.excluded.size === 0 ? {} : { excluded: run.selectionStep.excluded.keys }),
     };
     // A whole round walks the device while it scans: the device answers on its own core.
-    const walking =
-      where.walk === undefined && scope === undefined
-        ? this.#walk(remoteRootId, listings, options.signal)
-        : undefined;
+    const walking = where.walk === undefined && scope === undefined ? this.#walk(run, listings) : undefined;
     // Settled when the scan is over (a rejection is not left unhandled meanwhile).
     walking?.catch(() => {});
     let scan =
@@ -281,13 +301,22 @@ export class SyncEngine {
       scan = this.#local.scan(scanOptions);
     }
     this.#started = true;
+    if (run.selectionStep.excluded.size > 0) scan = { ...scan, keptInodes: keptCopyInodes(localRoot, scan) };
     if (scan.root !== 'ok' && scan.root !== 'empty') {
       // The walk still answers first: nothing of this pass may run after it returns.
       await walking?.catch(() => {});
       run.report.hold = rootHold(localRoot, scan);
       return 'root-held';
     }
-    const walk = where.walk ?? (await (walking ?? this.#walk(remoteRootId, listings, options.signal)));
+    const walk = where.walk ?? (await (walking ?? this.#walk(run, listings)));
+    await learnFromWalk(walk, {
+      index,
+      store: this.#options.selection,
+      selection: run.selection,
+      included: run.selectionStep.included,
+      remoteRootId,
+      log: run.log,
+    });
     if (scope !== undefined) {
       for (const root of unplannedRemoteRoots(walk, index, remoteRootId, scope))
         this.#unplannedRemote.add(root);
@@ -296,7 +325,7 @@ export class SyncEngine {
   }
 
   /** Step 4: the report's status, what the next pass must know, and the settled record when both sides match. */
-  #finish(run: PassRun): void {
+  #finish(run: PassRun, reselected: boolean): void {
     const { report } = run;
     const { index } = this.#options;
     report.status = passStatus(report);
@@ -311,7 +340,8 @@ export class SyncEngine {
     // listings without planning them: a record now would let the next engine's quiet check take those
     // listings (304s) for settled and never bring the changes (sync-quiet-pass.test.ts; perhaps what
     // live soak seed 70312 met under load, which no replay showed).
-    if (standing !== undefined && !clashAfterMoves && this.#unplannedRemote.size === 0)
+    // An exclusion applied after the rounds changed the index they read: the next pass compares anew.
+    if (standing !== undefined && !clashAfterMoves && !reselected && this.#unplannedRemote.size === 0)
       recordSettled(index, run.remoteRootId, standing);
   }
 
@@ -331,13 +361,19 @@ export class SyncEngine {
     return report;
   }
 
-  /** A round's walk; one that finds the remote folder gone makes the next pass look it up again. */
-  #walk(
-    remoteRootId: string,
-    listings: WalkListings,
-    signal: AbortSignal | undefined,
-  ): Promise<RemoteWalkResult> {
-    return this.#walks.walk(remoteRootId, listings, signal).catch((error: unknown) => {
+  /**
+   * A round's walk, excluded folders left unlisted; one that finds the remote folder gone makes the
+   * next pass look it up again.
+   */
+  #walk(run: PassRun, listings: WalkListings): Promise<RemoteWalkResult> {
+    const { excluded } = run.selectionStep;
+    const walking = this.#walks.walk(
+      run.remoteRootId,
+      listings,
+      run.options.signal,
+      excluded.size === 0 ? undefined : excluded.excludes,
+    );
+    return walking.catch((error: unknown) => {
       if (error instanceof RemoteWalkError) this.#remoteRootId = undefined;
       throw error;
     });

@@ -96,6 +96,7 @@ const REMEDIES: Readonly<Record<IssueRemedy, readonly string[]>> = {
     'NOT_SUPPORTED',
     'UNEXPECTED_STATUS',
     'TRASH_FAILED',
+    'MOVED_INTO_EXCLUDED',
   ],
   'never-as-is': [
     'INVALID_NAME',

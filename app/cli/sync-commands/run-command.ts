@@ -7,6 +7,7 @@ import type { DeviceName } from '../../sync/guards/device-check.ts';
 import { indexFilePath, openIndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { registerFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
+import { pairSelectionStore } from '../../profile/pair-selection.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import {
   newPairOverlap,
@@ -90,6 +91,7 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
         device: deviceOf(session),
         folderLock: lock,
         env: context.deps.env,
+        selection: pairSelectionStore(context.profileDir, request.localRoot),
         ...(request.verbose ? { log: (line: EngineLogLine) => context.deps.stderr(logText(line)) } : {}),
       });
       report = await engine.syncOnce({

@@ -8,6 +8,8 @@ export type SkipReason =
   | 'temporary-or-system'
   | 'state-folder'
   | 'ignored'
+  /** A device folder excluded from this computer (selective sync): a copy the user kept here. */
+  | 'excluded'
   | 'invalid-name'
   /** It could not be read (`errno` says why): unknown this pass, not deleted. */
   | 'unreadable'
@@ -62,6 +64,11 @@ export interface ScanResult {
    * not be read: its entry was withdrawn, and positions would not hold.
    */
   folders?: ScannedFolder[];
+  /**
+   * The inodes found in kept copies of excluded folders (selective sync), filled after the scan by the
+   * engine: a synced item moved into one is left out, not deleted.
+   */
+  keptInodes?: ReadonlySet<string>;
 }
 
 export interface ScannedFolder {

@@ -80,6 +80,8 @@ export class Walk {
   readonly #portability: boolean;
   readonly #scope: ScanScope | undefined;
   readonly #digests: boolean;
+  /** Folders excluded from this computer (their keys, `nameKey` of the path): skipped with their content. */
+  readonly #excluded: ReadonlySet<string> | undefined;
   /** Filled by each entry's lstat in turn. */
   readonly #facts: EntryFacts = { kind: 'file', inode: '', size: 0, mtimeNs: 0n };
 
@@ -87,7 +89,12 @@ export class Walk {
     fs: ScanFs,
     list: ListFolder | undefined,
     result: ScanResult,
-    options: { portability: boolean; scope: ScanScope | undefined; digests: boolean },
+    options: {
+      portability: boolean;
+      scope: ScanScope | undefined;
+      digests: boolean;
+      excluded?: ReadonlySet<string> | undefined;
+    },
   ) {
     this.#fs = fs;
     this.#list = list;
@@ -95,6 +102,8 @@ export class Walk {
     this.#portability = options.portability;
     this.#scope = options.scope;
     this.#digests = options.digests;
+    this.#excluded =
+      options.excluded !== undefined && options.excluded.size > 0 ? options.excluded : undefined;
   }
 
   /** The folder's entries, or the errno code of the folder itself. */
@@ -211,6 +220,9 @@ export class Walk {
     // Judged on the directory entry's type so that an ignored tree costs no lstat at all.
     if (!rules.isEmpty && rules.ignores(path, listed.isFolderHint(at))) {
       return item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`);
+    }
+    if (this.#excluded?.has(nameKey(path)) === true) {
+      return item(path, 'excluded', 'excluded from this computer: this copy stays here and is not synced');
     }
     return undefined;
   }

@@ -40,6 +40,8 @@ export interface ScanOptions {
    * root would be: the folder's own files come after them and win.
    */
   extraRules?: string;
+  /** Folders excluded from this computer (`nameKey` of each path): skipped with all they hold. */
+  excluded?: ReadonlySet<string>;
 }
 
 /**
@@ -79,6 +81,7 @@ class ScanRun {
       portability: options.portabilityWarnings ?? true,
       scope,
       digests: options.digests === true,
+      excluded: options.excluded,
     });
     const base = IgnoreRules.empty(
       options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase },

@@ -21,6 +21,15 @@ export function normalisationClash(path: RelativePath, side: 'local' | 'remote')
   );
 }
 
+/** A synced item moved into the kept copy of an excluded folder: the device keeps it where it was. */
+export function movedIntoExcluded(path: RelativePath): PassIssue {
+  return unsyncedItem(
+    'MOVED_INTO_EXCLUDED',
+    path,
+    'It was moved into a folder excluded from this computer, so it is not synced there: the device keeps it here. Move it back, or include that folder.',
+  );
+}
+
 function codeOfSkip(reason: string): string {
   return reason.toUpperCase().replaceAll('-', '_');
 }
@@ -91,6 +100,14 @@ function scanIssue(skipped: ScanResult['skipped'][number]): PassIssue | undefine
       return unsyncedItem('CHANGED_MEANWHILE', path, 'It changed during the scan; the next run looks again.');
     case 'invalid-name':
       return unsyncedItem('INVALID_NAME', path, detail);
+    case 'excluded':
+      return {
+        kind: 'skipped',
+        path,
+        code: 'EXCLUDED',
+        message:
+          'The device folder is excluded from this computer: this copy stays here and is not synced. Include the folder to sync it again.',
+      };
     case 'symlink':
     case 'special-file':
     case 'temporary-or-system':

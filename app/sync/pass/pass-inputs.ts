@@ -1,5 +1,11 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
-import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
+import {
+  movedIntoExcluded,
+  normalisationClash,
+  refusedRemoteItem,
+  remoteLeftOut,
+  scanIssues,
+} from './input-issues.ts';
 import { MOVING_PREFIX } from '../../model/names.ts';
 import {
   isAscii,
@@ -209,6 +215,7 @@ export function passInputs(
   // later, once a million rows live in the old generation, is garbage only a full GC frees.
   const local = localEntries(scan, unknown, scoped);
   const rows = readRows(index, walk, local);
+  leaveOutMovedIntoKeptCopies(scan, rows, local, unknown, issues);
   const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
   const unknownBefore = unknown.size;
   const remote = remoteEntries(walk, unknown, rowLookup(rows, elsewhere), issues);
@@ -240,6 +247,26 @@ function unknownPaths(
     issues.push(refusedRemoteItem(rejected));
   }
   return { unknown, refusedIds };
+}
+
+/**
+ * A synced item the user moved into the kept copy of an excluded folder is not deleted: the round
+ * leaves it out on both sides (the device keeps it where it was) and says why.
+ */
+function leaveOutMovedIntoKeptCopies(
+  scan: ScanResult,
+  rows: ReadonlyMap<string, IndexRow>,
+  local: ReadonlyMap<RelativePath, LocalEntry>,
+  unknown: UnknownPaths,
+  issues: PassIssue[],
+): void {
+  const kept = scan.keptInodes;
+  if (kept === undefined || kept.size === 0) return;
+  for (const row of rows.values()) {
+    if (row.inode === null || !kept.has(row.inode) || local.get(row.path)?.inode === row.inode) continue;
+    unknown.add(row.path, 'itself-and-below');
+    issues.push(movedIntoExcluded(row.path));
+  }
 }
 
 /** The scan's entries the round keeps: known, and (a scoped round) around its scope. */
@@ -299,6 +326,8 @@ function remoteEntries(
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
+  // Folders excluded from this computer (selective sync): they and all they hold stay out, on both sides.
+  const excluded = walk.excluded.length === 0 ? undefined : new Set(walk.excluded.map((folder) => folder.id));
   // The walk's own map stands for the remote side until an entry is left out or changed: then a copy
   // is made (a million entries need not be in two maps when nothing is left out).
   let copy: Map<string, RemoteEntry> | undefined;
@@ -317,6 +346,12 @@ function remoteEntries(
     position += 1;
     const entry = unparked.entry(found);
     if (unknown.covers(entry.path)) {
+      leftOutParents.add(found.parentId);
+      leaveOut();
+      continue;
+    }
+    if (excluded?.has(found.id) === true) {
+      unknown.add(entry.path, 'itself-and-below');
       leftOutParents.add(found.parentId);
       leaveOut();
       continue;

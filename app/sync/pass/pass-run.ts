@@ -4,6 +4,8 @@ import { emptyCounts, type PassReport } from '../pass-report.ts';
 import type { DeleteTally } from '../guards/delete-run.ts';
 import type { HoldAnswer } from '../guards/folder-check.ts';
 import type { SettledRecord, StandingIssues } from './quiet-pass.ts';
+import type { PairSelection } from '../../model/selection.ts';
+import type { SelectionStep } from '../selection/selection-step.ts';
 
 export interface PassRun {
   // Taken at the start, the same for every round.
@@ -12,8 +14,14 @@ export interface PassRun {
   readonly remoteRootId: string;
   /** What the last settled pass left skipped; undefined: something is left to retry, look at everything. */
   readonly standingIssues: StandingIssues | undefined;
-  /** The last settled pass's record, taken (deleted from the index) for the first round's quiet check. */
+  /**
+   * The last settled pass's record, taken (deleted from the index) for the first round's quiet check;
+   * none when the selection changed.
+   */
   readonly settled: SettledRecord | undefined;
+  /** The pair's selection as the pass read it, and what the index was made to match of it. */
+  readonly selection: PairSelection;
+  readonly selectionStep: SelectionStep;
   /** Intents a crash left that recovery settled before the first round (any: no quiet check). */
   readonly recovered: number;
   /** The deletes of the passes just before, and this pass's own so far (delete-run.ts). */

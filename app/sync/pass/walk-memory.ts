@@ -38,6 +38,7 @@ export class WalkMemory {
     remoteRootId: string,
     listings: WalkListings,
     signal: AbortSignal | undefined,
+    excluded?: (folder: { id: string; path: string }) => boolean,
   ): Promise<RemoteWalkResult> {
     if (this.#cache === undefined) {
       this.#cache = this.#listings.load();
@@ -47,6 +48,7 @@ export class WalkMemory {
     const walk = await walkRemote(this.#client, remoteRootId, {
       cache: this.#cache,
       ...(signal === undefined ? {} : { signal }),
+      ...(excluded === undefined ? {} : { excluded }),
       ...(listings === 'trust-cache' ? { trust: (folderId: string) => !touched.has(folderId) } : {}),
     });
     this.#cache = walk.cache;

@@ -46,6 +46,11 @@ export interface RemoteWalkOptions {
   trust?: (folderId: string) => boolean;
   /** Revalidate cached listings with pipelined requests (default true); false: one request each. */
   pipelined?: boolean;
+  /**
+   * Folders excluded from this computer (selective sync): their entry is kept, nothing below them is
+   * listed (`excluded` in the result names them).
+   */
+  excluded?: (folder: { id: string; path: RelativePath }) => boolean;
 }
 
 /** An item the API layer left out of a listing (bad name, malformed), with the folder it is in. */
@@ -78,6 +83,8 @@ export interface RemoteWalkResult {
   unchanged: Set<string>;
   /** Folders listed in full (new, changed, or without a usable cached listing). */
   listed: Set<string>;
+  /** Folders met but not listed, excluded by `options.excluded`, where the walk met them. */
+  excluded: Array<{ id: string; path: RelativePath }>;
   /** For the next walk: every folder listed this time (a vanished one is dropped). */
   cache: RemoteWalkCache;
   /** Listing requests of this walk: full listings (each may take several pages) and 304 answers. */
@@ -213,6 +220,10 @@ class RemoteWalk {
       // walking it again could loop. `entriesOf` keeps its first place the same way.
       if (this.#walked.has(entry.id)) continue;
       this.#walked.add(entry.id);
+      if (this.#options.excluded?.(entry) === true) {
+        this.#result.excluded.push({ id: entry.id, path: entry.path });
+        continue;
+      }
       subfolders.push({ id: entry.id, path: entry.path });
     }
     return subfolders;
@@ -306,6 +317,7 @@ function emptyResult(
     vanished: [],
     unchanged: new Set(),
     listed: new Set(),
+    excluded: [],
     cache: { pageSize, folders: new Map() },
     stats: { listed: 0, notModified: 0, trusted: 0 },
   };

@@ -192,6 +192,7 @@ describe('remoteChangedRoots', () => {
       vanished: vanished.map((id) => ({ id, path: `gone-${id}`, error: undefined as never })),
       unchanged: new Set(),
       listed: new Set(listed),
+      excluded: [],
       cache: { pageSize: undefined, folders: new Map() },
       stats: { listed: listed.length, notModified: 0, trusted: 0 },
     };

@@ -32,6 +32,7 @@ function walkOf(entries: RemoteEntry[], listed: string[]): RemoteWalkResult {
     rejected: [],
     vanished: [],
     listed: new Set(listed),
+    excluded: [],
     cache: { pageSize: undefined, folders: new Map() },
     stats: { listed: listed.length, notModified: 0, trusted: 0 },
   } as unknown as RemoteWalkResult;

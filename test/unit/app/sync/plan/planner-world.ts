@@ -236,6 +236,7 @@ export function walkOf(
     vanished: [],
     unchanged: new Set(),
     listed: new Set(),
+    excluded: [],
     cache: { pageSize: undefined, folders: new Map() },
     stats: { listed: 0, notModified: 0, trusted: 0 },
     ...extra,

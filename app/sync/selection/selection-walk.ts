@@ -1,0 +1,58 @@
+// What a round's walk tells selective sync: excluded folders that moved on the device, and new folders to ask about.
+import type { IndexStore } from '../../index/index-store.ts';
+import type { PairSelection, SelectionStore } from '../../model/selection.ts';
+import type { EngineLogLine } from '../engine-options.ts';
+import type { RemoteWalkResult } from '../remote/remote-walk.ts';
+import { foldersToAskAbout } from './new-folders.ts';
+import { followExcludedMoves } from './selection-step.ts';
+
+/**
+ * After a walk: the exclusions follow their folders to where the walk met them (index and record), and
+ * new folders over the threshold are recorded as waiting and left out of this round (`walk.excluded`).
+ * A record that cannot be written is logged: the index still holds the move, and a new folder not
+ * recorded is asked about again by the next walk that lists it.
+ */
+export async function learnFromWalk(
+  walk: RemoteWalkResult,
+  context: {
+    index: IndexStore;
+    store: SelectionStore | undefined;
+    selection: PairSelection;
+    /** Folders this pass included again: never asked about. */
+    included: ReadonlySet<string>;
+    remoteRootId: string;
+    log: (line: EngineLogLine) => void;
+  },
+): Promise<void> {
+  const { index, store, selection, log } = context;
+  const moves = followExcludedMoves(index, walk.excluded);
+  const waiting =
+    store === undefined
+      ? []
+      : foldersToAskAbout(walk, index, context.remoteRootId, selection, context.included);
+  for (const folder of waiting) {
+    walk.excluded.push({ id: folder.id, path: folder.path });
+    log({
+      level: 'info',
+      message: `new device folder waits for an answer (${folder.files} files, ${folder.bytes} bytes)`,
+      path: folder.path,
+    });
+  }
+  if (store === undefined || (moves.length === 0 && waiting.length === 0)) return;
+  const moved = new Map(moves.map((move) => [move.id, move.to]));
+  try {
+    await store.update((current) => ({
+      ...current,
+      excluded: current.excluded.map((folder) => ({ ...folder, path: moved.get(folder.id) ?? folder.path })),
+      waiting: [
+        ...current.waiting.map((folder) => ({ ...folder, path: moved.get(folder.id) ?? folder.path })),
+        ...waiting.filter((folder) => !current.waiting.some((known) => known.id === folder.id)),
+      ],
+    }));
+  } catch (error) {
+    log({
+      level: 'warn',
+      message: `the selective sync record could not be written: ${(error as Error).message}`,
+    });
+  }
+}
