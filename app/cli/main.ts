@@ -29,6 +29,9 @@ import { runShares, SHARES_USAGE } from './share-commands/shares-command.ts';
 import { runUnshare, UNSHARE_USAGE } from './share-commands/unshare-command.ts';
 import { PHOTOS_USAGE, runPhotos } from './search-commands/photos-command.ts';
 import { runSearch, SEARCH_USAGE } from './search-commands/search-command.ts';
+import { EXCLUDE_USAGE, runExclude } from './selection-commands/exclude-command.ts';
+import { INCLUDE_USAGE, runInclude } from './selection-commands/include-command.ts';
+import { runSelect, SELECT_USAGE } from './selection-commands/select-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -134,10 +137,33 @@ const COMMANDS: Record<string, Command> = {
       ...FOLDER_OPTION,
       'remote-folder': { type: 'string' },
       'delete-local-files': { type: 'boolean' },
+      'ask-over': { type: 'string' },
       ...JSON_OPTION,
     },
     takesArguments: true,
     run: (context, values, args) => runFolders(context, values, args),
+  },
+  select: {
+    usage: SELECT_USAGE,
+    options: { ...FOLDER_OPTION, depth: { type: 'string' }, ...JSON_OPTION },
+    run: (context, values) => runSelect(context, values),
+  },
+  exclude: {
+    usage: EXCLUDE_USAGE,
+    options: {
+      ...FOLDER_OPTION,
+      'remove-local': { type: 'boolean' },
+      'keep-local': { type: 'boolean' },
+      ...JSON_OPTION,
+    },
+    takesArguments: true,
+    run: (context, values, args) => runExclude(context, values, args),
+  },
+  include: {
+    usage: INCLUDE_USAGE,
+    options: { ...FOLDER_OPTION, ...JSON_OPTION },
+    takesArguments: true,
+    run: (context, values, args) => runInclude(context, values, args),
   },
   ui: {
     usage: UI_USAGE,

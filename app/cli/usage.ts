@@ -8,7 +8,10 @@ Keeps a folder in sync with your personal cloud device. Commands:
   whoami     show who is signed in, the device and where the tokens are kept
   devices    list your devices and the address each answers on
   run        sync a folder with the device, live until stopped (\`--once\`: one pass and exit)
-  folders    list, add or remove the folder pairs \`run\` (without --folder) syncs
+  folders    list, add, set or remove the folder pairs \`run\` (without --folder) syncs
+  select     the device folder tree of a pair: which folders this computer holds
+  exclude    stop syncing a device folder here (it stays on the device, untouched)
+  include    sync an excluded device folder here again
   status     what live sync of a folder is doing (or what its last pass left)
   pause      pause live sync of a folder
   resume     resume live sync of a folder

@@ -14,13 +14,17 @@ import { terminalSafe } from '../../search/terminal-text.ts';
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts';
 import { RunError } from './run-command.ts';
+import { formatBytes } from '../../../common/units.ts';
+import { parseSize, setAskOver } from '../../selection/selection-change.ts';
+import { SelectionError } from '../../selection/selection-errors.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
-       mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH]
+       mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH] [--ask-over SIZE|off]
+       mch-sync [--profile DIR] folders set --folder DIR --ask-over SIZE|off
        mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
 
 The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
-every one. \`add\` records a pair (the next run syncs it); \`remove\` forgets it and its index (its
+every one. \`add\` records a pair (the next run syncs it); \`set\` changes one; \`remove\` forgets it and its index (its
 files stay, unless --delete-local-files moves the folder to the trash). A pair whose sync runs
 cannot be removed: stop it first.
 
@@ -32,6 +36,8 @@ synced until one of them is removed.
 Options:
   --folder DIR          the local folder
   --remote-folder PATH  the folder on the device (default /<name of the local folder>)
+  --ask-over SIZE|off   a new device folder holding more than SIZE (500MB, 2GB...; default 500MB)
+                        waits, not synced, until \`mch-sync include\` or \`exclude\` answers; off: never
   --delete-local-files  with remove: move the local folder to the trash
   --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
                         overlap being why the pair is not synced, or null
@@ -48,16 +54,18 @@ export class FoldersError extends MchError {
 export async function runFolders(context: CommandContext, values: Values, args: string[]): Promise<number> {
   const [verb, ...extra] = args;
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`, FOLDERS_USAGE);
-  if (verb === undefined) throw new UsageError('Say list, add or remove.', FOLDERS_USAGE);
+  if (verb === undefined) throw new UsageError('Say list, add, set or remove.', FOLDERS_USAGE);
   switch (verb) {
     case 'list':
       return listPairs(context, values['json'] === true);
     case 'add':
       return addPair(context, values);
+    case 'set':
+      return setPair(context, values);
     case 'remove':
       return removePair(context, values);
     default:
-      throw new UsageError(`Unknown "${verb}": say list, add or remove.`, FOLDERS_USAGE);
+      throw new UsageError(`Unknown "${verb}": say list, add, set or remove.`, FOLDERS_USAGE);
   }
 }
 
@@ -98,8 +106,41 @@ function folderOf(values: Values): string {
   return resolve(folder);
 }
 
+/** `--ask-over` as bytes (null: off), undefined when not given; refused before anything changes. */
+function askOverOf(values: Values): number | null | undefined {
+  const given = values['ask-over'];
+  if (given === undefined) return undefined;
+  try {
+    return parseSize(String(given));
+  } catch (error) {
+    if (error instanceof SelectionError) throw new UsageError(`--ask-over: ${error.message}`, FOLDERS_USAGE);
+    throw error;
+  }
+}
+
+function askOverWords(bytes: number | null): string {
+  return bytes === null
+    ? 'new device folders are synced whatever their size'
+    : `a new device folder over ${formatBytes(bytes)} waits for an answer`;
+}
+
+async function setPair(context: CommandContext, values: Values): Promise<number> {
+  const localRoot = folderOf(values);
+  const askOver = askOverOf(values);
+  if (askOver === undefined) throw new UsageError('Say what to set: --ask-over SIZE|off.', FOLDERS_USAGE);
+  const pairs = await knownFolderPairs(context.profileDir, context.warn);
+  const pair = pairs.find((known) => known.localRoot === localRoot);
+  if (pair === undefined) {
+    throw new UsageError(`${terminalSafe(localRoot)} is not a synced folder of this profile.`, FOLDERS_USAGE);
+  }
+  await setAskOver(context.profileDir, pair, askOver);
+  context.print(`${terminalSafe(localRoot)}: ${askOverWords(askOver)}.`);
+  return 0;
+}
+
 async function addPair(context: CommandContext, values: Values): Promise<number> {
   const localRoot = folderOf(values);
+  const askOver = askOverOf(values);
   let isFolder = false;
   try {
     isFolder = statSync(localRoot).isDirectory();
@@ -135,9 +176,12 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
   } else {
     await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
   }
+  if (askOver !== undefined) await setAskOver(context.profileDir, { localRoot, remoteFolder }, askOver);
   context.print(
     `${terminalSafe(localRoot)} is paired with ${terminalSafe(remoteFolder)}; \`mch-sync run\` syncs it.`,
   );
+  if (askOver !== undefined)
+    context.print(`${askOverWords(askOver)[0]?.toUpperCase()}${askOverWords(askOver).slice(1)}.`);
   return 0;
 }
 

@@ -11,6 +11,7 @@ import { unsyncedWords } from '../terminal/issue-lines.ts';
 import { askFolderService, chooseFolder, ServiceCommandError, withIndex } from './folder-service.ts';
 import type { LastPassJson, StatusJson } from './status-json.ts';
 import { formatStatus } from './status-output.ts';
+import { readPairSelection } from '../../profile/pair-selection.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -48,6 +49,7 @@ export async function runStatus(context: CommandContext, values: Values): Promis
       itemsSynced: summary?.itemsSynced ?? null,
       pendingChanges: summary?.pendingChanges ?? null,
       lastPass: summary?.lastPass ? withoutIssues(summary.lastPass) : null,
+      selection: selectionSummary(context, folder.localRoot),
     };
   } else {
     if (summary === undefined || (summary.lastPass === null && summary.lastSyncAtMs === null)) {
@@ -56,7 +58,10 @@ export async function runStatus(context: CommandContext, values: Values): Promis
         `${terminalSafe(folder.localRoot)} was never synced with this profile: run \`mch-sync run --folder ${terminalSafe(folder.localRoot)}\`.`,
       );
     }
-    json = statusFromIndex(folder.localRoot, summary);
+    json = {
+      ...statusFromIndex(folder.localRoot, summary),
+      selection: selectionSummary(context, folder.localRoot),
+    };
   }
   if (values['json'] === true) {
     context.print(JSON.stringify(json, null, 2));
@@ -94,7 +99,23 @@ export function statusFromIndex(localRoot: string, summary: IndexSummary): Statu
     itemsSynced: summary.itemsSynced,
     pendingChanges: summary.pendingChanges,
     lastPass: pass === null ? null : withoutIssues(pass),
+    selection: null,
   };
+}
+
+/** The pair's selection in numbers; null (with a warning) when its record cannot be read. */
+function selectionSummary(context: CommandContext, localRoot: string): StatusJson['selection'] {
+  try {
+    const selection = readPairSelection(context.profileDir, localRoot);
+    return {
+      excluded: selection.excluded.length,
+      waiting: selection.waiting,
+      askOverBytes: selection.askOverBytes,
+    };
+  } catch (error) {
+    context.warn((error as Error).message);
+    return null;
+  }
 }
 
 /** Undefined when the folder has no index; a damaged last-pass record is left out with a warning. */

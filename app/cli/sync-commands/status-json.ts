@@ -1,6 +1,7 @@
 // What `mch-sync status --json` prints, shared by the command that builds it and the output that words it.
 import type { SyncStatus } from '../../../common/sync-status.ts';
 import type { StoredPassSummary } from '../../sync/pass/pass-record.ts';
+import type { WaitingFolder } from '../../model/selection.ts';
 
 /** The last pass as `status --json` shows it: its issues are in `issues`. */
 export type LastPassJson = Omit<StoredPassSummary, 'issues'>;
@@ -18,4 +19,6 @@ export interface StatusJson extends SyncStatus {
   /** Remote changes whose outcome is unknown, checked at the next pass; null when the index could not be read. */
   pendingChanges: number | null;
   lastPass: LastPassJson | null;
+  /** Selective sync: how many device folders are excluded, the new ones waiting for an answer, the threshold. */
+  selection: { excluded: number; waiting: WaitingFolder[]; askOverBytes: number | null } | null;
 }

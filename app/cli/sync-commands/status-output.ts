@@ -39,6 +39,19 @@ export function formatStatus(status: StatusJson, nowMs: number): string[] {
         : `${status.pendingChanges} changes whose outcome is`;
     rows.push(['pending', `${changes} checked at the next pass`]);
   }
+  const selection = status.selection;
+  if (selection !== null && (selection.excluded > 0 || selection.waiting.length > 0)) {
+    rows.push([
+      'excluded',
+      `${selection.excluded} ${selection.excluded === 1 ? 'folder' : 'folders'} (\`mch-sync select\`)`,
+    ]);
+    for (const waiting of selection.waiting) {
+      rows.push([
+        'waiting',
+        `${waiting.path} (${waiting.files} files, ${formatBytes(waiting.bytes)}): \`mch-sync include\` or \`exclude\``,
+      ]);
+    }
+  }
   // The index keeps the first issues of a pass and their total; a running service sends all it has.
   const issueCount = status.running
     ? status.issues.length

@@ -3,6 +3,7 @@ import type { IndexStore } from '../../index/index-store.ts';
 import type { PairSelection, SelectionStore } from '../../model/selection.ts';
 import type { EngineLogLine } from '../engine-options.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
+import { readAppliedSelection, writeAppliedSelection } from './applied-selection.ts';
 import { foldersToAskAbout } from './new-folders.ts';
 import { followExcludedMoves } from './selection-step.ts';
 
@@ -30,6 +31,13 @@ export async function learnFromWalk(
     store === undefined
       ? []
       : foldersToAskAbout(walk, index, context.remoteRootId, selection, context.included);
+  if (waiting.length > 0) {
+    // Applied now (they have no rows): an answer "sync it" is then a change the next pass sees, even
+    // when it finds every listing unchanged since this walk.
+    const applied = readAppliedSelection(index);
+    applied.folders.push(...waiting.map(({ path, id }) => ({ path, id })));
+    writeAppliedSelection(index, applied);
+  }
   for (const folder of waiting) {
     walk.excluded.push({ id: folder.id, path: folder.path });
     log({

@@ -103,7 +103,14 @@ describe('one transfer in the tray, the window and the command line', () => {
 
   it('shows the same bytes in `mch-sync run` and `mch-sync status` as the window', () => {
     expect(statusLines(status)[1]).toBe('  128 of 412 changes, 734 MB of 2.1 GB');
-    const json = { ...status, running: true, itemsSynced: null, pendingChanges: null, lastPass: null };
+    const json = {
+      ...status,
+      running: true,
+      itemsSynced: null,
+      pendingChanges: null,
+      lastPass: null,
+      selection: null,
+    };
     expect(formatStatus(json, 0)).toContain('state:         syncing: 128 of 412 items, 734 MB of 2.1 GB');
   });
 });
