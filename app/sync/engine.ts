@@ -191,7 +191,8 @@ export class SyncEngine {
       report,
       fromScan: 0,
       executed: false,
-      wholeTree: selectionStep.changed,
+      // A copy waiting to be removed must be synced first, wherever the watcher saw changes.
+      wholeTree: selectionStep.changed || selectionStep.waitingToRemove.length > 0,
       replannedForDeletions: false,
     };
   }
@@ -284,7 +285,9 @@ export class SyncEngine {
       ...(scope === undefined ? {} : { within: scope.roots }),
       ...(this.#options.ignoreRules === undefined ? {} : { extraRules: this.#options.ignoreRules }),
       ...(compares ? { digests: true } : {}),
-      ...(run.selectionStep.excluded.size === 0 ? {} : { excluded: run.selectionStep.excluded.keys }),
+      ...(run.selectionStep.excluded.size === 0
+        ? {}
+        : { excluded: run.selectionStep.excluded.keys, excludedInodes: run.selectionStep.excluded.inodes }),
     };
     // A whole round walks the device while it scans: the device answers on its own core.
     const walking = where.walk === undefined && scope === undefined ? this.#walk(run, listings) : undefined;

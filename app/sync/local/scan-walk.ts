@@ -72,6 +72,8 @@ function unreadable(path: RelativePath, errno: string): SkippedItem {
 const NOT_UTF8 = 'Its name is not valid UTF-8 text, which the device cannot store. Rename it to sync it.';
 
 /** The state of one walk; one method per folder keeps the hot loop free of closures. */
+const KEPT_COPY = 'excluded from this computer: this copy stays here and is not synced';
+
 export class Walk {
   readonly #fs: ScanFs;
   /** The native lister; undefined to read folders through `#fs`. */
@@ -82,6 +84,8 @@ export class Walk {
   readonly #digests: boolean;
   /** Folders excluded from this computer (their keys, `nameKey` of the path): skipped with their content. */
   readonly #excluded: ReadonlySet<string> | undefined;
+  /** The inodes of kept copies of excluded folders, wherever they are now. */
+  readonly #excludedInodes: ReadonlySet<string> | undefined;
   /** Filled by each entry's lstat in turn. */
   readonly #facts: EntryFacts = { kind: 'file', inode: '', size: 0, mtimeNs: 0n };
 
@@ -94,6 +98,7 @@ export class Walk {
       scope: ScanScope | undefined;
       digests: boolean;
       excluded?: ReadonlySet<string> | undefined;
+      excludedInodes?: ReadonlySet<string> | undefined;
     },
   ) {
     this.#fs = fs;
@@ -104,6 +109,10 @@ export class Walk {
     this.#digests = options.digests;
     this.#excluded =
       options.excluded !== undefined && options.excluded.size > 0 ? options.excluded : undefined;
+    this.#excludedInodes =
+      options.excludedInodes !== undefined && options.excludedInodes.size > 0
+        ? options.excludedInodes
+        : undefined;
   }
 
   /** The folder's entries, or the errno code of the folder itself. */
@@ -177,6 +186,11 @@ export class Walk {
         skipped.push(kind);
         continue;
       }
+      // A kept copy of an excluded folder is known by its inode too: renamed or moved here, still kept.
+      if (kind === 'folder' && this.#excludedInodes?.has(facts.inode) === true) {
+        skipped.push(item(path, 'excluded', KEPT_COPY));
+        continue;
+      }
       if (this.#portability) {
         const problem = windowsNameProblem(name);
         if (problem !== undefined) this.#result.portability.push({ path, detail: `the name ${problem}` });
@@ -222,7 +236,7 @@ export class Walk {
       return item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`);
     }
     if (this.#excluded?.has(nameKey(path)) === true) {
-      return item(path, 'excluded', 'excluded from this computer: this copy stays here and is not synced');
+      return item(path, 'excluded', KEPT_COPY);
     }
     return undefined;
   }

@@ -42,6 +42,8 @@ export interface ScanOptions {
   extraRules?: string;
   /** Folders excluded from this computer (`nameKey` of each path): skipped with all they hold. */
   excluded?: ReadonlySet<string>;
+  /** Kept copies of excluded folders by inode: skipped wherever they were moved to. */
+  excludedInodes?: ReadonlySet<string>;
 }
 
 /**
@@ -82,6 +84,7 @@ class ScanRun {
       scope,
       digests: options.digests === true,
       excluded: options.excluded,
+      excludedInodes: options.excludedInodes,
     });
     const base = IgnoreRules.empty(
       options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase },

@@ -15,7 +15,9 @@ export interface AppliedSelection {
 }
 
 const appliedSchema = z.object({
-  folders: z.array(z.object({ path: z.string().min(1), id: z.string().min(1) })),
+  folders: z.array(
+    z.object({ path: z.string().min(1), id: z.string().min(1), keptInode: z.string().min(1).optional() }),
+  ),
   trash: z.array(z.string().min(1)),
 });
 

@@ -5,16 +5,23 @@ import { nameKey, type RelativePath } from '../../model/items.ts';
 export interface AppliedFolder {
   path: RelativePath;
   id: string;
+  /** The inode of the local copy the user kept, when there is one: the scan knows it wherever it goes. */
+  keptInode?: string;
 }
 
 export class ExcludedFolders {
   readonly #ids: ReadonlySet<string>;
   /** `nameKey` of each path: the scan's `excluded`. */
   readonly keys: ReadonlySet<string>;
+  /** The kept copies' inodes: the scan's `excludedInodes`. */
+  readonly inodes: ReadonlySet<string>;
 
   constructor(folders: readonly AppliedFolder[]) {
     this.#ids = new Set(folders.map((folder) => folder.id));
     this.keys = new Set(folders.map((folder) => nameKey(folder.path)));
+    this.inodes = new Set(
+      folders.flatMap((folder) => (folder.keptInode === undefined ? [] : [folder.keptInode])),
+    );
   }
 
   get size(): number {

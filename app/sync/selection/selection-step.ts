@@ -1,5 +1,5 @@
 // A pass's first and last step of selective sync: the index made to match the pair's selection, local copies of excluded folders dealt with.
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexStore } from '../../index/index-store.ts';
 import { nameKey, type IndexRow, type LocalEntry, type RelativePath } from '../../model/items.ts';
@@ -74,7 +74,12 @@ export async function applySelection(
       }
       toTrash.push(localPath);
     }
-    next.folders.push({ path: folder.path, id: folder.id });
+    const keptInode = folder.localCopy === 'keep' ? inodeOf(join(context.local.path, localPath)) : undefined;
+    next.folders.push({
+      path: folder.path,
+      id: folder.id,
+      ...(keptInode === undefined ? {} : { keptInode }),
+    });
     changed = true;
   }
   if (changed) {
@@ -90,6 +95,12 @@ export async function applySelection(
     await emptyTrashList(context, next);
   }
   return { excluded: new ExcludedFolders(next.folders), changed, waitingToRemove, included };
+}
+
+/** The inode of the folder at `path`, when one is there. */
+function inodeOf(path: string): string | undefined {
+  const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return stats?.isDirectory() === true ? stats.ino.toString() : undefined;
 }
 
 /** The exclusions and the waiting folders, one per device id (the record may name one twice). */
@@ -121,6 +132,7 @@ function isAllSynced(
   const scan = context.local.scan({
     within: [path],
     excluded: new ExcludedFolders(excluded).keys,
+    excludedInodes: new ExcludedFolders(excluded).inodes,
     ...(context.ignoreRules === undefined ? {} : { extraRules: context.ignoreRules }),
   });
   if (scan.root !== 'ok' && scan.root !== 'empty') return false;

@@ -108,6 +108,31 @@ describe('an excluded folder', () => {
     expect(existsSync(pair.local('pictures/2019'))).toBe(false);
   });
 
+  it('keeps its kept copy unsynced when that copy or its parent is renamed here', async ({ newPair }) => {
+    const { pair, selection } = await syncedPair(newPair);
+    const id = await pair.remoteId('photos/2019');
+    selection.exclude('photos/2019', id, 'keep');
+    expectSynced(await pair.sync());
+    const before = await pair.remoteTree();
+    pair.renameLocal('photos', 'pictures');
+    const { writes } = await pair.syncCounting();
+    // One rename of the parent; nothing of the kept copy goes up as new.
+    expect(writes.filter((write) => !write.startsWith('PATCH '))).toEqual([]);
+    pair.renameLocal('pictures/2019', 'pictures/old-2019');
+    const again = await pair.syncCounting();
+    expect(again.writes).toEqual([]);
+    expect(again.report.issues).toContainEqual(
+      expect.objectContaining({ path: 'pictures/old-2019', code: 'EXCLUDED' }),
+    );
+    const after = await pair.remoteTree();
+    expect(Object.keys(after).sort()).toEqual(
+      Object.keys(before)
+        .map((path) => path.replace(/^photos/, 'pictures'))
+        .sort(),
+    );
+    expect(selection.current.excluded).toEqual([{ path: 'pictures/2019', id, localCopy: 'keep' }]);
+  });
+
   it('sends a device file moved into it to the trash here, and brings one moved out of it', async ({
     newPair,
   }) => {
