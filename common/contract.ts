@@ -1,5 +1,7 @@
 // The UI contract: every call the window may make (invoke map) and every event it hears (events map), as plain data, shared by the renderer, both hosts and app/.
-import type { EngineState, SyncProgress } from './sync-status.ts';
+import type { IssueView, PairView, SelectionChange, SelectionFolderView } from './contract-pairs.ts';
+
+export type * from './contract-pairs.ts';
 
 /** What crosses as an error: the MchError's stable code, a title for people and what to do next. */
 export interface UiError {
@@ -16,6 +18,7 @@ export interface UiError {
 export type InvokeResult<T> = { ok: true; value: T } | { ok: false; error: UiError };
 
 // ---- data --------------------------------------------------------------------------------------
+// A folder pair's views (PairView, its issues, hold and selective sync) are in contract-pairs.ts.
 
 export interface AccountView {
   signedIn: boolean;
@@ -47,98 +50,6 @@ export interface RemoteFolderListing {
   /** Null at the root. */
   parentId: string | null;
   children: RemoteFolderView[];
-}
-
-/**
- * What Issues shows the user, grouped by what they can do, as the command line does
- * (app/sync/issue-groups.ts): `needs-you` (free space, a permission: then it syncs), `never-as-is`
- * (rename or move it), `conflict` (both versions kept) and `retry-later` (tried again by itself) are
- * not synced; `skipped` (left out by the client's rules: a symbolic link, a special file) and `warning`
- * (synced, but worth knowing) are listed quietly.
- */
-export type IssueGroupView = 'needs-you' | 'never-as-is' | 'conflict' | 'retry-later' | 'skipped' | 'warning';
-
-/** Why an item is not synced, or synced with a warning, and what to do (desktop-app.md §2.4). */
-export interface IssueView {
-  pairId: string;
-  kind: 'skipped' | 'retry' | 'failed' | 'warning' | 'conflict';
-  /** What the user can do about it: the heading it is shown under. */
-  group: IssueGroupView;
-  /** Relative to the pair's folder. */
-  path: string;
-  /** Absolute, for "show in folder"; null when it is not on disk. */
-  localPath: string | null;
-  code: string;
-  message: string;
-  /** For a conflict: the other copy, kept beside it. */
-  otherCopy: string | null;
-}
-
-/** A choice the pair waits for: held deletes (mass delete, emptied folder), a changed folder or device. */
-export interface HoldView {
-  reason: string;
-  /** A few words for the heading and the tray: "Deletes waiting", "Not the folder that was synced"... */
-  title: string;
-  /** For people: what happened and the two ways out. */
-  advice: string;
-  /** How many deletes wait on each side. */
-  localDeletes: number;
-  remoteDeletes: number;
-  /** The paths the deletes would remove (the first few hundred). */
-  paths: string[];
-  /** Which answers apply: confirm (delete on the device too) and restore (bring them back). */
-  canConfirm: boolean;
-  canRestore: boolean;
-  /** The buttons' words for each answer (what it does here), null where it does not apply. */
-  confirmLabel: string | null;
-  restoreLabel: string | null;
-  /** Asked before the confirm answer, which deletes: what it will delete. */
-  confirmQuestion: string | null;
-}
-
-/** A hold's answer being carried out: the hold stays until the pass that carries it out ends. */
-export interface HoldAnswerView {
-  choice: 'confirm-deletes' | 'restore';
-  /** For people: what is under way ("Restore them here: under way…"). */
-  words: string;
-}
-
-/** Items left out on purpose, which are not issues: counted for the settings, never listed under Issues. */
-export interface LeftOutView {
-  /** Matched by the ignore rules (the settings' and the folders' own .mchignore files). */
-  ignored: number;
-  /** System and temporary files the client never syncs (.DS_Store, editor swap files, a disk's trash). */
-  systemFiles: number;
-}
-
-export interface PairView {
-  /** Stable id of the pair (the key of its folder). */
-  id: string;
-  localRoot: string;
-  remoteFolder: string;
-  state: EngineState;
-  /**
-   * The state in words, with what needs the user beside it: "Up to date · 1 conflict", "Syncing",
-   * "Waiting for you". Never "Up to date" alone while something needs the user.
-   */
-  words: string;
-  /** For people; null when there is nothing to say. */
-  detail: string | null;
-  paused: boolean;
-  progress: (SyncProgress & { bytesPerSecond: number | null; secondsLeft: number | null }) | null;
-  lastSyncAtMs: number | null;
-  itemsSynced: number;
-  /**
-   * Items under Issues that need the user: those not synced, and conflicts. What is listed quietly (left
-   * out by the client's rules, synced with a warning) is not counted; left out on purpose is not listed.
-   */
-  issueCount: number;
-  /** How many of `issueCount` are conflicts (both versions kept). */
-  conflictCount: number;
-  leftOut: LeftOutView;
-  hold: HoldView | null;
-  /** The user answered the hold and the pass that carries it out has not ended yet. */
-  answering: HoldAnswerView | null;
 }
 
 /** What "Add a folder" shows before adding a pair (pairs:check). */
@@ -275,7 +186,14 @@ export interface InvokeMap {
   'pairs:list': { request: Empty; response: PairView[] };
   /** `remoteFolder` null: offer one. Refuses nothing itself: the problem is part of the answer. */
   'pairs:check': { request: { localRoot: string; remoteFolder: string | null }; response: PairCheckView };
-  'pairs:add': { request: { localRoot: string; remoteFolder: string }; response: PairView };
+  /**
+   * `excluded`: device folders (below `remoteFolder`, as selection:preview shows them) left off this
+   * computer from the first pass on; any copy of them here is kept, unsynced.
+   */
+  'pairs:add': {
+    request: { localRoot: string; remoteFolder: string; excluded?: string[] };
+    response: PairView;
+  };
   /** Stops its sync and forgets it; without `keepLocalFiles` the folder goes to the trash. */
   'pairs:remove': { request: { pairId: string; keepLocalFiles: boolean }; response: Empty };
   /** `pairId` null: every pair. */
@@ -289,6 +207,20 @@ export interface InvokeMap {
   'sync:confirmDeletes': { request: { pairId: string; reason: string }; response: PairView };
   /** Answers a hold: bring the items back from the device. */
   'sync:restore': { request: { pairId: string; reason: string }; response: PairView };
+  /** The folders directly in the pair's device folder `path` (`''`: the pair's folder), one listing a call. */
+  'selection:list': { request: { pairId: string; path: string }; response: SelectionFolderView[] };
+  /**
+   * The same for a pair not made yet ("Add a folder"): the folders in `remoteFolder`'s `path` as they
+   * would be with `excluded` (paths below `remoteFolder`) left out.
+   */
+  'selection:preview': {
+    request: { remoteFolder: string; excluded: string[]; path: string };
+    response: SelectionFolderView[];
+  };
+  /** Includes a folder or leaves it out (a waiting one is answered so); the pair syncs at once. */
+  'selection:set': { request: SelectionChange; response: PairView };
+  /** Ask before syncing new device folders larger than `bytes` (null: never ask). */
+  'selection:askOver': { request: { pairId: string; bytes: number | null }; response: PairView };
   'activity:list': { request: { pairId: string | null }; response: ActivityView[] };
   'issues:list': { request: { pairId: string | null }; response: IssueView[] };
   /** The synced items below a folder, for the share picker; `path` null: the pairs' folders. */
@@ -354,6 +286,10 @@ export const INVOKE_NAMES = [
   'sync:now',
   'sync:confirmDeletes',
   'sync:restore',
+  'selection:list',
+  'selection:preview',
+  'selection:set',
+  'selection:askOver',
   'activity:list',
   'issues:list',
   'local:browse',

@@ -16,6 +16,19 @@ const HOLD_REASONS: Record<HoldReason, true> = {
   'device-changed': true,
 };
 const holdReason = z.enum(Object.keys(HOLD_REASONS) as [HoldReason, ...HoldReason[]]);
+/** A device folder below a pair's device folder: names between single slashes, none `.` or `..`. */
+const folderPath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((value) => value.split('/').every((name) => name !== '' && name !== '.' && name !== '..'), {
+    message: 'not a folder path below the pair (names between single slashes, no . or ..)',
+  });
+/** The same, or `''` for the pair's folder itself (where a tree starts). */
+const treePath = z.union([z.literal(''), folderPath]);
+const devicePath = z.string().startsWith('/').max(4096);
+/** A threshold in bytes: 1 byte to 1 PB. */
+const thresholdBytes = z.number().int().min(1).max(1e15);
 
 /** Strict objects: an unknown field is a mistake of the caller, refused rather than ignored. */
 export const REQUEST_SCHEMAS = {
@@ -37,13 +50,34 @@ export const REQUEST_SCHEMAS = {
     localRoot: path,
     remoteFolder: z.string().startsWith('/').max(4096).nullable(),
   }),
-  'pairs:add': z.strictObject({ localRoot: path, remoteFolder: z.string().startsWith('/').max(4096) }),
+  'pairs:add': z.strictObject({
+    localRoot: path,
+    remoteFolder: devicePath,
+    excluded: z.array(folderPath).max(10_000).optional(),
+  }),
   'pairs:remove': z.strictObject({ pairId: id, keepLocalFiles: z.boolean() }),
   'sync:pause': pairTarget,
   'sync:resume': pairTarget,
   'sync:now': pairTarget,
   'sync:confirmDeletes': z.strictObject({ pairId: id, reason: holdReason }),
   'sync:restore': z.strictObject({ pairId: id, reason: holdReason }),
+  'selection:list': z.strictObject({ pairId: id, path: treePath }),
+  'selection:preview': z.strictObject({
+    remoteFolder: devicePath,
+    excluded: z.array(folderPath).max(10_000),
+    path: treePath,
+  }),
+  // Leaving a folder out says what becomes of its copy here; including one has no such question.
+  'selection:set': z.discriminatedUnion('include', [
+    z.strictObject({ pairId: id, path: folderPath, include: z.literal(true), localCopy: z.null() }),
+    z.strictObject({
+      pairId: id,
+      path: folderPath,
+      include: z.literal(false),
+      localCopy: z.enum(['remove', 'keep']),
+    }),
+  ]),
+  'selection:askOver': z.strictObject({ pairId: id, bytes: thresholdBytes.nullable() }),
   'activity:list': pairTarget,
   'issues:list': pairTarget,
   'local:browse': z.strictObject({ path: path.nullable() }),

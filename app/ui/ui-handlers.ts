@@ -1,16 +1,25 @@
-// Every contract call's handler, from the three groups (account, pairs, content), as one map for dispatch, each failure worded for the window.
+// Every contract call's handler, from the groups (account, pairs and their selective sync, content), as one map for dispatch, each failure worded for the window.
 import { INVOKE_NAMES, type InvokeName } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import { accountHandlers } from './account-handlers.ts';
 import { contentHandlers } from './content-handlers.ts';
 import { pairHandlers } from './pairs/pair-handlers.ts';
+import { pairSelectionHandlers } from './pairs/pair-selection-handlers.ts';
 import { windowErrorOf } from './ui-errors.ts';
 import type { HandlerCore } from './handler-core.ts';
 import { describeFailure } from './window-log.ts';
 
 export function contractHandlers(core: HandlerCore): ContractHandlers {
-  return guarded({ ...accountHandlers(core), ...pairHandlers(core), ...contentHandlers(core) }, core);
+  return guarded(
+    {
+      ...accountHandlers(core),
+      ...pairHandlers(core),
+      ...pairSelectionHandlers(core),
+      ...contentHandlers(core),
+    },
+    core,
+  );
 }
 
 type AnyHandler = (request: unknown) => Promise<unknown>;

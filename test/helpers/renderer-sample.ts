@@ -112,6 +112,12 @@ export function rendererSample(nowMs: number): RendererSample {
         leftOut: { ignored: 14, systemFiles: 3 },
         hold: null,
         answering: null,
+        // A new device folder over the threshold, waiting for an answer (the card's notice, the tray).
+        selection: {
+          excluded: 1,
+          waiting: [{ path: 'Videos 2025', bytes: 1_240_000_000, files: 312 }],
+          askOverBytes: 500_000_000,
+        },
       },
       {
         id: 'documents',
@@ -129,6 +135,7 @@ export function rendererSample(nowMs: number): RendererSample {
         conflictCount: 1,
         leftOut: { ignored: 0, systemFiles: 1 },
         answering: null,
+        selection: { excluded: 0, waiting: [], askOverBytes: 500_000_000 },
         hold: {
           reason: 'emptied-root',
           title: 'Folder emptied',

@@ -77,7 +77,13 @@ export function isRetried(error: Error): boolean {
 }
 
 /** A pair that could not start, listed in state `error` with why (and when it is tried again). */
-export function stoppedPairView(id: string, pair: FolderPair, error: Error, retryMs: number): PairView {
+export function stoppedPairView(
+  id: string,
+  pair: FolderPair,
+  error: Error,
+  retryMs: number,
+  selection: PairView['selection'],
+): PairView {
   return {
     id,
     localRoot: pair.localRoot,
@@ -96,5 +102,6 @@ export function stoppedPairView(id: string, pair: FolderPair, error: Error, retr
     leftOut: { ignored: 0, systemFiles: 0 },
     hold: null,
     answering: null,
+    selection,
   };
 }

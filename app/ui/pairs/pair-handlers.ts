@@ -8,6 +8,7 @@ import { temporaryOrSystemReason } from '../../sync/local/local-names.ts';
 import type { ContractHandlers } from '../dispatch.ts';
 import type { HandlerCore } from '../handler-core.ts';
 import { openFailedError } from '../ui-errors.ts';
+import { excludedAtStart } from './pair-selection-handlers.ts';
 
 type Handlers = Pick<
   ContractHandlers,
@@ -39,7 +40,8 @@ export function pairHandlers(core: HandlerCore): Handlers {
   return {
     'pairs:list': () => Promise.resolve(core.pairViews()),
     'pairs:check': ({ localRoot, remoteFolder }) => pairs().check(localRoot, remoteFolder),
-    'pairs:add': async ({ localRoot, remoteFolder }) => pairs().add(localRoot, remoteFolder),
+    'pairs:add': async ({ localRoot, remoteFolder, excluded }) =>
+      pairs().add(localRoot, remoteFolder, await excludedAtStart(core, remoteFolder, excluded ?? [])),
     'pairs:remove': async ({ pairId, keepLocalFiles }) => {
       await pairs().remove(pairId, keepLocalFiles);
       core.emit('pairs:changed', core.pairViews());

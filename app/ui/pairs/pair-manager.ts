@@ -9,6 +9,8 @@ import { lockSyncedFolder, type SyncedFolderLock } from '../../profile/folder-lo
 import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { forgetFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
+import type { ExcludedFolder } from '../../model/selection.ts';
+import { updatePairSelection } from '../../profile/pair-selection.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import {
   notSyncedError,
@@ -23,7 +25,7 @@ import type { HoldReason } from '../../sync/pass-report.ts';
 import { checkNewPair, isRetried, PairError, stoppedPairView } from './pair-checks.ts';
 import { PairAnswers, type HoldChoice } from './pair-answers.ts';
 import type { PairHistory } from './pair-history.ts';
-import { activityViewOf, issueViews, pairView, TransferRate } from './pair-views.ts';
+import { activityViewOf, issueViews, pairSelectionView, pairView, TransferRate } from './pair-views.ts';
 import { StoredPassReader } from './stored-pass.ts';
 
 interface RunningPair {
@@ -127,7 +129,12 @@ export class PairManager {
     return checkNewPair(this.#options.profileDir, { localRoot, remoteFolder }, pairs, isKnown);
   }
 
-  async add(localRootGiven: string, remoteFolderGiven: string): Promise<PairView> {
+  /** `excluded`: device folders left out from the first pass on, which asks nothing (new-folders.ts). */
+  async add(
+    localRootGiven: string,
+    remoteFolderGiven: string,
+    excluded: ExcludedFolder[] = [],
+  ): Promise<PairView> {
     const localRoot = resolve(localRootGiven);
     const pairs = await knownFolderPairs(this.#options.profileDir, this.#options.warn);
     const remoteFolder = this.#checkNew(localRoot, remoteFolderGiven, pairs);
@@ -137,6 +144,8 @@ export class PairManager {
       pairs,
       this.#options.warn,
     );
+    if (excluded.length > 0)
+      await updatePairSelection(this.#options.profileDir, localRoot, (before) => ({ ...before, excluded }));
     await this.#start(pair);
     return this.view(folderKey(localRoot));
   }
@@ -188,11 +197,18 @@ export class PairManager {
         rate: running.rate,
         conflicts: this.#options.history.conflicts(id),
         answering: this.#answers.of(id),
+        selection: pairSelectionView(this.#options.profileDir, running.pair.localRoot),
       });
     }
     const stopped = this.#stopped.get(id);
     if (stopped === undefined) throw new PairError('PAIR_NOT_FOUND', `There is no folder pair ${id}.`);
-    return stoppedPairView(id, stopped.pair, stopped.error, this.#retryMs());
+    const selection = pairSelectionView(this.#options.profileDir, stopped.pair.localRoot);
+    return stoppedPairView(id, stopped.pair, stopped.error, this.#retryMs(), selection);
+  }
+
+  /** The pair and, while its service runs, its open index (selective sync's sizes). */
+  selectionTarget(id: string): { pair: FolderPair; index: IndexStore | undefined } {
+    return { pair: this.#pairOf(id), index: this.#running.get(id)?.store };
   }
 
   /** The live status, with what the index remembers until this service has finished a pass of its own. */

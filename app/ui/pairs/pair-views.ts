@@ -5,9 +5,12 @@ import type {
   ActivityView,
   HoldAnswerView,
   HoldView,
+  PairSelectionView,
   PairView,
 } from '../../../common/contract.ts';
 import type { ActivityEntry, SyncStatus } from '../../../common/sync-status.ts';
+import type { PairSelection } from '../../model/selection.ts';
+import { readPairSelection } from '../../profile/pair-selection.ts';
 import { holdAdvice, holdAnswerLabels } from '../../sync/hold-words.ts';
 import type { HoldReason, PassHold } from '../../sync/pass-report.ts';
 import { pairIssues } from './pair-issues.ts';
@@ -53,6 +56,8 @@ export interface PairFacts {
   conflicts?: readonly Pick<ActivityView, 'path'>[];
   /** A hold's answer under way (pair-answers.ts). */
   answering?: HoldAnswerView | null;
+  /** Selective sync as the pair's record has it (pairSelectionView). */
+  selection?: PairSelectionView | null;
 }
 
 export function pairView(facts: PairFacts): PairView {
@@ -89,6 +94,25 @@ export function pairView(facts: PairFacts): PairView {
     leftOut,
     hold: facts.hold === null ? null : holdView(facts.hold, status.localRoot),
     answering: facts.answering ?? null,
+    selection: facts.selection ?? null,
+  };
+}
+
+/**
+ * The pair's selective sync as its record has it now; null when the record cannot be read (its pass
+ * stops and says why: an unreadable selection is never taken for "nothing excluded").
+ */
+export function pairSelectionView(profileDir: string, localRoot: string): PairSelectionView | null {
+  let selection: PairSelection;
+  try {
+    selection = readPairSelection(profileDir, localRoot);
+  } catch {
+    return null;
+  }
+  return {
+    excluded: selection.excluded.length,
+    waiting: selection.waiting.map(({ path, bytes, files }) => ({ path, bytes, files })),
+    askOverBytes: selection.askOverBytes,
   };
 }
 

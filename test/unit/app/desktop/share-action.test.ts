@@ -21,6 +21,7 @@ const pair = (overrides: Partial<PairView>): PairView => ({
   leftOut: { ignored: 0, systemFiles: 0 },
   hold: null,
   answering: null,
+  selection: null,
   ...overrides,
 });
 

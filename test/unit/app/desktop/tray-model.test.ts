@@ -44,6 +44,7 @@ function pair(state: EngineState, overrides: Partial<PairView> = {}): PairView {
     leftOut: { ignored: 0, systemFiles: 0 },
     hold: null,
     answering: null,
+    selection: null,
     ...overrides,
   };
 }

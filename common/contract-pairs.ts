@@ -1,0 +1,139 @@
+// The views of folder pairs that the UI contract (contract.ts, which re-exports them) carries: a pair's state, its issues and hold, its selective sync.
+import type { EngineState, SyncProgress } from './sync-status.ts';
+
+/**
+ * What Issues shows the user, grouped by what they can do, as the command line does
+ * (app/sync/issue-groups.ts): `needs-you` (free space, a permission: then it syncs), `never-as-is`
+ * (rename or move it), `conflict` (both versions kept) and `retry-later` (tried again by itself) are
+ * not synced; `skipped` (left out by the client's rules: a symbolic link, a special file) and `warning`
+ * (synced, but worth knowing) are listed quietly.
+ */
+export type IssueGroupView = 'needs-you' | 'never-as-is' | 'conflict' | 'retry-later' | 'skipped' | 'warning';
+
+/** Why an item is not synced, or synced with a warning, and what to do (desktop-app.md §2.4). */
+export interface IssueView {
+  pairId: string;
+  kind: 'skipped' | 'retry' | 'failed' | 'warning' | 'conflict';
+  /** What the user can do about it: the heading it is shown under. */
+  group: IssueGroupView;
+  /** Relative to the pair's folder. */
+  path: string;
+  /** Absolute, for "show in folder"; null when it is not on disk. */
+  localPath: string | null;
+  code: string;
+  message: string;
+  /** For a conflict: the other copy, kept beside it. */
+  otherCopy: string | null;
+}
+
+/** A choice the pair waits for: held deletes (mass delete, emptied folder), a changed folder or device. */
+export interface HoldView {
+  reason: string;
+  /** A few words for the heading and the tray: "Deletes waiting", "Not the folder that was synced"... */
+  title: string;
+  /** For people: what happened and the two ways out. */
+  advice: string;
+  /** How many deletes wait on each side. */
+  localDeletes: number;
+  remoteDeletes: number;
+  /** The paths the deletes would remove (the first few hundred). */
+  paths: string[];
+  /** Which answers apply: confirm (delete on the device too) and restore (bring them back). */
+  canConfirm: boolean;
+  canRestore: boolean;
+  /** The buttons' words for each answer (what it does here), null where it does not apply. */
+  confirmLabel: string | null;
+  restoreLabel: string | null;
+  /** Asked before the confirm answer, which deletes: what it will delete. */
+  confirmQuestion: string | null;
+}
+
+/** A hold's answer being carried out: the hold stays until the pass that carries it out ends. */
+export interface HoldAnswerView {
+  choice: 'confirm-deletes' | 'restore';
+  /** For people: what is under way ("Restore them here: under way…"). */
+  words: string;
+}
+
+/** Items left out on purpose, which are not issues: counted for the settings, never listed under Issues. */
+export interface LeftOutView {
+  /** Matched by the ignore rules (the settings' and the folders' own .mchignore files). */
+  ignored: number;
+  /** System and temporary files the client never syncs (.DS_Store, editor swap files, a disk's trash). */
+  systemFiles: number;
+}
+
+/**
+ * A device folder of a pair in the selective-sync tree (selection:list), as app/selection/selection-tree.ts
+ * sees it: `synced` (on this computer), `partly` (synced, with a folder below it left out or waiting),
+ * `excluded` (not on this computer: itself or a folder above it) or `waiting` (new, over the pair's
+ * threshold: not synced until the user answers).
+ */
+export interface SelectionFolderView {
+  /** Below the pair's device folder, `/` between names (`Photos/2024`). */
+  path: string;
+  name: string;
+  /** The device's id of it. */
+  id: string;
+  state: 'synced' | 'partly' | 'excluded' | 'waiting';
+  /**
+   * What it holds as far as this computer knows: the synced files below it, or what the walk that
+   * found a waiting folder counted; null when unknown (an excluded folder, a pair not made yet).
+   */
+  bytes: number | null;
+  files: number | null;
+}
+
+/** A new device folder over the pair's threshold, waiting for "sync it" or "don't sync". */
+export interface WaitingFolderView {
+  /** Below the pair's device folder. */
+  path: string;
+  bytes: number;
+  files: number;
+}
+
+/** A pair's selective sync at a glance: for the card's "new folder waiting", the tray and the settings. */
+export interface PairSelectionView {
+  /** How many device folders are left off this computer (the ones waiting not counted). */
+  excluded: number;
+  waiting: WaitingFolderView[];
+  /** Ask before syncing a new device folder larger than this; null: never ask. */
+  askOverBytes: number | null;
+}
+
+/** An answer to selection:set: include a folder (`localCopy` null) or leave it out, saying what becomes of its copy here. */
+export type SelectionChange =
+  | { pairId: string; path: string; include: true; localCopy: null }
+  | { pairId: string; path: string; include: false; localCopy: 'remove' | 'keep' };
+
+export interface PairView {
+  /** Stable id of the pair (the key of its folder). */
+  id: string;
+  localRoot: string;
+  remoteFolder: string;
+  state: EngineState;
+  /**
+   * The state in words, with what needs the user beside it: "Up to date · 1 conflict", "Syncing",
+   * "Waiting for you". Never "Up to date" alone while something needs the user.
+   */
+  words: string;
+  /** For people; null when there is nothing to say. */
+  detail: string | null;
+  paused: boolean;
+  progress: (SyncProgress & { bytesPerSecond: number | null; secondsLeft: number | null }) | null;
+  lastSyncAtMs: number | null;
+  itemsSynced: number;
+  /**
+   * Items under Issues that need the user: those not synced, and conflicts. What is listed quietly (left
+   * out by the client's rules, synced with a warning) is not counted; left out on purpose is not listed.
+   */
+  issueCount: number;
+  /** How many of `issueCount` are conflicts (both versions kept). */
+  conflictCount: number;
+  leftOut: LeftOutView;
+  hold: HoldView | null;
+  /** The user answered the hold and the pass that carries it out has not ended yet. */
+  answering: HoldAnswerView | null;
+  /** Selective sync; null when the pair's record of it cannot be read (its pass says why). */
+  selection: PairSelectionView | null;
+}
