@@ -2,7 +2,14 @@
 import type { AccountView, ActivityView, PairView, ViewName } from '../../common/contract.ts';
 import { assertNever } from '../../common/errors.ts';
 import type { EngineState } from '../../common/sync-status.ts';
-import { attentionWords, folderName, pausedWords, syncingWords } from './tray-words.ts';
+import {
+  attentionWords,
+  folderName,
+  pausedWords,
+  syncingWords,
+  waitingFolders,
+  waitingWords,
+} from './tray-words.ts';
 
 export type TrayState = 'up-to-date' | 'syncing' | 'paused' | 'offline' | 'sign-in-needed' | 'attention';
 
@@ -42,9 +49,10 @@ export const RECENT_FILES_SHOWN = 5;
 /**
  * One state for all pairs, the first that holds of:
  * 1. sign-in-needed: signed out, or any pair's sign-in expired (nothing syncs until the user acts);
- * 2. attention: any pair holds deletes, stopped on an error, or has items not synced or conflicts
- *    (PairView.issueCount): the user must look. What Issues lists quietly (left out by the client's
- *    rules, synced with a warning) is not counted, or the icon would never leave attention;
+ * 2. attention: any pair holds deletes, stopped on an error, has items not synced or conflicts
+ *    (PairView.issueCount), or a new device folder waiting for "sync it" or "don't sync": the user
+ *    must look. What Issues lists quietly (left out by the client's rules, synced with a warning) is
+ *    not counted, or the icon would never leave attention;
  * 3. offline: any pair cannot reach the device (it retries by itself, so it ranks below attention);
  * 4. syncing: any pair scans or syncs;
  * 5. paused: any pair is paused and the others are idle. Some paused and some idle is still "paused"
@@ -55,7 +63,7 @@ export function trayStateOf(account: AccountView, pairs: PairView[]): TrayState 
   if (!account.signedIn) return 'sign-in-needed';
   const states = new Set<EngineState>(pairs.map((pair) => pair.state));
   if (states.has('sign-in-needed')) return 'sign-in-needed';
-  if (pairs.some(needsAttention)) return 'attention';
+  if (pairs.some(needsAttention) || waitingFolders(pairs).length > 0) return 'attention';
   if (states.has('offline')) return 'offline';
   if (states.has('syncing') || states.has('scanning')) return 'syncing';
   if (states.has('paused')) return 'paused';
@@ -140,7 +148,14 @@ function menuOf(
   const menu: TrayMenuItem[] = [status];
   // The status line cannot be clicked on every platform: the way to what needs the user is its own item.
   if (state === 'attention') {
-    menu.push(action('show-issues', 'See what needs you', { type: 'open-window', view: 'issues' }));
+    if (pairs.some(needsAttention)) {
+      menu.push(action('show-issues', 'See what needs you', { type: 'open-window', view: 'issues' }));
+    }
+    // A new folder is answered on its pair's card, on the status view.
+    const waiting = waitingFolders(pairs);
+    if (waiting.length > 0) {
+      menu.push(action('show-waiting', `${waitingWords(waiting)}…`, { type: 'open-window', view: 'status' }));
+    }
   } else if (state === 'sign-in-needed') {
     menu.push(action('sign-in', 'Sign in again', { type: 'open-window', view: 'settings' }));
   }

@@ -1,6 +1,6 @@
 // The tray's words for what the pairs are doing (busy, paused, needing the user) and for a folder's name.
-import type { PairView } from '../../common/contract.ts';
-import { formatSpeed, formatTimeLeft } from '../../common/units.ts';
+import type { PairView, WaitingFolderView } from '../../common/contract.ts';
+import { formatBytes, formatSpeed, formatTimeLeft } from '../../common/units.ts';
 
 // English, like every other string of the app; a fixed locale keeps "10,000" the same on every machine.
 const count = new Intl.NumberFormat('en-US');
@@ -43,8 +43,8 @@ export function pausedWords(pairs: readonly PairView[]): string {
 }
 
 /**
- * What needs the user, most pressing first: held deletes, folders that stopped, conflicts, then the
- * items that are not synced (PairView.issueCount counts both, conflictCount the conflicts still there:
+ * What needs the user, most pressing first: held deletes, new folders waiting for an answer, folders
+ * that stopped, conflicts, then the items that are not synced (PairView.issueCount counts both, conflictCount the conflicts still there:
  * a settled one is gone from both). Items Issues lists quietly (a symbolic link left out, a name only
  * Windows refuses) are in neither count: the command line does not call them unsynced either.
  */
@@ -66,6 +66,8 @@ export function attentionWords(pairs: readonly PairView[]): string {
   } else if (otherHolds.length > 1) {
     parts.push(`${otherHolds.length} folders wait for you`);
   }
+  const waiting = waitingFolders(pairs);
+  if (waiting.length > 0) parts.push(waitingWords(waiting));
   const stopped = pairs.filter((pair) => pair.state === 'error');
   if (stopped.length === 1 && stopped[0] !== undefined) {
     const pair = stopped[0];
@@ -83,6 +85,20 @@ export function attentionWords(pairs: readonly PairView[]): string {
   if (unsynced > 0) parts.push(`${plural(unsynced, 'file')} not synced`);
   // trayStateOf says attention only for one of the above; a bare word beats an empty tooltip anyway.
   return parts.length === 0 ? 'Needs your attention' : parts.join('; ');
+}
+
+/** The new device folders of every pair that wait for "sync it" or "don't sync" (selective sync). */
+export function waitingFolders(pairs: readonly PairView[]): WaitingFolderView[] {
+  return pairs.flatMap((pair) => pair.selection?.waiting ?? []);
+}
+
+/** "New folder Videos waiting (1.2 GB)", or "3 new folders waiting (4.5 GB)". */
+export function waitingWords(waiting: readonly WaitingFolderView[]): string {
+  const bytes = formatBytes(waiting.reduce((sum, folder) => sum + folder.bytes, 0));
+  const [only] = waiting;
+  if (waiting.length === 1 && only !== undefined)
+    return `New folder ${folderName(only.path)} waiting (${bytes})`;
+  return `${count.format(waiting.length)} new folders waiting (${bytes})`;
 }
 
 function plural(n: number, word: string): string {

@@ -49,6 +49,15 @@ function pair(state: EngineState, overrides: Partial<PairView> = {}): PairView {
   };
 }
 
+/** A pair's selective sync with these new folders waiting (path and bytes). */
+function selection(...waiting: Array<[string, number]>): PairView['selection'] {
+  return {
+    excluded: 0,
+    waiting: waiting.map(([path, bytes]) => ({ path, bytes, files: 10 })),
+    askOverBytes: 500_000_000,
+  };
+}
+
 const hold: HoldView = {
   reason: 'mass-delete',
   title: 'Deletes waiting',
@@ -180,6 +189,14 @@ describe('trayStateOf: precedence over several pairs', () => {
     expect(trayStateOf(signedIn, [])).toBe('up-to-date');
   });
 
+  it('a new device folder waiting for an answer needs attention, even while another pair syncs', () => {
+    const waiting = pair('idle', { id: 'a', selection: selection(['Videos', 1_240_000_000]) });
+    expect(trayStateOf(signedIn, [waiting, pair('syncing', { id: 'b' })])).toBe('attention');
+    // Folders left out on purpose ask nothing.
+    const excluded = pair('idle', { selection: { excluded: 3, waiting: [], askOverBytes: null } });
+    expect(trayStateOf(signedIn, [excluded])).toBe('up-to-date');
+  });
+
   it('one pair syncing while another is paused is syncing', () => {
     expect(trayStateOf(signedIn, [pair('paused'), pair('scanning')])).toBe('syncing');
   });
@@ -261,6 +278,20 @@ describe('tooltip', () => {
     expect(
       tooltip([pair('held', { id: 'a', hold: changed }), pair('held', { id: 'b', hold: changed })]),
     ).toBe('2 folders wait for you');
+  });
+});
+
+describe('tooltip of new folders waiting', () => {
+  const tooltip = (pairs: PairView[]): string =>
+    trayModelOf({ account: signedIn, pairs, recent: [] }).tooltip;
+
+  it('names one folder and its size, counts several with theirs, after held deletes', () => {
+    expect(tooltip([pair('idle', { selection: selection(['Photos/Videos 2025', 1_240_000_000]) })])).toBe(
+      'New folder Videos 2025 waiting (1.2 GB)',
+    );
+    const two = pair('idle', { id: 'a', selection: selection(['Films', 3_000_000_000]) });
+    const three = pair('held', { id: 'b', hold, selection: selection(['Music', 500_000_001]) });
+    expect(tooltip([two, three])).toBe('120 deletes held for you; 2 new folders waiting (3.5 GB)');
   });
 });
 
@@ -377,6 +408,23 @@ describe('menu', () => {
     const idle = trayModelOf({ account: signedIn, pairs: [pair('idle')], recent: [] }).menu;
     expect(ids(idle)).not.toContain('show-issues');
     expect(ids(idle)).not.toContain('sign-in');
+  });
+
+  it('a new folder waiting gets an item that opens the status view, where its card asks', () => {
+    const waiting = pair('idle', { selection: selection(['Videos', 1_240_000_000]) });
+    const menu = trayModelOf({ account: signedIn, pairs: [waiting], recent: [] }).menu;
+    expect(item(menu, 'show-waiting')).toMatchObject({
+      label: 'New folder Videos waiting (1.2 GB)…',
+      action: { type: 'open-window', view: 'status' },
+    });
+    // Nothing else needs the user: Issues would show nothing.
+    expect(ids(menu)).not.toContain('show-issues');
+    const alsoHeld = trayModelOf({
+      account: signedIn,
+      pairs: [waiting, pair('held', { id: 'b', hold })],
+      recent: [],
+    }).menu;
+    expect(ids(alsoHeld).slice(0, 3)).toEqual(['status', 'show-issues', 'show-waiting']);
   });
 
   it('two folders of one name are told apart by their whole path', () => {
