@@ -32,7 +32,7 @@ import { remoteRootOf } from './remote/remote-root.ts';
 import { EMPTY_SELECTION } from '../model/selection.ts';
 import { applyAfterPass, applySelection, type SelectionContext } from './selection/selection-step.ts';
 import { learnFromWalk } from './selection/selection-walk.ts';
-import { keptCopyInodes } from './selection/kept-copies.ts';
+import { forgetGoneKeptCopies, keptCopyInodes } from './selection/kept-copies.ts';
 import { RemoteWalkError, type RemoteWalkResult } from './remote/remote-walk.ts';
 
 export type { EngineLogLine, SyncEngineOptions, SyncOptions } from './engine-options.ts';
@@ -304,7 +304,10 @@ export class SyncEngine {
       scan = this.#local.scan(scanOptions);
     }
     this.#started = true;
-    if (run.selectionStep.excluded.size > 0) scan = { ...scan, keptInodes: keptCopyInodes(localRoot, scan) };
+    if (run.selectionStep.excluded.size > 0) {
+      scan = { ...scan, keptInodes: keptCopyInodes(localRoot, scan) };
+      if (scope === undefined && scan.root === 'ok') forgetGoneKeptCopies(index, localRoot, scan);
+    }
     if (scan.root !== 'ok' && scan.root !== 'empty') {
       // The walk still answers first: nothing of this pass may run after it returns.
       await walking?.catch(() => {});

@@ -1,7 +1,9 @@
 // The local copies of excluded folders the user kept: which files are in them, so that one moved there is not taken for deleted.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { IndexStore } from '../../index/index-store.ts';
 import type { ScanResult } from '../local/scan-result.ts';
+import { readAppliedSelection, writeAppliedSelection } from './applied-selection.ts';
 
 /**
  * The inodes of everything in the kept copies the scan skipped (`excluded`). A synced file the user
@@ -32,4 +34,26 @@ export function keptCopyInodes(localRoot: string, scan: ScanResult): Set<string>
     }
   }
   return inodes;
+}
+
+/**
+ * After a whole scan: a kept copy the scan no longer met (the user deleted it) is forgotten, so that
+ * its inode, once the file system gives it to a new folder, does not leave that folder out.
+ */
+export function forgetGoneKeptCopies(index: IndexStore, localRoot: string, scan: ScanResult): void {
+  const applied = readAppliedSelection(index);
+  if (!applied.folders.some((folder) => folder.keptInode !== undefined)) return;
+  const present = new Set<string>();
+  for (const item of scan.skipped) {
+    if (item.reason !== 'excluded') continue;
+    const stats = lstatSync(join(localRoot, item.path), { bigint: true, throwIfNoEntry: false });
+    if (stats !== undefined) present.add(stats.ino.toString());
+  }
+  let changed = false;
+  for (const folder of applied.folders) {
+    if (folder.keptInode === undefined || present.has(folder.keptInode)) continue;
+    delete folder.keptInode;
+    changed = true;
+  }
+  if (changed) writeAppliedSelection(index, applied);
 }

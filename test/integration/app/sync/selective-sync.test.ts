@@ -133,6 +133,19 @@ describe('an excluded folder', () => {
     expect(selection.current.excluded).toEqual([{ path: 'pictures/2019', id, localCopy: 'keep' }]);
   });
 
+  it('forgets a kept copy the user deleted, so its inode cannot leave a new folder out', async ({
+    newPair,
+  }) => {
+    const { pair, selection } = await syncedPair(newPair);
+    selection.exclude('photos/2019', await pair.remoteId('photos/2019'), 'keep');
+    expectSynced(await pair.sync());
+    expect(pair.index.getMeta('selection')).toContain('keptInode');
+    pair.removeLocal('photos/2019');
+    expectSynced(await pair.sync());
+    expect(pair.index.getMeta('selection')).not.toContain('keptInode');
+    expect((await pair.remoteTree())['photos/2019/old.jpg']).toEqual({ kind: 'file', text: 'old photo' });
+  });
+
   it('sends a device file moved into it to the trash here, and brings one moved out of it', async ({
     newPair,
   }) => {
