@@ -204,6 +204,8 @@ describe('status without a running service', () => {
       itemsSynced: 3,
       pendingChanges: 1,
       lastPass,
+      // No pair record: the whole device folder, with the default question for new folders.
+      selection: { excluded: 0, waiting: [], askOverBytes: 500_000_000 },
     });
   });
 
