@@ -71,8 +71,17 @@ export async function includeFolder(
   path: RelativePath,
 ): Promise<SelectionOutcome> {
   notRoot(path, 'included');
-  const folder = await findDeviceFolder(client, pair.remoteFolder, path);
   const current = readPairSelection(profileDir, pair.localRoot);
+  let folder: { id: string };
+  try {
+    folder = await findDeviceFolder(client, pair.remoteFolder, path);
+  } catch (error) {
+    // A folder excluded by name that is gone from the device: the name is simply no longer excluded.
+    const named = [...current.excluded, ...current.waiting].find((known) => known.path === path);
+    if (!(error instanceof SelectionError && error.code === 'SELECTION_PATH_MISSING') || named === undefined)
+      throw error;
+    folder = named;
+  }
   if (stateOf(current, { path, id: folder.id }) === 'synced') return { changed: false, selection: current };
   const above = current.excluded.find(
     (excluded) => excluded.id !== folder.id && excluded.path !== path && isAtOrBelow(path, excluded.path),

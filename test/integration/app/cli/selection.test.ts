@@ -114,6 +114,12 @@ describe('mch-sync select, exclude and include', () => {
     expectExit(await mch(profile, ['include', join(folder, 'Photos/2024')]), 0);
     expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
     expect(readFileSync(join(folder, 'Photos/2024/new.jpg'), 'utf8')).toBe('new photo');
+
+    // Gone from the device meanwhile, a folder excluded by name can still be included again.
+    const gone = await api.findByName(photos?.id ?? '', '2019');
+    await api.delete(gone?.id ?? '');
+    expectExit(await mch(profile, ['include', join(folder, 'Photos/2019')]), 0);
+    expect((await status(profile, folder)).selection?.excluded).toBe(0);
   });
 
   it('refuses a path outside the pair, the pair itself, a folder not on the device and a bad size, changing nothing', async ({
