@@ -315,6 +315,7 @@ export class SyncEngine {
       return 'root-held';
     }
     const walk = where.walk ?? (await (walking ?? this.#walk(run, listings)));
+    for (const folder of run.selectionStep.waitingToRemove) walk.excluded.push({ ...folder, newOnly: true });
     await learnFromWalk(walk, {
       index,
       store: this.#options.selection,

@@ -327,7 +327,15 @@ function remoteEntries(
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
   // Folders excluded from this computer (selective sync): they and all they hold stay out, on both sides.
-  const excluded = walk.excluded.length === 0 ? undefined : new Set(walk.excluded.map((folder) => folder.id));
+  const excluded =
+    walk.excluded.length === 0
+      ? undefined
+      : new Set(walk.excluded.filter((folder) => folder.newOnly !== true).map((folder) => folder.id));
+  // Folders whose local copy goes once synced: nothing new comes down into them (what is below them
+  // and known to the index goes on being synced, so that what is unsynced here goes up first).
+  const newOnly = new Set(
+    walk.excluded.filter((folder) => folder.newOnly === true).map((folder) => folder.id),
+  );
   // The walk's own map stands for the remote side until an entry is left out or changed: then a copy
   // is made (a million entries need not be in two maps when nothing is left out).
   let copy: Map<string, RemoteEntry> | undefined;
@@ -350,12 +358,14 @@ function remoteEntries(
       leaveOut();
       continue;
     }
-    if (excluded?.has(found.id) === true) {
+    const isNew = newOnly.size > 0 && newOnly.has(found.parentId) && rows.get(found.id) === undefined;
+    if (excluded?.has(found.id) === true || isNew) {
       unknown.add(entry.path, 'itself-and-below');
       leftOutParents.add(found.parentId);
       leaveOut();
       continue;
     }
+    if (newOnly.has(found.parentId) && found.kind === 'folder') newOnly.add(found.id);
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
     const clashesWithChosen =
       names.folders.has(found.parentId) &&

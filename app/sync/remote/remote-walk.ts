@@ -83,8 +83,12 @@ export interface RemoteWalkResult {
   unchanged: Set<string>;
   /** Folders listed in full (new, changed, or without a usable cached listing). */
   listed: Set<string>;
-  /** Folders met but not listed, excluded by `options.excluded`, where the walk met them. */
-  excluded: Array<{ id: string; path: RelativePath }>;
+  /**
+   * Folders met but not listed, excluded by `options.excluded`, where the walk met them. The engine
+   * adds the folders a round leaves out after the walk: new ones waiting for an answer, and (`newOnly`)
+   * folders whose local copy goes once synced, of which only what is new on the device is left out.
+   */
+  excluded: Array<{ id: string; path: RelativePath; newOnly?: true }>;
   /** For the next walk: every folder listed this time (a vanished one is dropped). */
   cache: RemoteWalkCache;
   /** Listing requests of this walk: full listings (each may take several pages) and 304 answers. */

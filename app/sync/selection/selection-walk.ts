@@ -35,7 +35,8 @@ export async function learnFromWalk(
     // Applied now (they have no rows): an answer "sync it" is then a change the next pass sees, even
     // when it finds every listing unchanged since this walk.
     const applied = readAppliedSelection(index);
-    applied.folders.push(...waiting.map(({ path, id }) => ({ path, id })));
+    const known = new Set(applied.folders.map((folder) => folder.id));
+    applied.folders.push(...waiting.filter(({ id }) => !known.has(id)).map(({ path, id }) => ({ path, id })));
     writeAppliedSelection(index, applied);
   }
   for (const folder of waiting) {

@@ -66,8 +66,13 @@ describe('an excluded folder', () => {
     const { pair, selection } = await syncedPair(newPair);
     pair.writeLocal('photos/2019/unsynced.jpg', 'only here');
     pair.writeLocal('photos/2019/old.jpg', 'edited here');
+    await pair.writeRemote('photos/2019/remote-new.jpg', 'new on the device');
     selection.exclude('photos/2019', await pair.remoteId('photos/2019'), 'remove');
-    expectSynced(await pair.sync());
+    const { report, requests } = await pair.syncCounting();
+    expectSynced(report);
+    // What is new on the device does not come down into a copy about to go.
+    expect(requests.filter((request) => /^GET .*\/content$/.test(request))).toEqual([]);
+    expect(Object.keys(pair.trashed()).some((path) => path.endsWith('remote-new.jpg'))).toBe(false);
     const remote = await pair.remoteTree();
     expect(remote['photos/2019/unsynced.jpg']).toEqual({ kind: 'file', text: 'only here' });
     expect(remote['photos/2019/old.jpg']).toEqual({ kind: 'file', text: 'edited here' });
