@@ -208,6 +208,28 @@ const SHOTS_TAKEN: Array<{
     },
   },
   {
+    // Selective sync: the device folders of a pair, one opened, each state beside its box.
+    shot: 'settings-choose-folders',
+    view: 'settings',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Choose folders of Family photos' }).click();
+      await page.getByRole('button', { name: 'Open 2024' }).click();
+      await page.getByRole('checkbox', { name: 'Work trip' }).waitFor();
+    },
+  },
+  {
+    // Unchecking a synced folder asks what becomes of its copy here.
+    shot: 'settings-leave-out',
+    view: 'settings',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Choose folders of Family photos' }).click();
+      await page.getByRole('checkbox', { name: '2023' }).click();
+      await page.getByRole('dialog', { name: 'Stop syncing 2023 to this computer?' }).waitFor();
+    },
+  },
+  {
     shot: 'settings-sign-out',
     view: 'settings',
     scenario: 'ready',

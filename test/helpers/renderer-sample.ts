@@ -10,6 +10,7 @@ import type {
   PhotoView,
   RemoteFolderListing,
   SearchMatchView,
+  SelectionFolderView,
   SettingsView,
   ShareView,
 } from '../../common/contract.ts';
@@ -31,6 +32,8 @@ export interface RendererSample {
   photos: PhotoView[];
   settings: SettingsView;
   about: AboutView;
+  /** The device folders of the `photos` pair by path (`''`: its folder), as selection:list answers. */
+  selection: Record<string, SelectionFolderView[]>;
 }
 
 /** The emoji is two UTF-16 units: the match after it starts at index 3, not 2. */
@@ -72,7 +75,7 @@ export function rendererSample(nowMs: number): RendererSample {
         remoteFolder: '/Photos',
         state: 'syncing',
         // Three not synced; the symbolic link left out and the warning are listed, not counted.
-        words: 'Syncing · 3 not synced',
+        words: 'Syncing · 1 new folder waiting · 3 not synced',
         detail: null,
         paused: false,
         progress: {
@@ -357,6 +360,39 @@ export function rendererSample(nowMs: number): RendererSample {
       notifications: true,
       pollIntervalSeconds: 60,
       ignoreRules: '*.tmp\nnode_modules/\n',
+    },
+    selection: {
+      '': [
+        { path: '2023', name: '2023', id: 's-2023', state: 'synced', bytes: 3_210_000_000, files: 812 },
+        { path: '2024', name: '2024', id: 's-2024', state: 'partly', bytes: 1_930_000_000, files: 402 },
+        { path: 'Scans', name: 'Scans', id: 's-scans', state: 'excluded', bytes: null, files: null },
+        {
+          path: 'Videos 2025',
+          name: 'Videos 2025',
+          id: 's-videos',
+          state: 'waiting',
+          bytes: 1_240_000_000,
+          files: 312,
+        },
+      ],
+      '2024': [
+        {
+          path: '2024/Summer holiday in the mountains',
+          name: 'Summer holiday in the mountains',
+          id: 's-summer',
+          state: 'synced',
+          bytes: 1_930_000_000,
+          files: 402,
+        },
+        {
+          path: '2024/Work trip',
+          name: 'Work trip',
+          id: 's-trip',
+          state: 'excluded',
+          bytes: null,
+          files: null,
+        },
+      ],
     },
     about: {
       version: '0.1.0',

@@ -145,6 +145,11 @@ function bridge(options: ScriptedBridgeOptions): void {
           ],
         },
       }).find((pair) => pair.id === request['pairId']),
+    // The photos pair's tree, for every pair and for a pair not made yet alike.
+    'selection:list': (request) => data.selection[text(request['path'])] ?? [],
+    'selection:preview': (request) => data.selection[text(request['path'])] ?? [],
+    'selection:set': (request) => pairs.find((pair) => pair.id === request['pairId']),
+    'selection:askOver': (request) => pairs.find((pair) => pair.id === request['pairId']),
     'activity:list': () => data.activity,
     'issues:list': () => data.issues,
     'local:browse': (request) => data.local[text(request['path'])] ?? [],

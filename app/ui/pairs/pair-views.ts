@@ -80,7 +80,11 @@ export function pairView(facts: PairFacts): PairView {
     localRoot: status.localRoot,
     remoteFolder: status.remoteFolder,
     state: status.state,
-    words: pairWords(status.state, { conflicts: conflictCount, unsynced: unsyncedCount }),
+    words: pairWords(status.state, {
+      conflicts: conflictCount,
+      unsynced: unsyncedCount,
+      waitingFolders: facts.selection?.waiting.length ?? 0,
+    }),
     // A hold says it all on its own card (the service's detail names commands the window has buttons for).
     detail: facts.hold === null ? status.detail : null,
     paused: status.state === 'paused',

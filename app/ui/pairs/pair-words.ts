@@ -27,12 +27,18 @@ export function stateWords(state: EngineState): string {
 }
 
 /**
- * "Up to date · 1 conflict · 2 not synced": the state, then the conflicts and the items not synced
- * (retried or failed). Items Issues lists quietly (left out by the rules, synced with a warning) are not
- * "not synced". A hold says "Waiting for you" itself.
+ * "Up to date · 1 new folder waiting · 1 conflict · 2 not synced": the state, then the new device
+ * folders waiting for an answer (selective sync), the conflicts and the items not synced (retried or
+ * failed). Items Issues lists quietly (left out by the rules, synced with a warning) are not "not
+ * synced". A hold says "Waiting for you" itself.
  */
-export function pairWords(state: EngineState, counts: { conflicts: number; unsynced: number }): string {
+export function pairWords(
+  state: EngineState,
+  counts: { conflicts: number; unsynced: number; waitingFolders?: number },
+): string {
   const parts = [stateWords(state)];
+  const waiting = counts.waitingFolders ?? 0;
+  if (waiting > 0) parts.push(`${waiting} new ${waiting === 1 ? 'folder' : 'folders'} waiting`);
   if (counts.conflicts > 0)
     parts.push(`${counts.conflicts} ${counts.conflicts === 1 ? 'conflict' : 'conflicts'}`);
   if (counts.unsynced > 0) parts.push(`${counts.unsynced} not synced`);

@@ -1,4 +1,4 @@
-// One folder pair on the status view: state in the core's words, progress, last sync, and pause/resume, sync now, open folder, each showing while it works.
+// One folder pair on the status view: state in the core's words, progress, a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works.
 import { FolderOpen, Pause, Play, RefreshCw } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { PairView } from '../../../common/contract.ts';
@@ -9,6 +9,7 @@ import { ErrorNote } from './error-note.tsx';
 import { PairProgress } from './pair-progress.tsx';
 import { isSyncing, PairState } from './pair-state.tsx';
 import { useAction } from './use-action.ts';
+import { WaitingFolders } from './waiting-folders.tsx';
 
 export function PairCard({ pair }: { pair: PairView }): JSX.Element {
   const { pairs, core } = useStores();
@@ -49,6 +50,7 @@ export function PairCard({ pair }: { pair: PairView }): JSX.Element {
           </span>
         </p>
       )}
+      <WaitingFolders pair={pair} />
       <p class="muted pair-summary">
         {pair.lastSyncAtMs === null ? (
           'Not synced yet'

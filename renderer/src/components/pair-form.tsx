@@ -1,4 +1,4 @@
-// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder, offered by the core or chosen in the browser; pairs:check, then pairs:add, the only call that changes anything; Cancel leaves everything as it was.
+// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder, offered by the core or chosen in the browser, and which of its folders to sync; pairs:check, then pairs:add, the only call that changes anything; Cancel leaves everything as it was.
 import { FolderSync } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useId, useRef, useState } from 'preact/hooks';
@@ -8,6 +8,7 @@ import { useStores } from '../stores/stores.ts';
 import { BusyButton } from './busy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { FolderBrowser, type ChosenFolder } from './folder-browser.tsx';
+import { SelectionPreview } from './selection-preview.tsx';
 import { useAction } from './use-action.ts';
 
 export function PairForm({
@@ -26,6 +27,8 @@ export function PairForm({
   const [chosen, setChosen] = useState<ChosenFolder | null>(null);
   /** The core's last answer, and the folder it was for. */
   const [checked, setChecked] = useState<(PairCheckView & { localRoot: string }) | null>(null);
+  /** The device folders left out from the first pass, and the device folder they were chosen in. */
+  const [excludedIn, setExcludedIn] = useState<{ remoteFolder: string; paths: string[] } | null>(null);
   /** Answers can come back out of order: only the latest question's is shown. */
   const asked = useRef(0);
   const localId = useId();
@@ -50,10 +53,12 @@ export function PairForm({
     // Submitted before the folder was checked (Enter in the field): ask for the folder to offer first.
     const offered = checked?.localRoot === localRoot.trim() ? checked.remoteFolder : undefined;
     const remoteFolder = chosen?.path ?? offered ?? (await pairs.check(localRoot.trim(), null)).remoteFolder;
-    await pairs.add(localRoot.trim(), remoteFolder);
+    const left = excludedIn?.remoteFolder === remoteFolder ? excludedIn.paths : [];
+    await pairs.add(localRoot.trim(), remoteFolder, left);
     onAdded();
   });
   const remoteFolder = chosen?.path ?? checked?.remoteFolder ?? null;
+  const excluded = excludedIn !== null && excludedIn.remoteFolder === remoteFolder ? excludedIn.paths : [];
   const problem = add.error ?? checked?.problem ?? null;
   return (
     <form
@@ -107,6 +112,15 @@ export function PairForm({
           }}
         />
       </fieldset>
+      {/* A folder made when syncing starts holds nothing to choose yet. */}
+      {remoteFolder !== null && chosen?.isNew !== true && (
+        <SelectionPreview
+          key={remoteFolder}
+          remoteFolder={remoteFolder}
+          excluded={excluded}
+          onChange={(paths) => setExcludedIn({ remoteFolder, paths })}
+        />
+      )}
       <ErrorNote error={problem} />
       <div class="actions">
         <BusyButton

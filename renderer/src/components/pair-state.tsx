@@ -33,10 +33,16 @@ export function isSyncing(state: EngineState): boolean {
   return STATES[state].tone === 'busy';
 }
 
-export function PairState({ pair }: { pair: Pick<PairView, 'state' | 'words' | 'issueCount'> }): JSX.Element {
+export function PairState({
+  pair,
+}: {
+  pair: Pick<PairView, 'state' | 'words' | 'issueCount' | 'selection'>;
+}): JSX.Element {
   const { icon, tone } = STATES[pair.state];
-  // Up to date with something to look at is not all well: the icon and colour say so with the words.
-  const attention = pair.state === 'idle' && pair.issueCount > 0;
+  // Up to date with something to look at (or a new folder to answer) is not all well: the icon and
+  // colour say so with the words.
+  const attention =
+    pair.state === 'idle' && (pair.issueCount > 0 || (pair.selection?.waiting.length ?? 0) > 0);
   const Icon = attention ? CircleAlert : icon;
   return (
     <span class={`pair-state tone-${attention ? 'warn' : tone}`}>

@@ -1,6 +1,11 @@
 // The folder pairs and their live state: pairs:list, then pairs:changed; the calls that act on a pair answer its new state.
 import { computed, signal } from '@preact/signals';
-import type { PairCheckView, PairView } from '../../../common/contract.ts';
+import type {
+  PairCheckView,
+  PairView,
+  SelectionChange,
+  SelectionFolderView,
+} from '../../../common/contract.ts';
 import type { Core } from '../bridge.ts';
 
 export class PairsStore {
@@ -57,8 +62,13 @@ export class PairsStore {
     return this.#core.invoke('pairs:check', { localRoot, remoteFolder });
   }
 
-  async add(localRoot: string, remoteFolder: string): Promise<PairView> {
-    const pair = await this.#core.invoke('pairs:add', { localRoot, remoteFolder });
+  /** `excluded`: device folders (below `remoteFolder`) left off this computer from the first pass on. */
+  async add(localRoot: string, remoteFolder: string, excluded: string[] = []): Promise<PairView> {
+    const pair = await this.#core.invoke('pairs:add', {
+      localRoot,
+      remoteFolder,
+      ...(excluded.length === 0 ? {} : { excluded }),
+    });
     this.#replace(pair);
     return pair;
   }
@@ -66,6 +76,26 @@ export class PairsStore {
   async remove(pairId: string, keepLocalFiles: boolean): Promise<void> {
     await this.#core.invoke('pairs:remove', { pairId, keepLocalFiles });
     this.pairs.value = (this.pairs.value ?? []).filter((pair) => pair.id !== pairId);
+  }
+
+  /** The folders in a pair's device folder `path` (`''`: the pair's folder), with their state. */
+  selectionOf(pairId: string, path: string): Promise<SelectionFolderView[]> {
+    return this.#core.invoke('selection:list', { pairId, path });
+  }
+
+  /** The same before the pair is made, as it would be with `excluded` left out. */
+  previewSelection(remoteFolder: string, excluded: string[], path: string): Promise<SelectionFolderView[]> {
+    return this.#core.invoke('selection:preview', { remoteFolder, excluded, path });
+  }
+
+  /** Includes a folder or leaves it out (a waiting one is answered so); the pair syncs at once. */
+  async changeSelection(change: SelectionChange): Promise<void> {
+    this.#replace(await this.#core.invoke('selection:set', change));
+  }
+
+  /** Ask before syncing new device folders larger than `bytes`; null: never ask. */
+  async askOver(pairId: string, bytes: number | null): Promise<void> {
+    this.#replace(await this.#core.invoke('selection:askOver', { pairId, bytes }));
   }
 
   #replace(pair: PairView): void {

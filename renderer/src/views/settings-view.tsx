@@ -1,5 +1,5 @@
-// Settings: folder pairs (add, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
-import { FolderPlus, LogOut, Trash2 } from 'lucide-preact';
+// Settings: folder pairs (add, choose their device folders, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
+import { FolderPlus, FolderTree, LogOut, Trash2 } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PairView } from '../../../common/contract.ts';
@@ -8,6 +8,7 @@ import { Dialog } from '../components/dialog.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { GeneralSettings } from '../components/general-settings.tsx';
 import { PairForm } from '../components/pair-form.tsx';
+import { PairSelection } from '../components/pair-selection.tsx';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
 import { baseName } from '../format.ts';
@@ -31,6 +32,8 @@ function FolderPairs(): JSX.Element {
   const { pairs } = useStores();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<PairView | null>(null);
+  /** The pair whose device folders are shown, to choose which are synced. */
+  const [choosing, setChoosing] = useState<string | null>(null);
   return (
     <section class="card" aria-labelledby="pairs-settings">
       <h2 id="pairs-settings">Folders</h2>
@@ -43,15 +46,28 @@ function FolderPairs(): JSX.Element {
                 {pair.localRoot} ⇄ {pair.remoteFolder}
               </span>
             </span>
-            <button
-              type="button"
-              class="button small"
-              aria-label={`Remove ${baseName(pair.localRoot)}`}
-              onClick={() => setRemoving(pair)}
-            >
-              <Trash2 />
-              Remove
-            </button>
+            <span class="settings-pair-actions">
+              <button
+                type="button"
+                class="button small"
+                aria-expanded={choosing === pair.id}
+                aria-label={`Choose folders of ${baseName(pair.localRoot)}`}
+                onClick={() => setChoosing(choosing === pair.id ? null : pair.id)}
+              >
+                <FolderTree />
+                Choose folders
+              </button>
+              <button
+                type="button"
+                class="button small"
+                aria-label={`Remove ${baseName(pair.localRoot)}`}
+                onClick={() => setRemoving(pair)}
+              >
+                <Trash2 />
+                Remove
+              </button>
+            </span>
+            {choosing === pair.id && <PairSelection pair={pair} />}
           </li>
         ))}
       </ul>

@@ -134,5 +134,8 @@ describe('pairWords', () => {
     expect(pairWords('idle', { conflicts: 1, unsynced: 0 })).toBe('Up to date · 1 conflict');
     expect(pairWords('idle', { conflicts: 2, unsynced: 3 })).toBe('Up to date · 2 conflicts · 3 not synced');
     expect(pairWords('syncing', { conflicts: 0, unsynced: 1 })).toBe('Syncing · 1 not synced');
+    expect(pairWords('idle', { conflicts: 1, unsynced: 0, waitingFolders: 2 })).toBe(
+      'Up to date · 2 new folders waiting · 1 conflict',
+    );
   });
 });
