@@ -70,10 +70,11 @@ describe('formatTimeLeft', () => {
 });
 
 describe('one transfer in the tray, the window and the command line', () => {
-  // The window's sample pair, without its issues (with them the tray would show attention instead).
+  // The window's sample pair, without its issues and its new folder waiting (with them the tray would
+  // show attention instead).
   const sample = rendererSample(0).pairs[0];
   if (sample === undefined || sample.progress === null) throw new Error('the sample pair has no progress');
-  const pair: PairView = { ...sample, issueCount: 0, conflictCount: 0 };
+  const pair: PairView = { ...sample, issueCount: 0, conflictCount: 0, selection: null };
   const progress = sample.progress;
   const account: AccountView = {
     signedIn: true,
