@@ -5,6 +5,7 @@ import {
   refusedRemoteItem,
   remoteLeftOut,
   scanIssues,
+  waitingFolder,
 } from './input-issues.ts';
 import { MOVING_PREFIX } from '../../model/names.ts';
 import {
@@ -331,6 +332,11 @@ function remoteEntries(
     walk.excluded.length === 0
       ? undefined
       : new Set(walk.excluded.filter((folder) => folder.newOnly !== true).map((folder) => folder.id));
+  const waitingOf = new Map(
+    walk.excluded.flatMap((folder) =>
+      folder.waiting === undefined ? [] : [[folder.id, folder.waiting] as const],
+    ),
+  );
   // Folders whose local copy goes once synced: nothing new comes down into them (what is below them
   // and known to the index goes on being synced, so that what is unsynced here goes up first).
   const newOnly = new Set(
@@ -360,6 +366,8 @@ function remoteEntries(
     }
     const isNew = newOnly.size > 0 && newOnly.has(found.parentId) && rows.get(found.id) === undefined;
     if (excluded?.has(found.id) === true || isNew) {
+      const waiting = excluded === undefined ? undefined : waitingOf.get(found.id);
+      if (waiting !== undefined) issues.push(waitingFolder(entry.path, waiting));
       unknown.add(entry.path, 'itself-and-below');
       leftOutParents.add(found.parentId);
       leaveOut();

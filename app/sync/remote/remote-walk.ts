@@ -88,7 +88,13 @@ export interface RemoteWalkResult {
    * adds the folders a round leaves out after the walk: new ones waiting for an answer, and (`newOnly`)
    * folders whose local copy goes once synced, of which only what is new on the device is left out.
    */
-  excluded: Array<{ id: string; path: RelativePath; newOnly?: true }>;
+  excluded: Array<{
+    id: string;
+    path: RelativePath;
+    newOnly?: true;
+    /** A new folder waiting for the user's answer, with what was counted below it. */
+    waiting?: { bytes: number; files: number };
+  }>;
   /** For the next walk: every folder listed this time (a vanished one is dropped). */
   cache: RemoteWalkCache;
   /** Listing requests of this walk: full listings (each may take several pages) and 304 answers. */

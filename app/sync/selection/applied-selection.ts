@@ -16,7 +16,12 @@ export interface AppliedSelection {
 
 const appliedSchema = z.object({
   folders: z.array(
-    z.object({ path: z.string().min(1), id: z.string().min(1), keptInode: z.string().min(1).optional() }),
+    z.object({
+      path: z.string().min(1),
+      id: z.string().min(1),
+      keptInode: z.string().min(1).optional(),
+      waiting: z.literal(true).optional(),
+    }),
   ),
   trash: z.array(z.string().min(1)),
 });

@@ -7,6 +7,8 @@ export interface AppliedFolder {
   id: string;
   /** The inode of the local copy the user kept, when there is one: the scan knows it wherever it goes. */
   keptInode?: string;
+  /** Applied as a new folder waiting for an answer (no answer yet). */
+  waiting?: true;
 }
 
 export class ExcludedFolders {

@@ -59,6 +59,17 @@ export async function applySelection(
     applied.folders.filter((folder) => !wantedIds.has(folder.id)).map((folder) => folder.id),
   );
   let changed = kept.length !== applied.folders.length;
+  // A waiting folder answered "leave it out" (or one excluded that waits again) changes what a pass
+  // reports, though no row: the pass after it is no quiet one.
+  const waitingIds = new Set(selection.waiting.map((folder) => folder.id));
+  for (const folder of kept) {
+    const waiting =
+      waitingIds.has(folder.id) && !selection.excluded.some((excluded) => excluded.id === folder.id);
+    if ((folder.waiting === true) === waiting) continue;
+    if (waiting) folder.waiting = true;
+    else delete folder.waiting;
+    changed = true;
+  }
   const next: AppliedSelection = { folders: kept, trash: applied.trash };
   const appliedIds = new Set(kept.map((folder) => folder.id));
   const waitingToRemove: ExcludedFolder[] = [];
@@ -75,10 +86,13 @@ export async function applySelection(
       toTrash.push(localPath);
     }
     const keptInode = folder.localCopy === 'keep' ? inodeOf(join(context.local.path, localPath)) : undefined;
+    const waiting =
+      waitingIds.has(folder.id) && !selection.excluded.some((excluded) => excluded.id === folder.id);
     next.folders.push({
       path: folder.path,
       id: folder.id,
       ...(keptInode === undefined ? {} : { keptInode }),
+      ...(waiting ? { waiting: true as const } : {}),
     });
     changed = true;
   }

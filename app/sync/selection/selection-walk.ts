@@ -36,11 +36,25 @@ export async function learnFromWalk(
     // when it finds every listing unchanged since this walk.
     const applied = readAppliedSelection(index);
     const known = new Set(applied.folders.map((folder) => folder.id));
-    applied.folders.push(...waiting.filter(({ id }) => !known.has(id)).map(({ path, id }) => ({ path, id })));
+    applied.folders.push(
+      ...waiting
+        .filter(({ id }) => !known.has(id))
+        .map(({ path, id }) => ({ path, id, waiting: true as const })),
+    );
     writeAppliedSelection(index, applied);
   }
+  // The folders waiting for an answer say so in the round's issues.
+  const answers = new Map(selection.waiting.map((folder) => [folder.id, folder]));
+  for (const folder of walk.excluded) {
+    const known = answers.get(folder.id);
+    if (known !== undefined) folder.waiting = { bytes: known.bytes, files: known.files };
+  }
   for (const folder of waiting) {
-    walk.excluded.push({ id: folder.id, path: folder.path });
+    walk.excluded.push({
+      id: folder.id,
+      path: folder.path,
+      waiting: { bytes: folder.bytes, files: folder.files },
+    });
     log({
       level: 'info',
       message: `new device folder waits for an answer (${folder.files} files, ${folder.bytes} bytes)`,

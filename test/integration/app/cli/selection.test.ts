@@ -120,7 +120,7 @@ describe('mch-sync select, exclude and include', () => {
     await api.delete(gone?.id ?? '');
     expectExit(await mch(profile, ['include', join(folder, 'Photos/2019')]), 0);
     expect((await status(profile, folder)).selection?.excluded).toBe(0);
-  });
+  }, 120_000);
 
   it('refuses a path outside the pair, the pair itself, a folder not on the device and a bad size, changing nothing', async ({
     profile,
@@ -143,7 +143,7 @@ describe('mch-sync select, exclude and include', () => {
     expectExit(badSize, 2);
     expect(badSize.stderr).toContain('is not a size');
     expect(readFileSync(pairFilePath(profile.profile, folder), 'utf8')).toBe(record);
-  });
+  }, 120_000);
 
   it('holds a new device folder over the threshold until it is answered', async ({ device, profile }) => {
     const folder = await syncedFolder(profile, 'Asking');
@@ -163,7 +163,7 @@ describe('mch-sync select, exclude and include', () => {
     expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
     expect(readFileSync(join(folder, 'Big/one.bin'), 'utf8')).toBe('x'.repeat(30));
     expect((await status(profile, folder)).selection?.waiting).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe('a selection change while live sync runs', () => {
@@ -198,5 +198,5 @@ describe('a selection change while live sync runs', () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child?.once('exit', resolve));
     }
-  });
+  }, 120_000);
 });

@@ -232,8 +232,19 @@ describe('a new device folder over the threshold', () => {
     ]);
     expect(existsSync(pair.local('big'))).toBe(false);
     expect(pair.readLocal('small/s.txt')).toBe('tiny');
-    expectSynced(await pair.sync());
+    const waitingIssue: unknown = expect.objectContaining({
+      path: 'big',
+      code: 'WAITING_FOR_ANSWER',
+      kind: 'skipped',
+    });
+    const again = await pair.sync();
+    expectSynced(again);
+    expect(again.issues).toContainEqual(waitingIssue);
     expect(existsSync(pair.local('big'))).toBe(false);
+    // Answered "leave it out", it is said no more; answered "sync it" later, it comes down.
+    selection.exclude('big', await pair.remoteId('big'), 'keep');
+    expect((await pair.sync()).issues).not.toContainEqual(waitingIssue);
+    expect((await pair.sync()).issues).not.toContainEqual(waitingIssue);
     selection.include(await pair.remoteId('big'));
     expectSynced(await pair.sync());
     expect(pair.readLocal('big/two.bin')).toBe('y'.repeat(15));
