@@ -1,6 +1,5 @@
 // What the scan and the walk left out of a round, as the pass's issues: by the rules (no problem) or unsynced.
 import { assertNever } from '../../../common/errors.ts';
-import { formatBytes } from '../../../common/units.ts';
 import { fileErrorOf } from '../local/file-errors.ts';
 import { remoteNameProblem, temporaryOrSystemReason } from '../local/local-names.ts';
 import { STATE_FOLDER_NAME } from '../../model/names.ts';
@@ -20,26 +19,6 @@ export function normalisationClash(path: RelativePath, side: 'local' | 'remote')
       `most systems treat them as one. Rename one of them to sync it.`,
     side,
   );
-}
-
-/** A synced item moved into the kept copy of an excluded folder: the device keeps it where it was. */
-export function movedIntoExcluded(path: RelativePath): PassIssue {
-  return unsyncedItem(
-    'MOVED_INTO_EXCLUDED',
-    path,
-    'It was moved into a folder excluded from this computer, so it is not synced there: the device keeps it here. Move it back, or include that folder.',
-  );
-}
-
-/** A new device folder over the pair's threshold, left out until the user answers. */
-export function waitingFolder(path: RelativePath, size: { bytes: number; files: number }): PassIssue {
-  const files = `${size.files} ${size.files === 1 ? 'file' : 'files'}`;
-  return {
-    kind: 'skipped',
-    path,
-    code: 'WAITING_FOR_ANSWER',
-    message: `A new folder on the device (${files}, ${formatBytes(size.bytes)}), over the size to ask about: it is not synced until you choose to sync it or leave it out.`,
-  };
 }
 
 function codeOfSkip(reason: string): string {

@@ -1,12 +1,6 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
-import {
-  movedIntoExcluded,
-  normalisationClash,
-  refusedRemoteItem,
-  remoteLeftOut,
-  scanIssues,
-  waitingFolder,
-} from './input-issues.ts';
+import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
+import { movedIntoKeptCopies, SelectionLeftOut } from '../selection/selection-inputs.ts';
 import { MOVING_PREFIX } from '../../model/names.ts';
 import {
   isAscii,
@@ -216,7 +210,11 @@ export function passInputs(
   // later, once a million rows live in the old generation, is garbage only a full GC frees.
   const local = localEntries(scan, unknown, scoped);
   const rows = readRows(index, walk, local);
-  leaveOutMovedIntoKeptCopies(scan, rows, local, unknown, issues);
+  // A synced item moved into a kept copy of an excluded folder is not deleted (selection-inputs.ts).
+  for (const moved of movedIntoKeptCopies(scan, rows, local)) {
+    unknown.add(moved.path, 'itself-and-below');
+    issues.push(moved.issue);
+  }
   const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
   const unknownBefore = unknown.size;
   const remote = remoteEntries(walk, unknown, rowLookup(rows, elsewhere), issues);
@@ -248,26 +246,6 @@ function unknownPaths(
     issues.push(refusedRemoteItem(rejected));
   }
   return { unknown, refusedIds };
-}
-
-/**
- * A synced item the user moved into the kept copy of an excluded folder is not deleted: the round
- * leaves it out on both sides (the device keeps it where it was) and says why.
- */
-function leaveOutMovedIntoKeptCopies(
-  scan: ScanResult,
-  rows: ReadonlyMap<string, IndexRow>,
-  local: ReadonlyMap<RelativePath, LocalEntry>,
-  unknown: UnknownPaths,
-  issues: PassIssue[],
-): void {
-  const kept = scan.keptInodes;
-  if (kept === undefined || kept.size === 0) return;
-  for (const row of rows.values()) {
-    if (row.inode === null || !kept.has(row.inode) || local.get(row.path)?.inode === row.inode) continue;
-    unknown.add(row.path, 'itself-and-below');
-    issues.push(movedIntoExcluded(row.path));
-  }
 }
 
 /** The scan's entries the round keeps: known, and (a scoped round) around its scope. */
@@ -327,21 +305,8 @@ function remoteEntries(
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
-  // Folders excluded from this computer (selective sync): they and all they hold stay out, on both sides.
-  const excluded =
-    walk.excluded.length === 0
-      ? undefined
-      : new Set(walk.excluded.filter((folder) => folder.newOnly !== true).map((folder) => folder.id));
-  const waitingOf = new Map(
-    walk.excluded.flatMap((folder) =>
-      folder.waiting === undefined ? [] : [[folder.id, folder.waiting] as const],
-    ),
-  );
-  // Folders whose local copy goes once synced: nothing new comes down into them (what is below them
-  // and known to the index goes on being synced, so that what is unsynced here goes up first).
-  const newOnly = new Set(
-    walk.excluded.filter((folder) => folder.newOnly === true).map((folder) => folder.id),
-  );
+  // Excluded and waiting folders, and what is new in a copy about to go (selective sync).
+  const selection = new SelectionLeftOut(walk.excluded, (id) => rows.get(id) !== undefined);
   // The walk's own map stands for the remote side until an entry is left out or changed: then a copy
   // is made (a million entries need not be in two maps when nothing is left out).
   let copy: Map<string, RemoteEntry> | undefined;
@@ -364,16 +329,14 @@ function remoteEntries(
       leaveOut();
       continue;
     }
-    const isNew = newOnly.size > 0 && newOnly.has(found.parentId) && rows.get(found.id) === undefined;
-    if (excluded?.has(found.id) === true || isNew) {
-      const waiting = excluded === undefined ? undefined : waitingOf.get(found.id);
-      if (waiting !== undefined) issues.push(waitingFolder(entry.path, waiting));
+    const bySelection = selection.isEmpty ? undefined : selection.judge(found, entry.path);
+    if (bySelection !== undefined) {
+      if (bySelection.issue !== undefined) issues.push(bySelection.issue);
       unknown.add(entry.path, 'itself-and-below');
       leftOutParents.add(found.parentId);
       leaveOut();
       continue;
     }
-    if (newOnly.has(found.parentId) && found.kind === 'folder') newOnly.add(found.id);
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
     const clashesWithChosen =
       names.folders.has(found.parentId) &&

@@ -1,0 +1,86 @@
+// What selective sync leaves out of a round's inputs: excluded and waiting folders, new items in a copy about to go, files moved into a kept copy.
+import { formatBytes } from '../../../common/units.ts';
+import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
+import { unsyncedItem, type PassIssue } from '../pass-report.ts';
+import type { ScanResult } from '../local/scan-result.ts';
+import type { RemoteWalkResult } from '../remote/remote-walk.ts';
+
+/** A remote entry the round leaves out, itself and all below it, with what the pass says of it. */
+export interface LeftOutBySelection {
+  issue: PassIssue | undefined;
+}
+
+/**
+ * Judges the walk's entries, parents before children: an excluded or waiting folder is left out (a
+ * waiting one says so), and so is what is new (`isKnown` false) below a folder whose local copy goes
+ * once synced; what the index knows there goes on being synced, so what is unsynced here goes up first.
+ */
+export class SelectionLeftOut {
+  readonly #excluded: ReadonlySet<string>;
+  readonly #waiting: ReadonlyMap<string, { bytes: number; files: number }>;
+  readonly #newOnly: Set<string>;
+  readonly #isKnown: (id: string) => boolean;
+
+  constructor(excluded: RemoteWalkResult['excluded'], isKnown: (id: string) => boolean) {
+    this.#excluded = new Set(excluded.filter((folder) => folder.newOnly !== true).map((folder) => folder.id));
+    this.#waiting = new Map(
+      excluded.flatMap((folder) =>
+        folder.waiting === undefined ? [] : [[folder.id, folder.waiting] as const],
+      ),
+    );
+    this.#newOnly = new Set(excluded.filter((folder) => folder.newOnly === true).map((folder) => folder.id));
+    this.#isKnown = isKnown;
+  }
+
+  get isEmpty(): boolean {
+    return this.#excluded.size === 0 && this.#newOnly.size === 0;
+  }
+
+  judge(found: RemoteEntry, path: RelativePath): LeftOutBySelection | undefined {
+    if (this.#excluded.has(found.id)) {
+      const waiting = this.#waiting.get(found.id);
+      return { issue: waiting === undefined ? undefined : waitingFolder(path, waiting) };
+    }
+    if (!this.#newOnly.has(found.parentId)) return undefined;
+    if (!this.#isKnown(found.id)) return { issue: undefined };
+    if (found.kind === 'folder') this.#newOnly.add(found.id);
+    return undefined;
+  }
+}
+
+/** A new device folder over the pair's threshold, left out until the user answers. */
+export function waitingFolder(path: RelativePath, size: { bytes: number; files: number }): PassIssue {
+  const files = `${size.files} ${size.files === 1 ? 'file' : 'files'}`;
+  return {
+    kind: 'skipped',
+    path,
+    code: 'WAITING_FOR_ANSWER',
+    message: `A new folder on the device (${files}, ${formatBytes(size.bytes)}), over the size to ask about: it is not synced until you choose to sync it or leave it out.`,
+  };
+}
+
+/**
+ * The synced items the user moved into the kept copy of an excluded folder (their inode is there, not
+ * at their path): not deleted, but left out on both sides, the device keeping each where it was.
+ */
+export function movedIntoKeptCopies(
+  scan: ScanResult,
+  rows: ReadonlyMap<string, IndexRow>,
+  local: ReadonlyMap<RelativePath, LocalEntry>,
+): Array<{ path: RelativePath; issue: PassIssue }> {
+  const kept = scan.keptInodes;
+  if (kept === undefined || kept.size === 0) return [];
+  const moved: Array<{ path: RelativePath; issue: PassIssue }> = [];
+  for (const row of rows.values()) {
+    if (row.inode === null || !kept.has(row.inode) || local.get(row.path)?.inode === row.inode) continue;
+    moved.push({
+      path: row.path,
+      issue: unsyncedItem(
+        'MOVED_INTO_EXCLUDED',
+        row.path,
+        'It was moved into a folder excluded from this computer, so it is not synced there: the device keeps it here. Move it back, or include that folder.',
+      ),
+    });
+  }
+  return moved;
+}
