@@ -1,5 +1,5 @@
 // A pair's selective sync in its profile record: the excluded and waiting device folders, and when to ask.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { EMPTY_SELECTION, type PairSelection, type SelectionStore } from '../model/selection.ts';
@@ -86,10 +86,21 @@ export async function updatePairSelection(
   return checked;
 }
 
-/** The engine's view of one pair's selection, kept in its record. */
+/**
+ * The engine's view of one pair's selection, kept in its record. Read at every pass, it is parsed again
+ * only when the file changed: every write is a new file renamed into place (a new inode), so the inode,
+ * size and time tell. The object read is shared: the engine never changes it.
+ */
 export function pairSelectionStore(profileDir: string, localRoot: string): SelectionStore {
+  const path = pairFilePath(profileDir, resolve(localRoot));
+  let kept: { key: string; selection: PairSelection } | undefined;
   return {
-    read: () => readPairSelection(profileDir, localRoot),
+    read: () => {
+      const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+      const key = stats === undefined ? '' : `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+      if (kept?.key !== key) kept = { key, selection: readPairSelection(profileDir, localRoot) };
+      return kept.selection;
+    },
     update: async (change) => {
       await updatePairSelection(profileDir, localRoot, change);
     },

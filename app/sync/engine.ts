@@ -29,10 +29,7 @@ import { recoverIntents } from './recovery/intent-recovery.ts';
 import { tidyLeftovers } from './recovery/leftovers.ts';
 import { ListingCacheDamagedError } from './remote/listing-cache.ts';
 import { remoteRootOf } from './remote/remote-root.ts';
-import { EMPTY_SELECTION } from '../model/selection.ts';
-import { applyAfterPass, applySelection, type SelectionContext } from './selection/selection-step.ts';
-import { learnFromWalk } from './selection/selection-walk.ts';
-import { forgetGoneKeptCopies, keptCopyInodes } from './selection/kept-copies.ts';
+import { SelectionKeeper } from './selection/selection-keeper.ts';
 import { RemoteWalkError, type RemoteWalkResult } from './remote/remote-walk.ts';
 
 export type { EngineLogLine, SyncEngineOptions, SyncOptions } from './engine-options.ts';
@@ -75,6 +72,8 @@ export class SyncEngine {
   readonly #unplannedRemote = new Set<RelativePath>();
   /** The last pass held deletes (mass delete, emptied folder): the next one is a whole pass. */
   #heldDeletes = false;
+  /** Selective sync, with what it keeps between passes (selection/). */
+  readonly #selection: SelectionKeeper;
   /** The settled record the running pass took, and the index's write count just after. */
   #taken: { record: SettledRecord; writes: number } | undefined;
 
@@ -83,6 +82,16 @@ export class SyncEngine {
     this.#writer = new IndexWriter(options.index);
     this.#walks = new WalkMemory(options.client, options.index.listings);
     this.#local = new LocalRoot(options.localRoot, options.index, options.caseInsensitive);
+    const { index, selection: store, ignoreRules, env, events, log } = options;
+    this.#selection = new SelectionKeeper({
+      index,
+      local: this.#local,
+      store,
+      ignoreRules,
+      env,
+      events,
+      log,
+    });
   }
 
   /** One pass (with a few re-planning rounds after 412s); never throws for a per-item problem. */
@@ -124,9 +133,7 @@ export class SyncEngine {
     }
     // 4. Folders excluded once their local copy synced go; the pass's outcome is kept: its status, what
     // a quiet pass may report again, the settled record.
-    const reselected =
-      report.hold === null &&
-      (await applyAfterPass(this.#selectionContext(), run.selection, run.selectionStep));
+    const reselected = report.hold === null && (await this.#selection.afterPass(run.selection));
     this.#finish(run, reselected);
     return report;
   }
@@ -171,9 +178,8 @@ export class SyncEngine {
       signal: options.signal,
     });
     // The index made to match the pair's selection; a change means a pass over everything.
-    const selection = this.#options.selection?.read() ?? EMPTY_SELECTION;
-    const selectionStep = await applySelection(this.#selectionContext(), selection);
-    if (selectionStep.changed) {
+    const selection = await this.#selection.begin();
+    if (selection.step.changed) {
       settled = undefined;
       this.#taken = undefined;
     }
@@ -184,7 +190,6 @@ export class SyncEngine {
       standingIssues,
       settled,
       selection,
-      selectionStep,
       recovered,
       tally: new DeleteTally(index, answer.confirmDeletes),
       log: this.#options.log ?? (() => {}),
@@ -192,14 +197,9 @@ export class SyncEngine {
       fromScan: 0,
       executed: false,
       // A copy waiting to be removed must be synced first, wherever the watcher saw changes.
-      wholeTree: selectionStep.changed || selectionStep.waitingToRemove.length > 0,
+      wholeTree: selection.step.changed || selection.step.waitingToRemove.length > 0,
       replannedForDeletions: false,
     };
-  }
-
-  #selectionContext(): SelectionContext {
-    const { index, ignoreRules, env, events, log } = this.#options;
-    return { index, local: this.#local, ignoreRules, env, events, log: log ?? (() => {}) };
   }
 
   /** Step 3, one round: where to look, both sides read and compared, a plan made, judged and carried out. */
@@ -285,9 +285,7 @@ export class SyncEngine {
       ...(scope === undefined ? {} : { within: scope.roots }),
       ...(this.#options.ignoreRules === undefined ? {} : { extraRules: this.#options.ignoreRules }),
       ...(compares ? { digests: true } : {}),
-      ...(run.selectionStep.excluded.size === 0
-        ? {}
-        : { excluded: run.selectionStep.excluded.keys, excludedInodes: run.selectionStep.excluded.inodes }),
+      ...this.#selection.scanOptions(run.selection),
     };
     // A whole round walks the device while it scans: the device answers on its own core.
     const walking = where.walk === undefined && scope === undefined ? this.#walk(run, listings) : undefined;
@@ -304,10 +302,7 @@ export class SyncEngine {
       scan = this.#local.scan(scanOptions);
     }
     this.#started = true;
-    if (run.selectionStep.excluded.size > 0) {
-      scan = { ...scan, keptInodes: keptCopyInodes(localRoot, scan) };
-      if (scope === undefined && scan.root === 'ok') forgetGoneKeptCopies(index, localRoot, scan);
-    }
+    scan = this.#selection.afterScan(run.selection, scan, scope === undefined);
     if (scan.root !== 'ok' && scan.root !== 'empty') {
       // The walk still answers first: nothing of this pass may run after it returns.
       await walking?.catch(() => {});
@@ -315,15 +310,7 @@ export class SyncEngine {
       return 'root-held';
     }
     const walk = where.walk ?? (await (walking ?? this.#walk(run, listings)));
-    for (const folder of run.selectionStep.waitingToRemove) walk.excluded.push({ ...folder, newOnly: true });
-    await learnFromWalk(walk, {
-      index,
-      store: this.#options.selection,
-      selection: run.selection,
-      included: run.selectionStep.included,
-      remoteRootId,
-      log: run.log,
-    });
+    await this.#selection.afterWalk(run.selection, walk, remoteRootId);
     if (scope !== undefined) {
       for (const root of unplannedRemoteRoots(walk, index, remoteRootId, scope))
         this.#unplannedRemote.add(root);
@@ -373,7 +360,7 @@ export class SyncEngine {
    * next pass look it up again.
    */
   #walk(run: PassRun, listings: WalkListings): Promise<RemoteWalkResult> {
-    const { excluded } = run.selectionStep;
+    const { excluded } = run.selection.step;
     const walking = this.#walks.walk(
       run.remoteRootId,
       listings,

@@ -2,11 +2,15 @@
 import { openIndexDb } from '../../app/index/index-db.ts';
 import { IndexStore } from '../../app/index/index-store.ts';
 import { META_REMOTE_ROOT } from '../../app/index/meta-keys.ts';
-import { readPairSelection } from '../../app/profile/pair-selection.ts';
+import { pairSelectionStore, readPairSelection } from '../../app/profile/pair-selection.ts';
 import { LocalRoot } from '../../app/sync/local/local-root.ts';
-import { readAppliedSelection } from '../../app/sync/selection/applied-selection.ts';
+import { AppliedSelectionStore } from '../../app/sync/selection/applied-selection.ts';
 import { ExcludedFolders } from '../../app/sync/selection/excluded-folders.ts';
-import { applySelection, followExcludedMoves } from '../../app/sync/selection/selection-step.ts';
+import {
+  applySelection,
+  followExcludedMoves,
+  type SelectionContext,
+} from '../../app/sync/selection/selection-step.ts';
 import type { SelectionPair } from './selection-pairs.ts';
 
 export interface BookkeepingPart {
@@ -34,14 +38,18 @@ export async function timeBookkeeping(pair: SelectionPair, repeats = 300): Promi
   const db = openIndexDb(pair.indexPath);
   try {
     const index = new IndexStore(db);
-    const applied = readAppliedSelection(index);
+    const store = new AppliedSelectionStore(index);
+    const applied = store.read();
     const met = applied.folders.map((folder) => ({ id: folder.id, path: folder.path }));
     const rootId = index.getMeta(META_REMOTE_ROOT) ?? '';
     const listed = [...met, ...index.children(rootId).map((row) => ({ id: row.remoteId, path: row.path }))];
     const excluded = new ExcludedFolders(applied.folders);
-    const selection = readPairSelection(pair.profileDir, pair.localRoot);
-    const context = {
+    const records = pairSelectionStore(pair.profileDir, pair.localRoot);
+    const selection = records.read();
+    const context: SelectionContext = {
       index,
+      applied: store,
+      memory: undefined,
       local: new LocalRoot(pair.localRoot, index),
       ignoreRules: undefined,
       env: undefined,
@@ -50,17 +58,18 @@ export async function timeBookkeeping(pair: SelectionPair, repeats = 300): Promi
     };
     const parts: Array<[string, () => unknown]> = [
       [
-        'the record read (readPairSelection: file, JSON, zod)',
+        'the record read again (readPairSelection: file, JSON, zod)',
         () => readPairSelection(pair.profileDir, pair.localRoot),
       ],
+      ['the record as a pass reads it (the store: one stat while unchanged)', () => records.read()],
       ['the selection step (applySelection), all of it', () => applySelection(context, selection)],
-      ['in that step: the applied record (readAppliedSelection)', () => readAppliedSelection(index)],
+      ['in that step: the applied record (AppliedSelectionStore.read)', () => store.read()],
       ['in that step: ExcludedFolders (id and name sets)', () => new ExcludedFolders(applied.folders)],
       [
         `the walk's test of the root listing's ${listed.length} folders`,
         () => listed.filter(excluded.excludes),
       ],
-      ['exclusions followed to where the walk met them', () => followExcludedMoves(index, met)],
+      ['exclusions followed to where the walk met them', () => followExcludedMoves(store, met)],
     ];
     const timed: BookkeepingPart[] = [];
     for (const [name, work] of parts) timed.push({ name, cpuMs: await cpuOf(work, repeats) });

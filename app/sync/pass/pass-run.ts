@@ -4,8 +4,7 @@ import { emptyCounts, type PassReport } from '../pass-report.ts';
 import type { DeleteTally } from '../guards/delete-run.ts';
 import type { HoldAnswer } from '../guards/folder-check.ts';
 import type { SettledRecord, StandingIssues } from './quiet-pass.ts';
-import type { PairSelection } from '../../model/selection.ts';
-import type { SelectionStep } from '../selection/selection-step.ts';
+import type { PassSelection } from '../selection/selection-keeper.ts';
 
 export interface PassRun {
   // Taken at the start, the same for every round.
@@ -20,8 +19,7 @@ export interface PassRun {
    */
   readonly settled: SettledRecord | undefined;
   /** The pair's selection as the pass read it, and what the index was made to match of it. */
-  readonly selection: PairSelection;
-  readonly selectionStep: SelectionStep;
+  readonly selection: PassSelection;
   /** Intents a crash left that recovery settled before the first round (any: no quiet check). */
   readonly recovered: number;
   /** The deletes of the passes just before, and this pass's own so far (delete-run.ts). */

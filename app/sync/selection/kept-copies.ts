@@ -1,9 +1,8 @@
 // The local copies of excluded folders the user kept: which files are in them, so that one moved there is not taken for deleted.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexStore } from '../../index/index-store.ts';
 import type { ScanResult } from '../local/scan-result.ts';
-import { readAppliedSelection, writeAppliedSelection } from './applied-selection.ts';
+import type { AppliedSelectionStore } from './applied-selection.ts';
 
 /**
  * The inodes of everything in the kept copies the scan skipped (`excluded`). A synced file the user
@@ -40,8 +39,12 @@ export function keptCopyInodes(localRoot: string, scan: ScanResult): Set<string>
  * After a whole scan: a kept copy the scan no longer met (the user deleted it) is forgotten, so that
  * its inode, once the file system gives it to a new folder, does not leave that folder out.
  */
-export function forgetGoneKeptCopies(index: IndexStore, localRoot: string, scan: ScanResult): void {
-  const applied = readAppliedSelection(index);
+export function forgetGoneKeptCopies(
+  store: AppliedSelectionStore,
+  localRoot: string,
+  scan: ScanResult,
+): void {
+  const applied = store.read();
   if (!applied.folders.some((folder) => folder.keptInode !== undefined)) return;
   const present = new Set<string>();
   for (const item of scan.skipped) {
@@ -55,5 +58,5 @@ export function forgetGoneKeptCopies(index: IndexStore, localRoot: string, scan:
     delete folder.keptInode;
     changed = true;
   }
-  if (changed) writeAppliedSelection(index, applied);
+  if (changed) store.write(applied);
 }

@@ -8,11 +8,15 @@ import type { EngineLogLine } from '../engine-options.ts';
 import type { EngineEvents } from '../engine-events.ts';
 import type { LocalRoot } from '../local/local-root.ts';
 import { moveToTrash } from '../trash/local-trash.ts';
-import { readAppliedSelection, writeAppliedSelection, type AppliedSelection } from './applied-selection.ts';
+import type { AppliedSelection, AppliedSelectionStore } from './applied-selection.ts';
 import { ExcludedFolders, type AppliedFolder } from './excluded-folders.ts';
 
 export interface SelectionContext {
   index: IndexStore;
+  /** The applied selection of `index`, parsed once while unchanged. */
+  applied: AppliedSelectionStore;
+  /** The engine's last step and the selection it was taken for: an unchanged poll reuses it. */
+  memory: { selection: PairSelection; appliedText: string | undefined; step: SelectionStep } | undefined;
   local: LocalRoot;
   ignoreRules: string | undefined;
   env: Readonly<Record<string, string | undefined>> | undefined;
@@ -50,7 +54,25 @@ export async function applySelection(
   context: SelectionContext,
   selection: PairSelection,
 ): Promise<SelectionStep> {
-  const applied = readAppliedSelection(context.index);
+  const last = context.memory;
+  // The same record (the store keeps it while its file is unchanged) and the same applied text as
+  // the last step, which changed nothing: a poll pays nothing more for 900 exclusions.
+  if (
+    last !== undefined &&
+    last.selection === selection &&
+    last.appliedText === context.applied.text &&
+    last.step.waitingToRemove.length === 0 &&
+    context.applied.read().trash.length === 0
+  ) {
+    return { ...last.step, changed: false, included: new Set() };
+  }
+  const step = await takeStep(context, selection);
+  context.memory = { selection, appliedText: context.applied.text, step };
+  return step;
+}
+
+async function takeStep(context: SelectionContext, selection: PairSelection): Promise<SelectionStep> {
+  const applied = context.applied.read();
   await emptyTrashList(context, applied);
   const wanted = wantedFolders(selection);
   const wantedIds = new Set(wanted.map((folder) => folder.id));
@@ -62,9 +84,9 @@ export async function applySelection(
   // A waiting folder answered "leave it out" (or one excluded that waits again) changes what a pass
   // reports, though no row: the pass after it is no quiet one.
   const waitingIds = new Set(selection.waiting.map((folder) => folder.id));
+  for (const folder of selection.excluded) waitingIds.delete(folder.id);
   for (const folder of kept) {
-    const waiting =
-      waitingIds.has(folder.id) && !selection.excluded.some((excluded) => excluded.id === folder.id);
+    const waiting = waitingIds.has(folder.id);
     if ((folder.waiting === true) === waiting) continue;
     if (waiting) folder.waiting = true;
     else delete folder.waiting;
@@ -86,8 +108,7 @@ export async function applySelection(
       toTrash.push(localPath);
     }
     const keptInode = folder.localCopy === 'keep' ? inodeOf(join(context.local.path, localPath)) : undefined;
-    const waiting =
-      waitingIds.has(folder.id) && !selection.excluded.some((excluded) => excluded.id === folder.id);
+    const waiting = waitingIds.has(folder.id);
     next.folders.push({
       path: folder.path,
       id: folder.id,
@@ -98,11 +119,10 @@ export async function applySelection(
   }
   if (changed) {
     next.trash = [...next.trash, ...toTrash];
+    const before = new Set(applied.folders.map((folder) => folder.id));
     context.index.transaction(() => {
-      for (const folder of next.folders) {
-        if (!applied.folders.some((old) => old.id === folder.id)) dropRows(context.index, folder);
-      }
-      writeAppliedSelection(context.index, next);
+      for (const folder of next.folders) if (!before.has(folder.id)) dropRows(context.index, folder);
+      context.applied.write(next);
     });
     for (const path of toTrash)
       context.log({ level: 'info', message: 'excluded: local copy to the trash', path });
@@ -192,7 +212,7 @@ async function emptyTrashList(context: SelectionContext, applied: AppliedSelecti
     }
   }
   applied.trash = left;
-  writeAppliedSelection(context.index, applied);
+  context.applied.write(applied);
 }
 
 /**
@@ -214,11 +234,11 @@ export async function applyAfterPass(
  * device, or by this client with their parent): the exclusion follows its folder. Returns the moves.
  */
 export function followExcludedMoves(
-  index: IndexStore,
+  store: AppliedSelectionStore,
   met: ReadonlyArray<{ id: string; path: RelativePath }>,
 ): Array<{ id: string; from: RelativePath; to: RelativePath }> {
   if (met.length === 0) return [];
-  const applied = readAppliedSelection(index);
+  const applied = store.read();
   const moves: Array<{ id: string; from: RelativePath; to: RelativePath }> = [];
   const where = new Map(met.map((folder) => [folder.id, folder.path]));
   for (const folder of applied.folders) {
@@ -227,6 +247,6 @@ export function followExcludedMoves(
     moves.push({ id: folder.id, from: folder.path, to: now });
     folder.path = now;
   }
-  if (moves.length > 0) writeAppliedSelection(index, applied);
+  if (moves.length > 0) store.write(applied);
   return moves;
 }

@@ -3,7 +3,7 @@ import type { IndexStore } from '../../index/index-store.ts';
 import type { PairSelection, SelectionStore } from '../../model/selection.ts';
 import type { EngineLogLine } from '../engine-options.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
-import { readAppliedSelection, writeAppliedSelection } from './applied-selection.ts';
+import type { AppliedSelectionStore } from './applied-selection.ts';
 import { foldersToAskAbout } from './new-folders.ts';
 import { followExcludedMoves } from './selection-step.ts';
 
@@ -17,6 +17,7 @@ export async function learnFromWalk(
   walk: RemoteWalkResult,
   context: {
     index: IndexStore;
+    applied: AppliedSelectionStore;
     store: SelectionStore | undefined;
     selection: PairSelection;
     /** Folders this pass included again: never asked about. */
@@ -26,7 +27,7 @@ export async function learnFromWalk(
   },
 ): Promise<void> {
   const { index, store, selection, log } = context;
-  const moves = followExcludedMoves(index, walk.excluded);
+  const moves = followExcludedMoves(context.applied, walk.excluded);
   const waiting =
     store === undefined
       ? []
@@ -34,14 +35,14 @@ export async function learnFromWalk(
   if (waiting.length > 0) {
     // Applied now (they have no rows): an answer "sync it" is then a change the next pass sees, even
     // when it finds every listing unchanged since this walk.
-    const applied = readAppliedSelection(index);
+    const applied = context.applied.read();
     const known = new Set(applied.folders.map((folder) => folder.id));
     applied.folders.push(
       ...waiting
         .filter(({ id }) => !known.has(id))
         .map(({ path, id }) => ({ path, id, waiting: true as const })),
     );
-    writeAppliedSelection(index, applied);
+    context.applied.write(applied);
   }
   // The folders waiting for an answer say so in the round's issues.
   const answers = new Map(selection.waiting.map((folder) => [folder.id, folder]));

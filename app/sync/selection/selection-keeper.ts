@@ -1,0 +1,93 @@
+// Selective sync as the engine meets it, step by step: at a pass's start, after each walk and scan, and at its end.
+import type { IndexStore } from '../../index/index-store.ts';
+import { EMPTY_SELECTION, type PairSelection, type SelectionStore } from '../../model/selection.ts';
+import type { EngineLogLine } from '../engine-options.ts';
+import type { EngineEvents } from '../engine-events.ts';
+import type { LocalRoot } from '../local/local-root.ts';
+import type { ScanOptions, ScanResult } from '../local/scanner.ts';
+import type { RemoteWalkResult } from '../remote/remote-walk.ts';
+import { AppliedSelectionStore } from './applied-selection.ts';
+import { forgetGoneKeptCopies, keptCopyInodes } from './kept-copies.ts';
+import {
+  applyAfterPass,
+  applySelection,
+  type SelectionContext,
+  type SelectionStep,
+} from './selection-step.ts';
+import { learnFromWalk } from './selection-walk.ts';
+
+/** The selection a pass took at its start, and what the index was made to match of it. */
+export interface PassSelection {
+  selection: PairSelection;
+  step: SelectionStep;
+}
+
+/** One engine's selective sync: the record's store, the applied selection, what it keeps between passes. */
+export class SelectionKeeper {
+  readonly #store: SelectionStore | undefined;
+  readonly #context: SelectionContext;
+
+  constructor(options: {
+    index: IndexStore;
+    local: LocalRoot;
+    store: SelectionStore | undefined;
+    ignoreRules: string | undefined;
+    env: Readonly<Record<string, string | undefined>> | undefined;
+    events: EngineEvents | undefined;
+    log: ((line: EngineLogLine) => void) | undefined;
+  }) {
+    const { index, local, ignoreRules, env, events, log } = options;
+    this.#store = options.store;
+    const applied = new AppliedSelectionStore(index);
+    this.#context = {
+      index,
+      applied,
+      memory: undefined,
+      local,
+      ignoreRules,
+      env,
+      events,
+      log: log ?? (() => {}),
+    };
+  }
+
+  /** The pass's start: the record read and the index made to match it (selection-step.ts). */
+  async begin(): Promise<PassSelection> {
+    const selection = this.#store?.read() ?? EMPTY_SELECTION;
+    return { selection, step: await applySelection(this.#context, selection) };
+  }
+
+  /** What the round's scan leaves out: excluded folders by path, kept copies by inode. */
+  scanOptions(pass: PassSelection): Pick<ScanOptions, 'excluded' | 'excludedInodes'> {
+    const { excluded } = pass.step;
+    return excluded.size === 0 ? {} : { excluded: excluded.keys, excludedInodes: excluded.inodes };
+  }
+
+  /** After the scan: the inodes in kept copies (a file moved there is not deleted); gone copies forgotten. */
+  afterScan(pass: PassSelection, scan: ScanResult, whole: boolean): ScanResult {
+    if (pass.step.excluded.size === 0) return scan;
+    const kept = { ...scan, keptInodes: keptCopyInodes(this.#context.local.path, scan) };
+    if (whole && scan.root === 'ok')
+      forgetGoneKeptCopies(this.#context.applied, this.#context.local.path, scan);
+    return kept;
+  }
+
+  /** After a walk: what the round leaves out of it, exclusions followed, new folders asked about. */
+  async afterWalk(pass: PassSelection, walk: RemoteWalkResult, remoteRootId: string): Promise<void> {
+    for (const folder of pass.step.waitingToRemove) walk.excluded.push({ ...folder, newOnly: true });
+    await learnFromWalk(walk, {
+      index: this.#context.index,
+      applied: this.#context.applied,
+      store: this.#store,
+      selection: pass.selection,
+      included: pass.step.included,
+      remoteRootId,
+      log: this.#context.log,
+    });
+  }
+
+  /** The pass's end: copies that waited to be synced go now. Whether the index changed after the rounds. */
+  afterPass(pass: PassSelection): Promise<boolean> {
+    return applyAfterPass(this.#context, pass.selection, pass.step);
+  }
+}
