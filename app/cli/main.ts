@@ -138,6 +138,7 @@ const COMMANDS: Record<string, Command> = {
       'remote-folder': { type: 'string' },
       'delete-local-files': { type: 'boolean' },
       'ask-over': { type: 'string' },
+      'ask-over-files': { type: 'string' },
       ...JSON_OPTION,
     },
     takesArguments: true,

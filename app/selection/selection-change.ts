@@ -144,11 +144,21 @@ export function parseSize(text: string): number | null {
   return Math.round(bytes);
 }
 
-/** Sets the threshold over which a new device folder waits for an answer (null: never ask). */
+/** The thresholds over which a new device folder waits (null: off); a field absent stays as it is. */
+export interface AskOver {
+  bytes?: number | null;
+  files?: number | null;
+}
+
+/** Sets the thresholds over which a new device folder waits for an answer. */
 export async function setAskOver(
   profileDir: string,
   pair: SelectionPair,
-  askOverBytes: number | null,
+  asked: AskOver,
 ): Promise<PairSelection> {
-  return updatePairSelection(profileDir, pair.localRoot, (before) => ({ ...before, askOverBytes }));
+  return updatePairSelection(profileDir, pair.localRoot, (before) => ({
+    ...before,
+    ...(asked.bytes === undefined ? {} : { askOverBytes: asked.bytes }),
+    ...(asked.files === undefined ? {} : { askOverFiles: asked.files }),
+  }));
 }

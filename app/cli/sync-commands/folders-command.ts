@@ -14,13 +14,13 @@ import { terminalSafe } from '../../search/terminal-text.ts';
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts';
 import { RunError } from './run-command.ts';
-import { formatBytes } from '../../../common/units.ts';
-import { parseSize, setAskOver } from '../../selection/selection-change.ts';
-import { SelectionError } from '../../selection/selection-errors.ts';
+import { askOverOf, askOverWords, givesAskOver } from './ask-over.ts';
+import { setAskOver } from '../../selection/selection-change.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
        mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH] [--ask-over SIZE|off]
-       mch-sync [--profile DIR] folders set --folder DIR --ask-over SIZE|off
+                                        [--ask-over-files N|off]
+       mch-sync [--profile DIR] folders set --folder DIR [--ask-over SIZE|off] [--ask-over-files N|off] [--json]
        mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
 
 The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
@@ -38,9 +38,11 @@ Options:
   --remote-folder PATH  the folder on the device (default /<name of the local folder>)
   --ask-over SIZE|off   a new device folder holding more than SIZE (500MB, 2GB...; default 500MB)
                         waits, not synced, until \`mch-sync include\` or \`exclude\` answers; off: never
+  --ask-over-files N|off  the same for a new device folder of more than N files (default off)
   --delete-local-files  with remove: move the local folder to the trash
   --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
-                        overlap being why the pair is not synced, or null
+                        overlap being why the pair is not synced, or null; with set:
+                        {"localRoot", "askOverBytes", "askOverFiles"}
   -h, --help            show this help`;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -106,41 +108,34 @@ function folderOf(values: Values): string {
   return resolve(folder);
 }
 
-/** `--ask-over` as bytes (null: off), undefined when not given; refused before anything changes. */
-function askOverOf(values: Values): number | null | undefined {
-  const given = values['ask-over'];
-  if (given === undefined) return undefined;
-  try {
-    return parseSize(String(given));
-  } catch (error) {
-    if (error instanceof SelectionError) throw new UsageError(`--ask-over: ${error.message}`, FOLDERS_USAGE);
-    throw error;
-  }
-}
-
-function askOverWords(bytes: number | null): string {
-  return bytes === null
-    ? 'new device folders are synced whatever their size'
-    : `a new device folder over ${formatBytes(bytes)} waits for an answer`;
-}
-
 async function setPair(context: CommandContext, values: Values): Promise<number> {
   const localRoot = folderOf(values);
-  const askOver = askOverOf(values);
-  if (askOver === undefined) throw new UsageError('Say what to set: --ask-over SIZE|off.', FOLDERS_USAGE);
+  const asked = askOverOf(values, FOLDERS_USAGE);
+  if (!givesAskOver(asked)) {
+    throw new UsageError('Say what to set: --ask-over SIZE|off or --ask-over-files N|off.', FOLDERS_USAGE);
+  }
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
   const pair = pairs.find((known) => known.localRoot === localRoot);
   if (pair === undefined) {
     throw new UsageError(`${terminalSafe(localRoot)} is not a synced folder of this profile.`, FOLDERS_USAGE);
   }
-  await setAskOver(context.profileDir, pair, askOver);
-  context.print(`${terminalSafe(localRoot)}: ${askOverWords(askOver)}.`);
+  const selection = await setAskOver(
+    context.profileDir,
+    { localRoot, remoteFolder: pair.remoteFolder },
+    asked,
+  );
+  if (values['json'] === true) {
+    const { askOverBytes, askOverFiles } = selection;
+    context.print(JSON.stringify({ localRoot, askOverBytes, askOverFiles }, null, 2));
+  } else {
+    context.print(`${terminalSafe(localRoot)}: ${askOverWords(selection)}.`);
+  }
   return 0;
 }
 
 async function addPair(context: CommandContext, values: Values): Promise<number> {
   const localRoot = folderOf(values);
-  const askOver = askOverOf(values);
+  const asked = askOverOf(values, FOLDERS_USAGE);
   let isFolder = false;
   try {
     isFolder = statSync(localRoot).isDirectory();
@@ -176,12 +171,16 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
   } else {
     await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
   }
-  if (askOver !== undefined) await setAskOver(context.profileDir, { localRoot, remoteFolder }, askOver);
+  const selection = givesAskOver(asked)
+    ? await setAskOver(context.profileDir, { localRoot, remoteFolder }, asked)
+    : undefined;
   context.print(
     `${terminalSafe(localRoot)} is paired with ${terminalSafe(remoteFolder)}; \`mch-sync run\` syncs it.`,
   );
-  if (askOver !== undefined)
-    context.print(`${askOverWords(askOver)[0]?.toUpperCase()}${askOverWords(askOver).slice(1)}.`);
+  if (selection !== undefined) {
+    const words = askOverWords(selection);
+    context.print(`${words[0]?.toUpperCase() ?? ''}${words.slice(1)}.`);
+  }
   return 0;
 }
 

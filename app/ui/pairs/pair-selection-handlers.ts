@@ -48,7 +48,7 @@ export function pairSelectionHandlers(core: HandlerCore): Handlers {
     },
     'selection:askOver': async ({ pairId, bytes }) => {
       const { pair } = pairs().selectionTarget(pairId);
-      await setAskOver(profileDir, pair, bytes);
+      await setAskOver(profileDir, pair, { bytes });
       return changed(core, pairId);
     },
   };

@@ -142,12 +142,26 @@ describe('mch-sync select, exclude and include', () => {
     const badSize = await mch(profile, ['folders', 'set', '--folder', folder, '--ask-over', 'fast']);
     expectExit(badSize, 2);
     expect(badSize.stderr).toContain('is not a size');
+    const badCount = await mch(profile, ['folders', 'set', '--folder', folder, '--ask-over-files', 'many']);
+    expectExit(badCount, 2);
+    expect(badCount.stderr).toContain('is not a number of files');
     expect(readFileSync(pairFilePath(profile.profile, folder), 'utf8')).toBe(record);
   }, 120_000);
 
   it('holds a new device folder over the threshold until it is answered', async ({ device, profile }) => {
     const folder = await syncedFolder(profile, 'Asking');
     expectExit(await mch(profile, ['folders', 'set', '--folder', folder, '--ask-over', '20B']), 0);
+    const both = await mch(profile, [
+      'folders',
+      'set',
+      '--folder',
+      folder,
+      '--ask-over-files',
+      '1000',
+      '--json',
+    ]);
+    expectExit(both, 0);
+    expect(JSON.parse(both.stdout)).toEqual({ localRoot: folder, askOverBytes: 20, askOverFiles: 1000 });
     const api = clientFor(device).device;
     const root = await api.findByName('root', 'Asking');
     const big = await api.createFolder({ parentId: root?.id ?? '', name: 'Big' });
