@@ -18,3 +18,12 @@ export const nodeScanFs: ScanFs = {
   readdir: (path) => readdirSync(path, { withFileTypes: true }),
   readText: (path) => readFileSync(path, 'utf8'),
 };
+
+/**
+ * A folder's identity that survives a rename and that a new folder cannot take over: its inode and its
+ * birth time (a file system reuses an inode at once, never with the same birth). Undefined where the
+ * file system keeps no birth time: there, nothing is told apart by inode.
+ */
+export function birthIdentity(stats: BigIntStats): string | undefined {
+  return stats.birthtimeNs > 0n ? `${stats.ino}@${stats.birthtimeNs}` : undefined;
+}

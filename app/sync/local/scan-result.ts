@@ -68,7 +68,7 @@ export interface ScanResult {
    * The inodes found in kept copies of excluded folders (selective sync), filled after the scan by the
    * engine: a synced item moved into one is left out, not deleted.
    */
-  keptInodes?: ReadonlySet<string>;
+  keptInodes?: ReadonlyMap<string, KeptItem>;
 }
 
 export interface ScannedFolder {
@@ -77,4 +77,11 @@ export interface ScannedFolder {
   /** `entries.slice(first, end)` are its synced children. */
   first: number;
   end: number;
+}
+
+/** An item found in a kept copy of an excluded folder: enough to tell a synced file moved there. */
+export interface KeptItem {
+  kind: 'file' | 'folder' | 'other';
+  size: number;
+  mtimeNs: bigint;
 }

@@ -19,7 +19,7 @@ import {
 import { STATE_FOLDER_NAME } from '../../model/names.ts';
 import { nameKey, type ItemKind, type RelativePath } from '../../model/items.ts';
 import type { ListFolder } from './native-scan.ts';
-import type { ScanFs } from './scan-fs.ts';
+import { birthIdentity, type ScanFs } from './scan-fs.ts';
 import type { ScanResult, SkippedItem, SkipReason } from './scan-result.ts';
 
 /**
@@ -84,8 +84,8 @@ export class Walk {
   readonly #digests: boolean;
   /** Folders excluded from this computer (their keys, `nameKey` of the path): skipped with their content. */
   readonly #excluded: ReadonlySet<string> | undefined;
-  /** The inodes of kept copies of excluded folders, wherever they are now. */
-  readonly #excludedInodes: ReadonlySet<string> | undefined;
+  /** Kept copies of excluded folders by inode, with their identity (`birthIdentity`), wherever they are now. */
+  readonly #excludedInodes: ReadonlyMap<string, string> | undefined;
   /** Filled by each entry's lstat in turn. */
   readonly #facts: EntryFacts = { kind: 'file', inode: '', size: 0, mtimeNs: 0n };
 
@@ -98,7 +98,7 @@ export class Walk {
       scope: ScanScope | undefined;
       digests: boolean;
       excluded?: ReadonlySet<string> | undefined;
-      excludedInodes?: ReadonlySet<string> | undefined;
+      excludedInodes?: ReadonlyMap<string, string> | undefined;
     },
   ) {
     this.#fs = fs;
@@ -187,7 +187,7 @@ export class Walk {
         continue;
       }
       // A kept copy of an excluded folder is known by its inode too: renamed or moved here, still kept.
-      if (kind === 'folder' && this.#excludedInodes?.has(facts.inode) === true) {
+      if (kind === 'folder' && this.#isKeptCopy(folder.absolute + sep + name, facts.inode)) {
         skipped.push(item(path, 'excluded', KEPT_COPY));
         continue;
       }
@@ -216,6 +216,14 @@ export class Walk {
     }
     this.#findClashes(folder.relative, top ? '' : `${folder.relative}/`, synced);
     return undefined;
+  }
+
+  /** Whether the folder is a kept copy: its inode one's, and (a reused inode is not) its birth too. */
+  #isKeptCopy(absolute: string, inode: string): boolean {
+    const identity = this.#excludedInodes?.get(inode);
+    if (identity === undefined) return false;
+    const stats = this.#fs.lstat(absolute);
+    return stats !== undefined && birthIdentity(stats) === identity;
   }
 
   /** Why an entry is never synced, told by its name and directory entry alone (no lstat), or undefined. */

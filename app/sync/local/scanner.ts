@@ -42,8 +42,8 @@ export interface ScanOptions {
   extraRules?: string;
   /** Folders excluded from this computer (`nameKey` of each path): skipped with all they hold. */
   excluded?: ReadonlySet<string>;
-  /** Kept copies of excluded folders by inode: skipped wherever they were moved to. */
-  excludedInodes?: ReadonlySet<string>;
+  /** Kept copies of excluded folders by inode, with their `birthIdentity`: skipped wherever they went. */
+  excludedInodes?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -19,7 +19,10 @@ const appliedSchema = z.object({
     z.object({
       path: z.string().min(1),
       id: z.string().min(1),
-      keptInode: z.string().min(1).optional(),
+      keptCopy: z
+        .string()
+        .regex(/^\d+@\d+$/)
+        .optional(),
       waiting: z.literal(true).optional(),
     }),
   ),

@@ -5,8 +5,11 @@ import { nameKey, type RelativePath } from '../../model/items.ts';
 export interface AppliedFolder {
   path: RelativePath;
   id: string;
-  /** The inode of the local copy the user kept, when there is one: the scan knows it wherever it goes. */
-  keptInode?: string;
+  /**
+   * The local copy the user kept, when there is one, as `birthIdentity` (inode and birth time): the scan
+   * knows it wherever it goes, and a new folder given its inode is not it.
+   */
+  keptCopy?: string;
   /** Applied as a new folder waiting for an answer (no answer yet). */
   waiting?: true;
 }
@@ -15,14 +18,18 @@ export class ExcludedFolders {
   readonly #ids: ReadonlySet<string>;
   /** `nameKey` of each path: the scan's `excluded`. */
   readonly keys: ReadonlySet<string>;
-  /** The kept copies' inodes: the scan's `excludedInodes`. */
-  readonly inodes: ReadonlySet<string>;
+  /** The kept copies by inode, with their identity: the scan's `excludedInodes`. */
+  readonly inodes: ReadonlyMap<string, string>;
 
   constructor(folders: readonly AppliedFolder[]) {
     this.#ids = new Set(folders.map((folder) => folder.id));
     this.keys = new Set(folders.map((folder) => nameKey(folder.path)));
-    this.inodes = new Set(
-      folders.flatMap((folder) => (folder.keptInode === undefined ? [] : [folder.keptInode])),
+    this.inodes = new Map(
+      folders.flatMap((folder) =>
+        folder.keptCopy === undefined
+          ? []
+          : [[folder.keptCopy.slice(0, folder.keptCopy.indexOf('@')), folder.keptCopy] as const],
+      ),
     );
   }
 

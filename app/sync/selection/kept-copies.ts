@@ -1,18 +1,20 @@
-// The local copies of excluded folders the user kept: which files are in them, so that one moved there is not taken for deleted.
+// The local copies of excluded folders the user kept: what is in them, so that a file moved there is not taken for deleted.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScanResult } from '../local/scan-result.ts';
+import { birthIdentity } from '../local/scan-fs.ts';
+import type { KeptItem, ScanResult } from '../local/scan-result.ts';
 import type { AppliedSelectionStore } from './applied-selection.ts';
 
 /**
- * The inodes of everything in the kept copies the scan skipped (`excluded`). A synced file the user
- * moved into one is gone from its place but not deleted: the round leaves it out, on both sides
- * (pass-inputs.ts). Empty, and nothing read, when no copy is kept. An entry that cannot be read is
- * passed over: at worst its move reads as a delete, which sends the device's copy to no trash but the
- * device's own (the local file is still in the kept copy).
+ * Everything in the kept copies the scan skipped (`excluded`), by inode, with its kind, size and time.
+ * A synced file the user moved into one is gone from its place but not deleted: the round leaves it
+ * out, on both sides (selection-inputs.ts), when an item here has its inode, size and time (a file
+ * system hands a freed inode to the next new file at once: the inode alone is no proof). Empty, and
+ * nothing read, when no copy is kept. An entry that cannot be read is passed over: at worst its move
+ * reads as a delete of the device's copy (the local file is still in the kept copy).
  */
-export function keptCopyInodes(localRoot: string, scan: ScanResult): Set<string> {
-  const inodes = new Set<string>();
+export function keptCopyInodes(localRoot: string, scan: ScanResult): Map<string, KeptItem> {
+  const items = new Map<string, KeptItem>();
   const folders = scan.skipped
     .filter((item) => item.reason === 'excluded')
     .map((item) => join(localRoot, item.path));
@@ -28,16 +30,17 @@ export function keptCopyInodes(localRoot: string, scan: ScanResult): Set<string>
       const path = join(folder, name);
       const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
       if (stats === undefined) continue;
-      inodes.add(stats.ino.toString());
-      if (stats.isDirectory()) folders.push(path);
+      const kind = stats.isDirectory() ? 'folder' : stats.isFile() ? 'file' : 'other';
+      items.set(stats.ino.toString(), { kind, size: Number(stats.size), mtimeNs: stats.mtimeNs });
+      if (kind === 'folder') folders.push(path);
     }
   }
-  return inodes;
+  return items;
 }
 
 /**
  * After a whole scan: a kept copy the scan no longer met (the user deleted it) is forgotten, so that
- * its inode, once the file system gives it to a new folder, does not leave that folder out.
+ * nothing of it is looked for again.
  */
 export function forgetGoneKeptCopies(
   store: AppliedSelectionStore,
@@ -45,17 +48,18 @@ export function forgetGoneKeptCopies(
   scan: ScanResult,
 ): void {
   const applied = store.read();
-  if (!applied.folders.some((folder) => folder.keptInode !== undefined)) return;
+  if (!applied.folders.some((folder) => folder.keptCopy !== undefined)) return;
   const present = new Set<string>();
   for (const item of scan.skipped) {
     if (item.reason !== 'excluded') continue;
     const stats = lstatSync(join(localRoot, item.path), { bigint: true, throwIfNoEntry: false });
-    if (stats !== undefined) present.add(stats.ino.toString());
+    const identity = stats === undefined ? undefined : birthIdentity(stats);
+    if (identity !== undefined) present.add(identity);
   }
   let changed = false;
   for (const folder of applied.folders) {
-    if (folder.keptInode === undefined || present.has(folder.keptInode)) continue;
-    delete folder.keptInode;
+    if (folder.keptCopy === undefined || present.has(folder.keptCopy)) continue;
+    delete folder.keptCopy;
     changed = true;
   }
   if (changed) store.write(applied);

@@ -60,8 +60,9 @@ export function waitingFolder(path: RelativePath, size: { bytes: number; files: 
 }
 
 /**
- * The synced items the user moved into the kept copy of an excluded folder (their inode is there, not
- * at their path): not deleted, but left out on both sides, the device keeping each where it was.
+ * The synced items the user moved into the kept copy of an excluded folder (an item there has their
+ * inode, kind, size and time, and their path has not): not deleted, but left out on both sides, the
+ * device keeping each where it was.
  */
 export function movedIntoKeptCopies(
   scan: ScanResult,
@@ -72,7 +73,12 @@ export function movedIntoKeptCopies(
   if (kept === undefined || kept.size === 0) return [];
   const moved: Array<{ path: RelativePath; issue: PassIssue }> = [];
   for (const row of rows.values()) {
-    if (row.inode === null || !kept.has(row.inode) || local.get(row.path)?.inode === row.inode) continue;
+    // Something is at its path (itself, or a new file an editor saved there): it did not move.
+    if (row.inode === null || local.has(row.path)) continue;
+    const found = kept.get(row.inode);
+    // The same inode, kind, size and time: moved there (a new file given a freed inode is not).
+    if (found === undefined || found.kind !== row.kind) continue;
+    if (row.kind === 'file' && (found.size !== row.localSize || found.mtimeNs !== row.localMtimeNs)) continue;
     moved.push({
       path: row.path,
       issue: unsyncedItem(

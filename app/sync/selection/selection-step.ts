@@ -8,6 +8,7 @@ import type { EngineLogLine } from '../engine-options.ts';
 import type { EngineEvents } from '../engine-events.ts';
 import type { LocalRoot } from '../local/local-root.ts';
 import { moveToTrash } from '../trash/local-trash.ts';
+import { birthIdentity } from '../local/scan-fs.ts';
 import type { AppliedSelection, AppliedSelectionStore } from './applied-selection.ts';
 import { ExcludedFolders, type AppliedFolder } from './excluded-folders.ts';
 
@@ -107,12 +108,13 @@ async function takeStep(context: SelectionContext, selection: PairSelection): Pr
       }
       toTrash.push(localPath);
     }
-    const keptInode = folder.localCopy === 'keep' ? inodeOf(join(context.local.path, localPath)) : undefined;
+    const keptCopy =
+      folder.localCopy === 'keep' ? identityOf(join(context.local.path, localPath)) : undefined;
     const waiting = waitingIds.has(folder.id);
     next.folders.push({
       path: folder.path,
       id: folder.id,
-      ...(keptInode === undefined ? {} : { keptInode }),
+      ...(keptCopy === undefined ? {} : { keptCopy }),
       ...(waiting ? { waiting: true as const } : {}),
     });
     changed = true;
@@ -131,10 +133,10 @@ async function takeStep(context: SelectionContext, selection: PairSelection): Pr
   return { excluded: new ExcludedFolders(next.folders), changed, waitingToRemove, included };
 }
 
-/** The inode of the folder at `path`, when one is there. */
-function inodeOf(path: string): string | undefined {
+/** The identity of the folder at `path` (`birthIdentity`), when one is there and its disk keeps births. */
+function identityOf(path: string): string | undefined {
   const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  return stats?.isDirectory() === true ? stats.ino.toString() : undefined;
+  return stats?.isDirectory() === true ? birthIdentity(stats) : undefined;
 }
 
 /** The exclusions and the waiting folders, one per device id (the record may name one twice). */

@@ -144,10 +144,10 @@ describe('an excluded folder', () => {
     const { pair, selection } = await syncedPair(newPair);
     selection.exclude('photos/2019', await pair.remoteId('photos/2019'), 'keep');
     expectSynced(await pair.sync());
-    expect(pair.index.getMeta('selection')).toContain('keptInode');
+    expect(pair.index.getMeta('selection')).toContain('keptCopy');
     pair.removeLocal('photos/2019');
     expectSynced(await pair.sync());
-    expect(pair.index.getMeta('selection')).not.toContain('keptInode');
+    expect(pair.index.getMeta('selection')).not.toContain('keptCopy');
     expect((await pair.remoteTree())['photos/2019/old.jpg']).toEqual({ kind: 'file', text: 'old photo' });
   });
 
