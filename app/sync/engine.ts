@@ -309,8 +309,17 @@ export class SyncEngine {
       run.report.hold = rootHold(localRoot, scan);
       return 'root-held';
     }
-    const walk = where.walk ?? (await (walking ?? this.#walk(run, listings)));
-    await this.#selection.afterWalk(run.selection, walk, remoteRootId);
+    let walk = where.walk ?? (await (walking ?? this.#walk(run, listings)));
+    if (await this.#selection.afterWalk(run.selection, walk, remoteRootId)) {
+      // An excluded folder moved on the device: what this round left out by its old path is read again.
+      scan = this.#selection.afterScan(
+        run.selection,
+        this.#local.scan({ ...scanOptions, ...this.#selection.scanOptions(run.selection) }),
+        scope === undefined,
+      );
+      walk = await this.#walk(run, 'revalidate');
+      await this.#selection.afterWalk(run.selection, walk, remoteRootId);
+    }
     if (scope !== undefined) {
       for (const root of unplannedRemoteRoots(walk, index, remoteRootId, scope))
         this.#unplannedRemote.add(root);

@@ -104,6 +104,7 @@ const REMEDIES: Readonly<Record<IssueRemedy, readonly string[]>> = {
     'NAME_CLASH',
     'REMOTE_ITEM_REFUSED',
     'NAME_NOT_ALLOWED',
+    'KEPT_COPY_HOLDS_NAME',
     'PATH_TOO_LONG',
     'FILE_TOO_LARGE',
   ],

@@ -243,7 +243,8 @@ export class Walk {
     if (!rules.isEmpty && rules.ignores(path, listed.isFolderHint(at))) {
       return item(path, 'ignored', `matches a pattern in ${IGNORE_FILE_NAME}`);
     }
-    if (this.#excluded?.has(nameKey(path)) === true) {
+    // Folders are excluded, never a file that took an excluded folder's name.
+    if (this.#excluded !== undefined && listed.isFolderHint(at) && this.#excluded.has(nameKey(path))) {
       return item(path, 'excluded', KEPT_COPY);
     }
     return undefined;

@@ -217,7 +217,9 @@ export function passInputs(
   }
   const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
   const unknownBefore = unknown.size;
-  const remote = remoteEntries(walk, unknown, rowLookup(rows, elsewhere), issues);
+  const lookup = rowLookup(rows, elsewhere);
+  const selection = new SelectionLeftOut(walk.excluded, scan, (id) => lookup.get(id) !== undefined);
+  const remote = remoteEntries(walk, unknown, lookup, issues, selection);
   // Names refused on the device left those paths unknown on this side too; shadowed names are left out.
   if (unknown.size > unknownBefore || shadowed.size > 0) {
     for (const path of local.keys()) {
@@ -291,7 +293,8 @@ function rowLookup(rows: ReadonlyMap<string, IndexRow>, elsewhere: RowLookup | u
 /**
  * The walk's entries the round keeps, parked ones read where the index has them. Left out: what is
  * below an unknown path, the other spellings of a name (one is synced), and names this computer
- * refuses (their paths become unknown, for the local side too). Every folder above one left out is
+ * refuses (their paths become unknown, for the local side too), and what `selection` leaves out
+ * (excluded and waiting folders, what is new in a copy about to go). Every folder above one left out is
  * marked (`holdsLeftOut`).
  */
 function remoteEntries(
@@ -299,14 +302,13 @@ function remoteEntries(
   unknown: UnknownPaths,
   rows: RowLookup,
   issues: PassIssue[],
+  selection: SelectionLeftOut,
 ): ReadonlyMap<string, RemoteEntry> {
   const unparked = new Unparker(rows);
   const names = chosenRemoteNames(walk, rows);
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
-  // Excluded and waiting folders, and what is new in a copy about to go (selective sync).
-  const selection = new SelectionLeftOut(walk.excluded, (id) => rows.get(id) !== undefined);
   // The walk's own map stands for the remote side until an entry is left out or changed: then a copy
   // is made (a million entries need not be in two maps when nothing is left out).
   let copy: Map<string, RemoteEntry> | undefined;
@@ -325,6 +327,9 @@ function remoteEntries(
     position += 1;
     const entry = unparked.entry(found);
     if (unknown.covers(entry.path)) {
+      // A device item at the place of a kept copy of an excluded folder: left out, and said.
+      const taken = selection.keptCopyHolds(found, entry.path);
+      if (taken !== undefined) issues.push(taken);
       leftOutParents.add(found.parentId);
       leaveOut();
       continue;

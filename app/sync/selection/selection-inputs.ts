@@ -1,6 +1,12 @@
 // What selective sync leaves out of a round's inputs: excluded and waiting folders, new items in a copy about to go, files moved into a kept copy.
 import { formatBytes } from '../../../common/units.ts';
-import type { IndexRow, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
+import {
+  nameKey,
+  type IndexRow,
+  type LocalEntry,
+  type RelativePath,
+  type RemoteEntry,
+} from '../../model/items.ts';
 import { unsyncedItem, type PassIssue } from '../pass-report.ts';
 import type { ScanResult } from '../local/scan-result.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
@@ -21,7 +27,13 @@ export class SelectionLeftOut {
   readonly #newOnly: Set<string>;
   readonly #isKnown: (id: string) => boolean;
 
-  constructor(excluded: RemoteWalkResult['excluded'], isKnown: (id: string) => boolean) {
+  /** `nameKey` of the places of the kept copies the scan skipped. */
+  readonly #keptPlaces: ReadonlySet<string>;
+
+  constructor(excluded: RemoteWalkResult['excluded'], scan: ScanResult, isKnown: (id: string) => boolean) {
+    this.#keptPlaces = new Set(
+      scan.skipped.filter((item) => item.reason === 'excluded').map((item) => nameKey(item.path)),
+    );
     this.#excluded = new Set(excluded.filter((folder) => folder.newOnly !== true).map((folder) => folder.id));
     this.#waiting = new Map(
       excluded.flatMap((folder) =>
@@ -34,6 +46,20 @@ export class SelectionLeftOut {
 
   get isEmpty(): boolean {
     return this.#excluded.size === 0 && this.#newOnly.size === 0;
+  }
+
+  /**
+   * The issue of a device item, not itself excluded, at the very place of a kept copy (another client
+   * deleted the excluded folder and put something else under its name): the copy holds the name here.
+   */
+  keptCopyHolds(found: RemoteEntry, path: RelativePath): PassIssue | undefined {
+    if (this.#keptPlaces.size === 0 || this.#excluded.has(found.id) || !this.#keptPlaces.has(nameKey(path)))
+      return undefined;
+    return unsyncedItem(
+      'KEPT_COPY_HOLDS_NAME',
+      path,
+      'On the device: this item has the name of a folder excluded from this computer whose copy is kept here, so it is not synced. Rename one of them, or move the kept copy away.',
+    );
   }
 
   judge(found: RemoteEntry, path: RelativePath): LeftOutBySelection | undefined {

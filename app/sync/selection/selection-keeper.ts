@@ -7,6 +7,7 @@ import type { LocalRoot } from '../local/local-root.ts';
 import type { ScanOptions, ScanResult } from '../local/scanner.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import { AppliedSelectionStore } from './applied-selection.ts';
+import { ExcludedFolders } from './excluded-folders.ts';
 import { forgetGoneKeptCopies, keptCopyInodes } from './kept-copies.ts';
 import {
   applyAfterPass,
@@ -18,7 +19,8 @@ import { learnFromWalk } from './selection-walk.ts';
 
 /** The selection a pass took at its start, and what the index was made to match of it. */
 export interface PassSelection {
-  selection: PairSelection;
+  readonly selection: PairSelection;
+  /** Its exclusions follow a folder the walk met elsewhere (`afterWalk`). */
   step: SelectionStep;
 }
 
@@ -72,10 +74,14 @@ export class SelectionKeeper {
     return kept;
   }
 
-  /** After a walk: what the round leaves out of it, exclusions followed, new folders asked about. */
-  async afterWalk(pass: PassSelection, walk: RemoteWalkResult, remoteRootId: string): Promise<void> {
+  /**
+   * After a walk: what the round leaves out of it, exclusions followed, new folders asked about. True
+   * when an excluded folder was met at another path: the pass's exclusions follow it, and what the
+   * round left out by the old path (a new folder made there) must be read again.
+   */
+  async afterWalk(pass: PassSelection, walk: RemoteWalkResult, remoteRootId: string): Promise<boolean> {
     for (const folder of pass.step.waitingToRemove) walk.excluded.push({ ...folder, newOnly: true });
-    await learnFromWalk(walk, {
+    const moved = await learnFromWalk(walk, {
       index: this.#context.index,
       applied: this.#context.applied,
       store: this.#store,
@@ -84,6 +90,9 @@ export class SelectionKeeper {
       remoteRootId,
       log: this.#context.log,
     });
+    if (moved)
+      pass.step = { ...pass.step, excluded: new ExcludedFolders(this.#context.applied.read().folders) };
+    return moved;
   }
 
   /** The pass's end: copies that waited to be synced go now. Whether the index changed after the rounds. */

@@ -11,7 +11,8 @@ import { followExcludedMoves } from './selection-step.ts';
  * After a walk: the exclusions follow their folders to where the walk met them (index and record), and
  * new folders over the threshold are recorded as waiting and left out of this round (`walk.excluded`).
  * A record that cannot be written is logged: the index still holds the move, and a new folder not
- * recorded is asked about again by the next walk that lists it.
+ * recorded is asked about again by the next walk that lists it. True when an exclusion followed its
+ * folder to another path.
  */
 export async function learnFromWalk(
   walk: RemoteWalkResult,
@@ -25,7 +26,7 @@ export async function learnFromWalk(
     remoteRootId: string;
     log: (line: EngineLogLine) => void;
   },
-): Promise<void> {
+): Promise<boolean> {
   const { index, store, selection, log } = context;
   const moves = followExcludedMoves(context.applied, walk.excluded);
   const waiting =
@@ -62,7 +63,7 @@ export async function learnFromWalk(
       path: folder.path,
     });
   }
-  if (store === undefined || (moves.length === 0 && waiting.length === 0)) return;
+  if (store === undefined || (moves.length === 0 && waiting.length === 0)) return moves.length > 0;
   const moved = new Map(moves.map((move) => [move.id, move.to]));
   try {
     await store.update((current) => ({
@@ -79,4 +80,5 @@ export async function learnFromWalk(
       message: `the selective sync record could not be written: ${(error as Error).message}`,
     });
   }
+  return moves.length > 0;
 }

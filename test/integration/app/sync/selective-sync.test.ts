@@ -187,6 +187,56 @@ describe('an excluded folder', () => {
   });
 });
 
+describe('an excluded folder changed by another client', () => {
+  it('renamed on the device: a new folder made here at its old name goes up in the same pass (seed 1495)', async ({
+    newPair,
+  }) => {
+    const { pair, selection } = await syncedPair(newPair);
+    const id = await pair.remoteId('photos/2019');
+    selection.exclude('photos/2019', id, 'remove');
+    expectSynced(await pair.sync());
+    await pair.moveRemote('photos/2019', 'photos/Old 2019');
+    pair.writeLocal('photos/2019/fresh.txt', 'made here');
+    expectSynced(await pair.sync());
+    expect((await pair.remoteTree())['photos/2019/fresh.txt']).toEqual({ kind: 'file', text: 'made here' });
+    expect(selection.current.excluded).toEqual([{ path: 'photos/Old 2019', id, localCopy: 'remove' }]);
+    expect(existsSync(pair.local('photos/Old 2019'))).toBe(false);
+    const after = await pair.syncCounting();
+    expect(after.writes).toEqual([]);
+  });
+
+  it('replaced on the device by a file of its name: the file syncs like any other (seed 500)', async ({
+    newPair,
+  }) => {
+    const { pair, selection } = await syncedPair(newPair);
+    selection.exclude('photos/2019', await pair.remoteId('photos/2019'), 'remove');
+    expectSynced(await pair.sync());
+    await pair.other.delete(await pair.remoteId('photos/2019'));
+    await pair.writeRemote('photos/2019', 'a file now');
+    expectSynced(await pair.sync());
+    expect(pair.readLocal('photos/2019')).toBe('a file now');
+    pair.writeLocal('photos/2019', 'edited here');
+    expectSynced(await pair.sync());
+    expect((await pair.remoteTree())['photos/2019']).toEqual({ kind: 'file', text: 'edited here' });
+  });
+
+  it('replaced by a file while its copy is kept here: the copy keeps the name, and the pass says so (seed 272)', async ({
+    newPair,
+  }) => {
+    const { pair, selection } = await syncedPair(newPair);
+    selection.exclude('photos/2019', await pair.remoteId('photos/2019'), 'keep');
+    expectSynced(await pair.sync());
+    await pair.other.delete(await pair.remoteId('photos/2019'));
+    await pair.writeRemote('photos/2019', 'a file now');
+    const report = await pair.sync();
+    expect(report.issues).toContainEqual(
+      expect.objectContaining({ path: 'photos/2019', code: 'KEPT_COPY_HOLDS_NAME', kind: 'failed' }),
+    );
+    expect(pair.readLocal('photos/2019/old.jpg')).toBe('old photo');
+    expect((await pair.remoteTree())['photos/2019']).toEqual({ kind: 'file', text: 'a file now' });
+  });
+});
+
 describe('including a folder again', () => {
   it('brings its content down', async ({ newPair }) => {
     const { pair, selection } = await syncedPair(newPair);
