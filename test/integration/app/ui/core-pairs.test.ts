@@ -9,6 +9,7 @@ import { lockSyncedFolder } from '../../../../app/profile/folder-lock.ts';
 import { folderKey, indexFilePath } from '../../../../app/index/index-db.ts';
 import { folderPairsDir } from '../../../../app/profile/folder-pairs.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
+import { callCore } from '../../../helpers/core-call.ts';
 import { UiCore } from '../../../../app/ui/ui-core.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
@@ -21,10 +22,8 @@ let inner: string;
 let photos: string;
 let music: string;
 
-async function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
-  const result = await dispatch(core.handlers, name, request);
-  if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
-  return result.value as InvokeResponse<N>;
+function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
+  return callCore(core, name, request);
 }
 
 /** A pair file as an older version wrote it, overlaps and all. */

@@ -12,6 +12,7 @@ import type {
   UiError,
 } from '../../../../common/contract.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
+import { callCore } from '../../../helpers/core-call.ts';
 import { UiCore } from '../../../../app/ui/ui-core.ts';
 import { readPairSelection } from '../../../../app/profile/pair-selection.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
@@ -25,12 +26,8 @@ let core: UiCore;
 let folder: string;
 let pairId: string;
 
-async function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
-  const result = await dispatch(core.handlers, name, request, (error) => {
-    throw error;
-  });
-  if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
-  return result.value as InvokeResponse<N>;
+function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
+  return callCore(core, name, request);
 }
 
 async function failure(name: InvokeName, request: unknown): Promise<UiError> {

@@ -24,6 +24,7 @@ import type {
   UiError,
 } from '../../../../common/contract.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
+import { callCore } from '../../../helpers/core-call.ts';
 import { UiCore } from '../../../../app/ui/ui-core.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
@@ -35,12 +36,8 @@ let pairId: string;
 const opened: string[] = [];
 const events: Array<{ name: EventName; payload: unknown }> = [];
 
-async function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
-  const result = await dispatch(core.handlers, name, request, (error) => {
-    throw error;
-  });
-  if (!result.ok) throw Object.assign(new Error(result.error.message), result.error);
-  return result.value as InvokeResponse<N>;
+function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
+  return callCore(core, name, request);
 }
 
 async function failure(name: string, request: unknown): Promise<UiError> {
