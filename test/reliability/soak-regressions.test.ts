@@ -1,4 +1,4 @@
-// The soak runs' kept failures: each shrunk reproduction in canopy/soak-regressions.ts runs again.
+// The soak runs' kept failures: each shrunk reproduction in canopy/soak-regressions.ts (and issue 29's in selection-regressions.ts and selection-open.ts) runs again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDevice } from '../helpers/device.ts';
 import { describeScenario, describeViolations } from './canopy/format.ts';
@@ -7,7 +7,13 @@ import { generatorForThisMachine, startCanopyDevice } from './canopy/run.ts';
 import { removeSignedInProfiles } from './canopy/second-process.ts';
 import { runSoakScenario } from './canopy/soak-run.ts';
 import { describeDisturbances } from './canopy/soak-scenario.ts';
-import { SOAK_OPEN, SOAK_REGRESSIONS } from './canopy/soak-regressions.ts';
+import { SELECTION_SOAK_OPEN } from './canopy/selection-open.ts';
+import { SELECTION_SOAK_REGRESSIONS } from './canopy/selection-regressions.ts';
+import { SOAK_OPEN as KEPT_OPEN, SOAK_REGRESSIONS as KEPT } from './canopy/soak-regressions.ts';
+
+// Issue 29's kept reproductions beside the soak's own.
+const SOAK_REGRESSIONS = [...KEPT, ...SELECTION_SOAK_REGRESSIONS];
+const SOAK_OPEN = [...KEPT_OPEN, ...SELECTION_SOAK_OPEN];
 
 // A scenario with local names a folding volume (macOS, Windows) would merge cannot be made there.
 const FOLDING = generatorForThisMachine().foldingVolume === true;

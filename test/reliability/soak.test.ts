@@ -1,4 +1,4 @@
-// Soak runs in `npm test` (issue 18): 200 mixed seeds with crashes, device faults, changes mid-pass and live seeds.
+// Soak runs in `npm test` (issue 18): 200 mixed seeds with crashes, device faults, changes mid-pass and live seeds; a share of them exclude folders and include some again (issue 29).
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { TestDevice } from '../helpers/device.ts';
 import { describeScenario, describeViolations } from './canopy/format.ts';
@@ -12,7 +12,15 @@ const SEEDS = Array.from({ length: 200 }, (_, index) => index + 1);
  * Seeds that meet a failure found and not fixed yet (kept failing in canopy/soak-regressions.ts
  * SOAK_OPEN): skipped here, with the cause, until the fix; the kept reproduction must fail meanwhile.
  */
-const KNOWN_OPEN: ReadonlyMap<number, string> = new Map();
+/** Issue 29, open at fa150f6: an excluded folder moved on the device, the rest of that round never applied. */
+const ROUND_LOST =
+  'issue 29, open: an excluded folder moved on the device, the other changes of the round never applied (selection-open.ts SELECTION_SOAK_OPEN, seed 106)';
+const KNOWN_OPEN: ReadonlyMap<number, string> = new Map([
+  [13, ROUND_LOST],
+  [106, ROUND_LOST],
+  [107, ROUND_LOST],
+  [109, ROUND_LOST],
+]);
 const GENERATOR = generatorForThisMachine(SOAK_GENERATOR);
 
 let device: TestDevice;

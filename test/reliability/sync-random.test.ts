@@ -1,4 +1,4 @@
-// CanopyCheck-style randomized sync (issue 5): random trees and changes on both sides, one pass, invariants.
+// CanopyCheck-style randomized sync (issue 5): random trees and changes on both sides, one pass, invariants; a share of seeds also excludes folders, changes around them and includes some again (issue 29).
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { TestDevice } from '../helpers/device.ts';
 import { describeScenario, describeViolations, reproduceCommand } from './canopy/format.ts';
@@ -7,6 +7,12 @@ import { generateScenario } from './canopy/scenario.ts';
 
 const SEEDS = Array.from({ length: 200 }, (_, index) => index + 1);
 const GENERATOR = generatorForThisMachine();
+
+/**
+ * Seeds that meet a failure found and not fixed yet (kept failing in canopy/selection-open.ts
+ * SYNC_OPEN): skipped here, with the cause, until the fix.
+ */
+const KNOWN_OPEN: ReadonlyMap<number, string> = new Map();
 
 let device: TestDevice;
 
@@ -22,7 +28,9 @@ describe('one pass after random changes on both sides', () => {
   // new file gets) then depends on the seed alone, so a failing seed reproduces there.
   it.for(SEEDS)(
     'seed %i: both sides identical, the index agrees, no content lost',
-    async (seed, { expect }) => {
+    async (seed, { expect, skip }) => {
+      const open = KNOWN_OPEN.get(seed);
+      if (open !== undefined) skip(open);
       const scenario = generateScenario(seed, GENERATOR);
       const result = await runScenario(scenario, device);
       const story = [

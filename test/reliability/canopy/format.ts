@@ -3,6 +3,7 @@ import { assertNever } from '../../../common/errors.ts';
 import { showPath, type Violation } from './invariants.ts';
 import type { Change } from './model.ts';
 import { DEFAULT_GENERATOR, type GeneratorOptions, type Scenario } from './scenario.ts';
+import type { SelectionPlan } from './selection-plan.ts';
 
 function showContent(content: string): string {
   return JSON.stringify(content.length > 30 ? `${content.slice(0, 30)}...` : content);
@@ -37,13 +38,40 @@ export function describeScenario(scenario: Scenario): string {
       (item) =>
         `     ${showPath(item.path)}${item.kind === 'folder' ? '/' : ` ${showContent(item.content ?? '')}`}`,
     ),
+    ...selectionBefore(scenario.selection),
     `2. local changes:${scenario.local.length === 0 ? ' none' : ''}`,
     ...scenario.local.map((change) => `     ${describeChange(change)}`),
+    ...changesAround(scenario.selection?.local),
     `3. remote changes (another client):${scenario.remote.length === 0 ? ' none' : ''}`,
     ...scenario.remote.map((change) => `     ${describeChange(change)}`),
+    ...changesAround(scenario.selection?.remote),
     '4. run one pass',
+    ...(scenario.selection === undefined || scenario.selection.include.length === 0
+      ? []
+      : [`5. include again ${scenario.selection.include.map(showPath).join(', ')} and run a pass`]),
   ];
   return lines.join('\n');
+}
+
+/** Issue 29: the local changes just before the exclusions, and the exclusions, after the first pass. */
+function selectionBefore(plan: SelectionPlan | undefined): string[] {
+  if (plan === undefined) return [];
+  return [
+    `1b. selective sync:${plan.before.length === 0 ? '' : ' local changes,'} then exclude, then run a pass:`,
+    ...plan.before.map((change) => `     ${describeChange(change)}`),
+    ...plan.exclude.map(
+      (step) =>
+        `     exclude ${showPath(step.path)}, ${step.localCopy === 'keep' ? 'keeping' : 'removing'} the local copy`,
+    ),
+  ];
+}
+
+function changesAround(changes: readonly Change[] | undefined): string[] {
+  if (changes === undefined || changes.length === 0) return [];
+  return [
+    '   then, in and around the excluded folders:',
+    ...changes.map((change) => `     ${describeChange(change)}`),
+  ];
 }
 
 export function describeViolations(violations: readonly Violation[]): string {

@@ -12,6 +12,7 @@ import { SeedSetup, type SeedDisturbances } from './seed-setup.ts';
 import type { SoakResult } from './soak-run.ts';
 import type { SoakScenario } from './soak-scenario.ts';
 import { RESUMABLE_FOR_SEEDS } from './upload-change.ts';
+import { checkAtQuiet, excludeLive, includeLive, SeedChanges } from './soak-selection.ts';
 
 /** The user meant their rm -rf: asked about it (or about the folder it emptied), they confirm. */
 const CONFIRM_DELETES: HoldAnswerer = (hold) =>
@@ -33,6 +34,7 @@ export async function runLiveScenario(
     caseInsensitive: scenario.caseInsensitive,
     ...(upload?.plan.resumable === true ? { resumable: RESUMABLE_FOR_SEEDS } : {}),
     ...(upload === undefined ? {} : { tap: upload.tap }),
+    ...(setup.world === undefined ? {} : { selection: setup.world.store, expected: setup.world.expected }),
   });
   const lastIssues = (): readonly PassIssue[] => {
     const last = service.seen.at(-1)?.report;
@@ -82,13 +84,17 @@ export async function runLiveScenario(
       if (aside !== undefined && setup.root.plan.answer === 'restore') setup.place.offTree.push(aside);
       if (changed.violations.length > 0) return result(changed.violations, 'folder changed', ledger);
     }
+    // Issue 29: the exclusions, set as the window sets them.
+    const excluded = await excludeLive(setup, service, ledger, state);
+    if (excluded.length > 0) return result(excluded, 'exclusion', ledger);
     // Both users at work while the service runs: their changes interleaved, a few milliseconds apart.
     if (upload?.plan.pass === 'changes') upload.arm(ledger, 'changes');
     const random = new Random(scenario.seed ^ 0x11fe);
-    const queue = { local: [...scenario.local], remote: [...scenario.remote] };
+    const changes = new SeedChanges(scenario, setup, ledger);
+    const queue = { local: [...changes.local], remote: [...changes.remote] };
     let bulkDone = bulk === undefined;
     while (queue.local.length > 0 || queue.remote.length > 0 || !bulkDone) {
-      const localDone = scenario.local.length - queue.local.length;
+      const localDone = changes.local.length - queue.local.length;
       if (bulk !== undefined && !bulkDone && (localDone >= bulk.plan.after || queue.local.length === 0)) {
         bulkDone = true;
         await bulk.run(ledger, local, setup.remote, service);
@@ -98,8 +104,8 @@ export async function runLiveScenario(
         queue.remote.length === 0 || (queue.local.length > 0 && random.chance(0.5)) ? 'local' : 'remote';
       const change = queue[side].shift();
       if (change === undefined) continue;
-      if (side === 'local') ledger.local(local, change);
-      else await service.relay.exclusive(() => ledger.remote(setup.remote, change));
+      if (side === 'local') changes.applyLocal(change);
+      else await service.relay.exclusive(() => changes.applyRemote(change));
       await sleep(random.int(0, 60));
     }
     const violations = bulk === undefined ? [] : await bulk.check(service, setup.remote, setup.base.length);
@@ -107,8 +113,11 @@ export async function runLiveScenario(
     violations.push(
       ...(await service.quiet(Date.now(), 'changes', bulk === undefined ? undefined : CONFIRM_DELETES)),
     );
-    if (violations.length === 0) violations.push(...setup.check(state(), ledger, ledger.required()));
-    return result(violations, 'changes', ledger);
+    if (violations.length === 0)
+      violations.push(...checkAtQuiet(setup, state(), ledger, ledger.required(), 'after the changes'));
+    violations.push(...changes.violations);
+    if (violations.length > 0) return result(violations, 'changes', ledger);
+    return result(await includeLive(setup, service, ledger, state), 'inclusion', ledger);
   } finally {
     if (started) await service.stop();
     else await service.close();

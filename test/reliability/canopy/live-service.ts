@@ -16,6 +16,8 @@ import type { PassHold, PassReport } from '../../../app/sync/pass-report.ts';
 import { clientFor, type RecordedClient } from '../../helpers/api-client.ts';
 import type { TestDevice } from '../../helpers/device.ts';
 import type { Violation } from './invariants.ts';
+import type { ExpectedIssue } from './report-checks.ts';
+import type { SelectionStore } from '../../../app/model/selection.ts';
 import { isQuiet } from './soak-invariants.ts';
 import { WireRelay, type UploadTap } from './wire.ts';
 
@@ -68,6 +70,9 @@ export interface LiveServiceOptions {
   caseInsensitive: boolean;
   resumable?: { thresholdBytes: number; chunkBytes: number };
   tap?: UploadTap;
+  /** Issue 29: the pair's selection, and the issues it makes expected (quiet all the same). */
+  selection?: SelectionStore;
+  expected?: ExpectedIssue;
 }
 
 /**
@@ -123,6 +128,7 @@ export class LiveService {
             env: options.env,
             caseInsensitive: options.caseInsensitive,
             events,
+            ...(options.selection === undefined ? {} : { selection: options.selection }),
           },
           this.seen,
         ),
@@ -168,7 +174,8 @@ export class LiveService {
         return [{ code: 'pass-failed', message: `${phase}: a live pass threw ${failed.report.message}` }];
       }
       const lastTwo = after.slice(-2);
-      if (lastTwo.length === 2 && lastTwo.every((pass) => isQuiet(pass.report))) return [];
+      if (lastTwo.length === 2 && lastTwo.every((pass) => isQuiet(pass.report, this.#options.expected)))
+        return [];
       await sleep(POLL_MS / 3);
     }
     const held = this.live.hold();

@@ -20,15 +20,16 @@ import {
   type RemoteSide,
 } from './apply.ts';
 import {
-  checkReport,
-  checkStable,
   checkState,
   checkTreesMatch,
   requiredContents,
   type PassState,
   type Violation,
 } from './invariants.ts';
+import { checkReport, checkStable } from './report-checks.ts';
 import { DEFAULT_GENERATOR, type GeneratorOptions, type Scenario } from './scenario.ts';
+import { runSelectionPhases, type SelectionPhase } from './selection-run.ts';
+import { SelectionWorld } from './selection-world.ts';
 import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.ts';
 
 /** Conflicted-copy names carry the time: a fixed clock makes a scenario's outcome repeatable. */
@@ -37,8 +38,11 @@ const FIXED_NOW = new Date('2026-11-23T12:34:56Z');
 export interface RunResult {
   /** Empty when every invariant held. */
   violations: Violation[];
-  /** Where the first violation showed: the first pass (initial tree) or the pass after the changes. */
-  phase: 'first pass' | 'changes' | 'second pass' | null;
+  /**
+   * Where the first violation showed: the first pass (initial tree), the pass after the changes, or
+   * (issue 29) the pass after the exclusions or after the inclusions.
+   */
+  phase: 'first pass' | 'changes' | 'second pass' | SelectionPhase | null;
   /** What the engine logged, for a failing run's story. */
   log: EngineLogLine[];
   /** `METHOD /path` of every request the engine made. */
@@ -58,10 +62,22 @@ export async function startCanopyDevice(): Promise<TestDevice> {
   );
 }
 
-/** The generator's settings for this machine: a volume that folds names gets case-insensitive seeds only. */
+/**
+ * The generator's settings for this machine: a volume that folds names gets case-insensitive seeds only.
+ * `MCH_SELECTION_RATE` (0 to 1) sets the share of seeds with a selective sync plan (issue 29) for
+ * `npm run sync-random`, whose command line has no flag for it (0: the seeds as before issue 29).
+ */
 export function generatorForThisMachine(options: GeneratorOptions = DEFAULT_GENERATOR): GeneratorOptions {
   const traits = probeNameTraits(tmpdir());
-  return { ...options, foldingVolume: traits.caseInsensitive || traits.normalizationInsensitive };
+  const rate = process.env.MCH_SELECTION_RATE;
+  const selectionRate = rate === undefined || rate === '' ? options.selectionRate : Number(rate);
+  if (selectionRate !== undefined && !(selectionRate >= 0 && selectionRate <= 1))
+    throw new Error(`MCH_SELECTION_RATE takes 0 to 1, not ${rate}`);
+  return {
+    ...options,
+    foldingVolume: traits.caseInsensitive || traits.normalizationInsensitive,
+    ...(selectionRate === undefined ? {} : { selectionRate }),
+  };
 }
 
 /** Runs per seed in this process, so a re-run (shrinking) gets a fresh remote folder. */
@@ -83,6 +99,7 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
   const index = new IndexStore(db);
   const log: EngineLogLine[] = [];
   const issues: PassIssue[] = [];
+  const world = scenario.selection === undefined ? undefined : new SelectionWorld(scenario.selection);
   const engine = new SyncEngine({
     client: engineClient.device,
     index,
@@ -92,6 +109,7 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
     log: (line) => log.push(line),
     env: { HOME: home, XDG_DATA_HOME: dataHome },
     caseInsensitive: scenario.caseInsensitive,
+    ...(world === undefined ? {} : { selection: world.store }),
   });
   const remote: RemoteSide = {
     client: other,
@@ -139,6 +157,17 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
       ),
     ];
     if (firstViolations.length > 0) return finish(firstViolations, 'first pass');
+    if (world !== undefined) {
+      const selected = await runSelectionPhases({
+        scenario,
+        world,
+        local,
+        remote,
+        pass: () => pass(engine, issues),
+        state,
+      });
+      return finish(selected.violations, selected.phase);
+    }
 
     for (const change of scenario.local) applyLocalChange(local, change);
     for (const change of scenario.remote) await applyRemoteChange(remote, change);

@@ -17,6 +17,7 @@ import {
   type TreeItem,
 } from './model.ts';
 import { Random } from './random.ts';
+import { drawSelection, type SelectionPlan } from './selection-plan.ts';
 
 export interface Scenario {
   seed: number;
@@ -27,6 +28,8 @@ export interface Scenario {
   initial: TreeItem[];
   local: Change[];
   remote: Change[];
+  /** Issue 29: folders excluded after the first pass, changes in and around them, some included again. */
+  selection?: SelectionPlan;
 }
 
 export interface GeneratorOptions {
@@ -39,9 +42,16 @@ export interface GeneratorOptions {
    * the engine so, and make no local names that volume would merge.
    */
   foldingVolume?: boolean;
+  /** Share of seeds with a selective sync plan (selection-plan.ts, a stream of its own); 0 or absent: none. */
+  selectionRate?: number;
 }
 
-export const DEFAULT_GENERATOR: GeneratorOptions = { maxInitialItems: 8, maxChangesPerSide: 4, maxDepth: 3 };
+export const DEFAULT_GENERATOR: GeneratorOptions = {
+  maxInitialItems: 8,
+  maxChangesPerSide: 4,
+  maxDepth: 3,
+  selectionRate: 0.3,
+};
 
 const E_NFC = '\u00e9';
 const E_NFD = 'e\u0301';
@@ -114,7 +124,8 @@ export function generateScenario(seed: number, options: GeneratorOptions = DEFAU
     }
     scenario[side].push(change);
   }
-  return scenario;
+  const selection = drawSelection(scenario, options.selectionRate ?? 0);
+  return selection === undefined ? scenario : { ...scenario, selection };
 }
 
 function folders(tree: Tree): string[] {

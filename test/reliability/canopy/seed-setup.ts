@@ -11,7 +11,13 @@ import type { TestDevice } from '../../helpers/device.ts';
 import { buildLocalTree, buildRemoteTree, type LocalSide, type RemoteSide } from './apply.ts';
 import { checkBookkeeping, withoutBookkeeping } from './bookkeeping.ts';
 import { folderTree } from './bulk-tree.ts';
-import { checkState, type PassState, type RequiredContent, type Violation } from './invariants.ts';
+import {
+  checkNoContentLost,
+  checkState,
+  type PassState,
+  type RequiredContent,
+  type Violation,
+} from './invariants.ts';
 import type { Ledger } from './ledger.ts';
 import { BulkDeletes } from './live-bulk.ts';
 import { mountsUnavailable, placeLocal, type LocalPlace } from './local-disk.ts';
@@ -21,6 +27,7 @@ import { skippedIn } from './soak-host.ts';
 import { checkNoDuplicatesIn, checkNothingTorn } from './soak-invariants.ts';
 import type { Issue26Disturbances } from './soak-plans.ts';
 import type { Disturbances, SoakScenario } from './soak-scenario.ts';
+import { SelectionWorld } from './selection-world.ts';
 import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.ts';
 import { UploadChange } from './upload-change.ts';
 
@@ -74,6 +81,8 @@ export class SeedSetup {
   readonly madeOnDevice = new Set<string>();
   /** Every version any user wrote in this seed: what any file may hold. */
   readonly versions = new Set<string>();
+  /** Issue 29: the seed's selective sync, when it has a plan. */
+  readonly world: SelectionWorld | undefined;
   readonly #scenario: SoakScenario;
   readonly #soak: SeedDisturbances;
 
@@ -104,6 +113,7 @@ export class SeedSetup {
         ? undefined
         : new UploadChange(scenario.seed, soak.upload, this.local, () => this.remote);
     if (this.upload !== undefined) this.base.push(this.upload.baseItem());
+    this.world = scenario.selection === undefined ? undefined : new SelectionWorld(scenario.selection);
   }
 
   async connect(device: TestDevice): Promise<void> {
@@ -154,13 +164,30 @@ export class SeedSetup {
     };
   }
 
-  /** The invariants at quiet: issue 5's and 18's, and nothing torn, no disk's own folder across. */
-  check(state: PassState, ledger: Ledger, required: readonly RequiredContent[]): Violation[] {
+  /**
+   * The invariants at quiet: issue 5's and 18's, and nothing torn, no disk's own folder across; with a
+   * selection (issue 29), the trees and the index over what is not excluded, its own checks, and the
+   * content anywhere, kept copies included.
+   */
+  check(
+    state: PassState,
+    ledger: Ledger,
+    required: readonly RequiredContent[],
+    phase = 'at quiet',
+  ): Violation[] {
     for (const version of ledger.versions()) this.versions.add(version);
     for (const version of this.upload?.versions ?? []) this.versions.add(version);
+    const world = this.world;
+    const view = world === undefined ? state : world.view(state);
     return [
-      ...checkState(state, required),
-      ...checkNoDuplicatesIn(state, ledger.allowedCopies()),
+      ...(world === undefined
+        ? checkState(state, required)
+        : [
+            ...checkState(view, []),
+            ...checkNoContentLost([...required, ...world.required(ledger)], state),
+            ...world.check(state, this.remote, ledger, phase),
+          ]),
+      ...checkNoDuplicatesIn(view, world?.allowedCopies(ledger) ?? ledger.allowedCopies()),
       ...checkNothingTorn(state, this.versions),
       ...checkBookkeeping(
         readLocalTree(this.local.root),

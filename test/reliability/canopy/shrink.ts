@@ -2,6 +2,7 @@
 import type { Change } from './model.ts';
 import { normalizeScenario } from './replay.ts';
 import type { Scenario } from './scenario.ts';
+import type { SelectionPlan } from './selection-plan.ts';
 
 export interface ShrinkOptions {
   /** Stop after this many tries of `stillFails` (each is a real sync run). */
@@ -16,18 +17,50 @@ export interface ShrinkResult {
   runs: number;
 }
 
-type ListName = 'local' | 'remote' | 'initial';
+type ListName = 'local' | 'remote' | 'initial' | SelectionList;
+/** Issue 29's lists (selection-plan.ts): they shrink like the scenario's own. */
+type SelectionList = 'exclude' | 'before' | 'selection-local' | 'selection-remote' | 'include';
+
+const SELECTION_LISTS = {
+  exclude: 'exclude',
+  before: 'before',
+  'selection-local': 'local',
+  'selection-remote': 'remote',
+  include: 'include',
+} as const satisfies Record<SelectionList, keyof SelectionPlan>;
+
+function listOf(scenario: Scenario, list: ListName): readonly unknown[] {
+  if (list === 'local' || list === 'remote' || list === 'initial') return scenario[list];
+  return scenario.selection?.[SELECTION_LISTS[list]] ?? [];
+}
+
+function withList(scenario: Scenario, list: ListName, entries: unknown[]): Scenario {
+  if (list === 'local' || list === 'remote' || list === 'initial') return { ...scenario, [list]: entries };
+  if (scenario.selection === undefined) return scenario;
+  return { ...scenario, selection: { ...scenario.selection, [SELECTION_LISTS[list]]: entries } };
+}
 
 export function scenarioSize(scenario: Scenario): number {
-  return scenario.initial.length + scenario.local.length + scenario.remote.length;
+  const plan = scenario.selection;
+  const selection =
+    plan === undefined
+      ? 0
+      : plan.exclude.length +
+        plan.before.length +
+        plan.local.length +
+        plan.remote.length +
+        plan.include.length;
+  return scenario.initial.length + scenario.local.length + scenario.remote.length + selection;
 }
 
 /**
- * Greedy delta debugging: for each list (local changes, remote changes, initial items), tries to drop
+ * Greedy delta debugging: for each list (local changes, remote changes, initial items, and issue 29's
+ * lists of a selection plan), tries to drop
  * halves, then quarters... down to single entries, keeping each drop after which the scenario still
  * fails; then tries plainer settings (case-sensitive, in-place saves). Repeats until nothing more can
  * go. Whatever a drop leaves inapplicable (a child of a dropped folder, an edit of a file never made)
- * is dropped with it, so the result only holds steps that happen.
+ * is dropped with it, so the result only holds steps that happen (a selection plan's steps are not
+ * replayed on the model: one the run finds impossible goes when the shrinker tries without it).
  */
 export async function shrinkScenario(
   failing: Scenario,
@@ -47,7 +80,16 @@ export async function shrinkScenario(
   };
   for (let progress = true; progress && runs < maxRuns;) {
     progress = false;
-    for (const list of ['local', 'remote', 'initial'] as const) {
+    for (const list of [
+      'local',
+      'remote',
+      'initial',
+      'selection-local',
+      'selection-remote',
+      'before',
+      'include',
+      'exclude',
+    ] as const) {
       if (await shrinkList(list, () => current, accept)) progress = true;
     }
     for (const plainer of plainerVariants(current)) {
@@ -63,14 +105,13 @@ async function shrinkList(
   accept: (candidate: Scenario) => Promise<boolean>,
 ): Promise<boolean> {
   let progress = false;
-  for (let chunk = Math.ceil(current()[list].length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
-    for (let start = 0; start < current()[list].length;) {
+  for (let chunk = Math.ceil(listOf(current(), list).length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
+    for (let start = 0; start < listOf(current(), list).length;) {
       const before = current();
-      const entries: unknown[] = before[list];
-      const candidate = normalizeScenario({
-        ...before,
-        [list]: [...entries.slice(0, start), ...entries.slice(start + chunk)],
-      });
+      const entries = listOf(before, list);
+      const candidate = normalizeScenario(
+        withList(before, list, [...entries.slice(0, start), ...entries.slice(start + chunk)]),
+      );
       if (scenarioSize(candidate) < scenarioSize(before) && (await accept(candidate))) {
         progress = true;
       } else {

@@ -1,6 +1,7 @@
 // The engine processes of one soak seed (run with syncOnce): started, crashed, replaced, and their passes.
 import type { AddressInfo } from 'node:net';
 import type { SyncedFolderLock } from '../../../app/profile/folder-lock.ts';
+import type { SelectionStore } from '../../../app/model/selection.ts';
 import { SyncEngine, type EngineLogLine, type SyncOptions } from '../../../app/sync/engine.ts';
 import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
 import { buildApp } from '../../../device/server.ts';
@@ -8,6 +9,7 @@ import { clientFor, type RecordedClient } from '../../helpers/api-client.ts';
 import type { TestDevice } from '../../helpers/device.ts';
 import { newEngineProcess, openCrashingIndex, type CrashingIndexStore, type EngineProcess } from './crash.ts';
 import type { PassState, Violation } from './invariants.ts';
+import type { ExpectedIssue } from './report-checks.ts';
 import { isQuiet, MAX_PASSES_TO_QUIET } from './soak-invariants.ts';
 import type { CrashPlan, FaultPlan } from './soak-scenario.ts';
 import { WireRelay, type UploadTap } from './wire.ts';
@@ -41,6 +43,9 @@ export interface HostOptions {
   tap?: UploadTap;
   /** Each process takes the folder's locks before its passes (issue 26's second-process seeds). */
   lock?: () => SyncedFolderLock;
+  /** Issue 29: the pair's selection (kept by the user, not by a process), and the issues it makes expected. */
+  selection?: SelectionStore;
+  expected?: ExpectedIssue;
 }
 
 /** Each pass's report, the current engine process, and a new one whenever a process dies. */
@@ -90,6 +95,7 @@ export class EngineHosts {
       env: options.env,
       caseInsensitive: options.caseInsensitive,
       ...(lock === undefined ? {} : { folderLock: lock }),
+      ...(options.selection === undefined ? {} : { selection: options.selection }),
     });
     return { process: newEngineProcess(), index, engine, client, abort: new AbortController(), relay, lock };
   }
@@ -163,7 +169,7 @@ export class EngineHosts {
         const where = (report.stack ?? report.message).split('\n').slice(0, 4).join('\n');
         return [{ code: 'pass-failed', message: `${phase}, pass ${count} after it: threw ${where}` }];
       }
-      if (isQuiet(report)) return [];
+      if (isQuiet(report, this.#options.expected)) return [];
       if (report.hold !== null) {
         return [
           { code: 'not-quiet', message: `${phase}, pass ${count} after it: held (${report.hold.reason})` },

@@ -27,6 +27,7 @@ export const USAGE = `usage: npm run soak -- [--seeds N] [--from N] [--seed N] [
   --trash-rate R     share of seeds whose folder is a disk's root, with its own trash (default ${R.trash})
   --upload-rate R    share of seeds with a big file changed while its upload is sent (default ${R.upload})
   --second-rate R    share of seeds where a second process tries the folder mid-pass (default ${R.second})
+  --selection-rate R share of seeds that exclude device folders, change around them, include some again (default ${R.selection})
   --kill-rate R      share of runs that SIGKILL a real child process (test/reliability/kill, when present)
   --items N          most items of an initial tree (default ${SOAK_GENERATOR.maxInitialItems})
   --changes N        most changes per side (default ${SOAK_GENERATOR.maxChangesPerSide})
@@ -59,6 +60,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions | 'help' {
     'trash',
     'upload',
     'second',
+    'selection',
   ] as const;
   const { values } = parseArgs({
     args: argv,

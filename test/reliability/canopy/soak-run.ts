@@ -13,13 +13,14 @@ import { EngineHosts, startFaultyFront } from './soak-host.ts';
 import type { SoakScenario } from './soak-scenario.ts';
 import { disturbancesHere, SeedSetup } from './seed-setup.ts';
 import { RESUMABLE_FOR_SEEDS } from './upload-change.ts';
+import { checkAtQuiet, excludeOnce, includeOnce, SeedChanges } from './soak-selection.ts';
 
 /** Passes the faults last for after the pass they start with (each may leave items to retry). */
 const PASSES_UNDER_FAULTS = 2;
 
 export interface SoakResult {
   violations: Violation[];
-  phase: 'first pass' | 'folder changed' | 'changes' | null;
+  phase: 'first pass' | 'folder changed' | 'exclusion' | 'changes' | 'inclusion' | null;
   log: EngineLogLine[];
   requests: string[];
   issues: PassIssue[];
@@ -53,6 +54,7 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     ...(upload?.plan.resumable === true ? { resumable: RESUMABLE_FOR_SEEDS } : {}),
     ...(upload === undefined ? {} : { tap: upload.tap }),
     ...(second === undefined ? {} : { lock: () => second.lockFirst() }),
+    ...(setup.world === undefined ? {} : { selection: setup.world.store, expected: setup.world.expected }),
   });
   const finish = (violations: Violation[], phase: SoakResult['phase'], ledger?: Ledger): SoakResult => ({
     violations,
@@ -115,18 +117,23 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
       if (changed.violations.length > 0) return finish(changed.violations, 'folder changed', ledger);
     }
 
+    // 1c. Issue 29: the exclusions, their pass (which may crash), quiet.
+    const excluded = await excludeOnce(setup, hosts, ledger, soak.selectionCrash ?? null, pass, state);
+    if (excluded.length > 0) return finish(excluded, 'exclusion', ledger);
+
     // 2. The changes: some before the pass, the rest while one of its requests is held.
-    const localFrom = during?.localFrom ?? scenario.local.length;
-    const remoteFrom = during?.remoteFrom ?? scenario.remote.length;
-    for (const change of scenario.local.slice(0, localFrom)) ledger.local(local, change);
-    for (const change of scenario.remote.slice(0, remoteFrom)) await ledger.remote(setup.remote, change);
+    const changes = new SeedChanges(scenario, setup, ledger);
+    const localFrom = during?.localFrom ?? changes.local.length;
+    const remoteFrom = during?.remoteFrom ?? changes.remote.length;
+    for (const change of changes.local.slice(0, localFrom)) changes.applyLocal(change);
+    for (const change of changes.remote.slice(0, remoteFrom)) await changes.applyRemote(change);
     if (upload?.plan.pass === 'changes') upload.arm(ledger, 'changes');
     let pending = true;
     const midPass = async (): Promise<void> => {
       if (!pending) return;
       pending = false;
-      for (const change of scenario.local.slice(localFrom)) ledger.local(local, change);
-      for (const change of scenario.remote.slice(remoteFrom)) await ledger.remote(setup.remote, change);
+      for (const change of changes.local.slice(localFrom)) changes.applyLocal(change);
+      for (const change of changes.remote.slice(remoteFrom)) await changes.applyRemote(change);
     };
     if (crash?.pass === 'changes') hosts.armCrash(crash);
     else hosts.host.relay.arm({});
@@ -151,14 +158,17 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     hosts.host.relay.arm({});
     const violations = await hosts.untilQuiet('changes', pass);
     if (violations.length === 0) {
-      // Without changes mid-pass (or a merge the model knows nothing of) the model knows more: a local
-      // copy the device's delete removes is in the trash.
-      const modelKnows = during === null && setup.root?.plan.answer !== 'restore';
+      // Without changes mid-pass (or a merge or a selection the model knows nothing of) the model knows
+      // more: a local copy the device's delete removes is in the trash.
+      const modelKnows =
+        during === null && setup.root?.plan.answer !== 'restore' && setup.world === undefined;
       const required = modelKnows ? [...ledger.required(), ...requiredContents(scenario)] : ledger.required();
-      violations.push(...setup.check(state(), ledger, required));
+      violations.push(...checkAtQuiet(setup, state(), ledger, required, 'after the changes'));
     }
-    violations.push(...(second?.violations ?? []));
-    return finish(violations, 'changes', ledger);
+    violations.push(...changes.violations, ...(second?.violations ?? []));
+    if (violations.length > 0) return finish(violations, 'changes', ledger);
+    // 3. Issue 29: folders included again.
+    return finish(await includeOnce(setup, hosts, ledger, pass, state), 'inclusion', ledger);
   } finally {
     if (hosts.started) await hosts.stop();
     await faulty?.close();

@@ -12,8 +12,8 @@ import { DEFAULT_GENERATOR, generateScenario, type GeneratorOptions, type Scenar
 
 /** Where the engine's process dies. `at` counts requests through the relay, or index transactions. */
 export interface CrashPlan {
-  /** The first pass (bringing the initial tree over) or the pass after the changes. */
-  pass: 'first' | 'changes';
+  /** The first pass (bringing the initial tree over), the pass after the changes, or (issue 29) the exclusions'. */
+  pass: 'first' | 'changes' | 'exclusion';
   how: WireCrash | 'in-transaction';
   at: number;
 }
@@ -50,6 +50,8 @@ export interface Disturbances extends Partial<Issue26Disturbances> {
   during: DuringPlan | null;
   /** Through the live service (watcher, debounce, polls) instead of syncOnce; no crash or faults then. */
   live: boolean;
+  /** Issue 29: the process dies in the pass that applies the exclusions (a seed with a selection plan). */
+  selectionCrash?: CrashPlan | null;
 }
 
 export interface SoakScenario extends Scenario {
@@ -62,6 +64,8 @@ export interface SoakRates extends Issue26Rates {
   fault: number;
   during: number;
   live: number;
+  /** Issue 29: seeds with a selective sync plan (selection-plan.ts); 2 in 5 of them crash in its pass. */
+  selection: number;
 }
 
 export const DEFAULT_SOAK_RATES: SoakRates = {
@@ -69,6 +73,7 @@ export const DEFAULT_SOAK_RATES: SoakRates = {
   fault: 0.3,
   during: 0.35,
   live: 0.08,
+  selection: 0.25,
   ...DEFAULT_ISSUE26_RATES,
 };
 
@@ -88,7 +93,7 @@ export function generateSoakScenario(
   options: GeneratorOptions = SOAK_GENERATOR,
   rates: SoakRates = DEFAULT_SOAK_RATES,
 ): SoakScenario {
-  const scenario = generateScenario(seed, options);
+  const scenario = generateScenario(seed, { ...options, selectionRate: rates.selection });
   // A stream of its own, so the trees are those of the same seed without disturbances.
   const random = new Random(seed ^ 0x5eed_18);
   const issue26 = drawIssue26(scenario, rates, random.chance(rates.live));
@@ -133,7 +138,17 @@ export function generateSoakScenario(
           where: random.weighted({ before: 2, 'in-flight': 2, transfer: 1 }),
         };
   const { bulk, root, trash, upload, second } = issue26;
-  return { ...scenario, soak: { crash, faults, during, live, bulk, root, trash, upload, second } };
+  const soak: Disturbances = { crash, faults, during, live, bulk, root, trash, upload, second };
+  // Issue 29, a stream of its own again: the crash in the exclusions' pass of a seed with a plan.
+  const selecting = new Random(seed ^ 0x29c4a5);
+  if (scenario.selection !== undefined && !live && selecting.chance(0.4)) {
+    soak.selectionCrash = {
+      pass: 'exclusion',
+      how: selecting.weighted({ 'before-request': 3, 'after-answer': 3, 'mid-body': 2, 'in-transaction': 3 }),
+      at: selecting.int(1, 6),
+    };
+  }
+  return { ...scenario, soak };
 }
 
 function round(value: number): number {
@@ -144,7 +159,8 @@ function round(value: number): number {
 export function describeDisturbances(soak: Disturbances): string {
   const parts: string[] = [];
   if (soak.live) parts.push('live service');
-  if (soak.crash) parts.push(`crash in the ${soak.crash.pass} pass ${soak.crash.how} #${soak.crash.at}`);
+  for (const crash of [soak.crash, soak.selectionCrash])
+    if (crash) parts.push(`crash in the ${crash.pass} pass ${crash.how} #${crash.at}`);
   if (soak.faults) {
     const f = soak.faults;
     parts.push(

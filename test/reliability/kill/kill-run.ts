@@ -19,13 +19,8 @@ import {
   type LocalSide,
   type RemoteSide,
 } from '../canopy/apply.ts';
-import {
-  checkReport,
-  checkStable,
-  checkState,
-  requiredContents,
-  type PassState,
-} from '../canopy/invariants.ts';
+import { checkState, requiredContents, type PassState } from '../canopy/invariants.ts';
+import { checkReport, checkStable } from '../canopy/report-checks.ts';
 import { readDeviceTree, readLocalTree, readTrashedContents } from '../canopy/snapshot.ts';
 import { checkNoConflictedCopies, checkNoDuplicates, checkNoLeftovers } from './checks.ts';
 import { runChild, type ChildRun, type RunTarget } from './child.ts';

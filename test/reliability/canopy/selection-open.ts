@@ -1,0 +1,264 @@
+// Failures the selective sync model (issue 29) found in the engine and not fixed yet: each shrunk reproduction, kept failing until its fix moves it to regressions.ts.
+import type { Scenario } from './scenario.ts';
+import type { OpenSoakFailure } from './soak-regressions.ts';
+
+/** A reproduction of a failure not fixed yet (as soak-regressions.ts SOAK_OPEN). */
+export interface OpenFailure {
+  /** What breaks, where the model found it, and what the engine does. */
+  why: string;
+  /** The minimal reproduction `npm run sync-random` printed (its JSON). */
+  scenario: Scenario;
+  /** `every run`: run as a test that must fail; `some runs` (the file system reusing an inode): kept, not run. */
+  fails: 'every run' | 'some runs';
+}
+
+export const SYNC_OPEN: readonly OpenFailure[] = [
+  {
+    why:
+      'device changes never brought down (npm run sync-random -- --seeds 2000, seed 861, new at ' +
+      'fa150f6, passes at ac745a0): d excluded (copy removed); another client makes a folder docs ' +
+      'and renames d to R\u00e9sum\u00e9. The pass follows the rename in the same round (fa150f6) and brings ' +
+      'nothing of the round down: docs never comes here, and every pass after says synced (a probe ' +
+      'with a new file beside it: neither comes down in four passes)',
+    fails: 'every run',
+    scenario: {
+      seed: 861,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [{ path: 'd', kind: 'folder' }],
+      local: [],
+      remote: [
+        { op: 'create-folder', path: 'docs' },
+        { op: 'move', from: 'd', to: 'R\u00e9sum\u00e9' },
+      ],
+      selection: {
+        exclude: [{ path: 'd', localCopy: 'remove' }],
+        before: [],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'a device change never applied (seed 587 of the same sweep, new at fa150f6): sub excluded ' +
+      '(copy kept); another client renames sub to d and replaces the file notes by a folder; notes ' +
+      'stays a file here, its row names an item the device no longer has, and every pass after says ' +
+      'synced',
+    fails: 'every run',
+    scenario: {
+      seed: 587,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'notes', kind: 'file', content: '587:i1 abcdefghijklmnopqrstuvwxyzabc\n' },
+        { path: 'sub', kind: 'folder' },
+      ],
+      local: [],
+      remote: [
+        { op: 'move', from: 'sub', to: 'd' },
+        { op: 'file-to-folder', path: 'notes' },
+      ],
+      selection: {
+        exclude: [{ path: 'sub', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'a duplicate on the device (npm run sync-random -- --seeds 2000, seed ' +
+      '775, open at fa150f6): caf\u00e9.txt renamed here to x.bin while another client moves it into the ' +
+      'excluded d (copy kept); the move reads as a delete on the device and the rename wins, so ' +
+      'x.bin goes up as a new file: the device holds that version twice (d/caf\u00e9.txt and x.bin). ' +
+      'Nothing lost',
+    fails: 'every run',
+    scenario: {
+      seed: 775,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'caf\u00e9.txt', kind: 'file', content: '775:i3 abcdefghijklmnopqrstuvwxyzabcdefghijklm\n' },
+        { path: 'd', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 'caf\u00e9.txt', to: 'x.bin' }],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'd', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [{ op: 'move', from: 'caf\u00e9.txt', to: 'd/caf\u00e9.txt' }],
+        include: ['d'],
+      },
+    },
+  },
+  {
+    why:
+      'a new file retried for ever (seed 615, open at fa150f6): the synced caf\u00e9.txt moved here into ' +
+      'the kept copy Docs (the device keeps it at its place, MOVED_INTO_EXCLUDED, as expected), and ' +
+      "another file moved out of the copy to that same name: its upload meets the device's caf\u00e9.txt " +
+      'and is retried as CONFLICT in every pass, never synced and never said to need the user',
+    fails: 'every run',
+    scenario: {
+      seed: 615,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'Docs', kind: 'folder' },
+        { path: 'cafe\u0301.txt', kind: 'file', content: '615:i3 abcdefghijklm\n' },
+        { path: 'Docs/cafe\u0301.txt', kind: 'file', content: '615:i8 abcdefg\n' },
+      ],
+      local: [{ op: 'move', from: 'Docs/cafe\u0301.txt', to: 'caf\u00e9.txt' }],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'Docs', localCopy: 'keep' }],
+        before: [],
+        local: [{ op: 'move', from: 'cafe\u0301.txt', to: 'Docs/a.txt' }],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'a copy to remove that never goes (MCH_SELECTION_RATE=1 npm run sync-random -- --seeds 1000 ' +
+      '--from 20000 --items 24 --changes 10, seed 20466, open at fa150f6): Notes excluded, its copy ' +
+      'to be removed, while it holds a new file whose name is the NFC twin of a synced one; the ' +
+      "twin can never sync (NAME_CLASH), so the copy is never 'all synced' and never removed: the " +
+      'folder stays here for good (nothing new comes down into it), its new file never reaches the ' +
+      'device, and no issue says the exclusion waits',
+    fails: 'every run',
+    scenario: {
+      seed: 20466,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'Notes', kind: 'folder' },
+        { path: 'Notes/cafe\u0301.txt', kind: 'file', content: '20466:i9 abcdefghi\n' },
+      ],
+      local: [],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'Notes', localCopy: 'remove' }],
+        before: [{ op: 'create-file', path: 'Notes/caf\u00e9.txt', content: '20466:s1 abcdef\n' }],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'a synced folder taken for an excluded one (seed 20594 of the same sweep, open at fa150f6): ' +
+      'sub/sub excluded, its copy removed; another client renames sub to r\u00e9sum\u00e9 and moves the ' +
+      "excluded folder out to sub. The local folder sub now stands at the excluded folder's path " +
+      'and is left out: at ac745a0 the engine made r\u00e9sum\u00e9 anew here and left the old sub behind as ' +
+      'if it were a kept copy; at fa150f6 r\u00e9sum\u00e9 is not made here at all (only the device has it)',
+    fails: 'every run',
+    scenario: {
+      seed: 20594,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'sub', kind: 'folder' },
+        { path: 'sub/sub', kind: 'folder' },
+      ],
+      local: [],
+      remote: [
+        { op: 'move', from: 'sub', to: 'r\u00e9sum\u00e9' },
+        { op: 'move', from: 'r\u00e9sum\u00e9/sub', to: 'sub' },
+      ],
+      selection: {
+        exclude: [{ path: 'sub/sub', localCopy: 'remove' }],
+        before: [],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'an excluded folder carried into a new folder (seed 20852 of the same sweep, open at ' +
+      'fa150f6): docs (holding the excluded docs/Docs, copy removed) deleted here while the user ' +
+      'makes sub/d, renames it sub/docs and makes sub/docs/Docs; sub/d gets the freed inode of ' +
+      'docs, so the delete reads as a move: docs goes to sub/docs on the device with the excluded ' +
+      "folder in it, and the user's new sub/docs/Docs is then at the excluded path and skipped as " +
+      'EXCLUDED for good. Needs the file system to reuse the inode',
+    fails: 'some runs',
+    scenario: {
+      seed: 20852,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'docs', kind: 'folder' },
+        { path: 'sub', kind: 'folder' },
+        { path: 'docs/Docs', kind: 'folder' },
+      ],
+      local: [
+        { op: 'delete', path: 'docs' },
+        { op: 'create-folder', path: 'sub/d' },
+        { op: 'move', from: 'sub/d', to: 'sub/docs' },
+        { op: 'create-folder', path: 'sub/docs/Docs' },
+      ],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'docs/Docs', localCopy: 'remove' }],
+        before: [],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+];
+
+/** The same for soak seeds (run by soak-regressions.test.ts with SOAK_OPEN). */
+export const SELECTION_SOAK_OPEN: readonly OpenSoakFailure[] = [
+  {
+    why:
+      'device changes never applied (npm run soak -- --seeds 200, seed 106, new at fa150f6; issue ' +
+      "29's model): d excluded (copy kept); another client renames d to Sub and moves A.txt into " +
+      'it. The pass follows the rename in the same round and applies nothing else of it: A.txt ' +
+      'stays here (its local copy should go to the trash), its row names an item the engine no ' +
+      'longer sees, and every pass after says synced. As SYNC_OPEN seeds 861 and 587 ' +
+      '(canopy/selection-open.ts)',
+    fails: 'every run',
+    scenario: {
+      seed: 106,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'A.txt', kind: 'file', content: '106:i6 abcdefghijklmnopqrstuvwxy\n' },
+        { path: 'd', kind: 'folder' },
+      ],
+      local: [],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'd', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [
+          { op: 'move', from: 'd', to: 'Sub' },
+          { op: 'move', from: 'A.txt', to: 'Sub/A.txt' },
+        ],
+        include: [],
+      },
+      soak: {
+        crash: null,
+        faults: null,
+        during: null,
+        live: false,
+        bulk: null,
+        root: null,
+        trash: null,
+        upload: null,
+        second: null,
+      },
+    },
+  },
+];
