@@ -133,7 +133,8 @@ export class SyncEngine {
     }
     // 4. Folders excluded once their local copy synced go; the pass's outcome is kept: its status, what
     // a quiet pass may report again, the settled record.
-    const reselected = report.hold === null && (await this.#selection.afterPass(run.selection));
+    const reselected =
+      report.hold === null && (await this.#selection.afterPass(run.selection, report.issues));
     this.#finish(run, reselected);
     return report;
   }
@@ -310,21 +311,28 @@ export class SyncEngine {
       return 'root-held';
     }
     let walk = where.walk ?? (await (walking ?? this.#walk(run, listings)));
-    if (await this.#selection.afterWalk(run.selection, walk, remoteRootId)) {
+    const rewalks = await this.#selection.afterWalk(run.selection, walk, remoteRootId);
+    if (rewalks) {
       // An excluded folder moved on the device: what this round left out by its old path is read again.
       scan = this.#selection.afterScan(
         run.selection,
         this.#local.scan({ ...scanOptions, ...this.#selection.scanOptions(run.selection) }),
         scope === undefined,
       );
+      const first = walk;
       walk = await this.#walk(run, 'revalidate');
+      // The first walk took the changed listings: they are changes still, not the 304s this one got.
+      for (const id of first.listed) {
+        walk.listed.add(id);
+        walk.unchanged.delete(id);
+      }
       await this.#selection.afterWalk(run.selection, walk, remoteRootId);
     }
     if (scope !== undefined) {
       for (const root of unplannedRemoteRoots(walk, index, remoteRootId, scope))
         this.#unplannedRemote.add(root);
     }
-    return { scan, walk, scope, aroundDifferences: false, compares, deletionMark };
+    return { scan, walk, scope, aroundDifferences: false, compares: compares && !rewalks, deletionMark };
   }
 
   /** Step 4: the report's status, what the next pass must know, and the settled record when both sides match. */

@@ -12,15 +12,7 @@ const SEEDS = Array.from({ length: 200 }, (_, index) => index + 1);
  * Seeds that meet a failure found and not fixed yet (kept failing in canopy/soak-regressions.ts
  * SOAK_OPEN): skipped here, with the cause, until the fix; the kept reproduction must fail meanwhile.
  */
-/** Issue 29, open at fa150f6: an excluded folder moved on the device, the rest of that round never applied. */
-const ROUND_LOST =
-  'issue 29, open: an excluded folder moved on the device, the other changes of the round never applied (selection-open.ts SELECTION_SOAK_OPEN, seed 106)';
-const KNOWN_OPEN: ReadonlyMap<number, string> = new Map([
-  [13, ROUND_LOST],
-  [106, ROUND_LOST],
-  [107, ROUND_LOST],
-  [109, ROUND_LOST],
-]);
+const KNOWN_OPEN: ReadonlyMap<number, string> = new Map();
 const GENERATOR = generatorForThisMachine(SOAK_GENERATOR);
 
 let device: TestDevice;

@@ -1,11 +1,13 @@
 // Selective sync as the engine meets it, step by step: at a pass's start, after each walk and scan, and at its end.
 import type { IndexStore } from '../../index/index-store.ts';
+import { nameKey } from '../../model/items.ts';
 import { EMPTY_SELECTION, type PairSelection, type SelectionStore } from '../../model/selection.ts';
 import type { EngineLogLine } from '../engine-options.ts';
 import type { EngineEvents } from '../engine-events.ts';
 import type { LocalRoot } from '../local/local-root.ts';
 import type { ScanOptions, ScanResult } from '../local/scanner.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
+import type { PassIssue } from '../pass-report.ts';
 import { AppliedSelectionStore } from './applied-selection.ts';
 import { ExcludedFolders } from './excluded-folders.ts';
 import { forgetGoneKeptCopies, keptCopyInodes } from './kept-copies.ts';
@@ -62,7 +64,16 @@ export class SelectionKeeper {
   /** What the round's scan leaves out: excluded folders by path, kept copies by inode. */
   scanOptions(pass: PassSelection): Pick<ScanOptions, 'excluded' | 'excludedInodes'> {
     const { excluded } = pass.step;
-    return excluded.size === 0 ? {} : { excluded: excluded.keys, excludedInodes: excluded.inodes };
+    if (excluded.size === 0) return {};
+    // A synced folder of this computer standing where an excluded one moved to on the device is not
+    // its copy (its own move comes down in this round): only what the index does not know is skipped.
+    const { index } = this.#context;
+    const keys = new Set<string>();
+    for (const folder of this.#context.applied.read().folders) {
+      const row = index.byPath(folder.path);
+      if (row === undefined || row.remoteId === folder.id) keys.add(nameKey(folder.path));
+    }
+    return { excluded: keys, excludedInodes: excluded.inodes };
   }
 
   /** After the scan: the inodes in kept copies (a file moved there is not deleted); gone copies forgotten. */
@@ -96,7 +107,18 @@ export class SelectionKeeper {
   }
 
   /** The pass's end: copies that waited to be synced go now. Whether the index changed after the rounds. */
-  afterPass(pass: PassSelection): Promise<boolean> {
-    return applyAfterPass(this.#context, pass.selection, pass.step);
+  async afterPass(pass: PassSelection, issues: PassIssue[]): Promise<boolean> {
+    const { changed, stillWaiting } = await applyAfterPass(this.#context, pass.selection, pass.step);
+    // Said, so that a copy staying here is no mystery: what keeps it is among the pass's issues.
+    for (const folder of stillWaiting) {
+      issues.push({
+        kind: 'skipped',
+        path: folder.path,
+        code: 'EXCLUDED_COPY_WAITING',
+        message:
+          'Excluded from this computer: its copy here goes to the trash once everything in it is synced, and something in it is not synced yet (see its other issues).',
+      });
+    }
+    return changed;
   }
 }

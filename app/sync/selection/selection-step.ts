@@ -225,10 +225,10 @@ export async function applyAfterPass(
   context: SelectionContext,
   selection: PairSelection,
   step: SelectionStep,
-): Promise<boolean> {
-  if (step.waitingToRemove.length === 0) return false;
+): Promise<{ changed: boolean; stillWaiting: ExcludedFolder[] }> {
+  if (step.waitingToRemove.length === 0) return { changed: false, stillWaiting: [] };
   const again = await applySelection(context, selection);
-  return again.changed;
+  return { changed: again.changed, stillWaiting: again.waitingToRemove };
 }
 
 /**

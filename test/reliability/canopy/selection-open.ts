@@ -15,62 +15,6 @@ export interface OpenFailure {
 export const SYNC_OPEN: readonly OpenFailure[] = [
   {
     why:
-      'device changes never brought down (npm run sync-random -- --seeds 2000, seed 861, new at ' +
-      'fa150f6, passes at ac745a0): d excluded (copy removed); another client makes a folder docs ' +
-      'and renames d to R\u00e9sum\u00e9. The pass follows the rename in the same round (fa150f6) and brings ' +
-      'nothing of the round down: docs never comes here, and every pass after says synced (a probe ' +
-      'with a new file beside it: neither comes down in four passes)',
-    fails: 'every run',
-    scenario: {
-      seed: 861,
-      caseInsensitive: false,
-      initialSide: 'remote',
-      initial: [{ path: 'd', kind: 'folder' }],
-      local: [],
-      remote: [
-        { op: 'create-folder', path: 'docs' },
-        { op: 'move', from: 'd', to: 'R\u00e9sum\u00e9' },
-      ],
-      selection: {
-        exclude: [{ path: 'd', localCopy: 'remove' }],
-        before: [],
-        local: [],
-        remote: [],
-        include: [],
-      },
-    },
-  },
-  {
-    why:
-      'a device change never applied (seed 587 of the same sweep, new at fa150f6): sub excluded ' +
-      '(copy kept); another client renames sub to d and replaces the file notes by a folder; notes ' +
-      'stays a file here, its row names an item the device no longer has, and every pass after says ' +
-      'synced',
-    fails: 'every run',
-    scenario: {
-      seed: 587,
-      caseInsensitive: false,
-      initialSide: 'local',
-      initial: [
-        { path: 'notes', kind: 'file', content: '587:i1 abcdefghijklmnopqrstuvwxyzabc\n' },
-        { path: 'sub', kind: 'folder' },
-      ],
-      local: [],
-      remote: [
-        { op: 'move', from: 'sub', to: 'd' },
-        { op: 'file-to-folder', path: 'notes' },
-      ],
-      selection: {
-        exclude: [{ path: 'sub', localCopy: 'keep' }],
-        before: [],
-        local: [],
-        remote: [],
-        include: [],
-      },
-    },
-  },
-  {
-    why:
       'a duplicate on the device (npm run sync-random -- --seeds 2000, seed ' +
       '775, open at fa150f6): caf\u00e9.txt renamed here to x.bin while another client moves it into the ' +
       'excluded d (copy kept); the move reads as a delete on the device and the rename wins, so ' +
@@ -218,47 +162,4 @@ export const SYNC_OPEN: readonly OpenFailure[] = [
 ];
 
 /** The same for soak seeds (run by soak-regressions.test.ts with SOAK_OPEN). */
-export const SELECTION_SOAK_OPEN: readonly OpenSoakFailure[] = [
-  {
-    why:
-      'device changes never applied (npm run soak -- --seeds 200, seed 106, new at fa150f6; issue ' +
-      "29's model): d excluded (copy kept); another client renames d to Sub and moves A.txt into " +
-      'it. The pass follows the rename in the same round and applies nothing else of it: A.txt ' +
-      'stays here (its local copy should go to the trash), its row names an item the engine no ' +
-      'longer sees, and every pass after says synced. As SYNC_OPEN seeds 861 and 587 ' +
-      '(canopy/selection-open.ts)',
-    fails: 'every run',
-    scenario: {
-      seed: 106,
-      caseInsensitive: false,
-      initialSide: 'local',
-      initial: [
-        { path: 'A.txt', kind: 'file', content: '106:i6 abcdefghijklmnopqrstuvwxy\n' },
-        { path: 'd', kind: 'folder' },
-      ],
-      local: [],
-      remote: [],
-      selection: {
-        exclude: [{ path: 'd', localCopy: 'keep' }],
-        before: [],
-        local: [],
-        remote: [
-          { op: 'move', from: 'd', to: 'Sub' },
-          { op: 'move', from: 'A.txt', to: 'Sub/A.txt' },
-        ],
-        include: [],
-      },
-      soak: {
-        crash: null,
-        faults: null,
-        during: null,
-        live: false,
-        bulk: null,
-        root: null,
-        trash: null,
-        upload: null,
-        second: null,
-      },
-    },
-  },
-];
+export const SELECTION_SOAK_OPEN: readonly OpenSoakFailure[] = [];

@@ -211,6 +211,62 @@ export const SELECTION_REGRESSIONS: readonly Regression[] = [
       },
     },
   },
+  {
+    why:
+      'device changes never brought down (npm run sync-random -- --seeds 2000, seed 861, new at ' +
+      'fa150f6, passes at ac745a0): d excluded (copy removed); another client makes a folder docs ' +
+      'and renames d to R\u00e9sum\u00e9. The pass follows the rename in the same round (fa150f6) and brings ' +
+      'nothing of the round down: docs never comes here, and every pass after says synced (a probe ' +
+      'with a new file beside it: neither comes down in four passes)' +
+      '. Fixed in the commit after 06834a4: the walk that follows a moved exclusion again keeps the changed listings of the first walk as changes, and that round is no quiet one',
+    scenario: {
+      seed: 861,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [{ path: 'd', kind: 'folder' }],
+      local: [],
+      remote: [
+        { op: 'create-folder', path: 'docs' },
+        { op: 'move', from: 'd', to: 'R\u00e9sum\u00e9' },
+      ],
+      selection: {
+        exclude: [{ path: 'd', localCopy: 'remove' }],
+        before: [],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'a device change never applied (seed 587 of the same sweep, new at fa150f6): sub excluded ' +
+      '(copy kept); another client renames sub to d and replaces the file notes by a folder; notes ' +
+      'stays a file here, its row names an item the device no longer has, and every pass after says ' +
+      'synced' +
+      '. Fixed in the commit after 06834a4: the walk that follows a moved exclusion again keeps the changed listings of the first walk as changes, and that round is no quiet one',
+    scenario: {
+      seed: 587,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'notes', kind: 'file', content: '587:i1 abcdefghijklmnopqrstuvwxyzabc\n' },
+        { path: 'sub', kind: 'folder' },
+      ],
+      local: [],
+      remote: [
+        { op: 'move', from: 'sub', to: 'd' },
+        { op: 'file-to-folder', path: 'notes' },
+      ],
+      selection: {
+        exclude: [{ path: 'sub', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
 ];
 
 /** The same for soak seeds (run by soak-regressions.test.ts with SOAK_REGRESSIONS). */
@@ -257,6 +313,48 @@ export const SELECTION_SOAK_REGRESSIONS: readonly SoakRegression[] = [
         upload: null,
         second: null,
         selectionCrash: { pass: 'exclusion', how: 'in-transaction', at: 1 },
+      },
+    },
+  },
+  {
+    why:
+      'device changes never applied (npm run soak -- --seeds 200, seed 106, new at fa150f6; issue ' +
+      "29's model): d excluded (copy kept); another client renames d to Sub and moves A.txt into " +
+      'it. The pass follows the rename in the same round and applies nothing else of it: A.txt ' +
+      'stays here (its local copy should go to the trash), its row names an item the engine no ' +
+      'longer sees, and every pass after says synced. As SYNC_OPEN seeds 861 and 587 ' +
+      '(canopy/selection-open.ts)' +
+      '. Fixed in the commit after 06834a4: the walk that follows a moved exclusion again keeps the changed listings of the first walk as changes, and that round is no quiet one',
+    scenario: {
+      seed: 106,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'A.txt', kind: 'file', content: '106:i6 abcdefghijklmnopqrstuvwxy\n' },
+        { path: 'd', kind: 'folder' },
+      ],
+      local: [],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'd', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [
+          { op: 'move', from: 'd', to: 'Sub' },
+          { op: 'move', from: 'A.txt', to: 'Sub/A.txt' },
+        ],
+        include: [],
+      },
+      soak: {
+        crash: null,
+        faults: null,
+        during: null,
+        live: false,
+        bulk: null,
+        root: null,
+        trash: null,
+        upload: null,
+        second: null,
       },
     },
   },
