@@ -50,6 +50,11 @@ export function readPairSelection(profileDir: string, localRoot: string): PairSe
       cause: error,
     });
   }
+  return selectionOfRecord(record, path);
+}
+
+/** The selection a parsed record holds (none: the defaults); one that cannot be read throws. */
+function selectionOfRecord(record: unknown, path: string): PairSelection {
   const found = (record as { selection?: unknown } | null)?.selection;
   if (found === undefined) return EMPTY_SELECTION;
   const parsed = selectionSchema.safeParse(found);
@@ -80,7 +85,8 @@ export async function updatePairSelection(
       cause: error,
     });
   }
-  const next = change(readPairSelection(profileDir, localRoot));
+  // The change is made to the selection of the very record it is written into.
+  const next = change(selectionOfRecord(record, path));
   const checked = selectionSchema.parse(next);
   await writePrivateFileAtomic(path, `${JSON.stringify({ ...record, selection: checked }, null, 2)}\n`);
   return checked;

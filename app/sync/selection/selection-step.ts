@@ -3,7 +3,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexStore } from '../../index/index-store.ts';
 import { nameKey, type IndexRow, type LocalEntry, type RelativePath } from '../../model/items.ts';
-import type { ExcludedFolder, PairSelection } from '../../model/selection.ts';
+import { isAtOrBelow, type ExcludedFolder, type PairSelection } from '../../model/selection.ts';
 import type { EngineLogLine } from '../engine-options.ts';
 import type { EngineEvents } from '../engine-events.ts';
 import type { LocalRoot } from '../local/local-root.ts';
@@ -165,16 +165,16 @@ function isAllSynced(
   path: RelativePath,
   excluded: readonly AppliedFolder[],
 ): boolean {
+  const others = new ExcludedFolders(excluded);
   const scan = context.local.scan({
     within: [path],
-    excluded: new ExcludedFolders(excluded).keys,
-    excludedInodes: new ExcludedFolders(excluded).inodes,
+    excluded: others.keys,
+    excludedInodes: others.inodes,
     ...(context.ignoreRules === undefined ? {} : { extraRules: context.ignoreRules }),
   });
   if (scan.root !== 'ok' && scan.root !== 'empty') return false;
   // Unreadable or changing items are not known to be synced.
-  const below = (item: { path: RelativePath }): boolean =>
-    item.path === path || item.path.startsWith(`${path}/`);
+  const below = (item: { path: RelativePath }): boolean => isAtOrBelow(item.path, path);
   if (
     scan.skipped.some(
       (item) => below(item) && (item.reason === 'unreadable' || item.reason === 'retry-later'),
