@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file-attributes.h"
+
 // Kinds, as app/sync/local/native-scan.ts reads them; a negative kind is -errno of a failed fstatat.
 enum { KIND_GONE = 0, KIND_FILE = 1, KIND_FOLDER = 2, KIND_SYMLINK = 3, KIND_SPECIAL = 4, KIND_BAD_NAME = 5 };
 
@@ -214,5 +216,6 @@ NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "listFolder", NAPI_AUTO_LENGTH, list_folder, NULL, &fn);
   napi_set_named_property(env, exports, "listFolder", fn);
+  register_file_attributes(env, exports);
   return exports;
 }
