@@ -12,10 +12,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/xattr.h>
+#endif
 
 #include "file-attributes.h"
 
@@ -27,7 +31,8 @@ typedef struct {
   double *facts;    // per entry: kind, size
   uint64_t *inodes; // per entry
   int64_t *mtimes;  // per entry: nanoseconds since the epoch
-  size_t count, capacity;
+  uint32_t *marked; // the entries (files only) that carry the attribute asked for
+  size_t count, capacity, marked_count;
 } Listing;
 
 static void listing_free(Listing *listing) {
@@ -36,6 +41,7 @@ static void listing_free(Listing *listing) {
   free(listing->facts);
   free(listing->inodes);
   free(listing->mtimes);
+  free(listing->marked);
 }
 
 static int listing_grow(Listing *listing) {
@@ -95,7 +101,24 @@ static int by_name(const void *a, const void *b) {
 }
 
 // Reads the folder into `listing`; 0, or an errno when the folder itself cannot be read.
-static int read_folder(const char *path, int follow, Listing *listing) {
+// Whether the file `name` in the folder `path` carries `attribute` (an on-demand pair's placeholders).
+// There is no fgetxattrat: the whole path is looked up again, only for files and only when asked.
+static int has_attribute(const char *path, const char *name, const char *attribute) {
+#ifdef __linux__
+  size_t length = strlen(path) + strlen(name) + 2;
+  char *full = malloc(length);
+  if (full == NULL) return 0;
+  snprintf(full, length, "%s/%s", path, name);
+  ssize_t size = lgetxattr(full, attribute, NULL, 0);
+  free(full);
+  return size >= 0;
+#else
+  (void)path, (void)name, (void)attribute;
+  return 0;
+#endif
+}
+
+static int read_folder(const char *path, int follow, const char *attribute, Listing *listing) {
   int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
   if (fd < 0) return errno;
   DIR *dir = fdopendir(fd);
@@ -137,6 +160,11 @@ static int read_folder(const char *path, int follow, Listing *listing) {
         memset(&st, 0, sizeof st);
       } else if (S_ISREG(st.st_mode)) {
         kind = KIND_FILE;
+        if (attribute != NULL && has_attribute(path, name, attribute)) {
+          // At most one mark per entry, so `count` entries always fit.
+          if (listing->marked == NULL) listing->marked = malloc(listing->count * sizeof *listing->marked);
+          if (listing->marked != NULL) listing->marked[listing->marked_count++] = (uint32_t)at;
+        }
       } else if (S_ISDIR(st.st_mode)) {
         kind = KIND_FOLDER;
       } else if (S_ISLNK(st.st_mode)) {
@@ -164,10 +192,11 @@ static napi_value typed_array(napi_env env, napi_typedarray_type type, const voi
   return array;
 }
 
-// listFolder(path, follow) -> [names, facts (kind, size per entry), inodes, mtimes] or an errno number.
+// listFolder(path, follow, attribute?) -> [names, facts (kind, size per entry), inodes, mtimes, marked]
+// or an errno number; `marked` lists the files carrying `attribute` (empty without one).
 static napi_value list_folder(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   size_t length = 0;
   if (argc < 2 || napi_get_value_string_utf8(env, argv[0], NULL, 0, &length) != napi_ok) {
@@ -182,10 +211,20 @@ static napi_value list_folder(napi_env env, napi_callback_info info) {
   napi_get_value_string_utf8(env, argv[0], path, length + 1, &length);
   bool follow = false;
   napi_get_value_bool(env, argv[1], &follow);
+  char *attribute = NULL;
+  napi_valuetype type = napi_undefined;
+  if (argc == 3) napi_typeof(env, argv[2], &type);
+  if (type == napi_string) {
+    size_t size = 0;
+    napi_get_value_string_utf8(env, argv[2], NULL, 0, &size);
+    attribute = malloc(size + 1);
+    if (attribute != NULL) napi_get_value_string_utf8(env, argv[2], attribute, size + 1, &size);
+  }
 
   Listing listing = {0};
-  int error = read_folder(path, follow, &listing);
+  int error = read_folder(path, follow, attribute, &listing);
   free(path);
+  free(attribute);
   napi_value result;
   if (error != 0) {
     listing_free(&listing);
@@ -202,13 +241,15 @@ static napi_value list_folder(napi_env env, napi_callback_info info) {
   napi_value facts = typed_array(env, napi_float64_array, listing.facts, listing.count * 2, sizeof(double));
   napi_value inodes = typed_array(env, napi_biguint64_array, listing.inodes, listing.count, sizeof(uint64_t));
   napi_value mtimes = typed_array(env, napi_bigint64_array, listing.mtimes, listing.count, sizeof(int64_t));
+  napi_value marked = typed_array(env, napi_uint32_array, listing.marked, listing.marked_count, sizeof(uint32_t));
   listing_free(&listing);
-  if (facts == NULL || inodes == NULL || mtimes == NULL) return NULL;
-  napi_create_array_with_length(env, 4, &result);
+  if (facts == NULL || inodes == NULL || mtimes == NULL || marked == NULL) return NULL;
+  napi_create_array_with_length(env, 5, &result);
   napi_set_element(env, result, 0, names);
   napi_set_element(env, result, 1, facts);
   napi_set_element(env, result, 2, inodes);
   napi_set_element(env, result, 3, mtimes);
+  napi_set_element(env, result, 4, marked);
   return result;
 }
 

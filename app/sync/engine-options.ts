@@ -7,6 +7,7 @@ import type { FolderLockRenewal } from './guards/folder-check.ts';
 import type { HoldReason } from './pass-report.ts';
 import type { DeleteGuard } from './plan/planner.ts';
 import type { SelectionStore } from '../model/selection.ts';
+import type { RemoteEntry } from '../model/items.ts';
 
 export interface EngineLogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -41,6 +42,17 @@ export interface SyncEngineOptions {
   folderLock?: FolderLockRenewal;
   /** The pair's selective sync (app/profile/pair-selection.ts); none: the whole device folder. */
   selection?: SelectionStore;
+  /**
+   * An on-demand pair (files on demand): device files come down as placeholders (app/sync/local/
+   * placeholders.ts) unless `keepsContent` says this computer keeps them; none: every file whole.
+   */
+  onDemand?: OnDemandPolicy;
+}
+
+/** Which device files an on-demand pair holds whole (pinned ones, and those already here). */
+export interface OnDemandPolicy {
+  /** Whether the item comes down whole rather than as a placeholder. */
+  keepsContent(remote: RemoteEntry): boolean;
 }
 
 export interface SyncOptions {

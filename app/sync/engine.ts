@@ -286,6 +286,7 @@ export class SyncEngine {
       ...(scope === undefined ? {} : { within: scope.roots }),
       ...(this.#options.ignoreRules === undefined ? {} : { extraRules: this.#options.ignoreRules }),
       ...(compares ? { digests: true } : {}),
+      ...(this.#options.onDemand === undefined ? {} : { placeholders: true }),
       ...this.#selection.scanOptions(run.selection),
     };
     // A whole round walks the device while it scans: the device answers on its own core.

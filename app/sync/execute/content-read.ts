@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import { assertUnchanged, readRange, settledVersion, type FileVersion } from '../../api/file-source.ts';
 import type { ContentSource } from '../../api/device-client.ts';
 import type { LocalEntry } from '../../model/items.ts';
+import { isPlaceholder } from '../local/placeholders.ts';
 
 /** Files up to this size are read once into memory: hashed and sent from the same bytes. */
 export const READ_ONCE_BYTES = 1024 * 1024;
@@ -35,6 +36,9 @@ export async function readOneVersion(
   try {
     const version = await settledVersion(handle, absolute);
     if (!isPlanned(version, expected)) return undefined;
+    // A placeholder's bytes are zeros standing for the device's content: never sent. The pass reads a
+    // placeholder as unchanged, so only a file made one since the plan gets here.
+    if (isPlaceholder(handle.fd)) return undefined;
     const hash = createHash('sha256');
     const chunks: Buffer[] = [];
     const inMemory = expected.size <= READ_ONCE_BYTES;

@@ -1,5 +1,5 @@
 // Operations that change the local folder: folders made, downloads, renames and moves, the trash.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from '../local/content-hash.ts';
@@ -11,6 +11,7 @@ import { ordinaryFileMode } from '../local/file-modes.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
 import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
 import { moveToTrash, TrashError } from '../trash/local-trash.ts';
+import { dropPlaceholdersBelow, isPlaceholder, writePlaceholder } from '../local/placeholders.ts';
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
 import type { Operation } from '../plan/operations.ts';
 import { baseName } from '../../model/paths.ts';
@@ -122,6 +123,34 @@ async function fetchToTemporary(
 }
 
 /**
+ * A placeholder of the device's file (an on-demand pair) in a temporary file next to the target, ready
+ * to be placed as a download is: no content, no hash, nothing counted as downloaded.
+ */
+async function placeholderToTemporary(
+  context: ExecutionContext,
+  remote: RemoteEntry,
+  absolute: string,
+): Promise<{ temporary: string; eTag: string; contentHash: null }> {
+  const eTag = currentETag(context, remote.id, remote.eTag);
+  const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+  try {
+    await writePlaceholder(temporary, { size: remote.size, mTimeMs: remote.mTimeMs });
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') {
+      throw new ReplanNeeded('LOCAL_CHANGED', remote.path, 'Its local folder is gone.');
+    }
+    throw fileError(error, 'write') ?? error;
+  }
+  return { temporary, eTag, contentHash: null };
+}
+
+/** Whether the device's file comes down as a placeholder: an on-demand pair that does not keep it whole. */
+function asPlaceholder(context: ExecutionContext, remote: RemoteEntry): boolean {
+  const onDemand = context.setup.onDemand;
+  return onDemand !== undefined && !onDemand.keepsContent(remote);
+}
+
+/**
  * Puts a fetched file in place with `put` and writes its row. The row goes in as an intent first: a
  * crash after the file lands and before its row is written leaves the intent, and the next pass's
  * recovery writes the row if the file at the path is still this one (kill seed 761, issue 18).
@@ -132,6 +161,7 @@ async function putInPlace(
   row: IndexEntry,
   local: LocalEntry,
   put: () => Promise<void>,
+  placeholder = false,
 ): Promise<void> {
   const store = context.setup.index.store;
   const intent = store.recordIntent({
@@ -151,7 +181,7 @@ async function putInPlace(
     throw error;
   }
   store.completeIntent(intent, () => context.setup.index.place(row));
-  countTransfer(context.ledger, 'downloaded', row.remoteId);
+  if (!placeholder) countTransfer(context.ledger, 'downloaded', row.remoteId);
 }
 
 export async function download(context: ExecutionContext, op: Op<'download'>): Promise<void> {
@@ -159,31 +189,40 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
   if ((await statOrUndefined(absolute)) !== undefined) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
   }
-  const fetched = await fetchToTemporary(context, op.remote, absolute);
+  const placeholder = asPlaceholder(context, op.remote);
+  const fetched = placeholder
+    ? await placeholderToTemporary(context, op.remote, absolute)
+    : await fetchToTemporary(context, op.remote, absolute);
   // Read before it is in place: an edit made right after it lands must look like an edit to the next
   // scan, not be recorded as the downloaded version (soak seed 2685, issue 18). Same inode, size, mtime.
   const local = await localEntry(op.path, fetched.temporary);
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
   context.setup.onLocalWrite({ kind: 'created', path: op.path, item: local });
-  await putInPlace(context, row, local, async () => {
-    try {
-      // link() never replaces: a file created here meanwhile wins and the download is looked at again.
-      await link(fetched.temporary, absolute);
-    } catch (error) {
-      const code = errnoOf(error);
-      if (code === 'EEXIST') {
-        await unlink(fetched.temporary);
-        throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+  await putInPlace(
+    context,
+    row,
+    local,
+    async () => {
+      try {
+        // link() never replaces: a file created here meanwhile wins and the download is looked at again.
+        await link(fetched.temporary, absolute);
+      } catch (error) {
+        const code = errnoOf(error);
+        if (code === 'EEXIST') {
+          await unlink(fetched.temporary);
+          throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+        }
+        // File systems without hard links (FAT, some network shares): check, then rename.
+        if ((await statOrUndefined(absolute)) !== undefined) {
+          await unlink(fetched.temporary);
+          throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
+        }
+        await rename(fetched.temporary, absolute);
       }
-      // File systems without hard links (FAT, some network shares): check, then rename.
-      if ((await statOrUndefined(absolute)) !== undefined) {
-        await unlink(fetched.temporary);
-        throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
-      }
-      await rename(fetched.temporary, absolute);
-    }
-    await rm(fetched.temporary, { force: true });
-  });
+      await rm(fetched.temporary, { force: true });
+    },
+    placeholder,
+  );
 }
 
 export async function downloadContent(context: ExecutionContext, op: Op<'download-content'>): Promise<void> {
@@ -193,7 +232,12 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
   const changed = (): ReplanNeeded =>
     new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
   if (!(await stillSame())) throw changed();
-  const fetched = await fetchToTemporary(context, op.remote, absolute);
+  // A placeholder stays one (a newer version of what is still only on the device); a file here whole
+  // stays whole.
+  const placeholder = asPlaceholder(context, op.remote) && isPlaceholder(absolute);
+  const fetched = placeholder
+    ? await placeholderToTemporary(context, op.remote, absolute)
+    : await fetchToTemporary(context, op.remote, absolute);
   // Checked again right before replacing, so an edit made during the download is kept (and conflicts).
   if (!(await stillSame())) {
     await unlink(fetched.temporary);
@@ -203,7 +247,7 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
   const local = await localEntry(op.path, fetched.temporary);
   context.setup.onLocalWrite({ kind: 'modified', path: op.path, item: local });
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
-  await putInPlace(context, row, local, () => rename(fetched.temporary, absolute));
+  await putInPlace(context, row, local, () => rename(fetched.temporary, absolute), placeholder);
 }
 
 export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>): Promise<void> {
@@ -256,6 +300,26 @@ function indexRowOf(context: ExecutionContext, op: Op<'local-trash'>): IndexEntr
   return store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
 }
 
+/**
+ * An on-demand pair's placeholders hold nothing worth a trash (restored from there they would read as
+ * zeros): they are removed, a folder's first; true when nothing is left to trash.
+ */
+async function placeholdersDropped(
+  context: ExecutionContext,
+  absolute: string,
+  now: LocalEntry,
+): Promise<boolean> {
+  if (context.setup.onDemand === undefined) return false;
+  if (now.kind === 'file') {
+    if (!isPlaceholder(absolute)) return false;
+    context.setup.onLocalWrite({ kind: 'deleted', path: now.path });
+    await unlink(absolute);
+    return true;
+  }
+  context.setup.onLocalWrite({ kind: 'deleted', path: now.path });
+  return dropPlaceholdersBelow(absolute);
+}
+
 /** Why the last resort, the folder's own trash, failed is the folder's own reason (read-only...). */
 function trashFailure(error: unknown): unknown {
   if (error instanceof TrashError && error.errno !== undefined) {
@@ -277,7 +341,7 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
   if (now !== undefined && !synced) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
   }
-  if (now !== undefined) {
+  if (now !== undefined && !(await placeholdersDropped(context, absolute, now))) {
     context.setup.onLocalWrite({ kind: 'deleted', path: op.path });
     try {
       const trashed = await moveToTrash(absolute, {

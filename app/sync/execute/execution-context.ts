@@ -5,7 +5,7 @@ import type { Operation, RemoteParent } from '../plan/operations.ts';
 import type { IndexWriter } from '../../index/index-writes.ts';
 import type { PassCounts, PassIssue, PassReport } from '../pass-report.ts';
 import type { ActivityEntry, SyncProgress } from '../../../common/sync-status.ts';
-import type { EngineLogLine, SyncEngineOptions } from '../engine-options.ts';
+import type { EngineLogLine, OnDemandPolicy, SyncEngineOptions } from '../engine-options.ts';
 import type { LocalWrite } from '../engine-events.ts';
 import type { OwnMove } from '../remote/walk-listing.ts';
 import { ReplanNeeded } from './replan-needed.ts';
@@ -26,6 +26,8 @@ export interface RoundSetup {
   readonly onActivity: (entry: ActivityEntry) => void;
   readonly onProgress: (progress: SyncProgress) => void;
   readonly signal: AbortSignal | undefined;
+  /** An on-demand pair's policy: what comes down as a placeholder. */
+  readonly onDemand: OnDemandPolicy | undefined;
 }
 
 /**
@@ -112,7 +114,7 @@ export function parentId(context: ExecutionContext, parent: RemoteParent, forPat
 
 /** A fresh context for one round's plan: the engine's parts, and the round's remote side and report. */
 export function newExecutionContext(
-  engine: Pick<SyncEngineOptions, 'client' | 'localRoot' | 'env' | 'now' | 'log' | 'events'> & {
+  engine: Pick<SyncEngineOptions, 'client' | 'localRoot' | 'env' | 'now' | 'log' | 'events' | 'onDemand'> & {
     writer: IndexWriter;
   },
   round: {
@@ -138,6 +140,7 @@ export function newExecutionContext(
     onActivity: events?.onActivity ?? (() => {}),
     onProgress: events?.onProgress ?? (() => {}),
     signal: round.signal,
+    onDemand: engine.onDemand,
   };
   const ledger: RoundLedger = {
     createdFolders: new Map(),

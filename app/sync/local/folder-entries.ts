@@ -23,6 +23,8 @@ export interface FolderEntries {
   isFolderHint(at: number): boolean;
   /** The entry's lstat into `facts`. */
   stat(at: number, facts: EntryFacts): EntryOutcome;
+  /** Whether the file carries the attribute the listing asked about (a placeholder). */
+  isMarked(at: number): boolean;
 }
 
 /** Entries through node:fs: readdir, then an lstat by full path when an entry is looked at. */
@@ -74,6 +76,11 @@ export class NodeFolderEntries implements FolderEntries {
     facts.mtimeNs = stats.mtimeNs;
     return 'ok';
   }
+
+  /** node:fs reads no extended attributes: on-demand pairs need the native lister. */
+  isMarked(): boolean {
+    return false;
+  }
 }
 
 /** Entries from one call of the native lister: everything was read at once. */
@@ -82,12 +89,15 @@ export class NativeFolderEntries implements FolderEntries {
   readonly #facts: Float64Array;
   readonly #inodes: BigUint64Array;
   readonly #mtimes: BigInt64Array;
+  /** The marked entries' positions, when any is (most folders have none). */
+  readonly #marked: ReadonlySet<number> | undefined;
 
-  constructor([names, facts, inodes, mtimes]: NativeListing) {
+  constructor([names, facts, inodes, mtimes, marked]: NativeListing) {
     this.#names = names;
     this.#facts = facts;
     this.#inodes = inodes;
     this.#mtimes = mtimes;
+    this.#marked = marked.length === 0 ? undefined : new Set(marked);
   }
 
   /** The folder's entries (through a symlink at `folder` itself if told to), or the folder's errno code. */
@@ -95,8 +105,12 @@ export class NativeFolderEntries implements FolderEntries {
     list: ListFolder,
     folder: string,
     symlink: 'follow' | 'no-follow',
+    attribute?: string,
   ): NativeFolderEntries | string {
-    const listing = list(folder, symlink === 'follow');
+    const listing =
+      attribute === undefined
+        ? list(folder, symlink === 'follow')
+        : list(folder, symlink === 'follow', attribute);
     return typeof listing === 'number' ? errnoName(listing) : new NativeFolderEntries(listing);
   }
 
@@ -136,5 +150,9 @@ export class NativeFolderEntries implements FolderEntries {
     facts.size = this.#facts[at * 2 + 1] as number;
     facts.mtimeNs = this.#mtimes[at] as bigint;
     return 'ok';
+  }
+
+  isMarked(at: number): boolean {
+    return this.#marked?.has(at) === true;
   }
 }

@@ -69,6 +69,11 @@ export interface ScanResult {
    * engine: a synced item moved into one is left out, not deleted.
    */
   keptInodes?: ReadonlyMap<string, KeptItem>;
+  /**
+   * The inodes of the placeholders found (on-demand pairs, with `placeholders`): files whose content is
+   * on the device only. Their bytes are never read, and their size and times are the device's.
+   */
+  placeholders?: Set<string>;
 }
 
 export interface ScannedFolder {

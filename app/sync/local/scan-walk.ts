@@ -86,6 +86,8 @@ export class Walk {
   readonly #excluded: ReadonlySet<string> | undefined;
   /** Kept copies of excluded folders by inode, with their identity (`birthIdentity`), wherever they are now. */
   readonly #excludedInodes: ReadonlyMap<string, string> | undefined;
+  /** The attribute that marks a placeholder (on-demand pairs), asked of every file; else undefined. */
+  readonly #placeholderAttribute: string | undefined;
   /** Filled by each entry's lstat in turn. */
   readonly #facts: EntryFacts = { kind: 'file', inode: '', size: 0, mtimeNs: 0n };
 
@@ -99,8 +101,10 @@ export class Walk {
       digests: boolean;
       excluded?: ReadonlySet<string> | undefined;
       excludedInodes?: ReadonlyMap<string, string> | undefined;
+      placeholderAttribute?: string | undefined;
     },
   ) {
+    this.#placeholderAttribute = options.placeholderAttribute;
     this.#fs = fs;
     this.#list = list;
     this.#result = result;
@@ -124,6 +128,7 @@ export class Walk {
         this.#list,
         folder.absolute,
         folder.relative === '' ? 'follow' : 'no-follow',
+        this.#placeholderAttribute,
       );
     }
     try {
@@ -200,6 +205,7 @@ export class Walk {
       const { inode, mtimeNs } = facts;
       const size = isFolder ? 0 : facts.size;
       entries.push({ path, kind, inode, size, mtimeNs });
+      if (!isFolder && listed.isMarked(at)) (this.#result.placeholders ??= new Set()).add(inode);
       lines?.push(isFolder ? folderDigestLine(name, inode) : fileDigestLine(name, inode, size, mtimeNs));
       if (isFolder) {
         const absolute = folder.absolute + sep + name;

@@ -4,6 +4,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IgnoreRules } from './ignore-rules.ts';
 import type { RelativePath } from '../../model/items.ts';
 import { nativeListFolder } from './native-scan.ts';
+import { PLACEHOLDER_XATTR } from '../../mount/hydration-protocol.ts';
+import { OnDemandUnavailableError } from './placeholders.ts';
 import { errorCode } from './local-paths.ts';
 import { nodeScanFs, type ScanFs } from './scan-fs.ts';
 import type { ScanResult } from './scan-result.ts';
@@ -44,6 +46,8 @@ export interface ScanOptions {
   excluded?: ReadonlySet<string>;
   /** Kept copies of excluded folders by inode, with their `birthIdentity`: skipped wherever they went. */
   excludedInodes?: ReadonlyMap<string, string>;
+  /** An on-demand pair: tell placeholders (`placeholders` of the result). Needs the native lister. */
+  placeholders?: boolean;
 }
 
 /**
@@ -78,13 +82,18 @@ class ScanRun {
     this.#scope = scope;
     if (options.digests === true) result.folders = [];
     // The native lister reads the real disk; a file system given by a test goes through node:fs calls.
-    const list = options.fs === undefined ? nativeListFolder() : undefined;
+    const list = options.fs === undefined ? nativeListFolder(options.placeholders === true) : undefined;
+    // Without the native lister placeholders would look like files of zeros: no scan at all then.
+    if (options.placeholders === true && options.fs === undefined && list === undefined) {
+      throw new OnDemandUnavailableError('The native folder lister is off or was not built.');
+    }
     this.#walk = new Walk(fs, list, result, {
       portability: options.portabilityWarnings ?? true,
       scope,
       digests: options.digests === true,
       excluded: options.excluded,
       excludedInodes: options.excludedInodes,
+      placeholderAttribute: options.placeholders === true ? PLACEHOLDER_XATTR : undefined,
     });
     const base = IgnoreRules.empty(
       options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase },

@@ -209,7 +209,7 @@ export function passInputs(
   // The local side first, so that each row takes its equal values as it is read: a value swapped
   // later, once a million rows live in the old generation, is garbage only a full GC frees.
   const local = localEntries(scan, unknown, scoped);
-  const rows = readRows(index, walk, local);
+  const rows = readRows(index, walk, local, scan.placeholders);
   // A synced item moved into a kept copy of an excluded folder is not deleted (selection-inputs.ts).
   for (const moved of movedIntoKeptCopies(scan, rows, local)) {
     unknown.add(moved.path, 'itself-and-below');
@@ -264,20 +264,37 @@ function localEntries(
   return local;
 }
 
-/** The round's rows by remote id, each taking the equal strings of the entries it pairs with. */
+/**
+ * The round's rows by remote id, each taking the equal strings of the entries it pairs with. A
+ * placeholder of its row (on-demand pairs) is unchanged whatever its time says: its bytes are the
+ * device's, and a download filling it in place moves its mtime until it puts the device's back.
+ */
 function readRows(
   index: Iterable<IndexRow>,
   walk: RemoteWalkResult,
-  local: ReadonlyMap<RelativePath, LocalEntry>,
+  local: Map<RelativePath, LocalEntry>,
+  placeholders: ReadonlySet<string> | undefined,
 ): Map<string, IndexRow> {
   const rows = new Map<string, IndexRow>();
   for (const row of index) {
     const found = walk.entries.get(row.remoteId);
     if (found !== undefined) shareStrings(row, found);
-    shareLocalValues(row, local.get(row.path));
+    let entry = local.get(row.path);
+    if (entry !== undefined && placeholders?.has(entry.inode) === true) entry = asSynced(local, entry, row);
+    shareLocalValues(row, entry);
     rows.set(row.remoteId, row);
   }
   return rows;
+}
+
+/** A placeholder's entry as its row last saw it, when it is that row's (same inode). */
+function asSynced(local: Map<RelativePath, LocalEntry>, entry: LocalEntry, row: IndexRow): LocalEntry {
+  const { localSize, localMtimeNs } = row;
+  if (entry.inode !== row.inode || localSize === null || localMtimeNs === null) return entry;
+  if (entry.size === localSize && entry.mtimeNs === localMtimeNs) return entry;
+  const synced = { ...entry, size: localSize, mtimeNs: localMtimeNs };
+  local.set(entry.path, synced);
+  return synced;
 }
 
 /** The round's rows, and for a scoped round the rest of the index too. */

@@ -1,0 +1,134 @@
+// An on-demand pair against the real device: device files come down as placeholders, which sync as files but never as content.
+import { openSync, closeSync, statSync, writeSync, existsSync } from 'node:fs';
+import { describe, expect } from 'vitest';
+import { it, type NewPair } from '../../../helpers/fixtures.ts';
+import { expectSynced } from '../../../helpers/expect-sync.ts';
+import { isTransfer, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
+import { nativeFileAttributes } from '../../../../app/sync/local/native-scan.ts';
+import { PLACEHOLDER_XATTR } from '../../../../app/mount/hydration-protocol.ts';
+import type { RemoteEntry } from '../../../../app/model/items.ts';
+
+/** An on-demand pair whose device folder holds two files, synced once: both are placeholders here. */
+async function onDemandPair(
+  newPair: NewPair,
+  keepsContent: (remote: RemoteEntry) => boolean = () => false,
+): Promise<SyncPair> {
+  const pair = newPair({ engine: { onDemand: { keepsContent } } });
+  await pair.writeRemote('notes/a.txt', 'alpha content', Date.UTC(2024, 0, 2, 3, 4, 5, 678));
+  await pair.writeRemote('big.bin', 'x'.repeat(100_000));
+  expectSynced(await pair.sync());
+  return pair;
+}
+
+/** What the mount's download does: the content written into the placeholder, its mtime put back, the mark last. */
+function hydrate(pair: SyncPair, path: string, text: string, options: { finish?: boolean } = {}): void {
+  const absolute = pair.local(path);
+  // The mount's download finds the item by the placeholder's inode, and puts its row's mtime back.
+  const row = pair.index.byInode(statSync(absolute).ino.toString())[0];
+  if (!isPlaceholder(absolute) || row?.localMtimeNs === null || row === undefined)
+    throw new Error(`${path} is not a placeholder`);
+  const fd = openSync(absolute, 'r+');
+  try {
+    writeSync(fd, text, 0);
+    if (options.finish === false) return;
+    const attributes = nativeFileAttributes();
+    attributes?.setMtimeNs(fd, row.localMtimeNs);
+    attributes?.removeAttribute(fd, PLACEHOLDER_XATTR);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('an on-demand pair', () => {
+  it('gets placeholders of the real size and time, no content, and passes quietly after', async ({
+    newPair,
+  }) => {
+    const pair = await onDemandPair(newPair);
+    const stats = statSync(pair.local('notes/a.txt'));
+    expect(stats.size).toBe('alpha content'.length);
+    expect(stats.mtimeMs).toBe(Date.UTC(2024, 0, 2, 3, 4, 5, 678));
+    // Sparse, and the mark held inside the inode: no block at all.
+    expect(statSync(pair.local('big.bin')).blocks).toBe(0);
+    expect(isPlaceholder(pair.local('notes/a.txt'))).toBe(true);
+    // Nothing was downloaded, and nothing goes up again.
+    expect(pair.client.requests().filter((request) => /\/content/.test(request))).toEqual([]);
+    const { report, writes } = await pair.syncCounting();
+    expect(report.status).toBe('synced');
+    expect(writes).toEqual([]);
+  });
+
+  it('renames and deletes placeholders on the device with one request each, never uploading them', async ({
+    newPair,
+  }) => {
+    const pair = await onDemandPair(newPair);
+    pair.renameLocal('notes/a.txt', 'notes/renamed.txt');
+    pair.removeLocal('big.bin');
+    const { report, writes } = await pair.syncCounting();
+    expectSynced(report);
+    expect(writes.filter(isTransfer)).toEqual([]);
+    expect(writes.map((request) => request.split(' ')[0]).sort()).toEqual(['DELETE', 'PATCH']);
+    const remote = await pair.remoteTree();
+    expect(remote['notes/renamed.txt']).toEqual({ kind: 'file', text: 'alpha content' });
+    expect(remote['big.bin']).toBeUndefined();
+  });
+
+  it('follows a device edit with a new placeholder, and a device delete leaves nothing in the trash', async ({
+    newPair,
+  }) => {
+    const pair = await onDemandPair(newPair);
+    await pair.writeRemote('notes/a.txt', 'alpha, edited on another computer');
+    await pair.removeRemote('big.bin');
+    expectSynced(await pair.sync());
+    expect(statSync(pair.local('notes/a.txt')).size).toBe('alpha, edited on another computer'.length);
+    expect(isPlaceholder(pair.local('notes/a.txt'))).toBe(true);
+    expect(pair.index.byPath('notes/a.txt')?.eTag).toBe((await pair.remoteAt('notes/a.txt'))?.eTag);
+    expect(existsSync(pair.local('big.bin'))).toBe(false);
+    expect(pair.trashed()).toEqual({});
+    expect((await pair.remoteTree())['notes/a.txt']).toEqual({
+      kind: 'file',
+      text: 'alpha, edited on another computer',
+    });
+  });
+
+  it('reads a placeholder filled in place as synced, during and after, and sends an edit of it', async ({
+    newPair,
+  }) => {
+    const pair = await onDemandPair(newPair);
+    // Half way: the mark is there, the mtime moved.
+    hydrate(pair, 'big.bin', 'x'.repeat(50_000), { finish: false });
+    const during = await pair.syncCounting();
+    expect(during.report.status).toBe('synced');
+    expect(during.writes).toEqual([]);
+    hydrate(pair, 'big.bin', 'x'.repeat(100_000));
+    expect(isPlaceholder(pair.local('big.bin'))).toBe(false);
+    const after = await pair.syncCounting();
+    expect(after.report.status).toBe('synced');
+    expect(after.writes).toEqual([]);
+    pair.writeLocal('big.bin', 'edited here');
+    expectSynced(await pair.sync());
+    expect((await pair.remoteTree())['big.bin']).toEqual({ kind: 'file', text: 'edited here' });
+  });
+
+  it('keeps a file whole that the policy keeps, and sends a new local file up', async ({ newPair }) => {
+    const pair = await onDemandPair(newPair, (remote) => remote.name === 'a.txt');
+    expect(pair.readLocal('notes/a.txt')).toBe('alpha content');
+    expect(isPlaceholder(pair.local('notes/a.txt'))).toBe(false);
+    expect(isPlaceholder(pair.local('big.bin'))).toBe(true);
+    pair.writeLocal('notes/new.txt', 'made here');
+    expectSynced(await pair.sync());
+    expect((await pair.remoteTree())['notes/new.txt']).toEqual({ kind: 'file', text: 'made here' });
+  });
+
+  it('sends a placeholder overwritten whole as the new content, under If-Match', async ({ newPair }) => {
+    const pair = await onDemandPair(newPair);
+    // What the mount does for `echo x > file`: truncated, then the mark removed, then written.
+    const absolute = pair.local('notes/a.txt');
+    const fd = openSync(absolute, 'r+');
+    nativeFileAttributes()?.removeAttribute(fd, PLACEHOLDER_XATTR);
+    closeSync(fd);
+    pair.writeLocal('notes/a.txt', 'replaced here');
+    expectSynced(await pair.sync());
+    expect((await pair.remoteTree())['notes/a.txt']).toEqual({ kind: 'file', text: 'replaced here' });
+  });
+});
