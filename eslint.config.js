@@ -134,6 +134,21 @@ export default tseslint.config(
     ),
   },
   {
+    // The on-demand mount process: it serves a FUSE mount, so it imports only its own folder, common/
+    // and Node (the native addon is loaded by path): nothing of the engine or the service above it.
+    files: ['app/mount/**/*.ts'],
+    rules: appImports(
+      {
+        regex: '^\\.\\./(?!\\.\\./common/)',
+        message: 'app/mount/ imports only itself, common/ and Node built-ins (app/native by path).',
+      },
+      {
+        regex: '^(?!\\.{1,2}/|node:)',
+        message: 'app/mount/ imports no packages: Node built-ins (node:*) only.',
+      },
+    ),
+  },
+  {
     // The data model every room shares: it imports nothing else of app/.
     files: ['app/model/**/*.ts'],
     rules: appImports({

@@ -1,9 +1,10 @@
-// Builds the local scan's native folder lister (app/native) with node-gyp; without it the scan uses node:fs.
+// Builds the native addons (app/native) with node-gyp: the scan's folder lister, and on Linux the mount.
 //
 // Run by `npm install` (the package's install script) and by `npm run build:native`. A machine that
 // cannot build it (Windows, where the addon has no port; no C compiler; node-gyp unavailable) still
 // installs: the scan then reads folders through node:fs, with the same results, only slower. So this
-// script warns instead of failing.
+// script warns instead of failing. Without the mount's addon (mch_fuse, Linux only), on-demand folders
+// cannot be shown (the mount process says FUSE_UNAVAILABLE); normal folders sync as before.
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 const addonDir = fileURLToPath(new URL('../app/native/', import.meta.url));
 
 function warn(message: string): void {
-  console.warn(`build-native: ${message} The local scan uses node:fs instead (slower, same results).`);
+  console.warn(
+    `build-native: ${message} The local scan uses node:fs instead (slower, same results), and on-demand folders cannot be shown.`,
+  );
 }
 
 function main(): void {
@@ -38,7 +41,10 @@ function main(): void {
     warn(`node-gyp failed (exit ${built.status ?? built.signal}).`);
     return;
   }
-  console.log('build-native: built app/native/build/Release/mch_scan.node');
+  const outputs = ['mch_scan', ...(process.platform === 'linux' ? ['mch_fuse'] : [])]
+    .map((name) => `app/native/build/Release/${name}.node`)
+    .filter((file) => existsSync(fileURLToPath(new URL(`../${file}`, import.meta.url))));
+  console.log(`build-native: built ${outputs.join(' and ')}`);
 }
 
 main();

@@ -6,5 +6,21 @@
       "cflags": ["-O2", "-Wall", "-Wextra"],
       "xcode_settings": { "OTHER_CFLAGS": ["-O2", "-Wall", "-Wextra"] }
     }
+  ],
+  "conditions": [
+    [
+      "OS==\"linux\"",
+      {
+        "targets": [
+          {
+            "target_name": "mch_fuse",
+            "sources": ["fuse-mount.c"],
+            "cflags": ["-O2", "-Wall", "-Wextra", "-pthread", "-D_FILE_OFFSET_BITS=64"],
+            "ldflags": ["-pthread"],
+            "libraries": ["-ldl"]
+          }
+        ]
+      }
+    ]
   ]
 }

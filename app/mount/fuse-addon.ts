@@ -1,0 +1,72 @@
+// The mount's native addon (app/native/fuse-mount.c), loaded only by the mount process and tests.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { MountError } from './mount-errors.ts';
+
+/** Called on a FUSE thread's behalf when a placeholder must be hydrated; `path` is cache-relative. */
+export type HydrateCallback = (req: number, path: string, pid: number, process: string) => void;
+
+export interface MountOptions {
+  /** The cache folder, absolute, without a trailing slash. */
+  readonly source: string;
+  /** Where the passthrough is mounted; never read by this process. */
+  readonly mountPoint: string;
+  /** libfuse's `-o` options, comma-separated (`MOUNT_OPTIONS`). */
+  readonly options: string;
+  readonly noDownload: readonly string[];
+  readonly onHydrate: HydrateCallback;
+}
+
+export interface FuseAddon {
+  /** Mounts and starts libfuse's threads; throws an error whose `code` is FUSE_UNAVAILABLE or MOUNT_FAILED. */
+  mount(options: MountOptions): void;
+  /** Detaches the mount; true when libfuse's loop ended within 2 s (false: a file is still held open). */
+  unmount(): boolean;
+  hydrationStarted(req: number, size: number): void;
+  hydrationProgress(req: number, bytes: number): void;
+  hydrationDone(req: number): void;
+  /** `errno` is the number (os.constants.errno) the waiting open or read returns. */
+  hydrationFailed(req: number, errno: number): void;
+  /** Why FUSE cannot be used here (libfuse2 or /dev/fuse missing), or null. */
+  fuseUnavailable(): string | null;
+  /** The C matcher of the no-download list, to hold it to no-download.ts in tests. */
+  matchesNoDownload(name: string, patterns: readonly string[]): boolean;
+}
+
+/**
+ * libfuse's options: attributes and entries cached 1 s (the engine rewrites files in the cache folder
+ * behind the mount), page cache kept only while size and mtime hold (`auto_cache`), the cache folder's
+ * inodes, permissions checked by the kernel, an unlinked open file removed at once (no .fuse_hidden).
+ */
+export const MOUNT_OPTIONS = [
+  'fsname=mch-sync',
+  'subtype=mch-sync',
+  'default_permissions',
+  'use_ino',
+  'auto_cache',
+  'attr_timeout=1',
+  'entry_timeout=1',
+  'negative_timeout=0',
+  'hard_remove',
+  'big_writes',
+].join(',');
+
+const ADDON = fileURLToPath(new URL('../native/build/Release/mch_fuse.node', import.meta.url));
+
+let loaded: FuseAddon | undefined;
+
+/** The addon; throws FUSE_UNAVAILABLE where it was not built (not Linux, no compiler). */
+export function loadFuseAddon(): FuseAddon {
+  if (loaded !== undefined) return loaded;
+  if (process.platform !== 'linux' || !existsSync(ADDON)) {
+    throw new MountError(
+      'FUSE_UNAVAILABLE',
+      process.platform === 'linux'
+        ? 'The mount addon is not built: install a C compiler (build-essential) and run npm run build:native.'
+        : 'Files on demand through FUSE are for Linux only.',
+    );
+  }
+  loaded = createRequire(import.meta.url)(ADDON) as FuseAddon;
+  return loaded;
+}
