@@ -53,6 +53,7 @@ typedef struct Hydration {
 typedef struct {
   int fd;
   Hydration *hydration; // non-NULL while the file this handle reads was hydrating at open
+  bool deferred;        // a placeholder opened write-only: hydrated at its first write or truncate > 0
 } Handle;
 
 typedef struct {
@@ -386,6 +387,7 @@ static int op_ftruncate(const char *path, off_t size, struct fuse_file_info *fi)
     int result = wait_for_bytes(handle->hydration, UINT64_MAX);
     if (result != 0) return result;
   }
+  handle->deferred = false;
   return truncate_fd(path, handle->fd, size);
 }
 
@@ -404,7 +406,8 @@ static int op_utimens(const char *path, const struct timespec times[2]) {
 }
 
 // Opens (or creates) the cache folder's file. A placeholder opened to be emptied (O_TRUNC) is emptied
-// without a download; opened otherwise it is hydrated, unless the caller is on the no-download list.
+// without a download; opened write-only, hydrated at its first write (or truncate above 0); opened to
+// read, hydrated now. A caller on the no-download list gets EACCES instead.
 static int open_file(const char *path, int flags, mode_t mode, struct fuse_file_info *fi) {
   CACHE_PATH(p, path);
   bool truncate = (flags & O_TRUNC) != 0 && (flags & O_ACCMODE) != O_RDONLY;
@@ -414,6 +417,12 @@ static int open_file(const char *path, int flags, mode_t mode, struct fuse_file_
   int result = handle == NULL ? -ENOMEM : placeholder_fd(fd);
   if (result == 1 && truncate) {
     result = empty_placeholder(fd);
+  } else if (result == 1 && (flags & O_ACCMODE) == O_WRONLY) {
+    // `truncate -s 0` opens for writing without O_TRUNC, then truncates: wait and see what comes.
+    pid_t pid;
+    char process[COMM_MAX + 1];
+    result = caller_may_download(&pid, process) ? 0 : -EACCES;
+    handle->deferred = true;
   } else if (result == 1) {
     pid_t pid;
     char process[COMM_MAX + 1];
@@ -464,6 +473,12 @@ static int op_write(const char *path, const char *buffer, size_t size, off_t off
   if (handle->hydration != NULL) {
     int result = wait_for_bytes(handle->hydration, UINT64_MAX);
     if (result != 0) return result;
+  }
+  if (handle->deferred) {
+    // Joins or starts the file's hydration: a write lands on the whole content, never on zeros.
+    int result = hydrate_whole(path, handle->fd);
+    if (result != 0) return result;
+    handle->deferred = false;
   }
   ssize_t n = pwrite(handle->fd, buffer, size, offset);
   return n < 0 ? -errno : (int)n;

@@ -350,6 +350,33 @@ describe.skipIf(fuseMissing() !== null)('the mount process (real FUSE mounts)', 
     expect(server.requests).toEqual([]);
   });
 
+  it('hydrates before an append, touch or truncate above 0; a truncate to 0 downloads nothing', async () => {
+    for (const name of ['append.txt', 'touch.txt', 'cut.txt', 'zero.txt']) placeholder(name, 1_000);
+    await mounted();
+    const at = (name: string): string => join(mountPoint, name);
+
+    expect((await run('sh', ['-c', `echo more >> '${at('append.txt')}'`])).code).toBe(0);
+    expect((await run('touch', ['-d', '2020-01-02T03:04:05Z', at('touch.txt')])).code).toBe(0);
+    expect((await run('truncate', ['-s', '10', at('cut.txt')])).code).toBe(0);
+    expect((await run('truncate', ['-s', '0', at('zero.txt')])).code).toBe(0);
+
+    const content = (name: string): Buffer => readFileSync(join(cache, name));
+    expect(
+      content('append.txt').equals(Buffer.concat([contentOf('append.txt', 1_000), Buffer.from('more\n')])),
+    ).toBe(true);
+    expect(content('touch.txt').equals(contentOf('touch.txt', 1_000))).toBe(true);
+    expect((await stat(join(cache, 'touch.txt'))).mtime.toISOString()).toBe('2020-01-02T03:04:05.000Z');
+    expect(content('cut.txt').equals(contentOf('cut.txt', 1_000).subarray(0, 10))).toBe(true);
+    expect(content('zero.txt').length).toBe(0);
+    expect(server.requests.map((request) => request.path).sort()).toEqual([
+      'append.txt',
+      'cut.txt',
+      'touch.txt',
+    ]);
+    for (const name of ['append.txt', 'touch.txt', 'cut.txt', 'zero.txt'])
+      expect(isPlaceholder(name)).toBe(false);
+  });
+
   it('moves, removes and makes folders in the cache folder', async () => {
     writeFileSync(join(cache, 'a.txt'), 'a');
     placeholder('p.bin', 100);
