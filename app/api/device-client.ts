@@ -1,4 +1,5 @@
 // The device's file API (device-api.md §3): read, create, replace content, patch, delete, look up by name.
+import type { FileHandle } from 'node:fs/promises';
 import { ApiError } from '../../common/errors.ts';
 import { DIR_MIME_TYPE } from '../../common/wire/device-api.ts';
 import { etagOf, idFromLocation } from './answers.ts';
@@ -27,7 +28,7 @@ import {
   type PatchInput,
   type WriteOptions,
 } from './file-requests.ts';
-import { downloadFile, type DownloadOptions, type DownloadResult } from './download.ts';
+import { downloadFile, downloadInto, type DownloadOptions, type DownloadResult } from './download.ts';
 import { multipartBody, sourceSize, sourceStream, type ContentSource } from './multipart.ts';
 import { checkName, idSegment } from './names.ts';
 import type { DeviceEndpoint } from './device-endpoint.ts';
@@ -273,5 +274,14 @@ export class DeviceClient implements DeviceEndpoint {
   /** Downloads a file's content to `targetPath` through a temporary file, resuming after breaks. */
   async download(id: string, targetPath: string, options: DownloadOptions = {}): Promise<DownloadResult> {
     return downloadFile(this, id, targetPath, options);
+  }
+
+  /** The content of version `eTag` written into an open file from byte 0 (a placeholder filled in place). */
+  async downloadInto(
+    id: string,
+    file: FileHandle,
+    options: DownloadOptions & { eTag: string },
+  ): Promise<DownloadResult> {
+    return downloadInto(this, id, file, options);
   }
 }

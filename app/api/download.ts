@@ -91,6 +91,22 @@ export async function downloadFile(
   }
 }
 
+/**
+ * Writes the content into the open `file` from byte 0, resuming with Range after breaks: an on-demand
+ * pair's placeholder filled in place (app/on-demand/hydrator.ts), which is already as long as the content.
+ * `eTag` is required: the bytes must all be of the version the placeholder stands for.
+ */
+export async function downloadInto(
+  client: DeviceEndpoint,
+  id: string,
+  file: FileHandle,
+  options: DownloadOptions & { eTag: string },
+): Promise<DownloadResult> {
+  return fetchInto(client, id, file, `download ${id}`, options, 0).catch((error: unknown) => {
+    throw error instanceof LocalWriteFailed ? error.failure : error;
+  });
+}
+
 /** Opens the partial file for positional writes ('a' would make Linux ignore the positions). */
 async function openPartial(path: string, resume: boolean): Promise<FileHandle> {
   if (!resume) return open(path, 'w+', 0o600);
@@ -105,9 +121,11 @@ async function fetchInto(
   file: FileHandle,
   what: string,
   options: DownloadOptions,
+  from?: number,
 ): Promise<DownloadResult> {
   const url = client.url(`/sdk/v2/files/${idSegment(id)}/content`);
-  let offset = (await file.stat()).size;
+  // A partial file continues from its end; a placeholder is filled from `from`.
+  let offset = from ?? (await file.stat()).size;
   let total: number | undefined;
   let tag = options.eTag;
   // The retry budget covers one run of failures: a long download that keeps moving never runs out.

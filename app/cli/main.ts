@@ -139,6 +139,7 @@ const COMMANDS: Record<string, Command> = {
       'delete-local-files': { type: 'boolean' },
       'ask-over': { type: 'string' },
       'ask-over-files': { type: 'string' },
+      'on-demand': { type: 'boolean' },
       ...JSON_OPTION,
     },
     takesArguments: true,

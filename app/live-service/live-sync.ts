@@ -22,7 +22,10 @@ import { WatchedDeletions } from './watched-deletions.ts';
 export interface LiveSyncOptions {
   /** Builds the folder pair's engine with the service's event handlers. */
   engine: (events: EngineEvents) => SyncEngine;
+  /** The folder watched and synced (an on-demand pair's cache folder). */
   localRoot: string;
+  /** The pair's folder as the user knows it, in the status and the words of a hold; default `localRoot`. */
+  pairFolder?: string;
   remoteFolder: string;
   /** How often the device is asked for changes when nothing happens here (default 30 s). */
   pollMs?: number;
@@ -102,6 +105,10 @@ export class LiveSync {
   }
 
   /** Starts watching and runs the first (full) pass; resolves once the watcher is ready. */
+  get #pairFolder(): string {
+    return this.#options.pairFolder ?? this.#options.localRoot;
+  }
+
   async start(): Promise<void> {
     this.#watcher = this.#startWatcher();
     this.#safety = startSafetyRescans({
@@ -204,7 +211,7 @@ export class LiveSync {
   }
 
   #answer(choice: 'confirm-deletes' | 'restore', seen: HoldReason | undefined): void {
-    const answers = answeredHold(this.#hold, seen, this.#options.localRoot);
+    const answers = answeredHold(this.#hold, seen, this.#pairFolder);
     // Bound to that hold: if the next pass finds another (a folder replaced meanwhile), it holds again.
     this.#request('revalidate', { choice, answers });
   }
@@ -213,7 +220,7 @@ export class LiveSync {
     return {
       state: this.#state,
       detail: this.#detail ?? (this.#state === 'idle' ? this.#watchProblem : null),
-      localRoot: this.#options.localRoot,
+      localRoot: this.#pairFolder,
       remoteFolder: this.#options.remoteFolder,
       progress: this.#progress,
       lastSyncAtMs: this.#lastSyncAtMs,
@@ -305,7 +312,7 @@ export class LiveSync {
     this.#hold = hold;
     if (hold) {
       // Said in words that work here (`mch-sync resume ...`), and logged once per change, not per poll.
-      const words = holdAdvice(hold, this.#options.localRoot, 'service');
+      const words = holdAdvice(hold, this.#pairFolder, 'service');
       if (words !== this.#loggedHold) this.#log('warn', `waiting for you: ${words}`);
       this.#loggedHold = words;
       this.#setState('held', words);

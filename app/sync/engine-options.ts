@@ -19,8 +19,10 @@ export interface SyncEngineOptions {
   client: DeviceClient;
   /** The index of this folder pair; the engine is its only writer. */
   index: IndexStore;
-  /** The local folder (absolute). */
+  /** The local folder (absolute): the folder synced, an on-demand pair's cache folder. */
   localRoot: string;
+  /** The user's folder of the pair when it is not `localRoot` (an on-demand pair's mount point). */
+  pairFolder?: string;
   /** The remote folder as a slash path from the device root (`/Photos/2024`); created on the first pass. */
   remoteFolder: string;
   /** For conflicted-copy names and reports; default `() => new Date()`. */
@@ -51,8 +53,11 @@ export interface SyncEngineOptions {
 
 /** Which device files an on-demand pair holds whole (pinned ones, and those already here). */
 export interface OnDemandPolicy {
-  /** Whether the item comes down whole rather than as a placeholder. */
-  keepsContent(remote: RemoteEntry): boolean;
+  /**
+   * Whether the item comes down whole rather than as a placeholder; `parentOf` gives the device folder
+   * of an item by id (up to the pair's own folder, then undefined), to look for a kept folder above it.
+   */
+  keepsContent(remote: RemoteEntry, parentOf: (id: string) => string | undefined): boolean;
 }
 
 export interface SyncOptions {

@@ -16,10 +16,11 @@ import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts'
 import { RunError } from './run-command.ts';
 import { askOverOf, askOverWords, givesAskOver } from './ask-over.ts';
 import { setAskOver } from '../../selection/selection-change.ts';
+import { makePairOnDemand, OnDemandError, onDemandUnavailable } from '../../on-demand/on-demand-pair.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
        mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH] [--ask-over SIZE|off]
-                                        [--ask-over-files N|off]
+                                        [--ask-over-files N|off] [--on-demand]
        mch-sync [--profile DIR] folders set --folder DIR [--ask-over SIZE|off] [--ask-over-files N|off] [--json]
        mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
 
@@ -39,6 +40,10 @@ Options:
   --ask-over SIZE|off   a new device folder holding more than SIZE (500MB, 2GB...; default 500MB)
                         waits, not synced, until \`mch-sync include\` or \`exclude\` answers; off: never
   --ask-over-files N|off  the same for a new device folder of more than N files (default off)
+  --on-demand           files on demand (Linux, FUSE): the folder shows every device file, and
+                        downloads one when it is opened; \`mch-sync pin\` keeps files here, \`free\`
+                        gives their room back. A folder that holds files keeps them: they move,
+                        without a copy, into the pair's cache folder in the profile
   --delete-local-files  with remove: move the local folder to the trash
   --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
                         overlap being why the pair is not synced, or null; with set:
@@ -166,11 +171,17 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
       FOLDERS_USAGE,
     );
   }
+  if (values['on-demand'] === true) {
+    // Refused before anything is recorded: the words say what to install, or to use selective sync.
+    const why = onDemandUnavailable();
+    if (why !== undefined) throw new OnDemandError('ON_DEMAND_UNAVAILABLE', why);
+  }
   if (existing === undefined) {
     await recordNewPair(context.profileDir, { localRoot, remoteFolder }, pairs, context.warn);
   } else {
     await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
   }
+  if (values['on-demand'] === true) await switchOnDemand(context, localRoot);
   const selection = givesAskOver(asked)
     ? await setAskOver(context.profileDir, { localRoot, remoteFolder }, asked)
     : undefined;
@@ -182,6 +193,29 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
     context.print(`${words[0]?.toUpperCase() ?? ''}${words.slice(1)}.`);
   }
   return 0;
+}
+
+/** Makes the pair on demand, under its lock and with its live sync stopped (its files move). */
+async function switchOnDemand(context: CommandContext, localRoot: string): Promise<void> {
+  if ((await askService(controlSocketPath(context.profileDir, localRoot), { op: 'status' })) !== undefined) {
+    throw new FoldersError(
+      'PAIR_RUNNING',
+      `Live sync of ${terminalSafe(localRoot)} is running: stop it (Ctrl+C, or quit the app), then switch it.`,
+    );
+  }
+  const lock = acquireFolderLock(folderLockPath(context.profileDir, localRoot), {
+    folder: localRoot,
+    profile: context.profileDir,
+  });
+  try {
+    const onDemand = await makePairOnDemand(context.profileDir, localRoot);
+    context.print(
+      `${terminalSafe(localRoot)} is on demand: it shows every file of the device and downloads one when it is opened, ` +
+        `while \`mch-sync run\` runs (files kept in ${terminalSafe(onDemand.cache)}).`,
+    );
+  } finally {
+    lock.release();
+  }
 }
 
 async function removePair(context: CommandContext, values: Values): Promise<number> {

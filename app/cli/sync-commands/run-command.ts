@@ -1,4 +1,5 @@
 // `mch-sync run`: one sync pass of a folder pair (--once) or live sync until stopped, under a per-folder lock.
+import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { assertNever, MchError } from '../../../common/errors.ts';
 import { DeviceClient } from '../../api/device-client.ts';
@@ -8,6 +9,8 @@ import { indexFilePath, openIndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { registerFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
 import { pairSelectionStore } from '../../profile/pair-selection.ts';
+import { pinnedIdsReader, readPairOnDemand } from '../../profile/pair-on-demand.ts';
+import { pinnedPolicy } from '../../on-demand/pinned-policy.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import {
   newPairOverlap,
@@ -68,6 +71,9 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
       db.close();
       throw error;
     }
+    const onDemand = readPairOnDemand(context.profileDir, request.localRoot);
+    if (onDemand !== undefined) await mkdir(onDemand.cache, { recursive: true, mode: 0o700 });
+    const pinned = pinnedIdsReader(context.profileDir, request.localRoot);
     if (!request.once) {
       try {
         return await runLive(context, {
@@ -76,6 +82,7 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
           index: new IndexStore(db),
           device: deviceOf(session),
           folderLock: lock,
+          ...(onDemand === undefined ? {} : { onDemand: { cache: onDemand.cache, pinned } }),
         });
       } finally {
         db.close();
@@ -86,7 +93,9 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
       const engine = new SyncEngine({
         client,
         index: new IndexStore(db),
-        localRoot: request.localRoot,
+        // An on-demand pair's cache folder, unmounted: placeholders come down, nothing is opened.
+        localRoot: onDemand?.cache ?? request.localRoot,
+        ...(onDemand === undefined ? {} : { pairFolder: request.localRoot, onDemand: pinnedPolicy(pinned) }),
         remoteFolder: request.remoteFolder,
         device: deviceOf(session),
         folderLock: lock,

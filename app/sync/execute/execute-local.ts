@@ -147,7 +147,13 @@ async function placeholderToTemporary(
 /** Whether the device's file comes down as a placeholder: an on-demand pair that does not keep it whole. */
 function asPlaceholder(context: ExecutionContext, remote: RemoteEntry): boolean {
   const onDemand = context.setup.onDemand;
-  return onDemand !== undefined && !onDemand.keepsContent(remote);
+  if (onDemand === undefined) return false;
+  const { remote: walked, index, remoteRootId } = context.setup;
+  const parentOf = (id: string): string | undefined => {
+    const parent = walked.get(id)?.parentId ?? index.store.get(id)?.parentRemoteId;
+    return parent === remoteRootId ? undefined : parent;
+  };
+  return !onDemand.keepsContent(remote, parentOf);
 }
 
 /**

@@ -21,7 +21,7 @@ export class EngineError extends MchError {
  * folder gone after items were synced is an error, never an empty folder to sync "everything deleted" into.
  */
 export async function remoteRootOf(
-  options: Pick<SyncEngineOptions, 'client' | 'index' | 'localRoot' | 'remoteFolder'>,
+  options: Pick<SyncEngineOptions, 'client' | 'index' | 'localRoot' | 'remoteFolder' | 'pairFolder'>,
   signal: AbortSignal | undefined,
 ): Promise<string> {
   const { client, index, remoteFolder } = options;
@@ -52,6 +52,7 @@ export async function remoteRootOf(
   const ensured = await ensureRemoteFolder(client, wanted, signal === undefined ? {} : { signal });
   index.setMeta(META_REMOTE_ROOT, ensured.id);
   index.setMeta(META_REMOTE_FOLDER, wanted);
-  index.setMeta(META_LOCAL_ROOT, resolve(options.localRoot));
+  // The pair is the user's folder (an on-demand pair's mount), not the cache folder the engine reads.
+  index.setMeta(META_LOCAL_ROOT, resolve(options.pairFolder ?? options.localRoot));
   return ensured.id;
 }

@@ -1,0 +1,80 @@
+// What an on-demand pair's live service runs beside its passes: the hydration socket, the hydrator and the mount.
+import { mkdir } from 'node:fs/promises';
+import type { DeviceClient } from '../api/device-client.ts';
+import type { IndexStore } from '../index/index-store.ts';
+import { DEFAULT_NO_DOWNLOAD } from '../mount/no-download.ts';
+import { startHydrationServer, type HydrationServer } from './hydration-server.ts';
+import { Hydrator, type HydrationEvent } from './hydrator.ts';
+import { startMount, type RunningMount } from './mount-supervisor.ts';
+import type { HydrateRequest } from '../mount/hydration-protocol.ts';
+
+export interface OnDemandServiceOptions {
+  client: Pick<DeviceClient, 'downloadInto'>;
+  index: Pick<IndexStore, 'byInode'>;
+  /** The cache folder the engine syncs. */
+  cache: string;
+  /** The user's folder, where the cache folder is shown. */
+  mountPoint: string;
+  /** The hydration socket's path (beside the control socket). */
+  socketPath: string;
+  /** Processes that never download (settings); default `DEFAULT_NO_DOWNLOAD`. */
+  noDownload?: readonly string[];
+  /** The device is known to be out of reach. */
+  offline: () => boolean;
+  /** A pass, waited for: brings a newer placeholder when the device's version changed. */
+  refresh: () => Promise<void>;
+  onHydration?: (request: HydrateRequest, event: HydrationEvent) => void;
+  log: (level: 'info' | 'warn', message: string, path?: string) => void;
+}
+
+export interface OnDemandService {
+  readonly hydrator: Hydrator;
+  /** Unmounts, then closes the socket (a download under way fails for whoever still waits). */
+  stop(): Promise<void>;
+}
+
+/** Starts the socket, then the mount; a mount that cannot start closes the socket and throws its error. */
+export async function startOnDemandService(options: OnDemandServiceOptions): Promise<OnDemandService> {
+  await mkdir(options.cache, { recursive: true, mode: 0o700 });
+  const hydrator = new Hydrator({
+    client: options.client,
+    index: options.index,
+    cacheRoot: options.cache,
+    offline: options.offline,
+    refresh: options.refresh,
+    log: (level, message, path) => options.log(level, message, path),
+  });
+  const server: HydrationServer = await startHydrationServer({
+    socketPath: options.socketPath,
+    hydrator,
+    ...(options.onHydration === undefined ? {} : { onEvent: options.onHydration }),
+    log: (level, message) => options.log(level, message),
+  });
+  let mount: RunningMount;
+  try {
+    mount = await startMount(
+      {
+        source: options.cache,
+        mountPoint: options.mountPoint,
+        socket: options.socketPath,
+        noDownload: options.noDownload ?? DEFAULT_NO_DOWNLOAD,
+      },
+      { log: (level, message) => options.log(level, message) },
+    );
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  let stopped = false;
+  void mount.ended.then((code) => {
+    if (!stopped) options.log('warn', `the mount process ended on its own (exit ${String(code)})`);
+  });
+  return {
+    hydrator,
+    stop: async () => {
+      stopped = true;
+      await mount.stop();
+      await server.close();
+    },
+  };
+}

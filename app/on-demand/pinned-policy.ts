@@ -1,0 +1,20 @@
+// Which device files an on-demand pair keeps whole: those pinned, and everything below a pinned folder.
+import type { RemoteEntry } from '../model/items.ts';
+import type { OnDemandPolicy } from '../sync/engine-options.ts';
+
+/** A policy over the ids `pinned()` gives at each question (the pair's record, read as it changes). */
+export function pinnedPolicy(pinned: () => ReadonlySet<string>): OnDemandPolicy {
+  return {
+    keepsContent(remote: RemoteEntry, parentOf: (id: string) => string | undefined): boolean {
+      const ids = pinned();
+      if (ids.size === 0) return false;
+      // A folder's depth bounds the walk up; the seen set guards against a cycle in a broken index.
+      const seen = new Set<string>();
+      for (let id: string | undefined = remote.id; id !== undefined && !seen.has(id); id = parentOf(id)) {
+        if (ids.has(id)) return true;
+        seen.add(id);
+      }
+      return false;
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// Files on demand as a user meets them: `folders add --on-demand`, live sync mounting the folder, `ls`, `cat`, `cp`, `mv`, `rm`, an editor's save.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
+import { clientFor } from '../../../helpers/api-client.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
+import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
+import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
+import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
+import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
+import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
+import { isOurMount } from '../../../../app/mount/stale-mount.ts';
+
+const run = promisify(execFile);
+
+function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
+  return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 60_000 });
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+async function status(profile: SignedInProfile, folder: string): Promise<StatusJson> {
+  const result = await mch(profile, ['status', '--folder', folder, '--json']);
+  expectExit(result, 0);
+  return JSON.parse(result.stdout) as StatusJson;
+}
+
+/** Live sync of `folder` in a child process, until `stop()` (SIGINT, as Ctrl+C). */
+async function liveSync(
+  profile: SignedInProfile,
+  folder: string,
+): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [MCH_SYNC_BIN, '--profile', profile.profile, 'run', '--folder', folder],
+    {
+      env: profile.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await waitFor('the mount', async () => ((await isOurMount(folder)) ? true : undefined));
+    await waitFor('a first pass', async () => {
+      const now = await status(profile, folder);
+      return now.running && now.state === 'idle' && now.lastPass !== null ? true : undefined;
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}; the service said:\n${output}`, { cause: error });
+  }
+  return {
+    child,
+    stop: async () => {
+      child.kill('SIGINT');
+      await ended;
+    },
+  };
+}
+
+/** What the folder shows the user: the client's own state folder aside. */
+function shown(folder: string): string[] {
+  return readdirSync(folder).filter((name) => name !== '.mch-sync');
+}
+
+describe('an on-demand folder', () => {
+  it('shows every device file, downloads one when it is read, and syncs what is done in it', async ({
+    device,
+    profile,
+  }) => {
+    const api = clientFor(device).device;
+    const folder = join(profile.home, 'Device');
+    mkdirSync(folder);
+    expectExit(await mch(profile, ['folders', 'add', '--folder', folder, '--on-demand']), 0);
+    const onDemand = readPairOnDemand(profile.profile, folder);
+    expect(onDemand?.cache).toBeDefined();
+    const cache = onDemand?.cache ?? '';
+    // Files put on the device by another computer.
+    const root = await api.createFolder({ parentId: 'root', name: 'Device' });
+    const docs = await api.createFolder({ parentId: root.id, name: 'Docs' });
+    await api.create({ parentId: docs.id, name: 'report.txt', content: Buffer.from('the quarterly report') });
+    await api.upload({ parentId: root.id, name: 'photo.jpg', content: Buffer.alloc(300_000, 7) });
+
+    const live = await liveSync(profile, folder);
+    try {
+      await waitFor('the placeholders', () => (shown(folder).length === 2 ? true : undefined));
+      // Listing shows real sizes and downloads nothing.
+      const listing = (await run('ls', ['-lR', folder])).stdout;
+      expect(listing).toContain('report.txt');
+      expect(statSync(join(folder, 'photo.jpg')).size).toBe(300_000);
+      expect(
+        (await run('find', [folder, '-not', '-path', '*/.mch-sync*'])).stdout.split('\n').filter(Boolean),
+      ).toHaveLength(4);
+      expect(isPlaceholder(join(cache, 'photo.jpg'))).toBe(true);
+      expect(isPlaceholder(join(cache, 'Docs/report.txt'))).toBe(true);
+
+      // Reading downloads it, once, and it stays.
+      expect((await run('cat', [join(folder, 'Docs/report.txt')])).stdout).toBe('the quarterly report');
+      // The mark goes right after the last byte (the reader may finish first).
+      await waitFor('the mark gone', () =>
+        isPlaceholder(join(cache, 'Docs/report.txt')) ? undefined : true,
+      );
+      // Never a synchronous read here: this process serves the device the download comes from.
+      expect((await readFile(join(folder, 'photo.jpg'))).equals(Buffer.alloc(300_000, 7))).toBe(true);
+
+      // What is done in the folder syncs: a new file, a rename of a placeholder, a delete.
+      await writeFile(join(folder, 'Docs/new.txt'), 'written in the on-demand folder');
+      await run('mv', [join(folder, 'photo.jpg'), join(folder, 'Docs/photo.jpg')]);
+      await waitFor('the new file on the device', async () => {
+        const found = await api.findByName(docs.id, 'new.txt');
+        return found === undefined ? undefined : true;
+      });
+      await waitFor('the move on the device', async () =>
+        (await api.findByName(docs.id, 'photo.jpg')) === undefined ? undefined : true,
+      );
+    } catch (error) {
+      const logs = join(profile.profile, 'logs');
+      const text = readdirSync(logs)
+        .map((name) => readFileSync(join(logs, name), 'utf8'))
+        .join('\n');
+      throw new Error(`${(error as Error).message}\n${text}`, { cause: error });
+    } finally {
+      await live.stop();
+    }
+    // Stopped: the mount is gone, the folder empty again, the files in the cache folder.
+    expect(await isOurMount(folder)).toBe(false);
+    expect(shown(folder)).toEqual([]);
+    expect(readFileSync(join(cache, 'Docs/new.txt'), 'utf8')).toBe('written in the on-demand folder');
+  }, 180_000);
+});
