@@ -102,9 +102,17 @@ export async function downloadInto(
   file: FileHandle,
   options: DownloadOptions & { eTag: string },
 ): Promise<DownloadResult> {
-  return fetchInto(client, id, file, `download ${id}`, options, 0).catch((error: unknown) => {
+  const placeholder = (await file.stat()).size;
+  const result = await fetchInto(client, id, file, `download ${id}`, options, 0).catch((error: unknown) => {
     throw error instanceof LocalWriteFailed ? error.failure : error;
   });
+  // Content of another length would leave the file at the wrong size, or zeros past the bytes sent.
+  if (result.size !== placeholder) {
+    throw new BadResponseError(
+      `The device sent ${result.size} bytes of ${id}, whose placeholder has ${placeholder}.`,
+    );
+  }
+  return result;
 }
 
 /** Opens the partial file for positional writes ('a' would make Linux ignore the positions). */
@@ -193,8 +201,9 @@ async function fetchInto(
     }
   }
   const size = (await file.stat()).size;
-  if (total !== undefined && size !== total) {
-    throw new BadResponseError(`The download of ${id} ended at ${size} of ${total} bytes.`);
+  // Where the bytes ended, not only the file's size: a placeholder filled in place is long from the start.
+  if ((total !== undefined && size !== total) || offset !== size) {
+    throw new BadResponseError(`The download of ${id} ended at ${offset} of ${total ?? size} bytes.`);
   }
   return { size, eTag: tag };
 }

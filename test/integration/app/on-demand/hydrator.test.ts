@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { Hydrator, type HydrationEvent, type HydratorOptions } from '../../../../app/on-demand/hydrator.ts';
 import { isPlaceholder, writePlaceholder } from '../../../../app/sync/local/placeholders.ts';
-import { clientFor } from '../../../helpers/api-client.ts';
+import { clientFor, deviceClientAt } from '../../../helpers/api-client.ts';
+import { startHostileServer } from '../../../helpers/hostile-server.ts';
 import { expectSynced } from '../../../helpers/expect-sync.ts';
 import { it } from '../../../helpers/fixtures.ts';
 import {
@@ -332,6 +333,34 @@ describe('the hydrator', () => {
       }
     },
   );
+
+  for (const [what, body] of [
+    ['shorter', 'alpha'],
+    ['longer', 'alpha content, and then some'],
+  ] as const) {
+    it(
+      `fails EIO, the placeholder kept, when the content is ${what} than the placeholder and of no stated length`,
+      TIMEOUT,
+      async ({ newPair }) => {
+        const pair = await placeholderPair(newPair, { 'a.txt': 'alpha content' });
+        // Chunked, without Content-Length: only where the bytes end can tell.
+        const server = await startHostileServer((_request, response) => {
+          response.writeHead(200, { 'content-type': 'application/octet-stream' });
+          response.end(body);
+        });
+        try {
+          const events = await hydrateEvents(
+            hydratorOf(pair, { client: deviceClientAt(server.base) }),
+            'a.txt',
+          );
+          expect(events.at(-1)).toMatchObject({ type: 'failed', errno: 'EIO' });
+          expectIntactPlaceholder(pair, 'a.txt');
+        } finally {
+          await server.close();
+        }
+      },
+    );
+  }
 
   it(
     'fails ENOENT when the file is gone from the device, the placeholder kept',
