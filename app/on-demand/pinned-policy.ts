@@ -5,6 +5,7 @@ import type { OnDemandPolicy } from '../sync/engine-options.ts';
 /** A policy over the ids `pinned()` gives at each question (the pair's record, read as it changes). */
 export function pinnedPolicy(pinned: () => ReadonlySet<string>): OnDemandPolicy {
   return {
+    keptVersion: () => [...pinned()].sort().join('\n'),
     keepsContent(remote: RemoteEntry, parentOf: (id: string) => string | undefined): boolean {
       const ids = pinned();
       if (ids.size === 0) return false;

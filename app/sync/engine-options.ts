@@ -58,6 +58,11 @@ export interface OnDemandPolicy {
    * of an item by id (up to the pair's own folder, then undefined), to look for a kept folder above it.
    */
   keepsContent(remote: RemoteEntry, parentOf: (id: string) => string | undefined): boolean;
+  /**
+   * Changes when the items kept change: a pass then plans over everything, never quiet, so newly kept
+   * placeholders come down (a quiet pass plans nothing).
+   */
+  keptVersion?(): string;
 }
 
 export interface SyncOptions {

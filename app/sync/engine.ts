@@ -62,6 +62,8 @@ export class SyncEngine {
   #standingIssues: StandingIssues | undefined;
   /** A pass of this engine got past its first scan: partial downloads found later are resumable. */
   #started = false;
+  /** The on-demand kept items a synced pass planned with: others make the next pass plan everything. */
+  #keptSeen: string | undefined;
   /**
    * Where a scoped round's walk found a change on the device (a folder listed in full) outside the
    * round's scope, so it planned nothing there. The walk cache keeps that folder's new listing, and the
@@ -136,6 +138,7 @@ export class SyncEngine {
     const reselected =
       report.hold === null && (await this.#selection.afterPass(run.selection, report.issues));
     this.#finish(run, reselected);
+    if (report.status === 'synced') this.#keptSeen = run.kept;
     return report;
   }
 
@@ -180,6 +183,7 @@ export class SyncEngine {
     });
     // The index made to match the pair's selection; a change means a pass over everything.
     const selection = await this.#selection.begin();
+    const kept = this.#options.onDemand?.keptVersion?.();
     if (selection.step.changed) {
       settled = undefined;
       this.#taken = undefined;
@@ -191,14 +195,17 @@ export class SyncEngine {
       standingIssues,
       settled,
       selection,
-      recovered,
+      // Intents a crash left, or newly kept placeholders (which only a plan brings): no quiet check.
+      quietCheck: recovered === 0 && kept === this.#keptSeen,
+      kept,
       tally: new DeleteTally(index, answer.confirmDeletes),
       log: this.#options.log ?? (() => {}),
       report,
       fromScan: 0,
       executed: false,
       // A copy waiting to be removed must be synced first, wherever the watcher saw changes.
-      wholeTree: selection.step.changed || selection.step.waitingToRemove.length > 0,
+      wholeTree:
+        selection.step.changed || selection.step.waitingToRemove.length > 0 || kept !== this.#keptSeen,
       replannedForDeletions: false,
     };
   }
@@ -280,7 +287,7 @@ export class SyncEngine {
       round === 1 && options.remote === 'trust-cache' ? 'trust-cache' : 'revalidate';
     // Only a first round that sees everything compares with the index before it plans: with the last
     // settled pass's record, whether anything changed at all, and either way where.
-    const compares = round === 1 && scope === undefined && listings === 'revalidate' && run.recovered === 0;
+    const compares = round === 1 && scope === undefined && listings === 'revalidate' && run.quietCheck;
     const deletionMark = options.deletions?.mark();
     const scanOptions: ScanOptions = {
       ...(scope === undefined ? {} : { within: scope.roots }),

@@ -20,8 +20,10 @@ export interface PassRun {
   readonly settled: SettledRecord | undefined;
   /** The pair's selection as the pass read it, and what the index was made to match of it. */
   readonly selection: PassSelection;
-  /** Intents a crash left that recovery settled before the first round (any: no quiet check). */
-  readonly recovered: number;
+  /** The first round may end as a quiet pass: no intents a crash left, no newly kept placeholders. */
+  readonly quietCheck: boolean;
+  /** An on-demand pair's kept items (`keptVersion`); other than the last synced pass's: a whole pass. */
+  readonly kept: string | undefined;
   /** The deletes of the passes just before, and this pass's own so far (delete-run.ts). */
   readonly tally: DeleteTally;
   readonly log: (line: EngineLogLine) => void;

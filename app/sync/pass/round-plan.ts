@@ -1,5 +1,6 @@
 // A round's plan: both sides read are paired with the index, equal bytes under a new time settled, then planned.
-import type { SyncEngineOptions } from '../engine-options.ts';
+import type { OnDemandPolicy, SyncEngineOptions } from '../engine-options.ts';
+import type { Operation } from '../plan/operations.ts';
 import type { ScanResult } from '../local/scan-result.ts';
 import type { LocalRoot } from '../local/local-root.ts';
 import type { HoldReason, PassIssue } from '../pass-report.ts';
@@ -50,6 +51,38 @@ function reconciled(
   return { ...rest, items: reconcile(input), remote: input.remote };
 }
 
+/**
+ * An on-demand pair's placeholders of items it keeps here (pinned, or below a pinned folder), unchanged
+ * on both sides, come down whole: the download the plan would make of a new file, last in the plan.
+ */
+function keptPlaceholders(
+  items: readonly ReconciledItem[],
+  placeholders: ReadonlySet<string>,
+  onDemand: OnDemandPolicy,
+  remote: ReconcileInput['remote'],
+  remoteRootId: string,
+): Operation[] {
+  const parentOf = (id: string): string | undefined => {
+    const parent = remote.get(id)?.parentId;
+    return parent === remoteRootId ? undefined : parent;
+  };
+  const operations: Operation[] = [];
+  for (const item of items) {
+    const { local, remote: found } = item;
+    if (local === null || found === null || item.localChange !== 'none' || item.remoteChange !== 'none')
+      continue;
+    if (!placeholders.has(local.inode) || !onDemand.keepsContent(found, parentOf)) continue;
+    operations.push({
+      op: 'download-content',
+      path: local.path,
+      remote: found,
+      expected: local,
+      reason: 'sync',
+    });
+  }
+  return operations;
+}
+
 /** Plans the round `read` describes, under the pass's answer to a hold and its deletes so far. */
 export async function planRound(
   engine: SyncEngineOptions,
@@ -88,6 +121,11 @@ export async function planRound(
       answer.restore && (answersHold(answer, 'emptied-root') || answersHold(answer, 'mass-delete')),
     earlierDeletes: run.tally.earlier(now.getTime()),
   });
+  if (engine.onDemand !== undefined && scan.placeholders !== undefined) {
+    planned.operations.push(
+      ...keptPlaceholders(items, scan.placeholders, engine.onDemand, remote, remoteRootId),
+    );
+  }
   // Around differences there were no issues standing anywhere (quietDifferences), and the scan was whole.
   const standing = run.standingIssues;
   if (scope !== undefined && standing !== undefined && !read.aroundDifferences) {

@@ -120,6 +120,36 @@ describe('an on-demand pair', () => {
     expect((await pair.remoteTree())['notes/new.txt']).toEqual({ kind: 'file', text: 'made here' });
   });
 
+  it('brings a folder kept here down whole, and what arrives in it later, at the next pass', async ({
+    newPair,
+  }) => {
+    const kept = new Set<string>();
+    const parentOf = (remote: RemoteEntry, up: (id: string) => string | undefined): boolean => {
+      for (let id: string | undefined = remote.id; id !== undefined; id = up(id))
+        if (kept.has(id)) return true;
+      return false;
+    };
+    const pair = newPair({
+      engine: { onDemand: { keepsContent: parentOf, keptVersion: () => [...kept].join() } },
+    });
+    await pair.writeRemote('notes/a.txt', 'alpha content');
+    await pair.writeRemote('big.bin', 'x'.repeat(100_000));
+    expectSynced(await pair.sync());
+    expect(isPlaceholder(pair.local('notes/a.txt'))).toBe(true);
+    expectSynced(await pair.sync());
+    // Pinned: the pass that follows plans everything, and the placeholder below comes down.
+    kept.add(await pair.remoteId('notes'));
+    expectSynced(await pair.sync());
+    expect(isPlaceholder(pair.local('notes/a.txt'))).toBe(false);
+    expect(pair.readLocal('notes/a.txt')).toBe('alpha content');
+    expect(isPlaceholder(pair.local('big.bin'))).toBe(true);
+    await pair.writeRemote('notes/later.txt', 'arrived later');
+    expectSynced(await pair.sync());
+    expect(pair.readLocal('notes/later.txt')).toBe('arrived later');
+    const { writes } = await pair.syncCounting();
+    expect(writes).toEqual([]);
+  });
+
   it('sends a placeholder overwritten whole as the new content, under If-Match', async ({ newPair }) => {
     const pair = await onDemandPair(newPair);
     // What the mount does for `echo x > file`: truncated, then the mark removed, then written.
