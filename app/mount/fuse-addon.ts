@@ -1,7 +1,8 @@
-// The mount's native addon (app/native/fuse-mount.c), loaded only by the mount process and tests.
+// The mount's native addon (app/native/fuse-*.c), loaded only by the mount process and tests.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { FreeRefused } from './hydration-protocol.ts';
 import { MountError } from './mount-errors.ts';
 
 /** Called on a FUSE thread's behalf when a placeholder must be hydrated; `path` is cache-relative. */
@@ -16,6 +17,20 @@ export interface MountOptions {
   readonly options: string;
   readonly noDownload: readonly string[];
   readonly onHydrate: HydrateCallback;
+  /**
+   * How long the service may say nothing (no started, progress or done) about a hydration before the
+   * opens and reads waiting for it get EIO; 120 s when not given (`HYDRATION_ANSWER_TIMEOUT_MS`).
+   */
+  readonly answerTimeoutMs?: number;
+}
+
+/** The waiting limit of a hydration the service stopped answering (its own stall limit is 15 s). */
+export const HYDRATION_ANSWER_TIMEOUT_MS = 120_000;
+
+/** Why a free left the file as it was (hydration-protocol.ts's FreeRequest). */
+export interface FreeRefusal {
+  readonly errno: FreeRefused['errno'];
+  readonly message: string;
 }
 
 export interface FuseAddon {
@@ -28,6 +43,11 @@ export interface FuseAddon {
   hydrationDone(req: number): void;
   /** `errno` is the number (os.constants.errno) the waiting open or read returns. */
   hydrationFailed(req: number, errno: number): void;
+  /**
+   * Makes the cache folder's file at `path` (cache-relative) a placeholder again, on libuv's thread pool:
+   * null when it is one now, else why it was left as it is. Throws on arguments of the wrong type.
+   */
+  free(path: string, size: number, mtimeNs: bigint): Promise<FreeRefusal | null>;
   /** Why FUSE cannot be used here (libfuse2 or /dev/fuse missing), or null. */
   fuseUnavailable(): string | null;
   /** The C matcher of the no-download list, to hold it to no-download.ts in tests. */

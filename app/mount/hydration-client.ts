@@ -2,8 +2,8 @@
 import { createConnection, type Socket } from 'node:net';
 import {
   MAX_LINE_BYTES,
-  type HydrateRequest,
   type HydrationErrno,
+  type MountToService,
   type ServiceToMount,
 } from './hydration-protocol.ts';
 import { MountError } from './mount-errors.ts';
@@ -12,6 +12,15 @@ const ERRNOS: readonly HydrationErrno[] = ['ENETUNREACH', 'ENOENT', 'ENOSPC', 'E
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A path relative to the cache folder that stays in it: `/`-separated names, none empty, `.` or `..`. */
+function isCachePath(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    !value.includes('\0') &&
+    value.split('/').every((name) => name !== '' && name !== '.' && name !== '..')
+  );
 }
 
 /** One line from the service, checked; throws HYDRATION_SOCKET_FAILED when it is not the protocol. */
@@ -34,6 +43,10 @@ export function parseServiceLine(line: string): ServiceToMount {
       return { type, req, bytes: message['bytes'] };
     }
     if (type === 'done') return { type, req };
+    const { path, size, mtimeNs } = message;
+    if (type === 'free' && isCachePath(path) && isCount(size) && typeof mtimeNs === 'string') {
+      if (/^-?\d{1,19}$/.test(mtimeNs)) return { type, req, path, size, mtimeNs };
+    }
     const errno = message['errno'];
     if (type === 'failed' && ERRNOS.includes(errno as HydrationErrno)) {
       const text = typeof message['message'] === 'string' ? message['message'] : '';
@@ -110,9 +123,9 @@ export class HydrationClient {
     });
   }
 
-  /** Asks for one hydration; the answers arrive through `onMessage`. */
-  request(request: HydrateRequest): void {
-    if (!this.#closed) this.#socket.write(`${JSON.stringify(request)}\n`);
+  /** Sends one line: a hydration asked for (its answers arrive through `onMessage`), or a free's answer. */
+  send(message: MountToService): void {
+    if (!this.#closed) this.#socket.write(`${JSON.stringify(message)}\n`);
   }
 
   close(): void {

@@ -3,15 +3,16 @@
 //   node app/mount/mount-process.ts --source C --mount M --socket S [--no-download-json '[...]']
 //
 // Prints one line on stdout: {"mounted":true} once the mount is up, or {"error":{"code","message"}}
-// and exits 1. Unmounts and exits 0 on SIGTERM or SIGINT, when stdin ends (the parent died: it spawns
+// and exits 1. `MCH_HYDRATION_ANSWER_TIMEOUT_MS` in the environment shortens (for tests) how long an
+// open waits for a service that says nothing about its hydration (HYDRATION_ANSWER_TIMEOUT_MS). Unmounts and exits 0 on SIGTERM or SIGINT, when stdin ends (the parent died: it spawns
 // this with stdin a pipe it keeps open) or when the service's socket closes. It never reads M itself:
 // the FUSE threads serving M are this process's, so a synchronous access to M here would deadlock.
 import { readdir, stat } from 'node:fs/promises';
 import { constants } from 'node:os';
-import { MchError } from '../../common/errors.ts';
-import { loadFuseAddon, MOUNT_OPTIONS, type FuseAddon } from './fuse-addon.ts';
+import { assertNever, MchError } from '../../common/errors.ts';
+import { HYDRATION_ANSWER_TIMEOUT_MS, loadFuseAddon, MOUNT_OPTIONS, type FuseAddon } from './fuse-addon.ts';
 import { HydrationClient } from './hydration-client.ts';
-import type { ServiceToMount } from './hydration-protocol.ts';
+import type { FreeRequest, MountToService, ServiceToMount } from './hydration-protocol.ts';
 import { parseMountArguments, type MountArguments } from './mount-arguments.ts';
 import { MountError } from './mount-errors.ts';
 import { cleanStaleMount } from './stale-mount.ts';
@@ -41,7 +42,23 @@ async function checkFolders(args: MountArguments): Promise<void> {
   }
 }
 
-function deliver(addon: FuseAddon, message: ServiceToMount): void {
+/** Frees on the addon's thread pool and answers; the answer of one free never waits for another's. */
+async function free(addon: FuseAddon, request: FreeRequest): Promise<MountToService> {
+  const { req } = request;
+  try {
+    const refusal = await addon.free(request.path, request.size, BigInt(request.mtimeNs));
+    return refusal === null ? { type: 'freed', req } : { type: 'free-refused', req, ...refusal };
+  } catch (error) {
+    return { type: 'free-refused', req, errno: 'EIO', message: (error as Error).message };
+  }
+}
+
+function answerTimeoutMs(): number {
+  const value = Number(process.env['MCH_HYDRATION_ANSWER_TIMEOUT_MS']);
+  return Number.isSafeInteger(value) && value > 0 ? value : HYDRATION_ANSWER_TIMEOUT_MS;
+}
+
+function deliver(addon: FuseAddon, client: HydrationClient, message: ServiceToMount): void {
   switch (message.type) {
     case 'started':
       addon.hydrationStarted(message.req, message.size);
@@ -55,6 +72,11 @@ function deliver(addon: FuseAddon, message: ServiceToMount): void {
     case 'failed':
       addon.hydrationFailed(message.req, constants.errno[message.errno]);
       return;
+    case 'free':
+      void free(addon, message).then((answer) => client.send(answer));
+      return;
+    default:
+      assertNever(message);
   }
 }
 
@@ -78,7 +100,7 @@ async function serve(args: MountArguments): Promise<void> {
     process.exit(exitCode);
   };
   const client = await HydrationClient.connect(args.socket, {
-    onMessage: (message) => deliver(addon, message),
+    onMessage: (message) => deliver(addon, client, message),
     onClose: (error) => stop(error === undefined ? 'the service closed the socket' : error.message, 0),
   });
   try {
@@ -87,7 +109,8 @@ async function serve(args: MountArguments): Promise<void> {
       mountPoint: args.mountPoint,
       options: MOUNT_OPTIONS,
       noDownload: args.noDownload,
-      onHydrate: (req, path, pid, name) => client.request({ type: 'hydrate', req, path, pid, process: name }),
+      answerTimeoutMs: answerTimeoutMs(),
+      onHydrate: (req, path, pid, name) => client.send({ type: 'hydrate', req, path, pid, process: name }),
     });
   } catch (error) {
     client.close();

@@ -14,8 +14,15 @@
         "targets": [
           {
             "target_name": "mch_fuse",
-            "sources": ["fuse-mount.c"],
-            "cflags": ["-O2", "-Wall", "-Wextra", "-pthread", "-D_FILE_OFFSET_BITS=64"],
+            "sources": [
+              "fuse-addon.c",
+              "fuse-caller.c",
+              "fuse-files.c",
+              "fuse-free.c",
+              "fuse-hydration.c",
+              "fuse-passthrough.c"
+            ],
+            "cflags": ["-O2", "-Wall", "-Wextra", "-pthread", "-D_FILE_OFFSET_BITS=64", "-fvisibility=hidden"],
             "ldflags": ["-pthread"],
             "libraries": ["-ldl"]
           }
