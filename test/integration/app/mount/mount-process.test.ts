@@ -1,5 +1,7 @@
 // The mount process on real FUSE mounts: placeholders listed for free, hydrated once when opened, never
-// by the no-download list; the passthrough acts on the cache folder; stopping and dying leave M usable.
+// by the no-download list; the passthrough acts on the cache folder; files freed in place when the
+// service asks; the engine's state folder hidden; a silent service fails opens in the end; stopping
+// and dying leave M usable.
 //
 // The mount process is a child (the test process never serves the mount it reads), and a small server
 // here stands in for the service. Every command that reads M runs asynchronously: a synchronous one
@@ -20,7 +22,7 @@ import {
   writeSync,
   closeSync,
 } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +30,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   PLACEHOLDER_MARK,
   PLACEHOLDER_XATTR,
+  type FreeDone,
+  type FreeRefused,
   type HydrateRequest,
+  type MountToService,
 } from '../../../../app/mount/hydration-protocol.ts';
 import { loadFuseAddon } from '../../../../app/mount/fuse-addon.ts';
 import { cleanStaleMount, isOurMount } from '../../../../app/mount/stale-mount.ts';
@@ -82,16 +87,21 @@ const LIST_ATTRIBUTES = 'import os, sys; print(sorted(os.listxattr(sys.argv[1]))
 /** What the service knows of each placeholder (from its index): the content's size and mtime. */
 const placeholders = new Map<string, { size: number; mtime: Date }>();
 
-/** The stand-in for the service: hydrates in a few chunks, or fails when told. */
+/** The stand-in for the service: hydrates in a few chunks, or fails when told; asks for frees. */
 class HydrationServer {
   readonly requests: HydrateRequest[] = [];
   fail = false;
+  /** Says nothing at all about a hydration: a service that is stuck. */
+  silent = false;
   chunks = 4;
+  chunkDelayMs = 20;
   /** Held until released: lets a test open a file twice while its hydration waits. */
   gate: Promise<void> = Promise.resolve();
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   readonly #running = new Set<Promise<void>>();
+  readonly #frees = new Map<number, (answer: FreeDone | FreeRefused) => void>();
+  #nextFree = 0;
 
   readonly socketPath: string;
   readonly cache: string;
@@ -109,7 +119,12 @@ class HydrationServer {
         const lines = (pending + chunk).split('\n');
         pending = lines.pop() ?? '';
         for (const line of lines) {
-          const hydration = this.#hydrate(socket, JSON.parse(line) as HydrateRequest);
+          const message = JSON.parse(line) as MountToService;
+          if (message.type !== 'hydrate') {
+            this.#frees.get(message.req)?.(message);
+            continue;
+          }
+          const hydration = this.#hydrate(socket, message);
           this.#running.add(hydration);
           void hydration.finally(() => this.#running.delete(hydration));
         }
@@ -120,6 +135,16 @@ class HydrationServer {
   async listen(): Promise<void> {
     this.#server.listen(this.socketPath);
     await once(this.#server, 'listening');
+  }
+
+  /** Asks the mount to free the cache folder's `path`, expecting this size and mtime; its answer. */
+  async free(path: string, size: number, mtimeNs: bigint): Promise<FreeDone | FreeRefused> {
+    const [socket] = this.#sockets;
+    if (socket === undefined) throw new Error('no mount is connected');
+    const req = ++this.#nextFree;
+    const answer = new Promise<FreeDone | FreeRefused>((resolve) => this.#frees.set(req, resolve));
+    socket.write(`${JSON.stringify({ type: 'free', req, path, size, mtimeNs: String(mtimeNs) })}\n`);
+    return await answer;
   }
 
   /** Until every hydration asked for has sent its `done` or `failed`. */
@@ -140,6 +165,7 @@ class HydrationServer {
       if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
     };
     await this.gate;
+    if (this.silent) return;
     if (this.fail) {
       send({ type: 'failed', req: request.req, errno: 'ENETUNREACH', message: 'offline' });
       return;
@@ -157,7 +183,7 @@ class HydrationServer {
     for (let at = 0; at < facts.size; at += step) {
       writeSync(fd, content, at, Math.min(step, facts.size - at), at);
       send({ type: 'progress', req: request.req, bytes: Math.min(at + step, facts.size) });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, this.chunkDelayMs));
     }
     closeSync(fd);
     utimesSync(file, facts.mtime, facts.mtime);
@@ -188,11 +214,11 @@ function isPlaceholder(path: string): boolean {
 }
 
 /** Starts the mount process and waits for its first line; the line is returned. */
-async function startMount(): Promise<unknown> {
+async function startMount(env: NodeJS.ProcessEnv = {}): Promise<unknown> {
   const started = spawn(
     process.execPath,
     [MOUNT_PROCESS, '--source', cache, '--mount', mountPoint, '--socket', server.socketPath],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );
   child = started;
   let output = '';
@@ -236,8 +262,8 @@ describe.skipIf(fuseMissing() !== null)('the mount process (real FUSE mounts)', 
     rmSync(root, { recursive: true, force: true });
   }, 60_000);
 
-  async function mounted(): Promise<void> {
-    expect(await startMount()).toEqual({ mounted: true });
+  async function mounted(env: NodeJS.ProcessEnv = {}): Promise<void> {
+    expect(await startMount(env)).toEqual({ mounted: true });
   }
 
   it('lists, finds, stats and sizes placeholders without hydrating, with their real sizes and times', async () => {
@@ -417,6 +443,175 @@ for call in (lambda: os.getxattr(sys.argv[1], '${PLACEHOLDER_XATTR}'), lambda: o
       'Operation not permitted',
     ]);
     expect(server.requests).toEqual([]);
+  });
+
+  /** What a free keeps and changes, from the cache folder (never through M). */
+  async function factsOf(
+    path: string,
+  ): Promise<{ ino: bigint; size: bigint; mtimeNs: bigint; blocks: bigint }> {
+    const { ino, size, mtimeNs, blocks } = await stat(join(cache, path), { bigint: true });
+    return { ino, size, mtimeNs, blocks };
+  }
+
+  /** An mtime with nanoseconds a double of milliseconds cannot hold. */
+  function setMtimeNs(path: string, mtimeNs: bigint): void {
+    python(
+      'import os, sys; os.utime(sys.argv[1], ns=(int(sys.argv[2]), int(sys.argv[2])))',
+      join(cache, path),
+      String(mtimeNs),
+    );
+  }
+
+  it('frees a hydrated file in place when the service asks, and a later cat hydrates it again', async () => {
+    placeholder('free/me.bin', 200_000);
+    await mounted();
+    const at = join(mountPoint, 'free/me.bin');
+    expect((await runBuffer('cat', [at])).equals(contentOf('free/me.bin', 200_000))).toBe(true);
+    await server.idle();
+    setMtimeNs('free/me.bin', 1_709_618_828_123_456_789n);
+    const before = await factsOf('free/me.bin');
+    expect(before.blocks).toBeGreaterThan(0n);
+
+    expect(await server.free('free/me.bin', 200_000, before.mtimeNs)).toEqual({ type: 'freed', req: 1 });
+    const after = await factsOf('free/me.bin');
+    expect(after).toEqual({ ...before, blocks: 0n });
+    expect(after.mtimeNs).toBe(1_709_618_828_123_456_789n);
+    expect(isPlaceholder('free/me.bin')).toBe(true);
+
+    placeholders.set('free/me.bin', { size: 200_000, mtime: MTIME });
+    expect((await runBuffer('cat', [at])).equals(contentOf('free/me.bin', 200_000))).toBe(true);
+    expect(server.requests.map((request) => request.path)).toEqual(['free/me.bin', 'free/me.bin']);
+  });
+
+  it('answers freed at once for a placeholder, and leaves it as it is', async () => {
+    placeholder('already.bin', 5_000);
+    await mounted();
+    const before = await factsOf('already.bin');
+
+    expect(await server.free('already.bin', 5_000, before.mtimeNs)).toEqual({ type: 'freed', req: 1 });
+    expect(await factsOf('already.bin')).toEqual(before);
+    expect(isPlaceholder('already.bin')).toBe(true);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('refuses with EBUSY while a program holds the file open through the mount, and frees it once closed', async () => {
+    writeFileSync(join(cache, 'held.txt'), 'held content');
+    await mounted();
+    const { size, mtimeNs } = await factsOf('held.txt');
+    const holder = spawn(
+      'sh',
+      ['-c', 'exec 3<"$0"; echo opened; exec sleep 30', join(mountPoint, 'held.txt')],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      await once(holder.stdout, 'data');
+      const refused = await server.free('held.txt', Number(size), mtimeNs);
+      expect(refused).toMatchObject({ type: 'free-refused', req: 1, errno: 'EBUSY' });
+      expect(readFileSync(join(cache, 'held.txt'), 'utf8')).toBe('held content');
+      expect(isPlaceholder('held.txt')).toBe(false);
+    } finally {
+      const exited = once(holder, 'exit');
+      holder.kill('SIGKILL');
+      await exited;
+    }
+    // The kernel sends the release of the closed file a moment after the program ends.
+    let answer: FreeDone | FreeRefused = await server.free('held.txt', Number(size), mtimeNs);
+    for (let tries = 0; answer.type !== 'freed' && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answer = await server.free('held.txt', Number(size), mtimeNs);
+    }
+    expect(answer.type).toBe('freed');
+    expect(isPlaceholder('held.txt')).toBe(true);
+  });
+
+  it('refuses with ESTALE when the size or mtime is not what the service expects, and changes nothing', async () => {
+    writeFileSync(join(cache, 'changed.txt'), 'changed since the index saw it');
+    await mounted();
+    const before = await factsOf('changed.txt');
+
+    expect(await server.free('changed.txt', Number(before.size) + 1, before.mtimeNs)).toMatchObject({
+      type: 'free-refused',
+      errno: 'ESTALE',
+    });
+    expect(await server.free('changed.txt', Number(before.size), before.mtimeNs - 1n)).toMatchObject({
+      type: 'free-refused',
+      errno: 'ESTALE',
+    });
+    expect(await factsOf('changed.txt')).toEqual(before);
+    expect(readFileSync(join(cache, 'changed.txt'), 'utf8')).toBe('changed since the index saw it');
+    expect(isPlaceholder('changed.txt')).toBe(false);
+  });
+
+  it('refuses with ENOENT when there is no regular file at the path', async () => {
+    mkdirSync(join(cache, 'folder'));
+    writeFileSync(join(cache, 'target.txt'), 'target');
+    execFileSync('ln', ['-s', 'target.txt', join(cache, 'link')]);
+    await mounted();
+
+    for (const path of ['missing.txt', 'folder', 'link', 'target.txt/below']) {
+      expect(await server.free(path, 6, 0n)).toMatchObject({ type: 'free-refused', errno: 'ENOENT' });
+    }
+    expect(readFileSync(join(cache, 'target.txt'), 'utf8')).toBe('target');
+  });
+
+  it("hides the engine's state folder at the root: not listed, found, made, moved onto or removed", async () => {
+    mkdirSync(join(cache, '.mch-sync/trash'), { recursive: true });
+    writeFileSync(join(cache, '.mch-sync/folder-id'), 'marker');
+    writeFileSync(join(cache, 'a.txt'), 'a');
+    mkdirSync(join(cache, 'sub'));
+    await mounted();
+    const hidden = join(mountPoint, '.mch-sync');
+
+    expect((await readdir(mountPoint)).sort()).toEqual(['a.txt', 'sub']);
+    expect((await run('ls', ['-a', mountPoint])).stdout.split('\n').filter(Boolean)).toEqual([
+      '.',
+      '..',
+      'a.txt',
+      'sub',
+    ]);
+    for (const path of [hidden, join(hidden, 'folder-id')]) {
+      expect(await stat(path).catch((error: NodeJS.ErrnoException) => error.code)).toBe('ENOENT');
+    }
+    expect((await run('rm', ['-rf', hidden])).code).toBe(0); // nothing there to remove
+    expect((await run('mkdir', [hidden])).stderr).toContain('Operation not permitted');
+    expect((await run('touch', [hidden])).stderr).toContain('Operation not permitted');
+    expect((await run('mv', [join(mountPoint, 'a.txt'), hidden])).stderr).toContain(
+      'Operation not permitted',
+    );
+    expect((await run('ln', ['-s', 'a.txt', hidden])).stderr).toContain('Operation not permitted');
+    expect(readFileSync(join(cache, '.mch-sync/folder-id'), 'utf8')).toBe('marker');
+    expect(readFileSync(join(cache, 'a.txt'), 'utf8')).toBe('a');
+
+    // Only the root's: a folder of that name further down is the user's.
+    await mkdir(join(mountPoint, 'sub/.mch-sync'));
+    expect(await readdir(join(mountPoint, 'sub'))).toEqual(['.mch-sync']);
+    expect(existsSync(join(cache, 'sub/.mch-sync'))).toBe(true);
+  });
+
+  it('fails an open with EIO when the service says nothing about its hydration for the limit', async () => {
+    placeholder('stuck.bin', 1_000);
+    server.silent = true;
+    await mounted({ MCH_HYDRATION_ANSWER_TIMEOUT_MS: '1000' });
+
+    const began = Date.now();
+    const read = await run('cat', [join(mountPoint, 'stuck.bin')]);
+    expect(read.code).not.toBe(0);
+    expect(read.stderr).toContain('Input/output error');
+    expect(Date.now() - began).toBeGreaterThanOrEqual(900);
+    expect(server.requests).toHaveLength(1);
+    expect(isPlaceholder('stuck.bin')).toBe(true);
+  });
+
+  it('keeps waiting while the service reports progress, however long the whole hydration takes', async () => {
+    placeholder('slow.bin', 40_000);
+    server.chunks = 5;
+    server.chunkDelayMs = 500; // 2.5 s in all, each step within the 1 s limit
+    await mounted({ MCH_HYDRATION_ANSWER_TIMEOUT_MS: '1000' });
+
+    const content = await runBuffer('cat', [join(mountPoint, 'slow.bin')]);
+    expect(content.equals(contentOf('slow.bin', 40_000))).toBe(true);
   });
 
   it('unmounts cleanly on SIGTERM', async () => {

@@ -33,8 +33,23 @@ describe('parseServiceLine', () => {
     });
   });
 
+  it('reads free, with its mtime in ns as a decimal string', () => {
+    expect(
+      parseServiceLine('{"type":"free","req":7,"path":"a/b.txt","size":12,"mtimeNs":"1709618828123456789"}'),
+    ).toEqual({ type: 'free', req: 7, path: 'a/b.txt', size: 12, mtimeNs: '1709618828123456789' });
+  });
+
   it.each([
     ['not JSON', 'nope'],
+    ['a free without its mtime', '{"type":"free","req":1,"path":"a","size":1}'],
+    ['a free whose mtime is a number', '{"type":"free","req":1,"path":"a","size":1,"mtimeNs":5}'],
+    ['a free whose mtime is not a decimal', '{"type":"free","req":1,"path":"a","size":1,"mtimeNs":"1e9"}'],
+    ['a free with an absolute path', '{"type":"free","req":1,"path":"/etc/passwd","size":1,"mtimeNs":"1"}'],
+    [
+      'a free with a path out of the cache',
+      '{"type":"free","req":1,"path":"a/../../x","size":1,"mtimeNs":"1"}',
+    ],
+    ['a free with an empty path', '{"type":"free","req":1,"path":"","size":1,"mtimeNs":"1"}'],
     ['an unknown type', '{"type":"hello","req":1}'],
     ['no request id', '{"type":"done"}'],
     ['a negative size', '{"type":"started","req":1,"size":-1}'],
