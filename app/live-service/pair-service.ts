@@ -12,7 +12,12 @@ import { startControlServer } from './control-server.ts';
 import { controlSocketPath, folderKey } from './control-socket-path.ts';
 import { LiveSync } from './live-sync.ts';
 import { pinnedPolicy } from '../on-demand/pinned-policy.ts';
+import { pinnedIdsReader, readPairOnDemand } from '../profile/pair-on-demand.ts';
 import { startOnDemandService, type OnDemandService } from '../on-demand/on-demand-service.ts';
+import { OnDemandUpkeep } from '../on-demand/on-demand-upkeep.ts';
+import { inPlaceFreeOne } from '../on-demand/free-files.ts';
+import type { PassReport } from '../sync/pass-report.ts';
+import type { SyncOptions } from '../sync/engine-options.ts';
 
 export interface PairServiceOptions {
   profileDir: string;
@@ -20,7 +25,10 @@ export interface PairServiceOptions {
   index: IndexStore;
   /** The pair's folder: what the user chose, and what names its log and control socket. */
   localRoot: string;
-  /** An on-demand pair: its cache folder is synced, and shown at `localRoot` by a mount. */
+  /**
+   * An on-demand pair: its cache folder is synced, and shown at `localRoot` by a mount. Default: what
+   * the pair's record says (app/profile/pair-on-demand.ts).
+   */
   onDemand?: PairServiceOnDemand;
   remoteFolder: string;
   /** The device the profile chose: a pair synced with another one is held. */
@@ -71,9 +79,21 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     log.write(line);
     options.onLog?.(line);
   };
-  const onDemand = options.onDemand;
+  const onDemand = options.onDemand ?? recordedOnDemand(options.profileDir, options.localRoot);
   // What the engine and the watcher read: an on-demand pair's cache folder, never the mount over it.
   const syncRoot = onDemand?.cache ?? options.localRoot;
+  let mounted: OnDemandService | undefined;
+  // Bound late: the engine is made before the mount starts, and a mount may be gone (then in place).
+  const upkeep =
+    onDemand === undefined
+      ? undefined
+      : upkeepOf(
+          options,
+          onDemand,
+          () => mounted,
+          () => live.syncNow(),
+          logLine,
+        );
   const live = new LiveSync({
     localRoot: syncRoot,
     pairFolder: options.localRoot,
@@ -85,7 +105,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
     ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
     engine: (events) =>
-      new SyncEngine({
+      new AfterPassEngine(upkeep, {
         client: options.client,
         index: options.index,
         localRoot: syncRoot,
@@ -117,6 +137,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
       syncNow: () => live.syncNow(),
       confirmDeletes: () => live.confirmDeletes(),
       restore: () => live.restore(),
+      ...(upkeep === undefined ? {} : { free: (paths) => upkeep.free(paths) }),
     },
     log: (line) => log.write(line),
   });
@@ -124,10 +145,9 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     level: 'info',
     message: `live sync of ${options.localRoot} with ${options.remoteFolder} started`,
   });
-  let mounted: OnDemandService | undefined;
   try {
     // The mount first: the folder shows what the index knows while the first pass runs.
-    if (onDemand !== undefined) mounted = await startMounted(options, onDemand, live, logLine);
+    if (onDemand !== undefined) mounted = await startMounted(options, onDemand, live, logLine, upkeep);
     await live.start();
   } catch (error) {
     await live.stop();
@@ -157,6 +177,7 @@ async function startMounted(
   onDemand: PairServiceOnDemand,
   live: LiveSync,
   log: (line: EngineLogLine) => void,
+  upkeep: OnDemandUpkeep | undefined,
 ): Promise<OnDemandService> {
   const control = controlSocketPath(options.profileDir, options.localRoot);
   return startOnDemandService({
@@ -167,6 +188,7 @@ async function startMounted(
     socketPath: control.replace(/\.sock$/, '.mount.sock'),
     ...(onDemand.noDownload === undefined ? {} : { noDownload: onDemand.noDownload }),
     offline: () => live.status().state === 'offline',
+    ...(upkeep === undefined ? {} : { onHydration: (_request, event) => upkeep.noteHydration(event) }),
     refresh: async () => {
       if (live.status().state === 'paused') return;
       live.syncNow();
@@ -176,5 +198,49 @@ async function startMounted(
       ]);
     },
     log: (level, message, path) => log({ level, message, ...(path === undefined ? {} : { path }) }),
+  });
+}
+
+/** The pair's on-demand setting from its record, as the service runs it; undefined for a pair of whole files. */
+function recordedOnDemand(profileDir: string, localRoot: string): PairServiceOnDemand | undefined {
+  const recorded = readPairOnDemand(profileDir, localRoot);
+  if (recorded === undefined) return undefined;
+  return { cache: recorded.cache, pinned: pinnedIdsReader(profileDir, localRoot) };
+}
+
+/** The engine of a pair, with the on-demand upkeep (cache limit, a count redone) after each pass. */
+class AfterPassEngine extends SyncEngine {
+  readonly #upkeep: OnDemandUpkeep | undefined;
+
+  constructor(upkeep: OnDemandUpkeep | undefined, options: ConstructorParameters<typeof SyncEngine>[0]) {
+    super(options);
+    this.#upkeep = upkeep;
+  }
+
+  override async syncOnce(options?: SyncOptions): Promise<PassReport> {
+    const report = await super.syncOnce(options);
+    // Inside the pass's time: no other pass runs while files are freed.
+    await this.#upkeep?.afterPass(report);
+    return report;
+  }
+}
+
+function upkeepOf(
+  options: PairServiceOptions,
+  onDemand: PairServiceOnDemand,
+  mounted: () => OnDemandService | undefined,
+  syncNow: () => void,
+  log: (line: EngineLogLine) => void,
+): OnDemandUpkeep {
+  const inPlace = inPlaceFreeOne(onDemand.cache);
+  return new OnDemandUpkeep({
+    profileDir: options.profileDir,
+    localRoot: options.localRoot,
+    index: options.index,
+    cache: onDemand.cache,
+    pinned: onDemand.pinned,
+    free: (path, expected) => (mounted()?.free ?? inPlace)(path, expected),
+    syncNow,
+    log: (level, message) => log({ level, message }),
   });
 }

@@ -39,6 +39,11 @@ export async function startMount(
 ): Promise<RunningMount> {
   const child = spawn(process.execPath, [mountEntry(), ...mountArgumentList(args)], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    // In the desktop app the executable is Electron's: as Node it runs the script, with no window.
+    env:
+      process.versions['electron'] === undefined
+        ? process.env
+        : { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
   });
   const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stderr?.setEncoding('utf8');

@@ -71,9 +71,6 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
       db.close();
       throw error;
     }
-    const onDemand = readPairOnDemand(context.profileDir, request.localRoot);
-    if (onDemand !== undefined) await mkdir(onDemand.cache, { recursive: true, mode: 0o700 });
-    const pinned = pinnedIdsReader(context.profileDir, request.localRoot);
     if (!request.once) {
       try {
         return await runLive(context, {
@@ -82,18 +79,20 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
           index: new IndexStore(db),
           device: deviceOf(session),
           folderLock: lock,
-          ...(onDemand === undefined ? {} : { onDemand: { cache: onDemand.cache, pinned } }),
         });
       } finally {
         db.close();
       }
     }
+    // One pass of an on-demand pair syncs its cache folder, unmounted: placeholders come down.
+    const onDemand = readPairOnDemand(context.profileDir, request.localRoot);
+    if (onDemand !== undefined) await mkdir(onDemand.cache, { recursive: true, mode: 0o700 });
+    const pinned = pinnedIdsReader(context.profileDir, request.localRoot);
     let report: PassReport;
     try {
       const engine = new SyncEngine({
         client,
         index: new IndexStore(db),
-        // An on-demand pair's cache folder, unmounted: placeholders come down, nothing is opened.
         localRoot: onDemand?.cache ?? request.localRoot,
         ...(onDemand === undefined ? {} : { pairFolder: request.localRoot, onDemand: pinnedPolicy(pinned) }),
         remoteFolder: request.remoteFolder,

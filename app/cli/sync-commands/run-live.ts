@@ -1,7 +1,7 @@
 // `mch-sync run` without --once: the pair's live service with a display, until stopped.
 import type { DeviceClient } from '../../api/device-client.ts';
 import type { IndexStore } from '../../index/index-store.ts';
-import { startPairService, type PairServiceOnDemand } from '../../live-service/pair-service.ts';
+import { startPairService } from '../../live-service/pair-service.ts';
 import type { DeviceName } from '../../sync/guards/device-check.ts';
 import type { FolderLockRenewal } from '../../sync/guards/folder-check.ts';
 import type { EngineLogLine } from '../../sync/engine.ts';
@@ -19,8 +19,7 @@ export interface LiveRun {
   device: DeviceName | undefined;
   /** The lock this run holds: it follows a replaced folder the user answered for. */
   folderLock: FolderLockRenewal;
-  /** An on-demand pair: its cache folder, mounted at `localRoot` while the service runs. */
-  onDemand?: PairServiceOnDemand;
+
   verbose: boolean;
 }
 
@@ -40,7 +39,6 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     remoteFolder: run.remoteFolder,
     ...(run.device === undefined ? {} : { device: run.device }),
     folderLock: run.folderLock,
-    ...(run.onDemand === undefined ? {} : { onDemand: run.onDemand }),
     env: context.deps.env,
     onLogError: (error) => context.warn(`the log file cannot be written (${error.message})`),
     onLog: (line: EngineLogLine) => {
