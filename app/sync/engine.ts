@@ -9,7 +9,7 @@ import { DeleteTally } from './guards/delete-run.ts';
 import { checkDevice } from './guards/device-check.ts';
 import { checkFolder, type HoldAnswer } from './guards/folder-check.ts';
 import { passStatus, standingIssuesOf } from './pass/pass-outcome.ts';
-import { rememberPass } from './pass/pass-record.ts';
+import { countOnDemandUse, rememberPass } from './pass/pass-record.ts';
 import { rootHold } from './guards/hold-advice.ts';
 import { holdAnswerOf, MAX_ROUNDS, newPassReport, type PassRun, type RoundEnd } from './pass/pass-run.ts';
 import { PassScope, remoteChangedRoots, unplannedRemoteRoots } from './pass/pass-scope.ts';
@@ -296,9 +296,8 @@ export class SyncEngine {
       ...(this.#options.onDemand === undefined ? {} : { placeholders: true }),
       ...this.#selection.scanOptions(run.selection),
     };
-    // A whole round walks the device while it scans: the device answers on its own core.
+    // A whole round walks the device while it scans (on its own core); a rejection waits for the scan's end.
     const walking = where.walk === undefined && scope === undefined ? this.#walk(run, listings) : undefined;
-    // Settled when the scan is over (a rejection is not left unhandled meanwhile).
     walking?.catch(() => {});
     let scan =
       walking === undefined ? this.#local.scan(scanOptions) : await this.#local.scanBeside(scanOptions);
@@ -312,6 +311,7 @@ export class SyncEngine {
     }
     this.#started = true;
     scan = this.#selection.afterScan(run.selection, scan, scope === undefined);
+    countOnDemandUse(run.report, scan, scope === undefined, this.#options.onDemand);
     if (scan.root !== 'ok' && scan.root !== 'empty') {
       // The walk still answers first: nothing of this pass may run after it returns.
       await walking?.catch(() => {});

@@ -187,6 +187,19 @@ export interface PassReport {
   operations: Record<string, number>;
   startedAtMs: number;
   finishedAtMs: number;
+  /** An on-demand pair, a round that read the whole folder: where its files' content is. */
+  onDemand?: OnDemandUse;
+}
+
+/**
+ * An on-demand pair's files by where their content is, as a scan of the whole cache folder found them:
+ * `whole` on this computer, `placeholders` on the device only (their bytes are the device's size).
+ */
+export interface OnDemandUse {
+  whole: { files: number; bytes: number };
+  placeholders: { files: number; bytes: number };
+  /** When the scan counted them, ms since the epoch. */
+  countedAtMs: number;
 }
 
 export function emptyCounts(): PassCounts {
