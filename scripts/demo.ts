@@ -1,5 +1,5 @@
-// `npm run demo`: starts the local device (user demo/demo, data in .demo/), signs in and syncs ./MyCloud live.
-import { mkdirSync } from 'node:fs';
+// `npm run demo`: starts the local device (user demo/demo, data in .demo/), signs in and syncs ./MyCloud live (`--on-demand`: files on demand).
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../app/cli/main.ts';
@@ -8,6 +8,8 @@ import { parseCliArgs, runDevice, UsageError } from '../device/cli.ts';
 import { writeDemoContent } from './demo-content.ts';
 
 async function demo(): Promise<number> {
+  // `--on-demand` is the demo's own; the other options are mch-device's.
+  const onDemand = process.argv.includes('--on-demand');
   let options;
   try {
     options = parseCliArgs([
@@ -15,7 +17,7 @@ async function demo(): Promise<number> {
       resolve('.demo/device'),
       '--user',
       'demo:demo',
-      ...process.argv.slice(2),
+      ...process.argv.slice(2).filter((arg) => arg !== '--on-demand'),
     ]);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -40,7 +42,12 @@ async function demo(): Promise<number> {
   const profile = resolve('.demo/profile');
   const folder = resolve('MyCloud');
   // The first run fills a new MyCloud with sample documents and photos, so every view has something.
-  if (writeDemoContent(folder)) console.log(`demo: sample documents and photos written to ${folder}`);
+  // On demand, they go to the device first (through a folder synced once and forgotten), so that
+  // MyCloud starts with every file online only.
+  const seed = resolve('.demo/seed');
+  const seeding = onDemand && !existsSync(folder) && (writeDemoContent(seed) || existsSync(seed));
+  if (!onDemand && writeDemoContent(folder))
+    console.log(`demo: sample documents and photos written to ${folder}`);
   mkdirSync(folder, { recursive: true });
   // The demo keeps its tokens in a 0600 file of its own profile, never in the keychain of this machine.
   const env = { ...process.env, MCH_SECRET_STORE: 'file' };
@@ -59,6 +66,7 @@ async function demo(): Promise<number> {
       signal: stop.signal,
     });
   let code = await cli(['login', '--config-url', config, '--username', 'demo', '--password-stdin'], 'demo');
+  if (code === 0 && seeding) code = await seedDevice(cli, seed);
   if (code === 0) {
     console.log(`
 The local device is running at ${base} (user demo, password demo; data in ${options.dataDir}).
@@ -76,7 +84,22 @@ The app's window opens in your browser (the address is printed below; it holds a
 
 Press Ctrl+C to stop; the data stays in .demo/ and ${folder}.
 `);
-    code = await cli(['folders', 'add', '--folder', folder, '--remote-folder', '/MyCloud']);
+    if (onDemand) {
+      console.log(`  On demand: ${folder} shows every file of /MyCloud; a file downloads when it is opened.
+  Keep one here:   npm run sync -- --profile .demo/profile pin MyCloud/Photos
+  Free its room:   npm run sync -- --profile .demo/profile free MyCloud/Photos
+  What is here:    npm run sync -- --profile .demo/profile status --folder MyCloud
+`);
+    }
+    code = await cli([
+      'folders',
+      'add',
+      '--folder',
+      folder,
+      '--remote-folder',
+      '/MyCloud',
+      ...(onDemand ? ['--on-demand'] : []),
+    ]);
     // The window in a browser (opened where there is a display); every folder pair syncs live meanwhile.
     if (code === 0) code = await cli(['ui']);
   }
@@ -84,6 +107,18 @@ Press Ctrl+C to stop; the data stays in .demo/ and ${folder}.
   process.off('SIGTERM', onStop);
   await device.close();
   console.log('demo: stopped');
+  return code;
+}
+
+/** The sample content sent to /MyCloud by one pass of a folder paired for that alone, then forgotten. */
+async function seedDevice(cli: (args: string[]) => Promise<number>, seed: string): Promise<number> {
+  let code = await cli(['folders', 'add', '--folder', seed, '--remote-folder', '/MyCloud']);
+  if (code === 0) code = await cli(['run', '--once', '--folder', seed]);
+  if (code === 0) code = await cli(['folders', 'remove', '--folder', seed]);
+  if (code === 0) {
+    rmSync(seed, { recursive: true, force: true });
+    console.log('demo: sample documents and photos sent to /MyCloud on the device');
+  }
   return code;
 }
 
