@@ -526,6 +526,30 @@ for call in (lambda: os.getxattr(sys.argv[1], '${PLACEHOLDER_XATTR}'), lambda: o
     expect(isPlaceholder('held.txt')).toBe(true);
   });
 
+  it('never lets a read see a file half freed: frees racing cats end freed or EBUSY, every cat whole', async () => {
+    placeholder('race.bin', 300_000);
+    server.chunks = 2;
+    server.chunkDelayMs = 0;
+    await mounted();
+    const at = join(mountPoint, 'race.bin');
+    const whole = contentOf('race.bin', 300_000);
+    const mtimeNs = BigInt(MTIME.getTime()) * 1_000_000n;
+
+    const answers = new Set<string>();
+    for (let round = 0; round < 15; round++) {
+      const [content, answer] = await Promise.all([
+        runBuffer('cat', [at]),
+        new Promise((resolve) => setTimeout(resolve, round * 3)).then(() =>
+          server.free('race.bin', 300_000, mtimeNs),
+        ),
+      ]);
+      expect(content.equals(whole)).toBe(true);
+      answers.add(answer.type === 'freed' ? 'freed' : answer.errno);
+      await server.idle();
+    }
+    expect([...answers].every((answer) => answer === 'freed' || answer === 'EBUSY')).toBe(true);
+  });
+
   it('refuses with ESTALE when the size or mtime is not what the service expects, and changes nothing', async () => {
     writeFileSync(join(cache, 'changed.txt'), 'changed since the index saw it');
     await mounted();
