@@ -18,6 +18,19 @@ export interface LocalSide {
    * it fails (EXDEV) even from the same disk.
    */
   saveBeside?: boolean;
+  /** Issue 30: the folder is an on-demand pair's cache folder (on-demand-world.ts). */
+  onDemand?: LocalOnDemand;
+}
+
+/** What a user's change meets in an on-demand pair's cache folder, where files may be placeholders. */
+export interface LocalOnDemand {
+  /**
+   * The version the placeholder at `path` stands for (null: unknown, it changed on the device since),
+   * or undefined when `path` is no placeholder: its bytes are zeros no user wrote.
+   */
+  placeholderContent(path: string): string | null | undefined;
+  /** An in-place write goes through the mount, which truncates a placeholder and unmarks it first. */
+  beforeOverwrite(path: string): void;
 }
 
 let scratchCount = 0;
@@ -76,6 +89,7 @@ export function applyLocalChange(side: LocalSide, change: Change): void {
         writeFileSync(temporary, change.content);
         renameSync(temporary, target);
       } else {
+        side.onDemand?.beforeOverwrite(absolute(side, change.path));
         writeFileSync(absolute(side, change.path), change.content);
       }
       return;

@@ -3,6 +3,7 @@ import { assertNever } from '../../../common/errors.ts';
 import { showPath, type Violation } from './invariants.ts';
 import type { Change } from './model.ts';
 import { DEFAULT_GENERATOR, type GeneratorOptions, type Scenario } from './scenario.ts';
+import { describeStep, type OnDemandPlan } from './on-demand-plan.ts';
 import type { SelectionPlan } from './selection-plan.ts';
 
 function showContent(content: string): string {
@@ -39,8 +40,10 @@ export function describeScenario(scenario: Scenario): string {
         `     ${showPath(item.path)}${item.kind === 'folder' ? '/' : ` ${showContent(item.content ?? '')}`}`,
     ),
     ...selectionBefore(scenario.selection),
+    ...onDemandSteps(scenario.onDemand, 'before'),
     `2. local changes:${scenario.local.length === 0 ? ' none' : ''}`,
     ...scenario.local.map((change) => `     ${describeChange(change)}`),
+    ...onDemandSteps(scenario.onDemand, 'after'),
     ...changesAround(scenario.selection?.local),
     `3. remote changes (another client):${scenario.remote.length === 0 ? ' none' : ''}`,
     ...scenario.remote.map((change) => `     ${describeChange(change)}`),
@@ -66,6 +69,17 @@ function selectionBefore(plan: SelectionPlan | undefined): string[] {
   ];
 }
 
+/** Issue 30: the pins (before the first pass), and the user's steps on placeholders after it or the local changes. */
+function onDemandSteps(plan: OnDemandPlan | undefined, when: 'before' | 'after'): string[] {
+  if (plan === undefined) return [];
+  const steps = plan[when].map((step) => `     ${describeStep(step)}`);
+  if (when === 'after') return steps.length === 0 ? [] : ['   then, on the on-demand pair:', ...steps];
+  return [
+    `1c. an on-demand pair${plan.pinned.length === 0 ? '' : `, pinned from the start: ${plan.pinned.map(showPath).join(', ')}`}; after the first pass:${steps.length === 0 ? ' nothing' : ''}`,
+    ...steps,
+  ];
+}
+
 function changesAround(changes: readonly Change[] | undefined): string[] {
   if (changes === undefined || changes.length === 0) return [];
   return [
@@ -88,5 +102,9 @@ export function reproduceCommand(seed: number, options: GeneratorOptions = DEFAU
     options.maxChangesPerSide === DEFAULT_GENERATOR.maxChangesPerSide
       ? ''
       : ` --changes ${options.maxChangesPerSide}`;
-  return `npm run sync-random -- --seed ${seed}${items}${changes}`;
+  const onDemand =
+    options.onDemandRate === undefined || options.onDemandRate === 0
+      ? ''
+      : `MCH_ON_DEMAND_RATE=${options.onDemandRate} `;
+  return `${onDemand}npm run sync-random -- --seed ${seed}${items}${changes}`;
 }

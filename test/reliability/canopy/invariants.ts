@@ -44,7 +44,9 @@ export type ViolationCode =
   /** Issue 29: something below an excluded device folder changed, and not by the other client. */
   | 'excluded-changed'
   /** Issue 29: an excluded folder whose local copy was to go is still on this computer. */
-  | 'excluded-here';
+  | 'excluded-here'
+  /** Issue 30: a placeholder out of step with its row or the device, kept but not whole, or in a trash. */
+  | 'placeholder';
 
 export interface Violation {
   code: ViolationCode;

@@ -1,5 +1,6 @@
 // The ledger of a soak run: every version a user wrote, and every version a user removed on purpose.
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   absolute,
   applyLocalChange,
@@ -130,8 +131,17 @@ function localRemoved(side: LocalSide, change: Change): string[] {
   if (change.op === 'create-file' || change.op === 'create-folder' || change.op === 'move') return [];
   const target = absolute(side, change.path);
   if (!existsSync(target)) return [];
-  if (!lstatSync(target).isDirectory()) return [readFileSync(target).toString('latin1')];
-  return contents(readLocalTree(target));
+  if (!lstatSync(target).isDirectory()) return localContent(side, target);
+  return readLocalTree(target).flatMap((item) =>
+    item.kind === 'file' ? localContent(side, join(target, item.path)) : [],
+  );
+}
+
+/** A local file's version; issue 30: a placeholder's is the one the device holds for it, never its zeros. */
+function localContent(side: LocalSide, path: string): string[] {
+  const held = side.onDemand?.placeholderContent(path);
+  if (held === null) return [];
+  return [held ?? readFileSync(path).toString('latin1')];
 }
 
 /** What the remote change takes away, read from the device's store just before it. */

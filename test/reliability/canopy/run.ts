@@ -28,6 +28,8 @@ import {
 } from './invariants.ts';
 import { checkReport, checkStable } from './report-checks.ts';
 import { DEFAULT_GENERATOR, type GeneratorOptions, type Scenario } from './scenario.ts';
+import { runOnDemandPhases } from './on-demand-run.ts';
+import { OnDemandWorld } from './on-demand-world.ts';
 import { runSelectionPhases, type SelectionPhase } from './selection-run.ts';
 import { SelectionWorld } from './selection-world.ts';
 import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.ts';
@@ -69,14 +71,21 @@ export async function startCanopyDevice(): Promise<TestDevice> {
  */
 export function generatorForThisMachine(options: GeneratorOptions = DEFAULT_GENERATOR): GeneratorOptions {
   const traits = probeNameTraits(tmpdir());
-  const rate = process.env.MCH_SELECTION_RATE;
-  const selectionRate = rate === undefined || rate === '' ? options.selectionRate : Number(rate);
-  if (selectionRate !== undefined && !(selectionRate >= 0 && selectionRate <= 1))
-    throw new Error(`MCH_SELECTION_RATE takes 0 to 1, not ${rate}`);
+  const rateOf = (name: string, given: number | undefined): number | undefined => {
+    const rate = process.env[name];
+    const value = rate === undefined || rate === '' ? given : Number(rate);
+    if (value !== undefined && !(value >= 0 && value <= 1))
+      throw new Error(`${name} takes 0 to 1, not ${rate}`);
+    return value;
+  };
+  const selectionRate = rateOf('MCH_SELECTION_RATE', options.selectionRate);
+  // Issue 30: the share of seeds whose local client is an on-demand pair (default none).
+  const onDemandRate = rateOf('MCH_ON_DEMAND_RATE', options.onDemandRate);
   return {
     ...options,
     foldingVolume: traits.caseInsensitive || traits.normalizationInsensitive,
     ...(selectionRate === undefined ? {} : { selectionRate }),
+    ...(onDemandRate === undefined ? {} : { onDemandRate }),
   };
 }
 
@@ -100,6 +109,19 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
   const log: EngineLogLine[] = [];
   const issues: PassIssue[] = [];
   const world = scenario.selection === undefined ? undefined : new SelectionWorld(scenario.selection);
+  const trashFolders = [join(dataHome, 'Trash', 'files'), join(local.root, '.mch-sync', 'trash')];
+  // Issue 30: an on-demand pair, its hydrations through a client of its own (the service's).
+  const onDemand =
+    scenario.onDemand === undefined
+      ? undefined
+      : new OnDemandWorld({
+          plan: scenario.onDemand,
+          local,
+          index: () => index,
+          remote: () => remote,
+          client: clientFor(device).device,
+          trash: trashFolders,
+        });
   const engine = new SyncEngine({
     client: engineClient.device,
     index,
@@ -110,19 +132,19 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
     env: { HOME: home, XDG_DATA_HOME: dataHome },
     caseInsensitive: scenario.caseInsensitive,
     ...(world === undefined ? {} : { selection: world.store }),
+    ...(onDemand === undefined ? {} : { onDemand: onDemand.policy }),
   });
   const remote: RemoteSide = {
     client: other,
     device: device.running.context,
     folderId: (await ensureRemoteFolder(other, remoteFolder)).id,
   };
-  const trashFolders = [join(dataHome, 'Trash', 'files'), join(local.root, '.mch-sync', 'trash')];
   const state = async (report: PassReport | Error): Promise<PassState> => {
     const skippedOn = (side: PassIssue['side']): string[] =>
       report instanceof Error
         ? []
         : report.issues.filter((issue) => staysOut(issue) && issue.side === side).map((issue) => issue.path);
-    return {
+    const read: PassState = {
       local: readLocalTree(local.root),
       remote: readDeviceTree(remote.device, remote.folderId),
       index: [...index.entries()],
@@ -132,6 +154,7 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
       skippedLocal: skippedOn('local'),
       skippedRemote: skippedOn('remote'),
     };
+    return onDemand === undefined ? read : onDemand.view(read);
   };
   const finish = (violations: Violation[], phase: RunResult['phase']): RunResult => ({
     violations,
@@ -143,6 +166,20 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
   try {
     if (scenario.initialSide === 'local') buildLocalTree(local, scenario.initial);
     else await buildRemoteTree(remote, scenario.initial);
+    if (onDemand !== undefined) {
+      onDemand.pinInitial();
+      const ran = await runOnDemandPhases({
+        scenario,
+        world: onDemand,
+        local,
+        remote,
+        pass: () => pass(engine, issues),
+        state,
+      });
+      for (const line of [...onDemand.story, ...onDemand.impossible.map((step) => `left out: ${step}`)])
+        log.push({ level: 'info', message: `[harness, files on demand] ${line}` });
+      return finish(ran.violations, ran.phase);
+    }
     const first = await pass(engine, issues);
     const initial = await state(first);
     const base = scenario.initial.map((item) => ({ ...item }));

@@ -17,6 +17,7 @@ import {
   type TreeItem,
 } from './model.ts';
 import { Random } from './random.ts';
+import { drawOnDemand, type OnDemandPlan } from './on-demand-plan.ts';
 import { drawSelection, type SelectionPlan } from './selection-plan.ts';
 
 export interface Scenario {
@@ -30,6 +31,8 @@ export interface Scenario {
   remote: Change[];
   /** Issue 29: folders excluded after the first pass, changes in and around them, some included again. */
   selection?: SelectionPlan;
+  /** Issue 30: the local client is an on-demand pair: pins, placeholders hydrated, freed, overwritten. */
+  onDemand?: OnDemandPlan;
 }
 
 export interface GeneratorOptions {
@@ -44,6 +47,11 @@ export interface GeneratorOptions {
   foldingVolume?: boolean;
   /** Share of seeds with a selective sync plan (selection-plan.ts, a stream of its own); 0 or absent: none. */
   selectionRate?: number;
+  /**
+   * Share of seeds whose local client is an on-demand pair (on-demand-plan.ts, a stream of its own; such
+   * a seed has no selection plan); 0 or absent: none.
+   */
+  onDemandRate?: number;
 }
 
 export const DEFAULT_GENERATOR: GeneratorOptions = {
@@ -124,6 +132,8 @@ export function generateScenario(seed: number, options: GeneratorOptions = DEFAU
     }
     scenario[side].push(change);
   }
+  const onDemand = drawOnDemand(scenario, options.onDemandRate ?? 0);
+  if (onDemand !== undefined) return { ...scenario, onDemand };
   const selection = drawSelection(scenario, options.selectionRate ?? 0);
   return selection === undefined ? scenario : { ...scenario, selection };
 }

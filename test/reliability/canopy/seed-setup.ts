@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeviceClient } from '../../../app/api/device-client.ts';
+import type { IndexStore } from '../../../app/index/index-store.ts';
 import type { IndexRow } from '../../../app/model/items.ts';
 import type { PassIssue } from '../../../app/sync/pass-report.ts';
 import { ensureRemoteFolder } from '../../../app/sync/remote/remote-folder.ts';
@@ -27,6 +28,7 @@ import { skippedIn } from './soak-host.ts';
 import { checkNoDuplicatesIn, checkNothingTorn } from './soak-invariants.ts';
 import type { Issue26Disturbances } from './soak-plans.ts';
 import type { Disturbances, SoakScenario } from './soak-scenario.ts';
+import { OnDemandWorld } from './on-demand-world.ts';
 import { SelectionWorld } from './selection-world.ts';
 import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.ts';
 import { UploadChange } from './upload-change.ts';
@@ -83,6 +85,12 @@ export class SeedSetup {
   readonly versions = new Set<string>();
   /** Issue 29: the seed's selective sync, when it has a plan. */
   readonly world: SelectionWorld | undefined;
+  /** Issue 30: the seed's on-demand pair, when it is one. */
+  readonly onDemand: OnDemandWorld | undefined;
+  /** The index of the engine process running now (the run sets it once it has one). */
+  indexNow: () => IndexStore = () => {
+    throw new Error('no engine process yet');
+  };
   readonly #scenario: SoakScenario;
   readonly #soak: SeedDisturbances;
 
@@ -114,6 +122,17 @@ export class SeedSetup {
         : new UploadChange(scenario.seed, soak.upload, this.local, () => this.remote);
     if (this.upload !== undefined) this.base.push(this.upload.baseItem());
     this.world = scenario.selection === undefined ? undefined : new SelectionWorld(scenario.selection);
+    this.onDemand =
+      scenario.onDemand === undefined
+        ? undefined
+        : new OnDemandWorld({
+            plan: scenario.onDemand,
+            local: this.local,
+            index: () => this.indexNow(),
+            remote: () => this.remote,
+            client: clientFor(device).device,
+            trash: this.place.offTree,
+          });
   }
 
   async connect(device: TestDevice): Promise<void> {
@@ -154,7 +173,7 @@ export class SeedSetup {
 
   /** Both sides (a disk's own folders left out), the index and what lies in trash or aside. */
   state(index: readonly IndexRow[], issues: readonly PassIssue[]): PassState {
-    return {
+    const state: PassState = {
       local: withoutBookkeeping(readLocalTree(this.local.root)),
       remote: withoutBookkeeping(readDeviceTree(this.remote.device, this.remote.folderId)),
       index,
@@ -162,6 +181,8 @@ export class SeedSetup {
       remoteRootId: this.remote.folderId,
       ...skippedIn(issues),
     };
+    // Issue 30: a placeholder holds, for the checks, what the device holds for it (checked first).
+    return this.onDemand === undefined ? state : this.onDemand.view(state);
   }
 
   /**
@@ -195,6 +216,7 @@ export class SeedSetup {
         this.madeOnDevice,
       ),
       ...(this.upload?.violations ?? []),
+      ...(this.onDemand?.check(state) ?? []),
     ];
   }
 

@@ -2,6 +2,7 @@
 import type { Change } from './model.ts';
 import { normalizeScenario } from './replay.ts';
 import type { Scenario } from './scenario.ts';
+import type { OnDemandPlan } from './on-demand-plan.ts';
 import type { SelectionPlan } from './selection-plan.ts';
 
 export interface ShrinkOptions {
@@ -17,7 +18,15 @@ export interface ShrinkResult {
   runs: number;
 }
 
-type ListName = 'local' | 'remote' | 'initial' | SelectionList;
+type ListName = 'local' | 'remote' | 'initial' | SelectionList | OnDemandList;
+/** Issue 30's lists (on-demand-plan.ts). */
+type OnDemandList = 'pinned' | 'on-demand-before' | 'on-demand-after';
+
+const ON_DEMAND_LISTS = {
+  pinned: 'pinned',
+  'on-demand-before': 'before',
+  'on-demand-after': 'after',
+} as const satisfies Record<OnDemandList, keyof OnDemandPlan>;
 /** Issue 29's lists (selection-plan.ts): they shrink like the scenario's own. */
 type SelectionList = 'exclude' | 'before' | 'selection-local' | 'selection-remote' | 'include';
 
@@ -31,11 +40,17 @@ const SELECTION_LISTS = {
 
 function listOf(scenario: Scenario, list: ListName): readonly unknown[] {
   if (list === 'local' || list === 'remote' || list === 'initial') return scenario[list];
+  if (list === 'pinned' || list === 'on-demand-before' || list === 'on-demand-after')
+    return scenario.onDemand?.[ON_DEMAND_LISTS[list]] ?? [];
   return scenario.selection?.[SELECTION_LISTS[list]] ?? [];
 }
 
 function withList(scenario: Scenario, list: ListName, entries: unknown[]): Scenario {
   if (list === 'local' || list === 'remote' || list === 'initial') return { ...scenario, [list]: entries };
+  if (list === 'pinned' || list === 'on-demand-before' || list === 'on-demand-after') {
+    if (scenario.onDemand === undefined) return scenario;
+    return { ...scenario, onDemand: { ...scenario.onDemand, [ON_DEMAND_LISTS[list]]: entries } };
+  }
   if (scenario.selection === undefined) return scenario;
   return { ...scenario, selection: { ...scenario.selection, [SELECTION_LISTS[list]]: entries } };
 }
@@ -50,7 +65,10 @@ export function scenarioSize(scenario: Scenario): number {
         plan.local.length +
         plan.remote.length +
         plan.include.length;
-  return scenario.initial.length + scenario.local.length + scenario.remote.length + selection;
+  const onDemand = scenario.onDemand;
+  const steps =
+    onDemand === undefined ? 0 : onDemand.pinned.length + onDemand.before.length + onDemand.after.length;
+  return scenario.initial.length + scenario.local.length + scenario.remote.length + selection + steps;
 }
 
 /**
@@ -89,6 +107,9 @@ export async function shrinkScenario(
       'before',
       'include',
       'exclude',
+      'on-demand-before',
+      'on-demand-after',
+      'pinned',
     ] as const) {
       if (await shrinkList(list, () => current, accept)) progress = true;
     }

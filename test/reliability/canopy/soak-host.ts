@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { SyncedFolderLock } from '../../../app/profile/folder-lock.ts';
 import type { SelectionStore } from '../../../app/model/selection.ts';
+import type { OnDemandPolicy } from '../../../app/sync/engine-options.ts';
 import { SyncEngine, type EngineLogLine, type SyncOptions } from '../../../app/sync/engine.ts';
 import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
 import { buildApp } from '../../../device/server.ts';
@@ -46,6 +47,8 @@ export interface HostOptions {
   /** Issue 29: the pair's selection (kept by the user, not by a process), and the issues it makes expected. */
   selection?: SelectionStore;
   expected?: ExpectedIssue;
+  /** Issue 30: an on-demand pair's policy (its pins are the user's, not a process's). */
+  onDemand?: OnDemandPolicy;
 }
 
 /** Each pass's report, the current engine process, and a new one whenever a process dies. */
@@ -96,6 +99,7 @@ export class EngineHosts {
       caseInsensitive: options.caseInsensitive,
       ...(lock === undefined ? {} : { folderLock: lock }),
       ...(options.selection === undefined ? {} : { selection: options.selection }),
+      ...(options.onDemand === undefined ? {} : { onDemand: options.onDemand }),
     });
     return { process: newEngineProcess(), index, engine, client, abort: new AbortController(), relay, lock };
   }

@@ -28,6 +28,7 @@ export const USAGE = `usage: npm run soak -- [--seeds N] [--from N] [--seed N] [
   --upload-rate R    share of seeds with a big file changed while its upload is sent (default ${R.upload})
   --second-rate R    share of seeds where a second process tries the folder mid-pass (default ${R.second})
   --selection-rate R share of seeds that exclude device folders, change around them, include some again (default ${R.selection})
+  --on-demand-rate R share of seeds whose local client is an on-demand pair: placeholders, pins, hydrations (default ${R.onDemand})
   --kill-rate R      share of runs that SIGKILL a real child process (test/reliability/kill, when present)
   --items N          most items of an initial tree (default ${SOAK_GENERATOR.maxInitialItems})
   --changes N        most changes per side (default ${SOAK_GENERATOR.maxChangesPerSide})
@@ -48,6 +49,11 @@ export interface SoakOptions {
   again: (seed: number) => string;
 }
 
+/** The rate's field for a flag's name (`on-demand` → `onDemand`). */
+function key<Name extends string>(name: Name): keyof SoakRates {
+  return name.replace(/-(\w)/gu, (_, letter: string) => letter.toUpperCase()) as keyof SoakRates;
+}
+
 /** The options of `argv`; `help` when the usage was asked for. Throws on a bad value. */
 export function parseSoakOptions(argv: string[]): SoakOptions | 'help' {
   const rateFlags = [
@@ -61,6 +67,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions | 'help' {
     'upload',
     'second',
     'selection',
+    'on-demand',
   ] as const;
   const { values } = parseArgs({
     args: argv,
@@ -70,7 +77,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions | 'help' {
       seed: { type: 'string' },
       replay: { type: 'string' },
       ...Object.fromEntries(
-        rateFlags.map((name) => [`${name}-rate`, { type: 'string' as const, default: String(R[name]) }]),
+        rateFlags.map((name) => [`${name}-rate`, { type: 'string' as const, default: String(R[key(name)]) }]),
       ),
       live: { type: 'boolean', default: false },
       'kill-rate': { type: 'string', default: '0.01' },
@@ -99,7 +106,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions | 'help' {
     return value;
   };
   const rates = Object.fromEntries(
-    rateFlags.map((name) => [name, rate(`${name}-rate`)]),
+    rateFlags.map((name) => [key(name), rate(`${name}-rate`)]),
   ) as unknown as SoakRates;
   if (values.live === true) rates.live = 1;
   const generator = generatorForThisMachine({

@@ -55,16 +55,25 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     ...(upload === undefined ? {} : { tap: upload.tap }),
     ...(second === undefined ? {} : { lock: () => second.lockFirst() }),
     ...(setup.world === undefined ? {} : { selection: setup.world.store, expected: setup.world.expected }),
+    ...(setup.onDemand === undefined ? {} : { onDemand: setup.onDemand.policy }),
   });
+  setup.indexNow = () => hosts.host.index;
+  const onDemand = setup.onDemand;
   const finish = (violations: Violation[], phase: SoakResult['phase'], ledger?: Ledger): SoakResult => ({
     violations,
     phase: violations.length === 0 ? null : phase,
-    log: hosts.log,
+    log: [
+      ...hosts.log,
+      ...(onDemand?.story ?? []).map((line) => ({
+        level: 'info' as const,
+        message: `[harness, files on demand] ${line}`,
+      })),
+    ],
     // Filled in when the last process stops (finally, below).
     requests: hosts.requests,
     issues: hosts.issues,
     crashed: hosts.crashed,
-    impossible: ledger?.impossible ?? [],
+    impossible: [...(ledger?.impossible ?? []), ...(onDemand?.impossible ?? [])],
     passes: hosts.passes,
     uploadChanged: upload?.firedInPass !== undefined,
   });
@@ -85,6 +94,7 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     await hosts.start();
     // 1. The initial tree, brought over by a first pass that may crash (and may meet big.bin's change).
     await setup.makeInitialTree();
+    onDemand?.pinInitial();
     const firstLedger = new Ledger(setup.base);
     if (upload?.plan.pass === 'first') upload.arm(firstLedger, 'first');
     if (crash?.pass === 'first') hosts.armCrash(crash);
@@ -117,7 +127,11 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
       if (changed.violations.length > 0) return finish(changed.violations, 'folder changed', ledger);
     }
 
-    // 1c. Issue 29: the exclusions, their pass (which may crash), quiet.
+    // 1c. Issue 30: the pins of items made here, now synced; the user's first steps on placeholders.
+    onDemand?.afterFirstPass();
+    await onDemand?.apply(ledger, onDemand.plan.before);
+
+    // 1d. Issue 29: the exclusions, their pass (which may crash), quiet.
     const excluded = await excludeOnce(setup, hosts, ledger, soak.selectionCrash ?? null, pass, state);
     if (excluded.length > 0) return finish(excluded, 'exclusion', ledger);
 
@@ -126,6 +140,9 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     const localFrom = during?.localFrom ?? changes.local.length;
     const remoteFrom = during?.remoteFrom ?? changes.remote.length;
     for (const change of changes.local.slice(0, localFrom)) changes.applyLocal(change);
+    // Issue 30: the user's steps on placeholders with the last local changes, before the pass or during it.
+    const afterLocal = async (): Promise<void> => onDemand?.apply(ledger, onDemand.plan.after);
+    if (localFrom === changes.local.length) await afterLocal();
     for (const change of changes.remote.slice(0, remoteFrom)) await changes.applyRemote(change);
     if (upload?.plan.pass === 'changes') upload.arm(ledger, 'changes');
     let pending = true;
@@ -133,6 +150,7 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
       if (!pending) return;
       pending = false;
       for (const change of changes.local.slice(localFrom)) changes.applyLocal(change);
+      if (localFrom < changes.local.length) await afterLocal();
       for (const change of changes.remote.slice(remoteFrom)) await changes.applyRemote(change);
     };
     if (crash?.pass === 'changes') hosts.armCrash(crash);
@@ -160,8 +178,12 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     if (violations.length === 0) {
       // Without changes mid-pass (or a merge or a selection the model knows nothing of) the model knows
       // more: a local copy the device's delete removes is in the trash.
+      // Nor does it know placeholders, which a device delete removes without a trash (issue 30).
       const modelKnows =
-        during === null && setup.root?.plan.answer !== 'restore' && setup.world === undefined;
+        during === null &&
+        setup.root?.plan.answer !== 'restore' &&
+        setup.world === undefined &&
+        onDemand === undefined;
       const required = modelKnows ? [...ledger.required(), ...requiredContents(scenario)] : ledger.required();
       violations.push(...checkAtQuiet(setup, state(), ledger, required, 'after the changes'));
     }

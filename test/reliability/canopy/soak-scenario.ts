@@ -66,6 +66,11 @@ export interface SoakRates extends Issue26Rates {
   live: number;
   /** Issue 29: seeds with a selective sync plan (selection-plan.ts); 2 in 5 of them crash in its pass. */
   selection: number;
+  /**
+   * Issue 30: seeds whose local client is an on-demand pair (on-demand-plan.ts): run with syncOnce, no
+   * selection, no live service, bulk delete or changed folder (default 0: the seeds as before).
+   */
+  onDemand: number;
 }
 
 export const DEFAULT_SOAK_RATES: SoakRates = {
@@ -74,6 +79,7 @@ export const DEFAULT_SOAK_RATES: SoakRates = {
   during: 0.35,
   live: 0.08,
   selection: 0.25,
+  onDemand: 0,
   ...DEFAULT_ISSUE26_RATES,
 };
 
@@ -93,10 +99,17 @@ export function generateSoakScenario(
   options: GeneratorOptions = SOAK_GENERATOR,
   rates: SoakRates = DEFAULT_SOAK_RATES,
 ): SoakScenario {
-  const scenario = generateScenario(seed, { ...options, selectionRate: rates.selection });
+  const scenario = generateScenario(seed, {
+    ...options,
+    selectionRate: rates.selection,
+    onDemandRate: rates.onDemand,
+  });
   // A stream of its own, so the trees are those of the same seed without disturbances.
   const random = new Random(seed ^ 0x5eed_18);
-  const issue26 = drawIssue26(scenario, rates, random.chance(rates.live));
+  const drawn = drawIssue26(scenario, rates, random.chance(rates.live));
+  // Issue 30: an on-demand pair's seed runs with syncOnce in a plain folder (the draws stay as they were).
+  const issue26 =
+    scenario.onDemand === undefined ? drawn : { ...drawn, live: false, bulk: null, root: null, trash: null };
   // A bulk-delete seed is a live seed: the draws below stay where they were, and are dropped for it.
   const live = issue26.live;
   const crashRoll = random.chance(rates.crash);
