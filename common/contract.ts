@@ -60,8 +60,17 @@ export interface PairCheckView {
   problem: UiError | null;
 }
 
+/** `online-only`: a device file an on-demand pair shows without its content (downloaded when opened). */
 export type ActivityKind =
-  'uploaded' | 'downloaded' | 'renamed' | 'moved' | 'deleted' | 'conflict' | 'created-folder' | 'other';
+  | 'uploaded'
+  | 'downloaded'
+  | 'online-only'
+  | 'renamed'
+  | 'moved'
+  | 'deleted'
+  | 'conflict'
+  | 'created-folder'
+  | 'other';
 
 export interface ActivityView {
   pairId: string;

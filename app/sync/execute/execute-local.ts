@@ -190,7 +190,8 @@ async function putInPlace(
   if (!placeholder) countTransfer(context.ledger, 'downloaded', row.remoteId);
 }
 
-export async function download(context: ExecutionContext, op: Op<'download'>): Promise<void> {
+/** A device file put here: whole, or (an on-demand pair) as a placeholder, then `online-only`. */
+export async function download(context: ExecutionContext, op: Op<'download'>): Promise<'online-only' | void> {
   const absolute = localPath(context.setup.localRoot, op.path);
   if ((await statOrUndefined(absolute)) !== undefined) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
@@ -229,9 +230,13 @@ export async function download(context: ExecutionContext, op: Op<'download'>): P
     },
     placeholder,
   );
+  return placeholder ? 'online-only' : undefined;
 }
 
-export async function downloadContent(context: ExecutionContext, op: Op<'download-content'>): Promise<void> {
+export async function downloadContent(
+  context: ExecutionContext,
+  op: Op<'download-content'>,
+): Promise<'online-only' | void> {
   const absolute = localPath(context.setup.localRoot, op.path);
   const stillSame = async (): Promise<boolean> =>
     isUnchanged(op.expected, entryFromStats(op.path, await statOrUndefined(absolute)));
@@ -254,6 +259,7 @@ export async function downloadContent(context: ExecutionContext, op: Op<'downloa
   context.setup.onLocalWrite({ kind: 'modified', path: op.path, item: local });
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
   await putInPlace(context, row, local, () => rename(fetched.temporary, absolute), placeholder);
+  return placeholder ? 'online-only' : undefined;
 }
 
 export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>): Promise<void> {

@@ -77,7 +77,8 @@ function activityOf(operation: Operation): string | null {
   }
 }
 
-async function run(context: ExecutionContext, operation: Operation): Promise<void> {
+/** Carries out one operation; a download that placed a placeholder says so (`online-only`). */
+async function run(context: ExecutionContext, operation: Operation): Promise<'online-only' | void> {
   switch (operation.op) {
     case 'remote-create-folder':
       return createRemoteFolder(context, operation);
@@ -188,10 +189,12 @@ async function attemptOperation(execution: Execution, operation: Operation): Pro
   const transfer = transferOf(operation);
   if (transfer !== null) progress.starting(pathOf(operation), transfer.direction, transfer.bytes);
   try {
-    await run(context, operation);
+    const placed = await run(context, operation);
     context.ledger.operations[operation.op] = (context.ledger.operations[operation.op] ?? 0) + 1;
-    if (action !== null)
-      context.setup.onActivity({ atMs: context.setup.now().getTime(), action, path: pathOf(operation) });
+    if (action !== null) {
+      const atMs = context.setup.now().getTime();
+      context.setup.onActivity({ atMs, action: placed ?? action, path: pathOf(operation) });
+    }
   } catch (error) {
     if (isFatal(error) && !(await onlyThisItem(context, error))) throw error;
     const { issue, replan } = issueFor(operation, error);

@@ -169,6 +169,7 @@ const HOLD_TITLES: Record<HoldReason, string> = {
 const KINDS: ReadonlySet<string> = new Set<ActivityKind>([
   'uploaded',
   'downloaded',
+  'online-only',
   'renamed',
   'moved',
   'deleted',

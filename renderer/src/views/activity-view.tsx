@@ -4,6 +4,7 @@ import {
   ArrowDown,
   ArrowUp,
   CircleDot,
+  Cloud,
   Copy,
   FolderPlus,
   MoveRight,
@@ -27,6 +28,7 @@ const KINDS: Record<ActivityKind, { words: string; icon: LucideIcon }> = {
   moved: { words: 'Moved', icon: MoveRight },
   deleted: { words: 'Deleted', icon: Trash2 },
   conflict: { words: 'Conflict copy kept', icon: Copy },
+  'online-only': { words: 'On the device, opened on demand', icon: Cloud },
   'created-folder': { words: 'Folder created', icon: FolderPlus },
   other: { words: 'Changed', icon: CircleDot },
 };

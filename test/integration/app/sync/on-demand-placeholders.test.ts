@@ -110,6 +110,19 @@ describe('an on-demand pair', () => {
     expect((await pair.remoteTree())['big.bin']).toEqual({ kind: 'file', text: 'edited here' });
   });
 
+  it('says a placeholder is online only, not downloaded', async ({ newPair }) => {
+    const actions: string[] = [];
+    const pair = newPair({
+      engine: {
+        onDemand: { keepsContent: () => false },
+        events: { onActivity: (entry) => actions.push(`${entry.action} ${entry.path}`) },
+      },
+    });
+    await pair.writeRemote('a.txt', 'alpha');
+    expectSynced(await pair.sync());
+    expect(actions).toEqual(['online-only a.txt']);
+  });
+
   it('keeps a file whole that the policy keeps, and sends a new local file up', async ({ newPair }) => {
     const pair = await onDemandPair(newPair, (remote) => remote.name === 'a.txt');
     expect(pair.readLocal('notes/a.txt')).toBe('alpha content');
