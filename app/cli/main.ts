@@ -32,6 +32,9 @@ import { runSearch, SEARCH_USAGE } from './search-commands/search-command.ts';
 import { EXCLUDE_USAGE, runExclude } from './selection-commands/exclude-command.ts';
 import { INCLUDE_USAGE, runInclude } from './selection-commands/include-command.ts';
 import { runSelect, SELECT_USAGE } from './selection-commands/select-command.ts';
+import { PIN_USAGE, runPin } from './on-demand-commands/pin-command.ts';
+import { runUnpin, UNPIN_USAGE } from './on-demand-commands/unpin-command.ts';
+import { FREE_USAGE, runFree } from './on-demand-commands/free-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -140,6 +143,7 @@ const COMMANDS: Record<string, Command> = {
       'ask-over': { type: 'string' },
       'ask-over-files': { type: 'string' },
       'on-demand': { type: 'boolean' },
+      'cache-limit': { type: 'string' },
       ...JSON_OPTION,
     },
     takesArguments: true,
@@ -166,6 +170,24 @@ const COMMANDS: Record<string, Command> = {
     options: { ...FOLDER_OPTION, ...JSON_OPTION },
     takesArguments: true,
     run: (context, values, args) => runInclude(context, values, args),
+  },
+  pin: {
+    usage: PIN_USAGE,
+    options: JSON_OPTION,
+    takesArguments: true,
+    run: (context, values, args) => runPin(context, values, args),
+  },
+  unpin: {
+    usage: UNPIN_USAGE,
+    options: JSON_OPTION,
+    takesArguments: true,
+    run: (context, values, args) => runUnpin(context, values, args),
+  },
+  free: {
+    usage: FREE_USAGE,
+    options: JSON_OPTION,
+    takesArguments: true,
+    run: (context, values, args) => runFree(context, values, args),
   },
   ui: {
     usage: UI_USAGE,

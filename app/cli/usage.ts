@@ -12,6 +12,9 @@ Keeps a folder in sync with your personal cloud device. Commands:
   select     the device folder tree of a pair: which folders this computer holds
   exclude    stop syncing a device folder here (it stays on the device, untouched)
   include    sync an excluded device folder here again
+  pin        keep files of an on-demand folder on this computer (downloaded whole)
+  unpin      stop keeping them (they stay until freed)
+  free       free up space: files of an on-demand folder become placeholders again
   status     what live sync of a folder is doing (or what its last pass left)
   pause      pause live sync of a folder
   resume     resume live sync of a folder

@@ -13,7 +13,9 @@ export type ControlRequest =
   /** The user confirmed the deletes the mass-delete guard held (or those of an emptied folder). */
   | { op: 'confirm-deletes' }
   /** The user asked for the items of an emptied folder back from the device. */
-  | { op: 'restore' };
+  | { op: 'restore' }
+  /** Free up space (files on demand): the whole, synced files at or below each path of the cache folder. */
+  | { op: 'free'; paths: string[] };
 export type ControlOp = ControlRequest['op'];
 
 export interface ControlErrorBody {
@@ -21,8 +23,21 @@ export interface ControlErrorBody {
   message: string;
 }
 
-/** Every answer carries the status after the request took effect, so a front end needs no second call. */
-export type ControlAnswer = { ok: true; status: SyncStatus } | { ok: false; error: ControlErrorBody };
+/** What a `free` did: files made placeholders and their bytes, and the paths left whole, by why. */
+export interface FreeCounts {
+  freed: number;
+  bytesFreed: number;
+  busy: string[];
+  changed: string[];
+  failed: string[];
+}
+
+/**
+ * Every answer carries the status after the request took effect, so a front end needs no second call;
+ * a `free` also what it freed.
+ */
+export type ControlAnswer =
+  { ok: true; status: SyncStatus; freed?: FreeCounts } | { ok: false; error: ControlErrorBody };
 
 /** A request is a few dozen bytes; anything near this is not from our client. */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -38,6 +53,7 @@ const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('sync-now') }),
   z.object({ op: z.literal('confirm-deletes') }),
   z.object({ op: z.literal('restore') }),
+  z.object({ op: z.literal('free'), paths: z.array(z.string()).min(1).max(1000) }),
 ]);
 
 const count = z.number().int().nonnegative();
@@ -79,8 +95,16 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
   pid: z.number().int().positive().nullable(),
 });
 
+const freeCountsSchema = z.object({
+  freed: count,
+  bytesFreed: count,
+  busy: z.array(z.string()),
+  changed: z.array(z.string()),
+  failed: z.array(z.string()),
+});
+
 const answerSchema = z.union([
-  z.object({ ok: z.literal(true), status: statusSchema }),
+  z.object({ ok: z.literal(true), status: statusSchema, freed: freeCountsSchema.optional() }),
   z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
 ]);
 
@@ -95,7 +119,7 @@ export function parseRequest(line: string): ControlRequest {
   if (!result.success) {
     throw new ControlError(
       'CONTROL_BAD_REQUEST',
-      'The request is not one of status, pause, resume, sync-now, confirm-deletes or restore (expected {"op": "status"}).',
+      'The request is not one of status, pause, resume, sync-now, confirm-deletes, restore or free (expected {"op": "status"}).',
     );
   }
   return result.data;

@@ -1,4 +1,4 @@
-// The live service's end of the control socket: answers status, pause, resume, sync-now, confirm-deletes and restore, one per connection.
+// The live service's end of the control socket: answers status, pause, resume, sync-now, confirm-deletes, restore and free, one per connection.
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { SyncStatus } from '../../common/sync-status.ts';
@@ -12,6 +12,7 @@ import {
   parseRequest,
   type ControlAnswer,
   type ControlRequest,
+  type FreeCounts,
 } from './control-protocol.ts';
 import { isNamedPipe, prepareControlSocketDir } from './control-socket-path.ts';
 
@@ -24,6 +25,11 @@ export interface ControlHandler {
   confirmDeletes(): void | Promise<void>;
   /** One pass that brings an emptied folder's items back from the device. */
   restore(): void | Promise<void>;
+  /**
+   * Files on demand: frees the whole, synced files at or below `paths` (of the cache folder); absent
+   * for a pair not on demand (refused).
+   */
+  free?(paths: readonly string[]): Promise<FreeCounts>;
 }
 
 export interface ControlLogLine {
@@ -246,14 +252,16 @@ async function answer(line: string | undefined, handler: ControlHandler): Promis
       throw new ControlError('CONTROL_BAD_REQUEST', 'The connection ended without a request.');
     }
     const request = parseRequest(line);
-    await carryOut(request, handler);
-    return { ok: true, status: handler.status() };
+    const freed = await carryOut(request, handler);
+    return freed === undefined
+      ? { ok: true, status: handler.status() }
+      : { ok: true, status: handler.status(), freed };
   } catch (error) {
     return errorAnswer(error);
   }
 }
 
-async function carryOut(request: ControlRequest, handler: ControlHandler): Promise<void> {
+async function carryOut(request: ControlRequest, handler: ControlHandler): Promise<FreeCounts | void> {
   switch (request.op) {
     case 'status':
       return;
@@ -267,6 +275,14 @@ async function carryOut(request: ControlRequest, handler: ControlHandler): Promi
       return handler.confirmDeletes();
     case 'restore':
       return handler.restore();
+    case 'free':
+      if (handler.free === undefined) {
+        throw new ControlError(
+          'CONTROL_BAD_REQUEST',
+          'This folder is not on demand: there is nothing to free.',
+        );
+      }
+      return handler.free(request.paths);
     default:
       return assertNever(request, 'control request');
   }

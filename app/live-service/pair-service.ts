@@ -17,6 +17,7 @@ import { startOnDemandService, type OnDemandService } from '../on-demand/on-dema
 import { OnDemandUpkeep } from '../on-demand/on-demand-upkeep.ts';
 import { inPlaceFreeOne } from '../on-demand/free-files.ts';
 import type { PassReport } from '../sync/pass-report.ts';
+import { META_REMOTE_ROOT } from '../index/meta-keys.ts';
 import type { SyncOptions } from '../sync/engine-options.ts';
 
 export interface PairServiceOptions {
@@ -111,7 +112,10 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         localRoot: syncRoot,
         ...(onDemand === undefined
           ? {}
-          : { pairFolder: options.localRoot, onDemand: pinnedPolicy(onDemand.pinned) }),
+          : {
+              pairFolder: options.localRoot,
+              onDemand: pinnedPolicy(onDemand.pinned, () => options.index.getMeta(META_REMOTE_ROOT)),
+            }),
         remoteFolder: options.remoteFolder,
         ...(options.device === undefined ? {} : { device: options.device }),
         ...(options.folderLock === undefined ? {} : { folderLock: options.folderLock }),

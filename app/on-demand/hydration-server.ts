@@ -2,8 +2,14 @@
 import { chmod, mkdir, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { MAX_LINE_BYTES, type HydrateRequest, type ServiceToMount } from '../mount/hydration-protocol.ts';
+import {
+  MAX_LINE_BYTES,
+  type FreeRefused,
+  type HydrateRequest,
+  type ServiceToMount,
+} from '../mount/hydration-protocol.ts';
 import type { HydrationEvent, Hydrator } from './hydrator.ts';
+import type { FreeExpectation } from './free-in-place.ts';
 
 export interface HydrationServerOptions {
   socketPath: string;
@@ -13,8 +19,18 @@ export interface HydrationServerOptions {
   log?: (level: 'info' | 'warn', message: string) => void;
 }
 
+/** What the mount answered to a `free`: made a placeholder, or left as it is and why. */
+export type FreeAnswer =
+  | { readonly kind: 'freed' }
+  | { readonly kind: 'refused'; readonly errno: FreeRefused['errno']; readonly message: string };
+
 export interface HydrationServer {
   readonly socketPath: string;
+  /**
+   * Asks the mount to make the whole file at `path` (below the cache folder) a placeholder again;
+   * undefined when no mount is connected (the caller frees it in place itself).
+   */
+  free(path: string, expected: FreeExpectation): Promise<FreeAnswer | undefined>;
   /** Stops listening, drops the mount's connection and removes the socket file. */
   close(): Promise<void>;
 }
@@ -46,10 +62,15 @@ export async function startHydrationServer(options: HydrationServerOptions): Pro
   // Left by a service that crashed: the folder lock says no other service of this pair runs.
   await unlink(socketPath).catch(() => undefined);
   const sockets = new Set<Socket>();
+  const frees = new FreeRequests();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    serve(socket, options);
+    frees.connected(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      frees.disconnected(socket);
+    });
+    serve(socket, options, frees);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -62,6 +83,7 @@ export async function startHydrationServer(options: HydrationServerOptions): Pro
   let closed: Promise<void> | undefined;
   return {
     socketPath,
+    free: (path, expected) => frees.ask(path, expected),
     close: () =>
       (closed ??= (async () => {
         for (const socket of sockets) socket.destroy();
@@ -72,7 +94,7 @@ export async function startHydrationServer(options: HydrationServerOptions): Pro
 }
 
 /** One connection: lines in, each request's events out as lines, until either end closes. */
-function serve(socket: Socket, options: HydrationServerOptions): void {
+function serve(socket: Socket, options: HydrationServerOptions, frees: FreeRequests): void {
   let buffered = '';
   const send = (message: ServiceToMount): void => {
     if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
@@ -92,6 +114,7 @@ function serve(socket: Socket, options: HydrationServerOptions): void {
       // Checked line by line, not only what is left over: a long line can come whole in one chunk.
       if (tooLong(line)) return;
       if (line.trim() === '') continue;
+      if (frees.answered(line)) continue;
       const request = parseHydrateRequest(line);
       if (request === undefined) {
         options.log?.('warn', `the mount sent what is no request: ${line.slice(0, 200)}`);
@@ -109,4 +132,76 @@ function serve(socket: Socket, options: HydrationServerOptions): void {
     }
     tooLong(buffered);
   });
+}
+
+/**
+ * The service's own requests to the mount (`free`), numbered apart from the mount's, on the connection
+ * of the mount that connected last (one mount per pair; a new one replaces a dropped one).
+ */
+class FreeRequests {
+  #socket: Socket | undefined;
+  #next = 1;
+  readonly #waiting = new Map<
+    number,
+    { socket: Socket; resolve: (answer: FreeAnswer | undefined) => void }
+  >();
+
+  connected(socket: Socket): void {
+    this.#socket = socket;
+  }
+
+  /** The mount went away: what it was asked is answered "no mount" (the caller frees in place). */
+  disconnected(socket: Socket): void {
+    if (this.#socket === socket) this.#socket = undefined;
+    for (const [req, waiter] of this.#waiting) {
+      if (waiter.socket !== socket) continue;
+      this.#waiting.delete(req);
+      waiter.resolve(undefined);
+    }
+  }
+
+  ask(path: string, expected: FreeExpectation): Promise<FreeAnswer | undefined> {
+    const socket = this.#socket;
+    if (socket === undefined || socket.destroyed) return Promise.resolve(undefined);
+    const req = this.#next++;
+    return new Promise((resolve) => {
+      this.#waiting.set(req, { socket, resolve });
+      const message: ServiceToMount = {
+        type: 'free',
+        req,
+        path,
+        size: expected.size,
+        mtimeNs: expected.mtimeNs.toString(),
+      };
+      socket.write(`${JSON.stringify(message)}\n`);
+    });
+  }
+
+  /** Whether `line` answers one of these requests (then it is taken here). */
+  answered(line: string): boolean {
+    let found: unknown;
+    try {
+      found = JSON.parse(line);
+    } catch {
+      return false;
+    }
+    if (typeof found !== 'object' || found === null) return false;
+    const { type, req, errno, message } = found as Record<string, unknown>;
+    if (type !== 'freed' && type !== 'free-refused') return false;
+    const waiter = typeof req === 'number' ? this.#waiting.get(req) : undefined;
+    // An answer to nothing asked (a late one after a reconnect) is dropped: it was taken as a line.
+    if (waiter === undefined) return true;
+    this.#waiting.delete(req as number);
+    if (type === 'freed') {
+      waiter.resolve({ kind: 'freed' });
+      return true;
+    }
+    const known = ['EBUSY', 'ESTALE', 'ENOENT', 'EIO'] as const;
+    waiter.resolve({
+      kind: 'refused',
+      errno: known.find((code) => code === errno) ?? 'EIO',
+      message: typeof message === 'string' ? message : 'the mount refused',
+    });
+    return true;
+  }
 }

@@ -7,6 +7,7 @@ import { startHydrationServer, type HydrationServer } from './hydration-server.t
 import { Hydrator, type HydrationEvent } from './hydrator.ts';
 import { startMount, type RunningMount } from './mount-supervisor.ts';
 import type { HydrateRequest } from '../mount/hydration-protocol.ts';
+import { inPlaceFreeOne, outcomeOf, type FreeOne } from './free-files.ts';
 
 export interface OnDemandServiceOptions {
   client: Pick<DeviceClient, 'downloadInto'>;
@@ -29,6 +30,8 @@ export interface OnDemandServiceOptions {
 
 export interface OnDemandService {
   readonly hydrator: Hydrator;
+  /** Makes a whole file a placeholder again: through the mount (which knows whether it is open), else in place. */
+  readonly free: FreeOne;
   /** Unmounts, then closes the socket (a download under way fails for whoever still waits). */
   stop(): Promise<void>;
 }
@@ -69,8 +72,16 @@ export async function startOnDemandService(options: OnDemandServiceOptions): Pro
   void mount.ended.then((code) => {
     if (!stopped) options.log('warn', `the mount process ended on its own (exit ${String(code)})`);
   });
+  const inPlace = inPlaceFreeOne(options.cache);
   return {
     hydrator,
+    free: async (path, expected) => {
+      const answer = await server.free(path, expected);
+      // The mount is gone (it died, or is being restarted): nothing can hold the file open through it.
+      if (answer === undefined) return inPlace(path, expected);
+      if (answer.kind === 'freed') return 'freed';
+      return outcomeOf({ type: 'free-refused', errno: answer.errno, message: answer.message });
+    },
     stop: async () => {
       stopped = true;
       await mount.stop();

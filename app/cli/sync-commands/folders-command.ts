@@ -15,13 +15,17 @@ import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts';
 import { RunError } from './run-command.ts';
 import { askOverOf, askOverWords, givesAskOver } from './ask-over.ts';
+import { cacheLimitOf, cacheLimitWords, setCacheLimit } from '../on-demand-commands/cache-limit-option.ts';
+import { readPairSelection } from '../../profile/pair-selection.ts';
+import { readPairOnDemand } from '../../profile/pair-on-demand.ts';
 import { setAskOver } from '../../selection/selection-change.ts';
 import { makePairOnDemand, OnDemandError, onDemandUnavailable } from '../../on-demand/on-demand-pair.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
        mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH] [--ask-over SIZE|off]
                                         [--ask-over-files N|off] [--on-demand]
-       mch-sync [--profile DIR] folders set --folder DIR [--ask-over SIZE|off] [--ask-over-files N|off] [--json]
+       mch-sync [--profile DIR] folders set --folder DIR [--ask-over SIZE|off] [--ask-over-files N|off]
+                                        [--cache-limit SIZE|off] [--json]
        mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
 
 The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
@@ -44,10 +48,12 @@ Options:
                         downloads one when it is opened; \`mch-sync pin\` keeps files here, \`free\`
                         gives their room back. A folder that holds files keeps them: they move,
                         without a copy, into the pair's cache folder in the profile
+  --cache-limit SIZE|off  on demand: past SIZE (default 10GB) of files here that are not pinned,
+                        live sync frees the least recently used after a pass; off: never
   --delete-local-files  with remove: move the local folder to the trash
   --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
                         overlap being why the pair is not synced, or null; with set:
-                        {"localRoot", "askOverBytes", "askOverFiles"}
+                        {"localRoot", "askOverBytes", "askOverFiles", "cacheLimitBytes"}
   -h, --help            show this help`;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -116,24 +122,35 @@ function folderOf(values: Values): string {
 async function setPair(context: CommandContext, values: Values): Promise<number> {
   const localRoot = folderOf(values);
   const asked = askOverOf(values, FOLDERS_USAGE);
-  if (!givesAskOver(asked)) {
-    throw new UsageError('Say what to set: --ask-over SIZE|off or --ask-over-files N|off.', FOLDERS_USAGE);
+  const cacheLimit = cacheLimitOf(values, FOLDERS_USAGE);
+  if (!givesAskOver(asked) && cacheLimit === undefined) {
+    throw new UsageError(
+      'Say what to set: --ask-over SIZE|off, --ask-over-files N|off or --cache-limit SIZE|off.',
+      FOLDERS_USAGE,
+    );
   }
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
   const pair = pairs.find((known) => known.localRoot === localRoot);
   if (pair === undefined) {
     throw new UsageError(`${terminalSafe(localRoot)} is not a synced folder of this profile.`, FOLDERS_USAGE);
   }
-  const selection = await setAskOver(
-    context.profileDir,
-    { localRoot, remoteFolder: pair.remoteFolder },
-    asked,
-  );
+  if (cacheLimit !== undefined) await setCacheLimit(context.profileDir, localRoot, cacheLimit, FOLDERS_USAGE);
+  const selection = givesAskOver(asked)
+    ? await setAskOver(context.profileDir, { localRoot, remoteFolder: pair.remoteFolder }, asked)
+    : readPairSelection(context.profileDir, localRoot);
+  const limit = readPairOnDemand(context.profileDir, localRoot)?.cacheLimitBytes;
   if (values['json'] === true) {
     const { askOverBytes, askOverFiles } = selection;
-    context.print(JSON.stringify({ localRoot, askOverBytes, askOverFiles }, null, 2));
+    context.print(
+      JSON.stringify(
+        { localRoot, askOverBytes, askOverFiles, ...(limit === undefined ? {} : { cacheLimitBytes: limit }) },
+        null,
+        2,
+      ),
+    );
   } else {
     context.print(`${terminalSafe(localRoot)}: ${askOverWords(selection)}.`);
+    if (limit !== undefined) context.print(`${terminalSafe(localRoot)}: ${cacheLimitWords(limit)}.`);
   }
   return 0;
 }

@@ -12,6 +12,7 @@ import { askFolderService, chooseFolder, ServiceCommandError, withIndex } from '
 import type { LastPassJson, StatusJson } from './status-json.ts';
 import { formatStatus } from './status-output.ts';
 import { readPairSelection } from '../../profile/pair-selection.ts';
+import { readPairOnDemand } from '../../profile/pair-on-demand.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -50,6 +51,7 @@ export async function runStatus(context: CommandContext, values: Values): Promis
       pendingChanges: summary?.pendingChanges ?? null,
       lastPass: summary?.lastPass ? withoutIssues(summary.lastPass) : null,
       selection: selectionSummary(context, folder.localRoot),
+      onDemand: onDemandSummary(context, folder.localRoot, summary?.lastPass ?? null),
     };
   } else {
     if (summary === undefined || (summary.lastPass === null && summary.lastSyncAtMs === null)) {
@@ -61,6 +63,7 @@ export async function runStatus(context: CommandContext, values: Values): Promis
     json = {
       ...statusFromIndex(folder.localRoot, summary),
       selection: selectionSummary(context, folder.localRoot),
+      onDemand: onDemandSummary(context, folder.localRoot, summary.lastPass),
     };
   }
   if (values['json'] === true) {
@@ -100,6 +103,7 @@ export function statusFromIndex(localRoot: string, summary: IndexSummary): Statu
     pendingChanges: summary.pendingChanges,
     lastPass: pass === null ? null : withoutIssues(pass),
     selection: null,
+    onDemand: null,
   };
 }
 
@@ -111,6 +115,28 @@ function selectionSummary(context: CommandContext, localRoot: string): StatusJso
       excluded: selection.excluded.length,
       waiting: selection.waiting,
       askOverBytes: selection.askOverBytes,
+    };
+  } catch (error) {
+    context.warn((error as Error).message);
+    return null;
+  }
+}
+
+/** An on-demand pair's use, pins and limit; null for a pair not on demand (or a record that cannot be read, with a warning). */
+function onDemandSummary(
+  context: CommandContext,
+  localRoot: string,
+  lastPass: StoredPassSummary | null,
+): StatusJson['onDemand'] {
+  try {
+    const onDemand = readPairOnDemand(context.profileDir, localRoot);
+    if (onDemand === undefined) return null;
+    const use = lastPass?.onDemand ?? null;
+    return {
+      use,
+      pinned: onDemand.pinned.map(({ path }) => ({ path })),
+      cacheLimitBytes: onDemand.cacheLimitBytes,
+      cacheUsedBytes: use?.whole.bytes ?? null,
     };
   } catch (error) {
     context.warn((error as Error).message);

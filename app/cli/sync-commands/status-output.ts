@@ -52,6 +52,7 @@ export function formatStatus(status: StatusJson, nowMs: number): string[] {
       ]);
     }
   }
+  rows.push(...onDemandRows(status));
   // The index keeps the first issues of a pass and their total; a running service sends all it has.
   const issueCount = status.running
     ? status.issues.length
@@ -72,6 +73,31 @@ export function formatStatus(status: StatusJson, nowMs: number): string[] {
   }
   // Names (a transfer, an issue, an activity line) from the disk or the device: one line each, inert.
   return lines.map(terminalSafe);
+}
+
+/** Files on demand: what is here, what is on the device only, the pins and the cache limit. */
+function onDemandRows(status: StatusJson): Array<[string, string]> {
+  const onDemand = status.onDemand;
+  if (onDemand === null || onDemand === undefined) return [];
+  const files = (count: number): string => `${count} ${count === 1 ? 'file' : 'files'}`;
+  const use = onDemand.use;
+  const rows: Array<[string, string]> =
+    use === null
+      ? [['on demand', 'not counted yet (the next pass counts)']]
+      : [
+          ['on this computer', `${files(use.whole.files)}, ${formatBytes(use.whole.bytes)}`],
+          ['device only', `${files(use.placeholders.files)}, ${formatBytes(use.placeholders.bytes)}`],
+        ];
+  const pinned = onDemand.pinned.map((pin) => pin.path || '(the whole folder)');
+  rows.push(['pinned', pinned.length === 0 ? 'none' : pinned.join(', ')]);
+  const used = onDemand.cacheUsedBytes === null ? 'not counted yet' : formatBytes(onDemand.cacheUsedBytes);
+  rows.push([
+    'cache',
+    onDemand.cacheLimitBytes === null
+      ? `${used} used, no limit`
+      : `${used} used of ${formatBytes(onDemand.cacheLimitBytes)} (pinned files are never freed)`,
+  ]);
+  return rows;
 }
 
 function describeState(status: StatusJson): string {
