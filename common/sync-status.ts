@@ -50,6 +50,26 @@ export interface ItemIssue {
   side?: 'local' | 'remote';
 }
 
+/** A file of an on-demand pair being downloaded because a program opened it. */
+export interface OpeningFile {
+  /** Relative to the pair's folder. */
+  path: string;
+  /** The program that opened it (its process name). */
+  process: string;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/** What an on-demand pair's live service says beside its passes (absent for a pair of whole files). */
+export interface OnDemandStatus {
+  /** The pair's folder is mounted: every device file shows there. */
+  mounted: boolean;
+  /** Downloads for programs that opened a file, now. */
+  opening: OpeningFile[];
+  /** The last open that could not be served (offline, gone, no room), for a few minutes; else null. */
+  lastFailure: { path: string; message: string; atMs: number } | null;
+}
+
 export interface SyncStatus {
   state: EngineState;
   /** For people: why offline, what the guard holds, what failed. Null when there is nothing to say. */
@@ -64,4 +84,6 @@ export interface SyncStatus {
   issues: ItemIssue[];
   /** Process id of the running service, null when read from the index while none runs. */
   pid: number | null;
+  /** An on-demand pair's mount and downloads on opening; absent for other pairs. */
+  onDemand?: OnDemandStatus;
 }
