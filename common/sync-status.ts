@@ -60,8 +60,8 @@ export interface OpeningFile {
   bytesTotal: number;
 }
 
-/** What an on-demand pair's live service says beside its passes (absent for a pair of whole files). */
-export interface OnDemandStatus {
+/** An on-demand pair's mount, as its live service runs it (absent for a pair of whole files). */
+export interface MountStatus {
   /** The pair's folder is mounted: every device file shows there. */
   mounted: boolean;
   /** Downloads for programs that opened a file, now. */
@@ -84,6 +84,6 @@ export interface SyncStatus {
   issues: ItemIssue[];
   /** Process id of the running service, null when read from the index while none runs. */
   pid: number | null;
-  /** An on-demand pair's mount and downloads on opening; absent for other pairs. */
-  onDemand?: OnDemandStatus;
+  /** An on-demand pair's mount and its downloads on opening; absent for other pairs. */
+  mount?: MountStatus;
 }
