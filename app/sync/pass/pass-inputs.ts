@@ -229,6 +229,7 @@ export function passInputs(
   for (const row of rows.values()) {
     if (refusedIds.has(row.remoteId) || unknown.covers(row.path)) rows.delete(row.remoteId);
   }
+  followGonePlaceholders(rows, local, remote, scan.placeholders, remoteRootId);
   const nameClashes = issues.filter((issue) => issue.code === 'NAME_CLASH').length;
   return { input: { local, remote, index: rows, remoteRootId }, issues, fromScan, nameClashes };
 }
@@ -295,6 +296,48 @@ function asSynced(local: Map<RelativePath, LocalEntry>, entry: LocalEntry, row: 
   const synced = { ...entry, size: localSize, mtimeNs: localMtimeNs };
   local.set(entry.path, synced);
   return synced;
+}
+
+/**
+ * A placeholder moved here whose item is gone from the device (deleted, or replaced by a folder) has
+ * nothing to send up: its row follows it, as if the move were synced, so the round reads it as
+ * unchanged here and deleted there, and removes it as any placeholder the device deletes. Read as the
+ * moved file it looks like, it was planned as an upload that never can be (a placeholder's bytes are
+ * never sent): LOCAL_CHANGED every round, never quiet (issue 30's model, seeds 52 and 47).
+ */
+function followGonePlaceholders(
+  rows: Map<string, IndexRow>,
+  local: ReadonlyMap<RelativePath, LocalEntry>,
+  remote: ReadonlyMap<string, unknown>,
+  placeholders: ReadonlySet<string> | undefined,
+  remoteRootId: string,
+): void {
+  if (placeholders === undefined || placeholders.size === 0) return;
+  const byInode = new Map<string, LocalEntry>();
+  for (const entry of local.values()) if (placeholders.has(entry.inode)) byInode.set(entry.inode, entry);
+  const gone: IndexRow[] = [];
+  for (const row of rows.values()) {
+    const entry = row.inode === null ? undefined : byInode.get(row.inode);
+    if (row.kind === 'file' && entry !== undefined && entry.path !== row.path && !remote.has(row.remoteId))
+      gone.push(row);
+  }
+  if (gone.length === 0) return;
+  // The folder rows by path: the parent the reconciler finds for the placeholder where it is now.
+  const folders = new Map<string, string>();
+  for (const row of rows.values()) if (row.kind === 'folder') folders.set(nameKey(row.path), row.remoteId);
+  for (const row of gone) {
+    const entry = byInode.get(row.inode ?? '') as LocalEntry;
+    const slash = entry.path.lastIndexOf('/');
+    rows.set(row.remoteId, {
+      ...row,
+      path: entry.path,
+      name: entry.path.slice(slash + 1),
+      parentRemoteId:
+        slash < 0 ? remoteRootId : (folders.get(nameKey(entry.path.slice(0, slash))) ?? row.parentRemoteId),
+      localSize: entry.size,
+      localMtimeNs: entry.mtimeNs,
+    });
+  }
 }
 
 /** The round's rows, and for a scoped round the rest of the index too. */

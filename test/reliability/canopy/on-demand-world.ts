@@ -107,7 +107,13 @@ export class OnDemandWorld {
     const skip = (why: string): void => {
       this.impossible.push(`${describeStep(step)}: ${why}`);
     };
-    const target = absolute(this.#local, step.path);
+    let target: string;
+    try {
+      target = absolute(this.#local, step.path);
+    } catch (error) {
+      // A file where the path needs a folder (the user's changes made it one): nothing there.
+      return skip((error as Error).message.split('\n')[0] ?? 'no such path');
+    }
     switch (step.op) {
       case 'pin':
       case 'unpin':
@@ -151,7 +157,7 @@ export class OnDemandWorld {
 
   /**
    * Frees a whole synced file as app/on-demand/free-in-place.ts does (a copy of its steps until it
-   * lands): refused unless the file is its row's size and time, and not kept; then marked first,
+   * lands): refused unless the file is its row's, at the row's path, size and time, and not kept; then marked first,
    * truncated to 0 and back to its size (no block left), its time put back. Undefined when freed.
    */
   #free(target: string): string | undefined {
@@ -162,7 +168,8 @@ export class OnDemandWorld {
     const row = this.#index()
       .byInode(stats.ino.toString())
       .find((entry) => entry.kind === 'file');
-    if (row === undefined) return 'not synced';
+    // The window frees what it shows at its synced place: a file moved here since is not the row's yet.
+    if (row === undefined || nfc(row.path) !== nfc(relative(this.#local.root, target))) return 'not synced';
     if (this.#kept(row)) return 'kept on this computer (pinned)';
     if (row.localMtimeNs === null || BigInt(row.localSize ?? -1) !== stats.size)
       return 'changed since it was synced (size)';
