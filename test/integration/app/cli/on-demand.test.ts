@@ -1,83 +1,19 @@
 // Files on demand as a user meets them: `folders add --on-demand`, live sync mounting the folder, `ls`, `cat`, `cp`, `mv`, `rm`, an editor's save.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
-import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
-import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
-import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
 import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { isOurMount } from '../../../../app/mount/stale-mount.ts';
+import { liveSync, mch, serviceLogs, shown, waitFor } from '../../../helpers/on-demand-cli.ts';
 
 const run = promisify(execFile);
-
-function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
-  return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 60_000 });
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-async function status(profile: SignedInProfile, folder: string): Promise<StatusJson> {
-  const result = await mch(profile, ['status', '--folder', folder, '--json']);
-  expectExit(result, 0);
-  return JSON.parse(result.stdout) as StatusJson;
-}
-
-/** Live sync of `folder` in a child process, until `stop()` (SIGINT, as Ctrl+C). */
-async function liveSync(
-  profile: SignedInProfile,
-  folder: string,
-): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [MCH_SYNC_BIN, '--profile', profile.profile, 'run', '--folder', folder],
-    {
-      env: profile.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    await waitFor('the mount', async () => ((await isOurMount(folder)) ? true : undefined));
-    await waitFor('a first pass', async () => {
-      const now = await status(profile, folder);
-      return now.running && now.state === 'idle' && now.lastPass !== null ? true : undefined;
-    });
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}; the service said:\n${output}`, { cause: error });
-  }
-  return {
-    child,
-    stop: async () => {
-      child.kill('SIGINT');
-      await ended;
-    },
-  };
-}
-
-/** What the folder shows the user: the client's own state folder aside. */
-function shown(folder: string): string[] {
-  return readdirSync(folder).filter((name) => name !== '.mch-sync');
-}
 
 describe('an on-demand folder', () => {
   it('shows every device file, downloads one when it is read, and syncs what is done in it', async ({
@@ -130,11 +66,7 @@ describe('an on-demand folder', () => {
         (await api.findByName(docs.id, 'photo.jpg')) === undefined ? undefined : true,
       );
     } catch (error) {
-      const logs = join(profile.profile, 'logs');
-      const text = readdirSync(logs)
-        .map((name) => readFileSync(join(logs, name), 'utf8'))
-        .join('\n');
-      throw new Error(`${(error as Error).message}\n${text}`, { cause: error });
+      throw new Error(`${(error as Error).message}\n${serviceLogs(profile)}`, { cause: error });
     } finally {
       await live.stop();
     }
