@@ -93,6 +93,20 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
     }),
   ),
   pid: z.number().int().positive().nullable(),
+  mount: z
+    .object({
+      mounted: z.boolean(),
+      opening: z.array(
+        z.object({
+          path: z.string(),
+          process: z.string(),
+          bytesDone: z.number().nonnegative(),
+          bytesTotal: z.number().nonnegative(),
+        }),
+      ),
+      lastFailure: z.object({ path: z.string(), message: z.string(), atMs: z.number() }).nullable(),
+    })
+    .optional(),
 });
 
 const freeCountsSchema = z.object({

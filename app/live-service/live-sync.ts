@@ -1,6 +1,12 @@
 // The live sync service: passes after local changes, on a poll and on request, with pause, backoff and status.
 import { statSync } from 'node:fs';
-import type { ActivityEntry, EngineState, SyncProgress, SyncStatus } from '../../common/sync-status.ts';
+import type {
+  ActivityEntry,
+  EngineState,
+  MountStatus,
+  SyncProgress,
+  SyncStatus,
+} from '../../common/sync-status.ts';
 import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '../watcher/local-watcher.ts';
 import { startSafetyRescans, type SafetyRescans } from '../watcher/safety-rescans.ts';
@@ -26,6 +32,8 @@ export interface LiveSyncOptions {
   localRoot: string;
   /** The pair's folder as the user knows it, in the status and the words of a hold; default `localRoot`. */
   pairFolder?: string;
+  /** An on-demand pair's mount, for the status. */
+  mountStatus?: () => MountStatus;
   remoteFolder: string;
   /** How often the device is asked for changes when nothing happens here (default 30 s). */
   pollMs?: number;
@@ -91,11 +99,7 @@ export class LiveSync {
           ...(write.item === undefined ? {} : { item: write.item }),
         });
       },
-      onActivity: (entry) => {
-        this.#activity.unshift(entry);
-        if (this.#activity.length > MAX_ACTIVITY) this.#activity.length = MAX_ACTIVITY;
-        this.#options.onChange?.();
-      },
+      onActivity: (entry) => this.noteActivity(entry),
       onProgress: (progress) => {
         this.#progress = progress;
         this.#setState(progress.itemsTotal > 0 ? 'syncing' : this.#state);
@@ -216,7 +220,15 @@ export class LiveSync {
     this.#request('revalidate', { choice, answers });
   }
 
+  /** A line of activity from beside the passes (a file downloaded because a program opened it). */
+  noteActivity(entry: ActivityEntry): void {
+    this.#activity.unshift(entry);
+    if (this.#activity.length > MAX_ACTIVITY) this.#activity.length = MAX_ACTIVITY;
+    this.#options.onChange?.();
+  }
+
   status(): SyncStatus {
+    const mount = this.#options.mountStatus?.();
     return {
       state: this.#state,
       detail: this.#detail ?? (this.#state === 'idle' ? this.#watchProblem : null),
@@ -227,6 +239,7 @@ export class LiveSync {
       activity: [...this.#activity],
       issues: [...this.#issues],
       pid: process.pid,
+      ...(mount === undefined ? {} : { mount }),
     };
   }
 

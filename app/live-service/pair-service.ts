@@ -14,6 +14,7 @@ import { LiveSync } from './live-sync.ts';
 import { pinnedPolicy } from '../on-demand/pinned-policy.ts';
 import { pinnedIdsReader, readPairOnDemand } from '../profile/pair-on-demand.ts';
 import { startOnDemandService, type OnDemandService } from '../on-demand/on-demand-service.ts';
+import { MountStatusTracker } from '../on-demand/mount-status.ts';
 import { OnDemandUpkeep } from '../on-demand/on-demand-upkeep.ts';
 import { inPlaceFreeOne } from '../on-demand/free-files.ts';
 import type { PassReport } from '../sync/pass-report.ts';
@@ -84,6 +85,9 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
   // What the engine and the watcher read: an on-demand pair's cache folder, never the mount over it.
   const syncRoot = onDemand?.cache ?? options.localRoot;
   let mounted: OnDemandService | undefined;
+  // Bound late as well: LiveSync's own onChange tells the front ends.
+  const mountStatus =
+    onDemand === undefined ? undefined : new MountStatusTracker({ onChange: () => options.onChange?.() });
   // Bound late: the engine is made before the mount starts, and a mount may be gone (then in place).
   const upkeep =
     onDemand === undefined
@@ -98,6 +102,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
   const live = new LiveSync({
     localRoot: syncRoot,
     pairFolder: options.localRoot,
+    ...(mountStatus === undefined ? {} : { mountStatus: () => mountStatus.status() }),
     // The watcher looks up what it saw no event for in the index, instead of holding a scan of every
     // file for as long as the service runs (200 MB and 2× find to ready at 1,000,000 files).
     knownItem: knownItemsFromIndex(options.index),
@@ -151,7 +156,9 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
   });
   try {
     // The mount first: the folder shows what the index knows while the first pass runs.
-    if (onDemand !== undefined) mounted = await startMounted(options, onDemand, live, logLine, upkeep);
+    if (onDemand !== undefined && mountStatus !== undefined) {
+      mounted = await startMounted(options, onDemand, live, logLine, { upkeep, status: mountStatus });
+    }
     await live.start();
   } catch (error) {
     await live.stop();
@@ -181,10 +188,11 @@ async function startMounted(
   onDemand: PairServiceOnDemand,
   live: LiveSync,
   log: (line: EngineLogLine) => void,
-  upkeep: OnDemandUpkeep | undefined,
+  watchers: { upkeep: OnDemandUpkeep | undefined; status: MountStatusTracker },
 ): Promise<OnDemandService> {
   const control = controlSocketPath(options.profileDir, options.localRoot);
-  return startOnDemandService({
+  const { upkeep, status } = watchers;
+  const service = await startOnDemandService({
     client: options.client,
     index: options.index,
     cache: onDemand.cache,
@@ -192,7 +200,16 @@ async function startMounted(
     socketPath: control.replace(/\.sock$/, '.mount.sock'),
     ...(onDemand.noDownload === undefined ? {} : { noDownload: onDemand.noDownload }),
     offline: () => live.status().state === 'offline',
-    ...(upkeep === undefined ? {} : { onHydration: (_request, event) => upkeep.noteHydration(event) }),
+    onHydration: (request, event) => {
+      upkeep?.noteHydration(event);
+      status.note(request, event);
+      if (event.type === 'done') {
+        live.noteActivity({ atMs: Date.now(), action: 'downloaded', path: request.path });
+      }
+    },
+    onMountChange: (mounted) => {
+      status.mounted = mounted;
+    },
     refresh: async () => {
       if (live.status().state === 'paused') return;
       live.syncNow();
@@ -203,6 +220,8 @@ async function startMounted(
     },
     log: (level, message, path) => log({ level, message, ...(path === undefined ? {} : { path }) }),
   });
+  status.mounted = service.mounted;
+  return service;
 }
 
 /** The pair's on-demand setting from its record, as the service runs it; undefined for a pair of whole files. */

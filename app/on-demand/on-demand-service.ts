@@ -5,7 +5,7 @@ import type { IndexStore } from '../index/index-store.ts';
 import { DEFAULT_NO_DOWNLOAD } from '../mount/no-download.ts';
 import { startHydrationServer, type HydrationServer } from './hydration-server.ts';
 import { Hydrator, type HydrationEvent } from './hydrator.ts';
-import { startMount, type RunningMount } from './mount-supervisor.ts';
+import { MountKeeper } from './mount-keeper.ts';
 import type { HydrateRequest } from '../mount/hydration-protocol.ts';
 import { inPlaceFreeOne, outcomeOf, type FreeOne } from './free-files.ts';
 
@@ -25,11 +25,15 @@ export interface OnDemandServiceOptions {
   /** A pass, waited for: brings a newer placeholder when the device's version changed. */
   refresh: () => Promise<void>;
   onHydration?: (request: HydrateRequest, event: HydrationEvent) => void;
+  /** The folder was mounted, or lost its mount. */
+  onMountChange?: (mounted: boolean) => void;
   log: (level: 'info' | 'warn', message: string, path?: string) => void;
 }
 
 export interface OnDemandService {
   readonly hydrator: Hydrator;
+  /** The folder is mounted now (false for the moment a dead mount process is replaced). */
+  readonly mounted: boolean;
   /** Makes a whole file a placeholder again: through the mount (which knows whether it is open), else in place. */
   readonly free: FreeOne;
   /** Unmounts, then closes the socket (a download under way fails for whoever still waits). */
@@ -53,28 +57,30 @@ export async function startOnDemandService(options: OnDemandServiceOptions): Pro
     ...(options.onHydration === undefined ? {} : { onEvent: options.onHydration }),
     log: (level, message) => options.log(level, message),
   });
-  let mount: RunningMount;
+  let mount: MountKeeper;
   try {
-    mount = await startMount(
+    mount = await MountKeeper.start(
       {
         source: options.cache,
         mountPoint: options.mountPoint,
         socket: options.socketPath,
         noDownload: options.noDownload ?? DEFAULT_NO_DOWNLOAD,
       },
-      { log: (level, message) => options.log(level, message) },
+      {
+        log: (level, message) => options.log(level, message),
+        ...(options.onMountChange === undefined ? {} : { onChange: options.onMountChange }),
+      },
     );
   } catch (error) {
     await server.close();
     throw error;
   }
-  let stopped = false;
-  void mount.ended.then((code) => {
-    if (!stopped) options.log('warn', `the mount process ended on its own (exit ${String(code)})`);
-  });
   const inPlace = inPlaceFreeOne(options.cache);
   return {
     hydrator,
+    get mounted() {
+      return mount.mounted;
+    },
     free: async (path, expected) => {
       const answer = await server.free(path, expected);
       // The mount is gone (it died, or is being restarted): nothing can hold the file open through it.
@@ -83,7 +89,6 @@ export async function startOnDemandService(options: OnDemandServiceOptions): Pro
       return outcomeOf({ type: 'free-refused', errno: answer.errno, message: answer.message });
     },
     stop: async () => {
-      stopped = true;
       await mount.stop();
       await server.close();
     },

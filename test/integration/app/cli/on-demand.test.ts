@@ -11,7 +11,7 @@ import { expectExit } from '../../../helpers/expect-cli.ts';
 import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { isOurMount } from '../../../../app/mount/stale-mount.ts';
-import { liveSync, mch, serviceLogs, shown, waitFor } from '../../../helpers/on-demand-cli.ts';
+import { liveSync, mch, serviceLogs, shown, status, waitFor } from '../../../helpers/on-demand-cli.ts';
 
 const run = promisify(execFile);
 
@@ -48,6 +48,14 @@ describe('an on-demand folder', () => {
 
       // Reading downloads it, once, and it stays.
       expect((await run('cat', [join(folder, 'Docs/report.txt')])).stdout).toBe('the quarterly report');
+      // The status says the folder is mounted, and the download is in the activity.
+      await waitFor('the download in the activity', async () => {
+        const now = await status(profile, folder);
+        const seen = now.activity.some(
+          (entry) => entry.action === 'downloaded' && entry.path === 'Docs/report.txt',
+        );
+        return seen && now.mount?.mounted === true && now.mount.opening.length === 0 ? true : undefined;
+      });
       // The mark goes right after the last byte (the reader may finish first).
       await waitFor('the mark gone', () =>
         isPlaceholder(join(cache, 'Docs/report.txt')) ? undefined : true,
