@@ -106,6 +106,44 @@ export type SelectionChange =
   | { pairId: string; path: string; include: true; localCopy: null }
   | { pairId: string; path: string; include: false; localCopy: 'remove' | 'keep' };
 
+/** A file of an on-demand pair being downloaded because a program opened it (SyncStatus.mount.opening). */
+export interface OpeningFileView {
+  /** Relative to the pair's folder. */
+  path: string;
+  /** The program that opened it (its process name). */
+  process: string;
+  bytesDone: number;
+  bytesTotal: number;
+  /** For the card and the tray: "Opening photo.jpg for gimp… 40 %". */
+  words: string;
+}
+
+/**
+ * A pair with files on demand (issue 30): its folder shows every device file and downloads one when a
+ * program opens it. What the window shows of it on the card and in Settings.
+ */
+export interface PairOnDemandView {
+  /** Where the files of the folder are kept (its cache folder in the profile). */
+  cache: string;
+  /** Above this, the least recently opened files go back to the device only; null: no limit. */
+  cacheLimitBytes: number | null;
+  /** Whether every device file shows in the folder now; null while its live sync does not run. */
+  mounted: boolean | null;
+  /** Files downloading for the programs that opened them. */
+  opening: OpeningFileView[];
+  /** The last open that could not be served, for a few minutes after it; else null. */
+  lastFailure: { path: string; atMs: number; words: string } | null;
+}
+
+/** Whether files on demand can work on this computer (onDemand:support). */
+export interface OnDemandSupportView {
+  available: boolean;
+  /** Why not, with what to install and "use Choose folders instead"; null when available. */
+  reason: string | null;
+  /** The cache limit a pair turned on demand starts with (changed per pair in Settings). */
+  defaultCacheLimitBytes: number;
+}
+
 export interface PairView {
   /** Stable id of the pair (the key of its folder). */
   id: string;
@@ -136,4 +174,9 @@ export interface PairView {
   answering: HoldAnswerView | null;
   /** Selective sync; null when the pair's record of it cannot be read (its pass says why). */
   selection: PairSelectionView | null;
+  /**
+   * Files on demand; null (or absent, from a host that predates them) for a pair that keeps every file
+   * here, or whose record cannot be read.
+   */
+  onDemand?: PairOnDemandView | null;
 }

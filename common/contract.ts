@@ -1,5 +1,11 @@
 // The UI contract: every call the window may make (invoke map) and every event it hears (events map), as plain data, shared by the renderer, both hosts and app/.
-import type { IssueView, PairView, SelectionChange, SelectionFolderView } from './contract-pairs.ts';
+import type {
+  IssueView,
+  OnDemandSupportView,
+  PairView,
+  SelectionChange,
+  SelectionFolderView,
+} from './contract-pairs.ts';
 
 export type * from './contract-pairs.ts';
 
@@ -197,10 +203,12 @@ export interface InvokeMap {
   'pairs:check': { request: { localRoot: string; remoteFolder: string | null }; response: PairCheckView };
   /**
    * `excluded`: device folders (below `remoteFolder`, as selection:preview shows them) left off this
-   * computer from the first pass on; any copy of them here is kept, unsynced.
+   * computer from the first pass on; any copy of them here is kept, unsynced. `onDemand`: the folder shows
+   * every device file and downloads one when it is opened (its files here move to the cache folder
+   * first, nothing copied); not with `excluded`.
    */
   'pairs:add': {
-    request: { localRoot: string; remoteFolder: string; excluded?: string[] };
+    request: { localRoot: string; remoteFolder: string; excluded?: string[]; onDemand?: boolean };
     response: PairView;
   };
   /** Stops its sync and forgets it; without `keepLocalFiles` the folder goes to the trash. */
@@ -230,6 +238,15 @@ export interface InvokeMap {
   'selection:set': { request: SelectionChange; response: PairView };
   /** Ask before syncing new device folders larger than `bytes` (null: never ask). */
   'selection:askOver': { request: { pairId: string; bytes: number | null }; response: PairView };
+  /** Whether files on demand can work on this computer, and why not. */
+  'onDemand:support': { request: Empty; response: OnDemandSupportView };
+  /**
+   * Turns files on demand on for a pair of whole files: its sync stops, its files move into the cache
+   * folder (one rename, nothing copied or lost), its sync starts again with the folder mounted.
+   */
+  'onDemand:turnOn': { request: { pairId: string }; response: PairView };
+  /** An on-demand pair's cache limit in bytes (null: no limit). */
+  'onDemand:cacheLimit': { request: { pairId: string; bytes: number | null }; response: PairView };
   'activity:list': { request: { pairId: string | null }; response: ActivityView[] };
   'issues:list': { request: { pairId: string | null }; response: IssueView[] };
   /** The synced items below a folder, for the share picker; `path` null: the pairs' folders. */
@@ -299,6 +316,9 @@ export const INVOKE_NAMES = [
   'selection:preview',
   'selection:set',
   'selection:askOver',
+  'onDemand:support',
+  'onDemand:turnOn',
+  'onDemand:cacheLimit',
   'activity:list',
   'issues:list',
   'local:browse',

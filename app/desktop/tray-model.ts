@@ -10,6 +10,7 @@ import {
   waitingFolders,
   waitingWords,
 } from './tray-words.ts';
+import { openFailures, openingLines, openingSummary } from './tray-on-demand.ts';
 
 export type TrayState = 'up-to-date' | 'syncing' | 'paused' | 'offline' | 'sign-in-needed' | 'attention';
 
@@ -50,11 +51,11 @@ export const RECENT_FILES_SHOWN = 5;
  * One state for all pairs, the first that holds of:
  * 1. sign-in-needed: signed out, or any pair's sign-in expired (nothing syncs until the user acts);
  * 2. attention: any pair holds deletes, stopped on an error, has items not synced or conflicts
- *    (PairView.issueCount), or a new device folder waiting for "sync it" or "don't sync": the user
- *    must look. What Issues lists quietly (left out by the client's rules, synced with a warning) is
+ *    (PairView.issueCount), a new device folder waiting for "sync it" or "don't sync", or a file of
+ *    an on-demand pair that could not be opened lately (its card says why): the user must look. What Issues lists quietly (left out by the client's rules, synced with a warning) is
  *    not counted, or the icon would never leave attention;
  * 3. offline: any pair cannot reach the device (it retries by itself, so it ranks below attention);
- * 4. syncing: any pair scans or syncs;
+ * 4. syncing: any pair scans or syncs, or downloads a file a program opened;
  * 5. paused: any pair is paused and the others are idle. Some paused and some idle is still "paused"
  *    (the tooltip says how many): the icon must not say "up to date" while a folder does not sync;
  * 6. up-to-date: every pair idle, or no pair yet.
@@ -63,9 +64,10 @@ export function trayStateOf(account: AccountView, pairs: PairView[]): TrayState 
   if (!account.signedIn) return 'sign-in-needed';
   const states = new Set<EngineState>(pairs.map((pair) => pair.state));
   if (states.has('sign-in-needed')) return 'sign-in-needed';
-  if (pairs.some(needsAttention) || waitingFolders(pairs).length > 0) return 'attention';
+  if (pairs.some(needsAttention) || waitingFolders(pairs).length > 0 || openFailures(pairs).length > 0)
+    return 'attention';
   if (states.has('offline')) return 'offline';
-  if (states.has('syncing') || states.has('scanning')) return 'syncing';
+  if (states.has('syncing') || states.has('scanning') || openingSummary(pairs) !== null) return 'syncing';
   if (states.has('paused')) return 'paused';
   return 'up-to-date';
 }
@@ -104,12 +106,24 @@ export function trayTooltipOf(state: TrayState, account: AccountView, pairs: rea
   switch (state) {
     case 'sign-in-needed':
       return account.signedIn ? 'Sign in again' : 'Sign in to start';
-    case 'attention':
-      return attentionWords(pairs);
+    case 'attention': {
+      // A failed open first: it is what the person just met in their program.
+      const failed = openFailures(pairs).map((failure) => failure.words);
+      const other = pairs.some(needsAttention) || waitingFolders(pairs).length > 0;
+      return [...failed.slice(0, 1), ...(other || failed.length === 0 ? [attentionWords(pairs)] : [])].join(
+        '; ',
+      );
+    }
     case 'offline':
       return 'Offline: will retry';
-    case 'syncing':
-      return syncingWords(pairs);
+    case 'syncing': {
+      const busy = pairs.some((pair) => pair.state === 'syncing' || pair.state === 'scanning');
+      const opening = openingSummary(pairs);
+      return [
+        ...(busy || opening === null ? [syncingWords(pairs)] : []),
+        ...(opening === null ? [] : [opening]),
+      ].join('; ');
+    }
     case 'paused':
       return pausedWords(pairs);
     case 'up-to-date':
@@ -146,10 +160,23 @@ function menuOf(
     ];
   }
   const menu: TrayMenuItem[] = [status];
+  // Files downloading for programs, each on its line under the status (which sums them up, or says
+  // the one there is: not twice).
+  const opening = openingLines(pairs);
+  if (!(opening.length === 1 && statusLine.includes(opening[0] ?? ''))) {
+    opening.forEach((line, index) => {
+      menu.push({ id: `opening:${index}`, label: line, enabled: false, kind: 'status' });
+    });
+  }
   // The status line cannot be clicked on every platform: the way to what needs the user is its own item.
   if (state === 'attention') {
     if (pairs.some(needsAttention)) {
       menu.push(action('show-issues', 'See what needs you', { type: 'open-window', view: 'issues' }));
+    }
+    // A failed open is told on its pair's card, on the status view.
+    const [failed] = openFailures(pairs);
+    if (failed !== undefined) {
+      menu.push(action('show-open-failure', failed.words, { type: 'open-window', view: 'status' }));
     }
     // A new folder is answered on its pair's card, on the status view.
     const waiting = waitingFolders(pairs);

@@ -50,11 +50,17 @@ export const REQUEST_SCHEMAS = {
     localRoot: path,
     remoteFolder: z.string().startsWith('/').max(4096).nullable(),
   }),
-  'pairs:add': z.strictObject({
-    localRoot: path,
-    remoteFolder: devicePath,
-    excluded: z.array(folderPath).max(10_000).optional(),
-  }),
+  // On demand, every device file shows in the folder: nothing is left out of it.
+  'pairs:add': z
+    .strictObject({
+      localRoot: path,
+      remoteFolder: devicePath,
+      excluded: z.array(folderPath).max(10_000).optional(),
+      onDemand: z.boolean().optional(),
+    })
+    .refine((add) => add.onDemand !== true || (add.excluded ?? []).length === 0, {
+      message: 'files on demand show every folder: none can be left out',
+    }),
   'pairs:remove': z.strictObject({ pairId: id, keepLocalFiles: z.boolean() }),
   'sync:pause': pairTarget,
   'sync:resume': pairTarget,
@@ -78,6 +84,9 @@ export const REQUEST_SCHEMAS = {
     }),
   ]),
   'selection:askOver': z.strictObject({ pairId: id, bytes: thresholdBytes.nullable() }),
+  'onDemand:support': empty,
+  'onDemand:turnOn': z.strictObject({ pairId: id }),
+  'onDemand:cacheLimit': z.strictObject({ pairId: id, bytes: thresholdBytes.nullable() }),
   'activity:list': pairTarget,
   'issues:list': pairTarget,
   'local:browse': z.strictObject({ path: path.nullable() }),

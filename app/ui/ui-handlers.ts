@@ -1,10 +1,11 @@
-// Every contract call's handler, from the groups (account, pairs and their selective sync, content), as one map for dispatch, each failure worded for the window.
+// Every contract call's handler, from the groups (account, pairs with their selective sync and files on demand, content), as one map for dispatch, each failure worded for the window.
 import { INVOKE_NAMES, type InvokeName } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import { accountHandlers } from './account-handlers.ts';
 import { contentHandlers } from './content-handlers.ts';
 import { pairHandlers } from './pairs/pair-handlers.ts';
+import { pairOnDemandHandlers } from './pairs/pair-on-demand-handlers.ts';
 import { pairSelectionHandlers } from './pairs/pair-selection-handlers.ts';
 import { windowErrorOf } from './ui-errors.ts';
 import type { HandlerCore } from './handler-core.ts';
@@ -16,6 +17,7 @@ export function contractHandlers(core: HandlerCore): ContractHandlers {
       ...accountHandlers(core),
       ...pairHandlers(core),
       ...pairSelectionHandlers(core),
+      ...pairOnDemandHandlers(core),
       ...contentHandlers(core),
     },
     core,

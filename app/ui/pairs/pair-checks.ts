@@ -82,7 +82,7 @@ export function stoppedPairView(
   pair: FolderPair,
   error: Error,
   retryMs: number,
-  selection: PairView['selection'],
+  records: Pick<PairView, 'selection' | 'onDemand'>,
 ): PairView {
   return {
     id,
@@ -102,6 +102,6 @@ export function stoppedPairView(
     leftOut: { ignored: 0, systemFiles: 0 },
     hold: null,
     answering: null,
-    selection,
+    ...records,
   };
 }

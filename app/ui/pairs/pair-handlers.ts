@@ -8,6 +8,7 @@ import { temporaryOrSystemReason } from '../../sync/local/local-names.ts';
 import type { ContractHandlers } from '../dispatch.ts';
 import type { HandlerCore } from '../handler-core.ts';
 import { openFailedError } from '../ui-errors.ts';
+import { newPairPreparation } from './pair-on-demand-handlers.ts';
 import { excludedAtStart } from './pair-selection-handlers.ts';
 
 type Handlers = Pick<
@@ -40,8 +41,11 @@ export function pairHandlers(core: HandlerCore): Handlers {
   return {
     'pairs:list': () => Promise.resolve(core.pairViews()),
     'pairs:check': ({ localRoot, remoteFolder }) => pairs().check(localRoot, remoteFolder),
-    'pairs:add': async ({ localRoot, remoteFolder, excluded }) =>
-      pairs().add(localRoot, remoteFolder, await excludedAtStart(core, remoteFolder, excluded ?? [])),
+    'pairs:add': async ({ localRoot, remoteFolder, excluded, onDemand }) => {
+      const left = await excludedAtStart(core, remoteFolder, excluded ?? []);
+      const prepare = newPairPreparation(core, { excluded: left, onDemand: onDemand === true });
+      return pairs().add(localRoot, remoteFolder, prepare);
+    },
     'pairs:remove': async ({ pairId, keepLocalFiles }) => {
       await pairs().remove(pairId, keepLocalFiles);
       core.emit('pairs:changed', core.pairViews());

@@ -3,14 +3,9 @@ import { dirname, resolve } from 'node:path';
 import type { ActivityView, IssueView, PairCheckView, PairView } from '../../../common/contract.ts';
 import { MchError } from '../../../common/errors.ts';
 import type { ActivityEntry, SyncStatus } from '../../../common/sync-status.ts';
-import type { DeviceClient } from '../../api/device-client.ts';
-import type { DeviceName } from '../../sync/guards/device-check.ts';
-import { lockSyncedFolder, type SyncedFolderLock } from '../../profile/folder-lock.ts';
-import { folderKey, indexFilePath, openIndexDb, type IndexDb } from '../../index/index-db.ts';
-import { IndexStore } from '../../index/index-store.ts';
+import { lockSyncedFolder } from '../../profile/folder-lock.ts';
+import { folderKey } from '../../index/index-db.ts';
 import { forgetFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
-import type { ExcludedFolder } from '../../model/selection.ts';
-import { updatePairSelection } from '../../profile/pair-selection.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import {
   notSyncedError,
@@ -18,23 +13,19 @@ import {
   pairOverlaps,
   recordNewPair,
 } from '../../profile/pair-check.ts';
-import { startPairService, type PairService } from '../../live-service/pair-service.ts';
 import { moveToTrash } from '../../sync/trash/local-trash.ts';
-import { META_REMOTE_FOLDER } from '../../index/meta-keys.ts';
 import type { HoldReason } from '../../sync/pass-report.ts';
 import { checkNewPair, isRetried, PairError, stoppedPairView } from './pair-checks.ts';
 import { PairAnswers, type HoldChoice } from './pair-answers.ts';
 import type { PairHistory } from './pair-history.ts';
 import { activityViewOf, issueViews, pairSelectionView, pairView, TransferRate } from './pair-views.ts';
+import { pairOnDemandView } from './on-demand-views.ts';
+import { startPair, type PairStartOptions, type StartedPair } from './pair-start.ts';
 import { StoredPassReader } from './stored-pass.ts';
 
-interface RunningPair {
+interface RunningPair extends StartedPair {
   id: string;
   pair: FolderPair;
-  lock: SyncedFolderLock;
-  db: IndexDb;
-  store: IndexStore;
-  service: PairService;
   rate: TransferRate;
   /** The index's record of the last pass: issues and last sync until this service finished one. */
   stored: StoredPassReader;
@@ -51,19 +42,9 @@ interface StoppedPair {
   error: MchError | Error;
 }
 
-export interface PairManagerOptions {
-  profileDir: string;
-  env: NodeJS.ProcessEnv;
-  /** The device client of the current sign-in. */
-  client: DeviceClient;
-  /** The device the profile chose: a pair synced with another one is held. */
-  device?: DeviceName | undefined;
-  /** How often the device is asked for changes; also how often a busy or missing folder is tried again. */
-  pollMs?: number;
-  ignoreRules?: string;
+export interface PairManagerOptions extends PairStartOptions {
   /** What the window was told of each pair, kept by the core across managers (the conflicts come from it). */
   history: PairHistory;
-  warn: (message: string) => void;
   /** A pair's status changed (state, progress, activity, issues). */
   onChange: (pairId: string) => void;
   /** New activity of a pair, as the engine reports it. */
@@ -76,6 +57,8 @@ export class PairManager {
   readonly #stopped = new Map<string, StoppedPair>();
   /** Pairs whose service is being started. */
   readonly #starting = new Set<string>();
+  /** Pairs whose service is stopped for a change of their folder (whileStopped), as they are listed meanwhile. */
+  readonly #switching = new Map<string, PairView>();
   /** Per pair, the activity entries already told (the status keeps the last few hundred). */
   readonly #toldActivity = new Map<string, Set<ActivityEntry>>();
   readonly #answers: PairAnswers;
@@ -129,11 +112,14 @@ export class PairManager {
     return checkNewPair(this.#options.profileDir, { localRoot, remoteFolder }, pairs, isKnown);
   }
 
-  /** `excluded`: device folders left out from the first pass on, which asks nothing (new-folders.ts). */
+  /**
+   * `prepare`: what is done before its first pass (selective sync's folders left out, files on demand),
+   * under the folder's lock; if it fails the pair is forgotten again.
+   */
   async add(
     localRootGiven: string,
     remoteFolderGiven: string,
-    excluded: ExcludedFolder[] = [],
+    prepare?: (pair: FolderPair) => Promise<void>,
   ): Promise<PairView> {
     const localRoot = resolve(localRootGiven);
     const pairs = await knownFolderPairs(this.#options.profileDir, this.#options.warn);
@@ -144,10 +130,41 @@ export class PairManager {
       pairs,
       this.#options.warn,
     );
-    if (excluded.length > 0)
-      await updatePairSelection(this.#options.profileDir, localRoot, (before) => ({ ...before, excluded }));
+    try {
+      await this.#locked(pair, prepare);
+    } catch (error) {
+      forgetFolderPair(this.#options.profileDir, localRoot);
+      throw error;
+    }
     await this.#start(pair);
     return this.view(folderKey(localRoot));
+  }
+
+  /**
+   * Runs `work` with the pair's live service stopped and its folder locked (its files may move), then
+   * starts it again whatever `work` did; listed as `during` meanwhile.
+   */
+  async whileStopped(id: string, during: PairView, work: (pair: FolderPair) => Promise<void>): Promise<void> {
+    const pair = this.#pairOf(id);
+    this.#switching.set(id, during);
+    try {
+      await this.#stop(id);
+      this.#stopped.delete(id);
+      await this.#locked(pair, work);
+    } finally {
+      this.#switching.delete(id);
+      await this.#start(pair);
+    }
+  }
+
+  async #locked(pair: FolderPair, work: ((pair: FolderPair) => Promise<void>) | undefined): Promise<void> {
+    if (work === undefined) return;
+    const lock = lockSyncedFolder(this.#options.profileDir, pair.localRoot);
+    try {
+      await work(pair);
+    } finally {
+      lock.release();
+    }
   }
 
   /** Tries again to start a pair that could not start because its folder was busy or missing. */
@@ -174,7 +191,7 @@ export class PairManager {
   }
 
   ids(): string[] {
-    return [...this.#running.keys(), ...this.#stopped.keys()].sort();
+    return [...new Set([...this.#running.keys(), ...this.#stopped.keys(), ...this.#switching.keys()])].sort();
   }
 
   views(): PairView[] {
@@ -184,7 +201,10 @@ export class PairManager {
   }
 
   view(id: string): PairView {
+    const switching = this.#switching.get(id);
+    if (switching !== undefined) return switching;
     const running = this.#running.get(id);
+    const { profileDir } = this.#options;
     if (running !== undefined) {
       const status = this.#status(running);
       if (status.progress !== null) running.rate.sample(performance.now(), status.progress.bytesDone);
@@ -197,17 +217,21 @@ export class PairManager {
         rate: running.rate,
         conflicts: this.#options.history.conflicts(id),
         answering: this.#answers.of(id),
-        selection: pairSelectionView(this.#options.profileDir, running.pair.localRoot),
+        selection: pairSelectionView(profileDir, running.pair.localRoot),
+        onDemand: pairOnDemandView(profileDir, running.pair.localRoot, status.mount, Date.now()),
       });
     }
     const stopped = this.#stopped.get(id);
     if (stopped === undefined) throw new PairError('PAIR_NOT_FOUND', `There is no folder pair ${id}.`);
-    const selection = pairSelectionView(this.#options.profileDir, stopped.pair.localRoot);
-    return stoppedPairView(id, stopped.pair, stopped.error, this.#retryMs(), selection);
+    const { localRoot } = stopped.pair;
+    return stoppedPairView(id, stopped.pair, stopped.error, this.#retryMs(), {
+      selection: pairSelectionView(profileDir, localRoot),
+      onDemand: pairOnDemandView(profileDir, localRoot, null, Date.now()),
+    });
   }
 
   /** The pair and, while its service runs, its open index (selective sync's sizes). */
-  selectionTarget(id: string): { pair: FolderPair; index: IndexStore | undefined } {
+  selectionTarget(id: string): { pair: FolderPair; index: StartedPair['store'] | undefined } {
     return { pair: this.#pairOf(id), index: this.#running.get(id)?.store };
   }
 
@@ -286,51 +310,19 @@ export class PairManager {
   }
 
   async #startOnce(pair: FolderPair, id: string): Promise<void> {
-    let lock: SyncedFolderLock | undefined;
-    let db: IndexDb | undefined;
     try {
-      // Both locks of the folder before its index is opened: no other process of any profile syncs it.
-      lock = lockSyncedFolder(this.#options.profileDir, pair.localRoot);
-      db = openIndexDb(indexFilePath(this.#options.profileDir, pair.localRoot));
-      const store = new IndexStore(db);
-      const pairedWith = store.getMeta(META_REMOTE_FOLDER);
-      if (pairedWith !== undefined && pairedWith !== pair.remoteFolder) {
-        throw new PairError(
-          'PAIR_FOLDER_INVALID',
-          `${pair.localRoot} is synced with ${pairedWith} on the device, not ${pair.remoteFolder}.`,
-        );
-      }
-      const service = await startPairService({
-        profileDir: this.#options.profileDir,
-        client: this.#options.client,
-        index: store,
-        localRoot: pair.localRoot,
-        remoteFolder: pair.remoteFolder,
-        ...(this.#options.device === undefined ? {} : { device: this.#options.device }),
-        folderLock: lock,
-        env: this.#options.env,
-        ...(this.#options.pollMs === undefined ? {} : { pollMs: this.#options.pollMs }),
-        ...(this.#options.ignoreRules === undefined ? {} : { ignoreRules: this.#options.ignoreRules }),
-        onLogError: (error) =>
-          this.#options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
-        onChange: () => this.#changed(id),
-      });
+      const started = await startPair(this.#options, pair, () => this.#changed(id));
       this.#running.set(id, {
         id,
         pair,
-        lock,
-        db,
-        store,
-        service,
+        ...started,
         rate: new TransferRate(),
-        stored: new StoredPassReader(store),
+        stored: new StoredPassReader(started.store),
         startedAtMs: Date.now(),
       });
       // Listed as stopped until it runs: a pair being started again never drops out of the list.
       this.#stopped.delete(id);
     } catch (error) {
-      db?.close();
-      lock?.release();
       const stopped = error instanceof Error ? error : new Error(String(error));
       this.#stopped.set(id, { id, pair, error: stopped });
       if (isRetried(stopped)) this.#scheduleRetry();
@@ -356,7 +348,7 @@ export class PairManager {
 
   /** The pair's engine state alone: cheaper than its view, which counts the index's rows. */
   stateOf(id: string): PairView['state'] {
-    return this.#running.get(id)?.service.live.status().state ?? 'error';
+    return this.#running.get(id)?.service.live.status().state ?? this.#switching.get(id)?.state ?? 'error';
   }
 
   #changed(id: string): void {

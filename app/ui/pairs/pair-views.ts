@@ -5,6 +5,7 @@ import type {
   ActivityView,
   HoldAnswerView,
   HoldView,
+  PairOnDemandView,
   PairSelectionView,
   PairView,
 } from '../../../common/contract.ts';
@@ -58,6 +59,8 @@ export interface PairFacts {
   answering?: HoldAnswerView | null;
   /** Selective sync as the pair's record has it (pairSelectionView). */
   selection?: PairSelectionView | null;
+  /** Files on demand as the pair's record and its mount have them (on-demand-views.ts). */
+  onDemand?: PairOnDemandView | null;
 }
 
 export function pairView(facts: PairFacts): PairView {
@@ -99,6 +102,7 @@ export function pairView(facts: PairFacts): PairView {
     hold: facts.hold === null ? null : holdView(facts.hold, status.localRoot),
     answering: facts.answering ?? null,
     selection: facts.selection ?? null,
+    onDemand: facts.onDemand ?? null,
   };
 }
 

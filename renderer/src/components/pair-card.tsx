@@ -1,4 +1,4 @@
-// One folder pair on the status view: state in the core's words, progress, a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works.
+// One folder pair on the status view: state in the core's words, progress, files opening on demand (or an open that failed), a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works.
 import { FolderOpen, Pause, Play, RefreshCw } from 'lucide-preact';
 import type { JSX } from 'preact';
 import type { PairView } from '../../../common/contract.ts';
@@ -8,6 +8,7 @@ import { BusyButton, Spinner } from './busy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { PairProgress } from './pair-progress.tsx';
 import { isSyncing, PairState } from './pair-state.tsx';
+import { OnDemandStatus } from './on-demand-status.tsx';
 import { useAction } from './use-action.ts';
 import { WaitingFolders } from './waiting-folders.tsx';
 
@@ -34,9 +35,16 @@ export function PairCard({ pair }: { pair: PairView }): JSX.Element {
         <dd>{pair.localRoot}</dd>
         <dt>On the device</dt>
         <dd>{pair.remoteFolder}</dd>
+        {(pair.onDemand ?? null) !== null && (
+          <>
+            <dt>Files</dt>
+            <dd>On demand: downloaded when opened</dd>
+          </>
+        )}
       </dl>
       {pair.detail !== null && <p class="pair-detail">{pair.detail}</p>}
       {pair.progress !== null && <PairProgress progress={pair.progress} name={name} />}
+      <OnDemandStatus pair={pair} name={name} />
       {pair.answering !== null && (
         <p class="note note-busy" role="status">
           <Spinner />

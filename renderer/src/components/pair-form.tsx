@@ -1,4 +1,4 @@
-// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder, offered by the core or chosen in the browser, and which of its folders to sync; pairs:check, then pairs:add, the only call that changes anything; Cancel leaves everything as it was.
+// "Add a folder pair": a folder on this computer (typed: a browser cannot open a native picker) and a device folder, offered by the core or chosen in the browser, and which of its folders to sync or files on demand; pairs:check, then pairs:add, the only call that changes anything; Cancel leaves everything as it was.
 import { FolderSync } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useId, useRef, useState } from 'preact/hooks';
@@ -8,6 +8,7 @@ import { useStores } from '../stores/stores.ts';
 import { BusyButton } from './busy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { FolderBrowser, type ChosenFolder } from './folder-browser.tsx';
+import { OnDemandChoice } from './on-demand-choice.tsx';
 import { SelectionPreview } from './selection-preview.tsx';
 import { useAction } from './use-action.ts';
 
@@ -29,6 +30,8 @@ export function PairForm({
   const [checked, setChecked] = useState<(PairCheckView & { localRoot: string }) | null>(null);
   /** The device folders left out from the first pass, and the device folder they were chosen in. */
   const [excludedIn, setExcludedIn] = useState<{ remoteFolder: string; paths: string[] } | null>(null);
+  /** Files on demand: every device file shows, none is left out (the folders' choice is hidden). */
+  const [onDemand, setOnDemand] = useState(false);
   /** Answers can come back out of order: only the latest question's is shown. */
   const asked = useRef(0);
   const localId = useId();
@@ -54,7 +57,7 @@ export function PairForm({
     const offered = checked?.localRoot === localRoot.trim() ? checked.remoteFolder : undefined;
     const remoteFolder = chosen?.path ?? offered ?? (await pairs.check(localRoot.trim(), null)).remoteFolder;
     const left = excludedIn?.remoteFolder === remoteFolder ? excludedIn.paths : [];
-    await pairs.add(localRoot.trim(), remoteFolder, left);
+    await pairs.add(localRoot.trim(), remoteFolder, left, onDemand);
     onAdded();
   });
   const remoteFolder = chosen?.path ?? checked?.remoteFolder ?? null;
@@ -112,8 +115,15 @@ export function PairForm({
           }}
         />
       </fieldset>
-      {/* A folder made when syncing starts holds nothing to choose yet. */}
-      {remoteFolder !== null && chosen?.isNew !== true && (
+      <OnDemandChoice
+        checked={onDemand}
+        onChange={(wanted) => {
+          setOnDemand(wanted);
+          add.clear();
+        }}
+      />
+      {/* A folder made when syncing starts holds nothing to choose yet; on demand, every folder shows. */}
+      {remoteFolder !== null && chosen?.isNew !== true && !onDemand && (
         <SelectionPreview
           key={remoteFolder}
           remoteFolder={remoteFolder}

@@ -1,6 +1,7 @@
 // The folder pairs and their live state: pairs:list, then pairs:changed; the calls that act on a pair answer its new state.
 import { computed, signal } from '@preact/signals';
 import type {
+  OnDemandSupportView,
   PairCheckView,
   PairView,
   SelectionChange,
@@ -19,6 +20,8 @@ export class PairsStore {
   readonly issueTotal = computed(() =>
     (this.pairs.value ?? []).reduce((sum, pair) => sum + pair.issueCount + (pair.hold ? 1 : 0), 0),
   );
+  /** Whether files on demand can work on this computer; null until asked (loadOnDemandSupport). */
+  readonly onDemandSupport = signal<OnDemandSupportView | null>(null);
   readonly #core: Core;
 
   constructor(core: Core) {
@@ -62,12 +65,21 @@ export class PairsStore {
     return this.#core.invoke('pairs:check', { localRoot, remoteFolder });
   }
 
-  /** `excluded`: device folders (below `remoteFolder`) left off this computer from the first pass on. */
-  async add(localRoot: string, remoteFolder: string, excluded: string[] = []): Promise<PairView> {
+  /**
+   * `excluded`: device folders (below `remoteFolder`) left off this computer from the first pass on;
+   * `onDemand`: every device file shows in the folder, downloaded when opened (then nothing is left out).
+   */
+  async add(
+    localRoot: string,
+    remoteFolder: string,
+    excluded: string[] = [],
+    onDemand = false,
+  ): Promise<PairView> {
     const pair = await this.#core.invoke('pairs:add', {
       localRoot,
       remoteFolder,
-      ...(excluded.length === 0 ? {} : { excluded }),
+      ...(excluded.length === 0 || onDemand ? {} : { excluded }),
+      ...(onDemand ? { onDemand } : {}),
     });
     this.#replace(pair);
     return pair;
@@ -96,6 +108,22 @@ export class PairsStore {
   /** Ask before syncing new device folders larger than `bytes`; null: never ask. */
   async askOver(pairId: string, bytes: number | null): Promise<void> {
     this.#replace(await this.#core.invoke('selection:askOver', { pairId, bytes }));
+  }
+
+  /** Asks once whether files on demand can work here (it does not change while the app runs). */
+  async loadOnDemandSupport(): Promise<void> {
+    if (this.onDemandSupport.value !== null) return;
+    this.onDemandSupport.value = await this.#core.invoke('onDemand:support', {});
+  }
+
+  /** A pair of whole files turned on demand: its files move to the cache folder, nothing is lost. */
+  async turnOnDemand(pairId: string): Promise<void> {
+    this.#replace(await this.#core.invoke('onDemand:turnOn', { pairId }));
+  }
+
+  /** An on-demand pair's cache limit in bytes; null: no limit. */
+  async cacheLimit(pairId: string, bytes: number | null): Promise<void> {
+    this.#replace(await this.#core.invoke('onDemand:cacheLimit', { pairId, bytes }));
   }
 
   #replace(pair: PairView): void {

@@ -1,5 +1,5 @@
-// Settings: folder pairs (add, choose their device folders, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
-import { FolderPlus, FolderTree, LogOut, Trash2 } from 'lucide-preact';
+// Settings: folder pairs (add, choose their device folders, files on demand, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
+import { CloudDownload, FolderPlus, FolderTree, LogOut, Trash2 } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PairView } from '../../../common/contract.ts';
@@ -8,6 +8,7 @@ import { Dialog } from '../components/dialog.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { GeneralSettings } from '../components/general-settings.tsx';
 import { PairForm } from '../components/pair-form.tsx';
+import { PairOnDemand } from '../components/pair-on-demand.tsx';
 import { PairSelection } from '../components/pair-selection.tsx';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
@@ -34,6 +35,8 @@ function FolderPairs(): JSX.Element {
   const [removing, setRemoving] = useState<PairView | null>(null);
   /** The pair whose device folders are shown, to choose which are synced. */
   const [choosing, setChoosing] = useState<string | null>(null);
+  /** The pair whose files-on-demand setting is shown. */
+  const [onDemandOf, setOnDemandOf] = useState<string | null>(null);
   return (
     <section class="card" aria-labelledby="pairs-settings">
       <h2 id="pairs-settings">Folders</h2>
@@ -45,6 +48,7 @@ function FolderPairs(): JSX.Element {
               <span class="muted small">
                 {pair.localRoot} ⇄ {pair.remoteFolder}
               </span>
+              {(pair.onDemand ?? null) !== null && <span class="muted small">Files on demand: on</span>}
             </span>
             <span class="settings-pair-actions">
               <button
@@ -60,6 +64,16 @@ function FolderPairs(): JSX.Element {
               <button
                 type="button"
                 class="button small"
+                aria-expanded={onDemandOf === pair.id}
+                aria-label={`Files on demand of ${baseName(pair.localRoot)}`}
+                onClick={() => setOnDemandOf(onDemandOf === pair.id ? null : pair.id)}
+              >
+                <CloudDownload />
+                Files on demand
+              </button>
+              <button
+                type="button"
+                class="button small"
                 aria-label={`Remove ${baseName(pair.localRoot)}`}
                 onClick={() => setRemoving(pair)}
               >
@@ -68,6 +82,7 @@ function FolderPairs(): JSX.Element {
               </button>
             </span>
             {choosing === pair.id && <PairSelection pair={pair} />}
+            {onDemandOf === pair.id && <PairOnDemand pair={pair} />}
           </li>
         ))}
       </ul>
