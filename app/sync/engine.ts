@@ -138,7 +138,7 @@ export class SyncEngine {
     const reselected =
       report.hold === null && (await this.#selection.afterPass(run.selection, report.issues));
     this.#finish(run, reselected);
-    if (report.status === 'synced') this.#keptSeen = run.kept;
+    if (report.status === 'synced' && run.keptDeferred !== true) this.#keptSeen = run.kept;
     return report;
   }
 

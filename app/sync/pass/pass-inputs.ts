@@ -1,6 +1,7 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
 import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
 import { movedIntoKeptCopies, SelectionLeftOut } from '../selection/selection-inputs.ts';
+import { asSynced, followGonePlaceholders, movedOutOfSight } from '../on-demand/placeholder-inputs.ts';
 import { MOVING_PREFIX } from '../../model/names.ts';
 import {
   isAscii,
@@ -216,6 +217,10 @@ export function passInputs(
     issues.push(moved.issue);
   }
   const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
+  // An item moved to a name left out is not deleted when placeholders may be in it (placeholder-inputs.ts).
+  for (const path of movedOutOfSight(scan, rows, (path) => isShadowed(path, shadowed))) {
+    unknown.add(path, 'itself-and-below');
+  }
   const unknownBefore = unknown.size;
   const lookup = rowLookup(rows, elsewhere);
   const selection = new SelectionLeftOut(walk.excluded, scan, (id) => lookup.get(id) !== undefined);
@@ -286,58 +291,6 @@ function readRows(
     rows.set(row.remoteId, row);
   }
   return rows;
-}
-
-/** A placeholder's entry as its row last saw it, when it is that row's (same inode). */
-function asSynced(local: Map<RelativePath, LocalEntry>, entry: LocalEntry, row: IndexRow): LocalEntry {
-  const { localSize, localMtimeNs } = row;
-  if (entry.inode !== row.inode || localSize === null || localMtimeNs === null) return entry;
-  if (entry.size === localSize && entry.mtimeNs === localMtimeNs) return entry;
-  const synced = { ...entry, size: localSize, mtimeNs: localMtimeNs };
-  local.set(entry.path, synced);
-  return synced;
-}
-
-/**
- * A placeholder moved here whose item is gone from the device (deleted, or replaced by a folder) has
- * nothing to send up: its row follows it, as if the move were synced, so the round reads it as
- * unchanged here and deleted there, and removes it as any placeholder the device deletes. Read as the
- * moved file it looks like, it was planned as an upload that never can be (a placeholder's bytes are
- * never sent): LOCAL_CHANGED every round, never quiet (issue 30's model, seeds 52 and 47).
- */
-function followGonePlaceholders(
-  rows: Map<string, IndexRow>,
-  local: ReadonlyMap<RelativePath, LocalEntry>,
-  remote: ReadonlyMap<string, unknown>,
-  placeholders: ReadonlySet<string> | undefined,
-  remoteRootId: string,
-): void {
-  if (placeholders === undefined || placeholders.size === 0) return;
-  const byInode = new Map<string, LocalEntry>();
-  for (const entry of local.values()) if (placeholders.has(entry.inode)) byInode.set(entry.inode, entry);
-  const gone: IndexRow[] = [];
-  for (const row of rows.values()) {
-    const entry = row.inode === null ? undefined : byInode.get(row.inode);
-    if (row.kind === 'file' && entry !== undefined && entry.path !== row.path && !remote.has(row.remoteId))
-      gone.push(row);
-  }
-  if (gone.length === 0) return;
-  // The folder rows by path: the parent the reconciler finds for the placeholder where it is now.
-  const folders = new Map<string, string>();
-  for (const row of rows.values()) if (row.kind === 'folder') folders.set(nameKey(row.path), row.remoteId);
-  for (const row of gone) {
-    const entry = byInode.get(row.inode ?? '') as LocalEntry;
-    const slash = entry.path.lastIndexOf('/');
-    rows.set(row.remoteId, {
-      ...row,
-      path: entry.path,
-      name: entry.path.slice(slash + 1),
-      parentRemoteId:
-        slash < 0 ? remoteRootId : (folders.get(nameKey(entry.path.slice(0, slash))) ?? row.parentRemoteId),
-      localSize: entry.size,
-      localMtimeNs: entry.mtimeNs,
-    });
-  }
 }
 
 /** The round's rows, and for a scoped round the rest of the index too. */

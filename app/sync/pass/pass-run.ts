@@ -39,6 +39,8 @@ export interface PassRun {
   wholeTree: boolean;
   /** A round planned again once because local deletions came while it read the disk. */
   replannedForDeletions: boolean;
+  /** A kept placeholder moved this pass: the next pass must plan to bring it down (kept-placeholders.ts). */
+  keptDeferred?: boolean;
 }
 
 /** The report of a pass that starts now: synced until a round says otherwise. */

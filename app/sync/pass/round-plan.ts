@@ -1,6 +1,6 @@
 // A round's plan: both sides read are paired with the index, equal bytes under a new time settled, then planned.
-import type { OnDemandPolicy, SyncEngineOptions } from '../engine-options.ts';
-import type { Operation } from '../plan/operations.ts';
+import type { SyncEngineOptions } from '../engine-options.ts';
+import { keptPlaceholders } from '../on-demand/kept-placeholders.ts';
 import type { ScanResult } from '../local/scan-result.ts';
 import type { LocalRoot } from '../local/local-root.ts';
 import type { HoldReason, PassIssue } from '../pass-report.ts';
@@ -51,38 +51,6 @@ function reconciled(
   return { ...rest, items: reconcile(input), remote: input.remote };
 }
 
-/**
- * An on-demand pair's placeholders of items it keeps here (pinned, or below a pinned folder), unchanged
- * on both sides, come down whole: the download the plan would make of a new file, last in the plan.
- */
-function keptPlaceholders(
-  items: readonly ReconciledItem[],
-  placeholders: ReadonlySet<string>,
-  onDemand: OnDemandPolicy,
-  remote: ReconcileInput['remote'],
-  remoteRootId: string,
-): Operation[] {
-  const parentOf = (id: string): string | undefined => {
-    const parent = remote.get(id)?.parentId;
-    return parent === remoteRootId ? undefined : parent;
-  };
-  const operations: Operation[] = [];
-  for (const item of items) {
-    const { local, remote: found } = item;
-    if (local === null || found === null || item.localChange !== 'none' || item.remoteChange !== 'none')
-      continue;
-    if (!placeholders.has(local.inode) || !onDemand.keepsContent(found, parentOf)) continue;
-    operations.push({
-      op: 'download-content',
-      path: local.path,
-      remote: found,
-      expected: local,
-      reason: 'sync',
-    });
-  }
-  return operations;
-}
-
 /** Plans the round `read` describes, under the pass's answer to a hold and its deletes so far. */
 export async function planRound(
   engine: SyncEngineOptions,
@@ -122,9 +90,9 @@ export async function planRound(
     earlierDeletes: run.tally.earlier(now.getTime()),
   });
   if (engine.onDemand !== undefined && scan.placeholders !== undefined) {
-    planned.operations.push(
-      ...keptPlaceholders(items, scan.placeholders, engine.onDemand, remote, remoteRootId),
-    );
+    const kept = keptPlaceholders(items, scan.placeholders, engine.onDemand, remote, remoteRootId);
+    planned.operations.push(...kept.operations);
+    if (kept.deferred) run.keptDeferred = true;
   }
   // Around differences there were no issues standing anywhere (quietDifferences), and the scan was whole.
   const standing = run.standingIssues;
