@@ -14,6 +14,7 @@
 //
 //   npm run bench -- on-demand-hydrate   (BENCH_OD_HYDRATE_ROUNDS, _SMALL_MB, _BIG_MB; BENCH_OD_DIR)
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, ftruncateSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import { placeholderAttributes, isPlaceholder } from '../app/sync/local/placehol
 import { SyncEngine } from '../app/sync/engine.ts';
 import { countedClient, describeTally } from './lib/bench-client.ts';
 import { startBenchDevice } from './lib/device.ts';
+import { cpuSeconds } from './lib/process-usage.ts';
 import { median } from './lib/timing.ts';
 import {
   fuseMissing,
@@ -48,13 +50,22 @@ interface ReadTiming {
   firstByteMs: number;
   totalS: number;
   bytes: number;
+  /** CPU seconds of the processes involved, by role (device, service, mount, reader), when known. */
+  cpu?: Record<string, number>;
 }
+
+/** This process's user + system CPU seconds. */
+const ownCpu = (): number => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+};
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** Child mode: reads a file (through the mount) with 1 MiB reads. */
 function readChild(path: string): void {
   const buffer = Buffer.allocUnsafe(1 << 20);
+  const cpu0 = ownCpu();
   const started = now();
   const fd = openSync(path, 'r');
   let first = 0;
@@ -66,12 +77,18 @@ function readChild(path: string): void {
     bytes += n;
   }
   closeSync(fd);
-  const timing: ReadTiming = { firstByteMs: first - started, totalS: (now() - started) / 1000, bytes };
+  const timing: ReadTiming = {
+    firstByteMs: first - started,
+    totalS: (now() - started) / 1000,
+    bytes,
+    cpu: { reader: ownCpu() - cpu0 },
+  };
   console.log(JSON.stringify(timing));
 }
 
 /** Child mode: a bare GET of `url` with the token, the body dropped. */
 function getChild(url: string, token: string): void {
+  const cpu0 = ownCpu();
   const started = now();
   let first = 0;
   let bytes = 0;
@@ -82,7 +99,12 @@ function getChild(url: string, token: string): void {
       bytes += chunk.length;
     });
     response.on('end', () => {
-      const timing: ReadTiming = { firstByteMs: first - started, totalS: (now() - started) / 1000, bytes };
+      const timing: ReadTiming = {
+        firstByteMs: first - started,
+        totalS: (now() - started) / 1000,
+        bytes,
+        cpu: { reader: ownCpu() - cpu0 },
+      };
       console.log(JSON.stringify(timing));
     });
   }).end();
@@ -123,6 +145,11 @@ async function main(): Promise<void> {
   mkdirSync(source);
   mkdirSync(cache);
   const device = await startBenchDevice(join(root, 'device'));
+  const devicePid = Number(
+    spawnSync('pgrep', ['-f', `mch-device.js --port 0 --data ${join(root, 'device')}`])
+      .stdout.toString()
+      .split('\n')[0],
+  );
   const db = openIndexDb(join(root, 'cache-index.db'));
   let mounted: BenchMount | undefined;
   let server: Awaited<ReturnType<typeof startHydrationServer>> | undefined;
@@ -201,9 +228,10 @@ async function main(): Promise<void> {
       mounted = await startMount(cache, mountPoint, socketPath);
       try {
         const done = new Promise<void>((resolve) => finished.set(name, resolve));
+        const mountCpu = cpuSeconds(mounted.pid);
         const timing = await child(['--read', join(mountPoint, name)]);
         await done;
-        return timing;
+        return { ...timing, cpu: { ...timing.cpu, mount: cpuSeconds(mounted.pid) - mountCpu } };
       } finally {
         await mounted.stop();
         mounted = undefined;
@@ -234,6 +262,8 @@ async function main(): Promise<void> {
     const results = new Map<string, ReadTiming[]>();
     const measure = async (file: 'small' | 'big', side: Side): Promise<void> => {
       const { name, mb } = files[file];
+      const device0 = cpuSeconds(devicePid);
+      const service0 = ownCpu();
       const timing =
         side === 'mount'
           ? await throughMount(name)
@@ -243,6 +273,7 @@ async function main(): Promise<void> {
               ? await child(['--get', urlOf(name), device.token])
               : await curl(urlOf(name), device.token);
       if (timing.bytes !== mb << 20) throw new Error(`${side} read ${timing.bytes} bytes of ${name}`);
+      timing.cpu = { ...timing.cpu, device: cpuSeconds(devicePid) - device0, service: ownCpu() - service0 };
       const key = `${file} ${side}`;
       results.set(key, [...(results.get(key) ?? []), timing]);
     };
@@ -282,6 +313,18 @@ async function main(): Promise<void> {
       console.log(
         `| ${side} | ${median(rates).toFixed(0)} | ${range(rates, 0)} | ${median(of(`big ${side}`).map((t) => t.firstByteMs)).toFixed(1)} |`,
       );
+    }
+    console.log(`\nCPU seconds for the ${BIG_MB} MiB file, by process (median)`);
+    console.log(
+      '| case | device | service (the hydrator) | mount process | reader (curl: not measured) | all |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const side of sides) {
+      const timings = of(`big ${side}`);
+      const role = (name: string): number => median(timings.map((t) => t.cpu?.[name] ?? 0));
+      const all = median(timings.map((t) => Object.values(t.cpu ?? {}).reduce((a, b) => a + b, 0)));
+      const cells = ['device', 'service', 'mount', 'reader'].map((name) => role(name).toFixed(2));
+      console.log(`| ${side} | ${cells.join(' | ')} | ${all.toFixed(2)} |`);
     }
     const getFirst = median(of('small curl GET').map((t) => t.firstByteMs));
     const mountFirst = median(of('small mount').map((t) => t.firstByteMs));

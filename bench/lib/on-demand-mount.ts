@@ -216,7 +216,7 @@ export function runCommand(command: string, args: string[], keepOutput = true): 
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.once('error', reject);
     child.once('close', (code) =>
       resolve({ code: code ?? 1, seconds: secondsSince(started), stdout, stderr }),
