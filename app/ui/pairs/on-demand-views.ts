@@ -39,7 +39,7 @@ export function pairOnDemandView(
         : {
             path: failure.path,
             atMs: failure.atMs,
-            words: `Could not open ${nameOf(failure.path)}: ${failure.message}`,
+            words: `Could not open ${nameOf(failure.path)}: ${continued(failure.message)}`,
           },
   };
 }
@@ -73,6 +73,12 @@ export function onDemandSupport(unavailable: string | undefined): OnDemandSuppor
     .replace(/`([^`]*)`/g, '$1')
     .trim();
   return { available: false, reason: `${reason} Use Choose folders instead.`, defaultCacheLimitBytes };
+}
+
+/** A sentence of the service's continued after a colon: "The device…" → "the device…" ("USB…" stays), no end stop. */
+function continued(message: string): string {
+  const trimmed = message.trim().replace(/\.$/, '');
+  return /^[A-Z][a-z]/.test(trimmed) ? `${trimmed.charAt(0).toLowerCase()}${trimmed.slice(1)}` : trimmed;
 }
 
 /** The last name of a path below the pair. */

@@ -117,6 +117,11 @@ describe('pairOnDemandView', () => {
       atMs: now - 1000,
       words: 'Could not open report.pdf: the device cannot be reached',
     });
+    // The service's sentence, continued after the colon.
+    const stalled = { ...failure, message: 'The device stopped answering.' };
+    expect(
+      pairOnDemandView(profile, localRoot, mount({ lastFailure: stalled }), now)?.lastFailure?.words,
+    ).toBe('Could not open report.pdf: the device stopped answering');
     const old = { ...failure, atMs: now - OPEN_FAILURE_SHOWN_MS };
     expect(pairOnDemandView(profile, localRoot, mount({ lastFailure: old }), now)?.lastFailure).toBeNull();
   });
