@@ -21,7 +21,6 @@
 
 #define PLACEHOLDER_XATTR "user.mch.placeholder" // app/mount/hydration-protocol.ts
 #define PLACEHOLDER_MARK "1"
-#define OWN_PREFIX "user.mch."
 #define STATE_FOLDER ".mch-sync" // the engine's folder marker and trash, at the cache folder's root
 #define COMM_MAX 15              // /proc/<pid>/comm keeps the first 15 bytes of a name
 

@@ -28,8 +28,6 @@ bool hidden_path(const char *path) {
   return path != NULL && strncmp(path, prefix, length) == 0 && (path[length] == '\0' || path[length] == '/');
 }
 
-static bool own_attribute(const char *name) { return strncmp(name, OWN_PREFIX, strlen(OWN_PREFIX)) == 0; }
-
 static int op_getattr(const char *path, struct stat *st) {
   CACHE_PATH(p, path);
   return lstat(p, st) == 0 ? 0 : -errno;
@@ -96,51 +94,10 @@ static int op_statfs(const char *path, struct statvfs *st) {
   return statvfs(cache_root, st) == 0 ? 0 : -errno;
 }
 
-// The client's own attributes (user.mch.*) are not there for other programs, and not theirs to change.
-static int op_setxattr(const char *path, const char *name, const char *value, size_t size, int flags) {
-  CACHE_PATH(p, path);
-  if (own_attribute(name)) return -EPERM;
-  return lsetxattr(p, name, value, size, flags) == 0 ? 0 : -errno;
-}
-
-static int op_getxattr(const char *path, const char *name, char *value, size_t size) {
-  CACHE_PATH(p, path);
-  if (own_attribute(name)) return -ENODATA;
-  ssize_t n = lgetxattr(p, name, value, size);
-  return n < 0 ? -errno : (int)n;
-}
-
-static int op_listxattr(const char *path, char *list, size_t size) {
-  CACHE_PATH(p, path);
-  ssize_t n = llistxattr(p, NULL, 0);
-  if (n <= 0) return n < 0 ? -errno : 0;
-  char *all = malloc((size_t)n);
-  if (all == NULL) return -ENOMEM;
-  n = llistxattr(p, all, (size_t)n);
-  if (n < 0) {
-    free(all);
-    return errno == ERANGE ? -EAGAIN : -errno;
-  }
-  size_t kept = 0;
-  for (char *name = all; name < all + n; name += strlen(name) + 1) {
-    size_t length = strlen(name) + 1;
-    if (own_attribute(name)) continue;
-    if (size > 0 && kept + length > size) {
-      free(all);
-      return -ERANGE;
-    }
-    if (size > 0) memcpy(list + kept, name, length);
-    kept += length;
-  }
-  free(all);
-  return (int)kept;
-}
-
-static int op_removexattr(const char *path, const char *name) {
-  CACHE_PATH(p, path);
-  if (own_attribute(name)) return -EPERM;
-  return lremovexattr(p, name) == 0 ? 0 : -errno;
-}
+// No extended attributes through the mount: the device keeps none, the client's own (user.mch.*) are
+// not for other programs, and leaving the four calls out (ENOSYS) makes the kernel stop asking. Answered,
+// `ls -l` asks twice per file (security.selinux, system.posix_acl_access) and the kernel caches no
+// "none": two round trips of three per entry (docs/benchmarks.md, files on demand).
 
 static int op_opendir(const char *path, struct fuse_file_info *fi) {
   CACHE_PATH(p, path);
@@ -216,10 +173,6 @@ const struct fuse_operations mount_operations = {
     .flush = op_flush,
     .release = op_release,
     .fsync = op_fsync,
-    .setxattr = op_setxattr,
-    .getxattr = op_getxattr,
-    .listxattr = op_listxattr,
-    .removexattr = op_removexattr,
     .opendir = op_opendir,
     .readdir = op_readdir,
     .releasedir = op_releasedir,
