@@ -120,6 +120,7 @@ function serve(socket: Socket, options: HydrationServerOptions, frees: FreeReque
         options.log?.('warn', `the mount sent what is no request: ${line.slice(0, 200)}`);
         continue;
       }
+      const progress = progressThinner();
       void options.hydrator.hydrate(request.path, (event) => {
         // The download goes on for the other opens (and the file) whatever a watcher of it does.
         try {
@@ -127,11 +128,32 @@ function serve(socket: Socket, options: HydrationServerOptions, frees: FreeReque
         } catch (error) {
           options.log?.('warn', `a hydration event could not be told: ${String(error)}`);
         }
-        send({ ...event, req: request.req });
+        if (progress(event)) send({ ...event, req: request.req });
       });
     }
     tooLong(buffered);
   });
+}
+
+/** A progress line for the mount at most every this many bytes (the first and the last always). */
+export const PROGRESS_STEP_BYTES = 1024 * 1024;
+
+/**
+ * Whether an event goes to the mount: every one but most progress lines. A line per 64 KB chunk was
+ * 16,384 JSON lines per GB, parsed on both ends, each waking the mount's waiting reads: about half the
+ * service's CPU of a download on opening (docs/benchmarks.md). The first comes at once (a reader's
+ * first byte), then one per MB, and the last (a read of the end need not wait for the file's sync).
+ */
+export function progressThinner(): (event: HydrationEvent) => boolean {
+  let size = Number.POSITIVE_INFINITY;
+  let told = -1;
+  return (event) => {
+    if (event.type === 'started') size = event.size;
+    if (event.type !== 'progress') return true;
+    if (told >= 0 && event.bytes - told < PROGRESS_STEP_BYTES && event.bytes < size) return false;
+    told = event.bytes;
+    return true;
+  };
 }
 
 /**

@@ -1,6 +1,10 @@
-// parseHydrateRequest: what the service takes for a hydrate request from the mount, and what it ignores.
+// The hydration server's pure parts: what it takes for a hydrate request from the mount, and which progress lines it sends.
 import { describe, expect, it } from 'vitest';
-import { parseHydrateRequest } from '../../../../app/on-demand/hydration-server.ts';
+import {
+  parseHydrateRequest,
+  progressThinner,
+  PROGRESS_STEP_BYTES,
+} from '../../../../app/on-demand/hydration-server.ts';
 
 const REQUEST = { type: 'hydrate', req: 7, path: 'notes/a.txt', pid: 4242, process: 'cat' };
 
@@ -50,5 +54,22 @@ describe('parseHydrateRequest', () => {
     ['a process that is no text', { process: 1 }],
   ])('ignores a request with %s', (_name, change) => {
     expect(parseHydrateRequest(JSON.stringify({ ...REQUEST, ...change }))).toBeUndefined();
+  });
+});
+
+describe('progressThinner', () => {
+  it('lets the first progress through, then one per MB, and the last', () => {
+    const keep = progressThinner();
+    const step = PROGRESS_STEP_BYTES;
+    const kept = [
+      keep({ type: 'started', size: 3 * step + 10 }),
+      keep({ type: 'progress', bytes: 65_536 }),
+      keep({ type: 'progress', bytes: 131_072 }),
+      keep({ type: 'progress', bytes: step + 65_536 }),
+      keep({ type: 'progress', bytes: step + 131_072 }),
+      keep({ type: 'progress', bytes: 3 * step + 10 }),
+      keep({ type: 'done' }),
+    ];
+    expect(kept).toEqual([true, true, false, true, false, true, true]);
   });
 });
