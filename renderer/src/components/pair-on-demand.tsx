@@ -146,7 +146,7 @@ function TurnOn({ pair }: { pair: PairView }): JSX.Element {
         {support === null
           ? 'Checking whether this computer can have them…'
           : support.available
-            ? `Every file of ${pair.remoteFolder} is kept whole in ${name} now. With files on demand, ${name} shows every file of the device and downloads one when it is opened; the files here now stay (up to ${limit} of them, the most recently opened) and move into the app’s cache folder in one step: nothing is copied or lost. Syncing stops for that moment.`
+            ? `Every file of ${pair.remoteFolder} is kept whole in ${name} now. With files on demand, ${name} shows every file of the device and downloads one when it is opened. The files here move into the app’s cache folder in one step (nothing is copied or lost), and up to ${limit} of those opened most recently stay on this computer. Syncing of ${name} pauses for that moment.`
             : `Not available on this computer: ${support.reason ?? ''}`}
       </p>
       {support?.available === true && (
