@@ -143,6 +143,7 @@ const COMMANDS: Record<string, Command> = {
       'ask-over': { type: 'string' },
       'ask-over-files': { type: 'string' },
       'on-demand': { type: 'boolean' },
+      'no-on-demand': { type: 'boolean' },
       'cache-limit': { type: 'string' },
       ...JSON_OPTION,
     },

@@ -8,7 +8,7 @@ import type { OnDemandPolicy } from '../sync/engine-options.ts';
  */
 export function pinnedPolicy(
   pinned: () => ReadonlySet<string>,
-  rootId: () => string | undefined = () => undefined,
+  rootId: () => string | undefined,
 ): OnDemandPolicy {
   return {
     keptVersion: () => [...pinned()].sort().join('\n'),

@@ -30,6 +30,13 @@ export class ServiceCommandError extends MchError {
   }
 }
 
+/** A change to a pair that its running live sync would not survive (remove it, switch it). */
+export class FoldersError extends MchError {
+  constructor(code: 'PAIR_RUNNING', message: string) {
+    super(code, 'Folder still syncing', message);
+  }
+}
+
 export interface SyncedFolder {
   localRoot: string;
   indexPath: string;

@@ -1,7 +1,6 @@
 // `mch-sync folders list|add|remove`: the folder pairs of the profile, which `mch-sync run` (without --folder) and the desktop app sync.
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { MchError } from '../../../common/errors.ts';
 import { forgetFolderPair, registerFolderPair } from '../../profile/folder-pairs.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import { notSyncedError, pairOverlaps, recordNewPair } from '../../profile/pair-check.ts';
@@ -19,13 +18,15 @@ import { cacheLimitOf, cacheLimitWords, setCacheLimit } from '../on-demand-comma
 import { readPairSelection } from '../../profile/pair-selection.ts';
 import { readPairOnDemand } from '../../profile/pair-on-demand.ts';
 import { setAskOver } from '../../selection/selection-change.ts';
-import { makePairOnDemand, OnDemandError, onDemandUnavailable } from '../../on-demand/on-demand-pair.ts';
+import { OnDemandError, onDemandUnavailable } from '../../on-demand/on-demand-pair.ts';
+import { switchOnDemand, switchWhole } from '../on-demand-commands/on-demand-switch.ts';
+import { FoldersError } from './folder-service.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
        mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH] [--ask-over SIZE|off]
                                         [--ask-over-files N|off] [--on-demand]
        mch-sync [--profile DIR] folders set --folder DIR [--ask-over SIZE|off] [--ask-over-files N|off]
-                                        [--cache-limit SIZE|off] [--json]
+                                        [--cache-limit SIZE|off] [--on-demand|--no-on-demand] [--json]
        mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
 
 The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
@@ -48,6 +49,8 @@ Options:
                         downloads one when it is opened; \`mch-sync pin\` keeps files here, \`free\`
                         gives their room back. A folder that holds files keeps them: they move,
                         without a copy, into the pair's cache folder in the profile
+  --no-on-demand        with set: every file here again: one pass downloads what is only on the
+                        device, then the files move back into the folder (live sync stopped first)
   --cache-limit SIZE|off  on demand: past SIZE (default 10GB) of files here that are not pinned,
                         live sync frees the least recently used after a pass; off: never
   --delete-local-files  with remove: move the local folder to the trash
@@ -57,12 +60,6 @@ Options:
   -h, --help            show this help`;
 
 type Values = Record<string, string | boolean | undefined>;
-
-export class FoldersError extends MchError {
-  constructor(code: 'PAIR_RUNNING', message: string) {
-    super(code, 'Folder still syncing', message);
-  }
-}
 
 export async function runFolders(context: CommandContext, values: Values, args: string[]): Promise<number> {
   const [verb, ...extra] = args;
@@ -113,6 +110,14 @@ async function listPairs(context: CommandContext, json: boolean): Promise<number
   return 0;
 }
 
+/** `--on-demand` or `--no-on-demand` (not both). */
+function switchOf(values: Values): 'on-demand' | 'whole' | undefined {
+  const on = values['on-demand'] === true;
+  const off = values['no-on-demand'] === true;
+  if (on && off) throw new UsageError('Say --on-demand or --no-on-demand, not both.', FOLDERS_USAGE);
+  return on ? 'on-demand' : off ? 'whole' : undefined;
+}
+
 function folderOf(values: Values): string {
   const folder = values['folder'];
   if (typeof folder !== 'string' || folder === '') throw new UsageError('--folder is needed.', FOLDERS_USAGE);
@@ -123,9 +128,10 @@ async function setPair(context: CommandContext, values: Values): Promise<number>
   const localRoot = folderOf(values);
   const asked = askOverOf(values, FOLDERS_USAGE);
   const cacheLimit = cacheLimitOf(values, FOLDERS_USAGE);
-  if (!givesAskOver(asked) && cacheLimit === undefined) {
+  const switchTo = switchOf(values);
+  if (!givesAskOver(asked) && cacheLimit === undefined && switchTo === undefined) {
     throw new UsageError(
-      'Say what to set: --ask-over SIZE|off, --ask-over-files N|off or --cache-limit SIZE|off.',
+      'Say what to set: --ask-over SIZE|off, --ask-over-files N|off, --cache-limit SIZE|off, --on-demand or --no-on-demand.',
       FOLDERS_USAGE,
     );
   }
@@ -133,6 +139,13 @@ async function setPair(context: CommandContext, values: Values): Promise<number>
   const pair = pairs.find((known) => known.localRoot === localRoot);
   if (pair === undefined) {
     throw new UsageError(`${terminalSafe(localRoot)} is not a synced folder of this profile.`, FOLDERS_USAGE);
+  }
+  if (switchTo === 'on-demand') {
+    const why = onDemandUnavailable();
+    if (why !== undefined) throw new OnDemandError('ON_DEMAND_UNAVAILABLE', why);
+    await switchOnDemand(context, localRoot);
+  } else if (switchTo === 'whole') {
+    await switchWhole(context, localRoot);
   }
   if (cacheLimit !== undefined) await setCacheLimit(context.profileDir, localRoot, cacheLimit, FOLDERS_USAGE);
   const selection = givesAskOver(asked)
@@ -210,29 +223,6 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
     context.print(`${words[0]?.toUpperCase() ?? ''}${words.slice(1)}.`);
   }
   return 0;
-}
-
-/** Makes the pair on demand, under its lock and with its live sync stopped (its files move). */
-async function switchOnDemand(context: CommandContext, localRoot: string): Promise<void> {
-  if ((await askService(controlSocketPath(context.profileDir, localRoot), { op: 'status' })) !== undefined) {
-    throw new FoldersError(
-      'PAIR_RUNNING',
-      `Live sync of ${terminalSafe(localRoot)} is running: stop it (Ctrl+C, or quit the app), then switch it.`,
-    );
-  }
-  const lock = acquireFolderLock(folderLockPath(context.profileDir, localRoot), {
-    folder: localRoot,
-    profile: context.profileDir,
-  });
-  try {
-    const onDemand = await makePairOnDemand(context.profileDir, localRoot);
-    context.print(
-      `${terminalSafe(localRoot)} is on demand: it shows every file of the device and downloads one when it is opened, ` +
-        `while \`mch-sync run\` runs (files kept in ${terminalSafe(onDemand.cache)}).`,
-    );
-  } finally {
-    lock.release();
-  }
 }
 
 async function removePair(context: CommandContext, values: Values): Promise<number> {

@@ -20,7 +20,7 @@ import {
 } from '../../profile/pair-check.ts';
 import { resolveProfileDir } from '../../profile/profile-dir.ts';
 import { SyncEngine, type EngineLogLine } from '../../sync/engine.ts';
-import { META_REMOTE_FOLDER } from '../../index/meta-keys.ts';
+import { META_REMOTE_FOLDER, META_REMOTE_ROOT } from '../../index/meta-keys.ts';
 import type { PassReport } from '../../sync/pass-report.ts';
 import { commandContext, stoppedByUser, UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { deviceAddress } from '../../auth/device-address.ts';
@@ -90,11 +90,13 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
     const pinned = pinnedIdsReader(context.profileDir, request.localRoot);
     let report: PassReport;
     try {
+      const index = new IndexStore(db);
+      const kept = pinnedPolicy(pinned, () => index.getMeta(META_REMOTE_ROOT));
       const engine = new SyncEngine({
         client,
-        index: new IndexStore(db),
+        index,
         localRoot: onDemand?.cache ?? request.localRoot,
-        ...(onDemand === undefined ? {} : { pairFolder: request.localRoot, onDemand: pinnedPolicy(pinned) }),
+        ...(onDemand === undefined ? {} : { pairFolder: request.localRoot, onDemand: kept }),
         remoteFolder: request.remoteFolder,
         device: deviceOf(session),
         folderLock: lock,

@@ -37,7 +37,10 @@ export class OnDemandWorld {
   readonly plan: OnDemandPlan;
   /** The device ids the user keeps here (the pair's record: kept by the user, not by a process). */
   readonly pinned = new Set<string>();
-  readonly policy: OnDemandPolicy = pinnedPolicy(() => this.pinned);
+  readonly policy: OnDemandPolicy = pinnedPolicy(
+    () => this.pinned,
+    () => undefined,
+  );
   /** Steps that did not fit what was there (or a hydration that failed), in words. */
   readonly impossible: string[] = [];
   /** What each step did, in words, for a story. */

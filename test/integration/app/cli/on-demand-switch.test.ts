@@ -1,0 +1,71 @@
+// Switching a pair to files on demand and back, as a user types it: every file kept, nothing sent again.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { it } from '../../../helpers/fixtures.ts';
+import { expectExit } from '../../../helpers/expect-cli.ts';
+import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
+import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
+import { liveSync, mch, shown } from '../../../helpers/on-demand-cli.ts';
+
+describe('switching files on demand', () => {
+  it('turns a synced folder on demand and back, keeping every file and sending nothing again', async ({
+    profile,
+  }) => {
+    const folder = join(profile.home, 'Switched');
+    mkdirSync(join(folder, 'Docs'), { recursive: true });
+    writeFileSync(join(folder, 'Docs/a.txt'), 'alpha');
+    writeFileSync(join(folder, 'b.txt'), 'beta');
+    expectExit(await mch(profile, ['folders', 'add', '--folder', folder]), 0);
+    expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
+    const inode = statSync(join(folder, 'b.txt')).ino;
+
+    // On: the files move (one rename) into the cache folder; the folder is the mount point.
+    const on = await mch(profile, ['folders', 'set', '--folder', folder, '--on-demand']);
+    expectExit(on, 0);
+    expect(on.stdout).toContain('is on demand');
+    const cache = readPairOnDemand(profile.profile, folder)?.cache ?? '';
+    expect(shown(folder)).toEqual([]);
+    expect(statSync(join(cache, 'b.txt')).ino).toBe(inode);
+    const live = await liveSync(profile, folder);
+    try {
+      expect(shown(folder).sort()).toEqual(['Docs', 'b.txt']);
+    } finally {
+      await live.stop();
+    }
+    // One file given back to the device only.
+    expectExit(await mch(profile, ['free', join(folder, 'b.txt')]), 0);
+    expect(isPlaceholder(join(cache, 'b.txt'))).toBe(true);
+    // A pass after it sends nothing: the placeholder is the synced file.
+    const quiet = await mch(profile, ['run', '--once', '--folder', folder, '--json']);
+    expectExit(quiet, 0);
+    expect((JSON.parse(quiet.stdout) as { counts: { uploaded: number } }).counts.uploaded).toBe(0);
+
+    // Off: what is only on the device comes down, then the files move back.
+    const off = await mch(profile, ['folders', 'set', '--folder', folder, '--no-on-demand']);
+    expectExit(off, 0);
+    expect(off.stdout).toContain('holds every file again');
+    expect(readPairOnDemand(profile.profile, folder)).toBeUndefined();
+    expect(readFileSync(join(folder, 'b.txt'), 'utf8')).toBe('beta');
+    expect(readFileSync(join(folder, 'Docs/a.txt'), 'utf8')).toBe('alpha');
+    expect(isPlaceholder(join(folder, 'b.txt'))).toBe(false);
+    expect(readdirSync(folder)).toContain('.mch-sync');
+    const after = await mch(profile, ['run', '--once', '--folder', folder, '--json']);
+    expectExit(after, 0);
+    const counts = (JSON.parse(after.stdout) as { counts: Record<string, number> }).counts;
+    expect([counts['uploaded'], counts['downloaded'], counts['deleted']]).toEqual([0, 0, 0]);
+  }, 180_000);
+
+  it('refuses a second switch the same way with plain words, and a pair not on demand to switch off', async ({
+    profile,
+  }) => {
+    const folder = join(profile.home, 'Plain');
+    mkdirSync(folder);
+    expectExit(await mch(profile, ['folders', 'add', '--folder', folder]), 0);
+    const off = await mch(profile, ['folders', 'set', '--folder', folder, '--no-on-demand']);
+    expectExit(off, 0);
+    expect(off.stdout).toContain('not on demand');
+    const both = await mch(profile, ['folders', 'set', '--folder', folder, '--on-demand', '--no-on-demand']);
+    expectExit(both, 2);
+  }, 120_000);
+});
