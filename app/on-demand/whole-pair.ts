@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cleanStaleMount, isOurMount } from '../mount/stale-mount.ts';
 import { readPairOnDemand, updatePairOnDemand } from '../profile/pair-on-demand.ts';
-import { isPlaceholder } from '../sync/local/placeholders.ts';
+import { dropPlaceholdersBelow, isPlaceholder } from '../sync/local/placeholders.ts';
 import { STATE_FOLDER_NAME } from '../model/names.ts';
 import { OnDemandError } from './on-demand-pair.ts';
 
@@ -69,4 +69,27 @@ export async function makePairWhole(
     );
   }
   await updatePairOnDemand(profileDir, localRoot, () => undefined);
+}
+
+/**
+ * The files of an on-demand pair being forgotten: its placeholders go (their content is on the device,
+ * and nothing syncs them any more), and what was here whole moves back into the pair's folder (empty
+ * and unmounted), so the user keeps their files where they had them. Says whether anything moved.
+ */
+export async function releaseCache(cache: string, localRoot: string): Promise<boolean> {
+  if (await isOurMount(localRoot)) await cleanStaleMount(localRoot);
+  const empty = await dropPlaceholdersBelow(cache).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === 'ENOENT') return true;
+    throw error;
+  });
+  if (empty) return false;
+  if ((await readdir(localRoot).catch(() => [])).length > 0) {
+    throw new OnDemandError(
+      'ON_DEMAND_MOVE_FAILED',
+      `${localRoot} holds files of its own: the files kept in ${cache} stay there; move them yourself.`,
+    );
+  }
+  await rmdir(localRoot).catch(() => undefined);
+  await rename(cache, localRoot);
+  return true;
 }

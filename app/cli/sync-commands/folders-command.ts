@@ -20,6 +20,7 @@ import { readPairOnDemand } from '../../profile/pair-on-demand.ts';
 import { setAskOver } from '../../selection/selection-change.ts';
 import { OnDemandError, onDemandUnavailable } from '../../on-demand/on-demand-pair.ts';
 import { switchOnDemand, switchWhole } from '../on-demand-commands/on-demand-switch.ts';
+import { releaseCache } from '../../on-demand/whole-pair.ts';
 import { FoldersError } from './folder-service.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
@@ -244,6 +245,9 @@ async function removePair(context: CommandContext, values: Values): Promise<numb
     profile: context.profileDir,
   });
   try {
+    // An on-demand pair's files are in its cache folder: what is whole there comes back to the folder.
+    const onDemand = readPairOnDemand(context.profileDir, localRoot);
+    if (onDemand !== undefined) await releaseCache(onDemand.cache, localRoot);
     forgetFolderPair(context.profileDir, localRoot);
   } finally {
     lock.release();

@@ -6,6 +6,8 @@ import type { ActivityEntry, SyncStatus } from '../../../common/sync-status.ts';
 import { lockSyncedFolder } from '../../profile/folder-lock.ts';
 import { folderKey } from '../../index/index-db.ts';
 import { forgetFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
+import { readPairOnDemand } from '../../profile/pair-on-demand.ts';
+import { releaseCache } from '../../on-demand/whole-pair.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import {
   notSyncedError,
@@ -184,6 +186,9 @@ export class PairManager {
     this.#stopped.delete(id);
     this.#options.history.forget(id);
     this.#answers.forget(id);
+    // An on-demand pair's whole files come back from its cache folder into the folder (whole-pair.ts).
+    const onDemand = readPairOnDemand(this.#options.profileDir, pair.localRoot);
+    if (onDemand !== undefined) await releaseCache(onDemand.cache, pair.localRoot);
     forgetFolderPair(this.#options.profileDir, pair.localRoot);
     // The folder's own trash would be inside it: the fallback is beside it.
     if (!keepLocalFiles)

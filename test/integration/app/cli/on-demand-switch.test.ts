@@ -1,5 +1,5 @@
 // Switching a pair to files on demand and back, as a user types it: every file kept, nothing sent again.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
@@ -55,6 +55,24 @@ describe('switching files on demand', () => {
     const counts = (JSON.parse(after.stdout) as { counts: Record<string, number> }).counts;
     expect([counts['uploaded'], counts['downloaded'], counts['deleted']]).toEqual([0, 0, 0]);
   }, 180_000);
+
+  it('gives the whole files back to the folder when an on-demand pair is removed, and drops its placeholders', async ({
+    profile,
+  }) => {
+    const folder = join(profile.home, 'Removed');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'kept.txt'), 'kept here');
+    writeFileSync(join(folder, 'online.txt'), 'only on the device after free');
+    expectExit(await mch(profile, ['folders', 'add', '--folder', folder, '--on-demand']), 0);
+    expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
+    expectExit(await mch(profile, ['free', join(folder, 'online.txt')]), 0);
+    const cache = readPairOnDemand(profile.profile, folder)?.cache ?? '';
+    expect(isPlaceholder(join(cache, 'online.txt'))).toBe(true);
+    expectExit(await mch(profile, ['folders', 'remove', '--folder', folder]), 0);
+    expect(shown(folder)).toEqual(['kept.txt']);
+    expect(readFileSync(join(folder, 'kept.txt'), 'utf8')).toBe('kept here');
+    expect(existsSync(cache)).toBe(false);
+  }, 120_000);
 
   it('refuses a second switch the same way with plain words, and a pair not on demand to switch off', async ({
     profile,
