@@ -150,7 +150,9 @@ function asPlaceholder(context: ExecutionContext, remote: RemoteEntry): boolean 
   if (onDemand === undefined) return false;
   const { remote: walked, index, remoteRootId } = context.setup;
   const parentOf = (id: string): string | undefined => {
-    const parent = walked.get(id)?.parentId ?? index.store.get(id)?.parentRemoteId;
+    // Where this pass moved it first (a placeholder moved here into a kept folder: seed 685).
+    const parent =
+      context.ledger.movedTo.get(id) ?? walked.get(id)?.parentId ?? index.store.get(id)?.parentRemoteId;
     return parent === remoteRootId ? undefined : parent;
   };
   return !onDemand.keepsContent(remote, parentOf);

@@ -1,4 +1,5 @@
 // An on-demand pair's placeholders of items it keeps here (pinned, or below a pinned folder) planned to come down whole.
+import { nameKey } from '../../model/items.ts';
 import type { OnDemandPolicy } from '../engine-options.ts';
 import type { Operation } from '../plan/operations.ts';
 import type { ReconciledItem, ReconcileInput } from '../plan/reconcile.ts';
@@ -20,16 +21,35 @@ export function keptPlaceholders(
     const parent = remote.get(id)?.parentId;
     return parent === remoteRootId ? undefined : parent;
   };
+  // Nothing kept (no pins): nothing to bring down, nothing to wait for.
+  if (onDemand.keptVersion?.() === '') return { operations: [], deferred: false };
+  // Folders by their path here: where a placeholder moved here now is, on the device once moved there.
+  const folders = new Map<string, string>();
+  for (const { local, remote: found } of items) {
+    if (local?.kind === 'folder' && found !== null) folders.set(nameKey(local.path), found.id);
+  }
   const operations: Operation[] = [];
   let deferred = false;
   for (const item of items) {
-    const { local, remote: found } = item;
+    const { local, remote: found, localChange, remoteChange } = item;
     if (local === null || found === null || !placeholders.has(local.inode)) continue;
-    if (!onDemand.keepsContent(found, parentOf)) continue;
-    const { localChange, remoteChange } = item;
     const movedHere = localChange === 'moved';
     const movedThere = remoteChange === 'moved';
     if ((localChange !== 'none' && !movedHere) || (remoteChange !== 'none' && !movedThere)) continue;
+    // Kept where it is going: a move here puts it below the folder it went to (seed 685), a move there
+    // below the device's; moved both ways, either may win (seed 421), so another round decides.
+    const slash = local.path.lastIndexOf('/');
+    const newParent = slash < 0 ? remoteRootId : folders.get(nameKey(local.path.slice(0, slash)));
+    if (movedHere && newParent === undefined) {
+      // Into a folder made this round: the next round knows its id.
+      deferred = true;
+      continue;
+    }
+    const here = (id: string): string | undefined =>
+      id === found.id ? (newParent === remoteRootId ? undefined : newParent) : parentOf(id);
+    const keptHere = movedHere && onDemand.keepsContent(found, here);
+    const keptThere = (!movedHere || movedThere) && onDemand.keepsContent(found, parentOf);
+    if (!keptHere && !keptThere) continue;
     if (movedHere && movedThere) {
       deferred = true;
       continue;

@@ -66,12 +66,17 @@ export function movedOutOfSight(
   isLeftOut: (path: RelativePath) => boolean,
 ): RelativePath[] {
   if (scan.placeholders === undefined || scan.placeholders.size === 0) return [];
-  const inodes = new Set<string>();
-  for (const entry of scan.entries) if (isLeftOut(entry.path)) inodes.add(entry.inode);
-  if (inodes.size === 0) return [];
+  const leftOut = new Map<string, LocalEntry>();
+  for (const entry of scan.entries) if (isLeftOut(entry.path)) leftOut.set(entry.inode, entry);
+  if (leftOut.size === 0) return [];
   const paths: RelativePath[] = [];
   for (const row of rows.values()) {
-    if (row.inode !== null && inodes.has(row.inode) && !isLeftOut(row.path)) paths.push(row.path);
+    const entry = row.inode === null ? undefined : leftOut.get(row.inode);
+    // The same item, as the reconciler pairs a move: an inode alone may be reused (seed 560).
+    if (entry === undefined || entry.kind !== row.kind || isLeftOut(row.path)) continue;
+    if (entry.kind === 'file' && (entry.size !== row.localSize || entry.mtimeNs !== row.localMtimeNs))
+      continue;
+    paths.push(row.path);
   }
   return paths;
 }

@@ -39,7 +39,10 @@ export interface PassRun {
   wholeTree: boolean;
   /** A round planned again once because local deletions came while it read the disk. */
   replannedForDeletions: boolean;
-  /** A kept placeholder moved this pass: the next pass must plan to bring it down (kept-placeholders.ts). */
+  /**
+   * The last round left a kept placeholder moved on both sides (kept-placeholders.ts): another round
+   * brings it down, and a pass that ends so makes the next one plan.
+   */
   keptDeferred?: boolean;
 }
 

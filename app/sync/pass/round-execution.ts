@@ -43,5 +43,6 @@ export async function executeRound(
     engine.walks.learnOwnMoves(context.ledger.ownMoves);
   });
   // A name left out for a clash may be free now (its twin moved away): look once more.
-  return !replan && nameClashes === 0 ? 'pass-done' : 'next-round';
+  // So may a kept placeholder that had to wait for its moves (kept-placeholders.ts).
+  return !replan && nameClashes === 0 && run.keptDeferred !== true ? 'pass-done' : 'next-round';
 }

@@ -92,7 +92,8 @@ export async function planRound(
   if (engine.onDemand !== undefined && scan.placeholders !== undefined) {
     const kept = keptPlaceholders(items, scan.placeholders, engine.onDemand, remote, remoteRootId);
     planned.operations.push(...kept.operations);
-    if (kept.deferred) run.keptDeferred = true;
+    // Moved on both sides: the next round (and, were it the last, the next pass) brings it down.
+    run.keptDeferred = kept.deferred;
   }
   // Around differences there were no issues standing anywhere (quietDifferences), and the scan was whole.
   const standing = run.standingIssues;
