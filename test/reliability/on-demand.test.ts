@@ -17,7 +17,16 @@ const UNAVAILABLE =
       : undefined;
 
 /** A few seconds of the sweep (`MCH_ON_DEMAND_RATE=1 npm run sync-random`); seeds of open failures are in ON_DEMAND_OPEN. */
-const SEEDS = Array.from({ length: 25 }, (_, index) => index + 1);
+const SEEDS = [
+  ...Array.from({ length: 25 }, (_, index) => index + 1),
+  // Found by the sweep at 1d33365 and fixed since: kept placeholders moved here, there or both ways
+  // (374, 421, 685), an inode reused beside a name left out (560, 790).
+  374,
+  421,
+  560,
+  685,
+  790,
+];
 
 let device: TestDevice;
 
