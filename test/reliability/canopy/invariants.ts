@@ -75,6 +75,8 @@ export interface PassState {
    */
   skippedLocal?: readonly string[];
   skippedRemote?: readonly string[];
+  /** The paths above that were left out for a NAME_CLASH (issue 30: an item moved there may stay on the device). */
+  nameClashes?: readonly string[];
 }
 
 const nfc = (path: string): string => path.normalize('NFC');

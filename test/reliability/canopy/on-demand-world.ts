@@ -262,9 +262,78 @@ export class OnDemandWorld {
         fail(`mtime ${msOfNs(stats.mtimeNs)} ms, the device ${onDevice.mTimeMs} ms`);
       return onDevice.content === undefined ? item : { ...item, content: onDevice.content };
     });
-    const state = { ...raw, local };
+    const state = this.#outOfSight({ ...raw, local }, placeholders, violations);
     this.#looked.set(state, { violations, placeholders });
     return state;
+  }
+
+  /**
+   * The client's decision (f6e2c8d, 3d5bfaa; app/sync/on-demand/placeholder-inputs.ts, movedOutOfSight):
+   * in a pair that holds placeholders, an item moved here to a name the pass left out for a NAME_CLASH
+   * (known as the engine pairs a move: its row's inode and kind, for a file its row's size and time) is
+   * unknown for the round, not deleted on the device, where a placeholder's only content is. Its row
+   * stays at its old path, and with it the rows below; that path is left out on both sides (a device
+   * change there waits for the user's rename too). Each such row must still be the device's item at
+   * its path, kind, size and time, or gone from the device (the other client deleted or replaced it).
+   * A placeholder under the left-out name stands for its row's device item: its content (the view gave
+   * it the device's), or none once the device's user removed that item (its zeros are no version).
+   */
+  #outOfSight(state: PassState, placeholders: ReadonlySet<string>, violations: Violation[]): PassState {
+    const clashes = state.nameClashes ?? [];
+    if (placeholders.size === 0 || clashes.length === 0) return state;
+    const underClash = (path: string): boolean => clashes.some((clash) => isWithin(path, clash));
+    const moved = new Map(
+      state.local.flatMap((item) =>
+        item.inode !== undefined && underClash(item.path) ? [[item.inode, item] as const] : [],
+      ),
+    );
+    const out = state.index.filter((row) => {
+      const item = row.inode === null ? undefined : moved.get(row.inode);
+      if (item === undefined || item.kind !== row.kind || underClash(row.path)) return false;
+      if (row.kind === 'folder') return true;
+      const stats = lstatSync(join(this.#local.root, item.path), { bigint: true });
+      return Number(stats.size) === row.localSize && stats.mtimeNs === row.localMtimeNs;
+    });
+    if (out.length === 0) return state;
+    const paths = out.map((row) => row.path);
+    const waiting = state.index.filter((row) => paths.some((path) => isWithin(row.path, path)));
+    const remoteById = new Map(
+      state.remote.flatMap((item) => (item.id === undefined ? [] : [[item.id, item] as const])),
+    );
+    for (const row of waiting) {
+      const onDevice = remoteById.get(row.remoteId);
+      if (onDevice === undefined) continue;
+      const where = `index row ${showPath(row.path)} (${row.remoteId}), its item moved here to a name left out`;
+      const fail = (message: string): void => {
+        violations.push({ code: 'index-mismatch', message: `${where}: ${message}` });
+      };
+      if (nfc(onDevice.path) !== nfc(row.path)) fail(`the device has it at ${showPath(onDevice.path)}`);
+      else if (onDevice.kind !== row.kind) fail(`the device has a ${onDevice.kind}`);
+      else if (row.kind === 'file' && (onDevice.size !== row.size || onDevice.mTimeMs !== row.mTimeMs))
+        fail(
+          `the device has size ${onDevice.size} and mTime ${onDevice.mTimeMs}, the row ${row.size}, ${row.mTimeMs}`,
+        );
+    }
+    const gone = new Map(
+      out.flatMap((row) =>
+        row.kind === 'file' && row.inode !== null && !remoteById.has(row.remoteId)
+          ? [[row.inode, row] as const]
+          : [],
+      ),
+    );
+    const local = state.local.map((item) => {
+      const row = item.inode === undefined ? undefined : gone.get(item.inode);
+      if (row === undefined || !placeholders.has(item.inode ?? '') || !underClash(item.path)) return item;
+      if (Number(lstatSync(join(this.#local.root, item.path)).size) !== row.size) return item;
+      const { content: _zeros, ...rest } = item;
+      return rest;
+    });
+    return {
+      ...state,
+      local,
+      index: state.index.filter((row) => !waiting.includes(row)),
+      skipped: [...(state.skipped ?? []), ...paths],
+    };
   }
 
   /**

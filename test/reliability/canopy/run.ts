@@ -153,6 +153,12 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
       skipped: skippedOn(undefined),
       skippedLocal: skippedOn('local'),
       skippedRemote: skippedOn('remote'),
+      nameClashes:
+        report instanceof Error
+          ? []
+          : report.issues
+              .filter((issue) => staysOut(issue) && issue.code === 'NAME_CLASH')
+              .map((issue) => issue.path),
     };
     return onDemand === undefined ? read : onDemand.view(read);
   };

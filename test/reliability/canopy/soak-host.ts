@@ -199,17 +199,20 @@ export class EngineHosts {
   }
 
   /** What the last passes reported as skipped: those items may be on one side only. */
-  skippedNow(): Pick<PassState, 'skipped' | 'skippedLocal' | 'skippedRemote'> {
+  skippedNow(): Pick<PassState, 'skipped' | 'skippedLocal' | 'skippedRemote' | 'nameClashes'> {
     return skippedIn(this.last instanceof Error || this.last === undefined ? [] : this.last.issues);
   }
 }
 
 export function skippedIn(
   issues: readonly PassIssue[],
-): Pick<PassState, 'skipped' | 'skippedLocal' | 'skippedRemote'> {
+): Pick<PassState, 'skipped' | 'skippedLocal' | 'skippedRemote' | 'nameClashes'> {
   const on = (side: PassIssue['side']): string[] =>
     issues.filter((issue) => staysOut(issue) && issue.side === side).map((issue) => issue.path);
-  return { skipped: on(undefined), skippedLocal: on('local'), skippedRemote: on('remote') };
+  const nameClashes = issues
+    .filter((issue) => staysOut(issue) && issue.code === 'NAME_CLASH')
+    .map((issue) => issue.path);
+  return { skipped: on(undefined), skippedLocal: on('local'), skippedRemote: on('remote'), nameClashes };
 }
 
 /**
