@@ -145,6 +145,7 @@ const COMMANDS: Record<string, Command> = {
       'on-demand': { type: 'boolean' },
       'no-on-demand': { type: 'boolean' },
       'cache-limit': { type: 'string' },
+      'no-download': { type: 'string' },
       ...JSON_OPTION,
     },
     takesArguments: true,

@@ -228,7 +228,11 @@ async function startMounted(
 function recordedOnDemand(profileDir: string, localRoot: string): PairServiceOnDemand | undefined {
   const recorded = readPairOnDemand(profileDir, localRoot);
   if (recorded === undefined) return undefined;
-  return { cache: recorded.cache, pinned: pinnedIdsReader(profileDir, localRoot) };
+  return {
+    cache: recorded.cache,
+    pinned: pinnedIdsReader(profileDir, localRoot),
+    ...(recorded.noDownload === undefined ? {} : { noDownload: recorded.noDownload }),
+  };
 }
 
 /** The engine of a pair, with the on-demand upkeep (cache limit, a count redone) after each pass. */

@@ -18,6 +18,11 @@ export interface PairOnDemand {
   readonly pinned: readonly PinnedItem[];
   /** Above this many bytes of content, the least recently used unpinned files are freed; null: no limit. */
   readonly cacheLimitBytes: number | null;
+  /**
+   * The programs that never download (indexers, thumbnailers, file managers' previews): names or
+   * patterns (`gvfsd*`, `*thumbnail*`) matched against the process name; absent: the mount's defaults.
+   */
+  readonly noDownload?: readonly string[];
 }
 
 export interface PinnedItem {
@@ -33,6 +38,7 @@ const onDemandSchema = z.object({
   cache: z.string().refine(isAbsolute, { message: 'not an absolute path' }),
   pinned: z.array(z.object({ path: z.string(), id: z.string().min(1) })),
   cacheLimitBytes: z.number().int().positive().nullable(),
+  noDownload: z.array(z.string().min(1).max(255)).max(1000).optional(),
 });
 
 /** Where a new on-demand pair's cache folder goes: `<profile>/on-demand/<folder key>`. */

@@ -47,3 +47,40 @@ export async function setCacheLimit(
     current === undefined ? undefined : { ...current, cacheLimitBytes: limit },
   );
 }
+
+/**
+ * `--no-download LIST|default`: the programs (comma-separated names or patterns: `gvfsd*`,
+ * `*thumbnail*`) that get the metadata of a file not here and never download it; `default` for the
+ * mount's own list. Undefined when not given, null for `default`.
+ */
+export function noDownloadOf(values: Values, usage: string): string[] | null | undefined {
+  const given = values['no-download'];
+  if (given === undefined) return undefined;
+  const text = String(given).trim();
+  if (text === 'default') return null;
+  const names = text.split(',').map((name) => name.trim());
+  if (names.length === 0 || names.some((name) => name === '' || name.length > 255 || /[\s/]/.test(name))) {
+    throw new UsageError(
+      '--no-download: give process names or patterns separated by commas (tracker-miner-fs-3,*thumbnail*), or default.',
+      usage,
+    );
+  }
+  return names;
+}
+
+/** Sets the no-download list of an on-demand pair (null: the defaults); refused for a pair not on demand. */
+export async function setNoDownload(
+  profileDir: string,
+  localRoot: string,
+  names: string[] | null,
+  usage: string,
+): Promise<void> {
+  if (readPairOnDemand(profileDir, localRoot) === undefined) {
+    throw new UsageError(`${terminalSafe(localRoot)} is not on demand (\`folders add --on-demand\`).`, usage);
+  }
+  await updatePairOnDemand(profileDir, localRoot, (current) => {
+    if (current === undefined) return undefined;
+    const { noDownload: _old, ...rest } = current;
+    return names === null ? rest : { ...rest, noDownload: names };
+  });
+}

@@ -14,7 +14,13 @@ import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts';
 import { RunError } from './run-command.ts';
 import { askOverOf, askOverWords, givesAskOver } from './ask-over.ts';
-import { cacheLimitOf, cacheLimitWords, setCacheLimit } from '../on-demand-commands/cache-limit-option.ts';
+import {
+  cacheLimitOf,
+  cacheLimitWords,
+  noDownloadOf,
+  setCacheLimit,
+  setNoDownload,
+} from '../on-demand-commands/cache-limit-option.ts';
 import { readPairSelection } from '../../profile/pair-selection.ts';
 import { readPairOnDemand } from '../../profile/pair-on-demand.ts';
 import { setAskOver } from '../../selection/selection-change.ts';
@@ -27,7 +33,8 @@ export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--js
        mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH] [--ask-over SIZE|off]
                                         [--ask-over-files N|off] [--on-demand]
        mch-sync [--profile DIR] folders set --folder DIR [--ask-over SIZE|off] [--ask-over-files N|off]
-                                        [--cache-limit SIZE|off] [--on-demand|--no-on-demand] [--json]
+                                        [--cache-limit SIZE|off] [--no-download LIST|default]
+                                        [--on-demand|--no-on-demand] [--json]
        mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
 
 The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
@@ -54,6 +61,10 @@ Options:
                         device, then the files move back into the folder (live sync stopped first)
   --cache-limit SIZE|off  on demand: past SIZE (default 10GB) of files here that are not pinned,
                         live sync frees the least recently used after a pass; off: never
+  --no-download LIST|default  on demand: the programs that see a file not here but never
+                        download it (names or patterns, comma-separated: tracker-miner-fs-3,*thumbnail*);
+                        default: file managers, indexers, thumbnailers, updatedb, gvfsd, clamav.
+                        Live sync takes it at its next start
   --delete-local-files  with remove: move the local folder to the trash
   --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
                         overlap being why the pair is not synced, or null; with set:
@@ -130,9 +141,15 @@ async function setPair(context: CommandContext, values: Values): Promise<number>
   const asked = askOverOf(values, FOLDERS_USAGE);
   const cacheLimit = cacheLimitOf(values, FOLDERS_USAGE);
   const switchTo = switchOf(values);
-  if (!givesAskOver(asked) && cacheLimit === undefined && switchTo === undefined) {
+  const noDownload = noDownloadOf(values, FOLDERS_USAGE);
+  if (
+    !givesAskOver(asked) &&
+    cacheLimit === undefined &&
+    switchTo === undefined &&
+    noDownload === undefined
+  ) {
     throw new UsageError(
-      'Say what to set: --ask-over SIZE|off, --ask-over-files N|off, --cache-limit SIZE|off, --on-demand or --no-on-demand.',
+      'Say what to set: --ask-over SIZE|off, --ask-over-files N|off, --cache-limit SIZE|off, --no-download LIST|default, --on-demand or --no-on-demand.',
       FOLDERS_USAGE,
     );
   }
@@ -149,6 +166,7 @@ async function setPair(context: CommandContext, values: Values): Promise<number>
     await switchWhole(context, localRoot);
   }
   if (cacheLimit !== undefined) await setCacheLimit(context.profileDir, localRoot, cacheLimit, FOLDERS_USAGE);
+  if (noDownload !== undefined) await setNoDownload(context.profileDir, localRoot, noDownload, FOLDERS_USAGE);
   const selection = givesAskOver(asked)
     ? await setAskOver(context.profileDir, { localRoot, remoteFolder: pair.remoteFolder }, asked)
     : readPairSelection(context.profileDir, localRoot);

@@ -1,12 +1,16 @@
 // Switching a pair to files on demand and back, as a user types it: every file kept, nothing sent again.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
 import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { liveSync, mch, shown } from '../../../helpers/on-demand-cli.ts';
+
+const run = promisify(execFile);
 
 describe('switching files on demand', () => {
   it('turns a synced folder on demand and back, keeping every file and sending nothing again', async ({
@@ -72,6 +76,38 @@ describe('switching files on demand', () => {
     expect(shown(folder)).toEqual(['kept.txt']);
     expect(readFileSync(join(folder, 'kept.txt'), 'utf8')).toBe('kept here');
     expect(existsSync(cache)).toBe(false);
+  }, 120_000);
+
+  it('keeps the programs of the no-download list from downloading, and goes back to the defaults', async ({
+    profile,
+  }) => {
+    const folder = join(profile.home, 'Guarded');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'report.txt'), 'the report');
+    expectExit(await mch(profile, ['folders', 'add', '--folder', folder, '--on-demand']), 0);
+    expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
+    expectExit(await mch(profile, ['free', join(folder, 'report.txt')]), 0);
+    const bad = await mch(profile, ['folders', 'set', '--folder', folder, '--no-download', 'cat,,x']);
+    expectExit(bad, 2);
+    expectExit(
+      await mch(profile, ['folders', 'set', '--folder', folder, '--no-download', 'cat,*indexer*']),
+      0,
+    );
+    expect(readPairOnDemand(profile.profile, folder)?.noDownload).toEqual(['cat', '*indexer*']);
+    const live = await liveSync(profile, folder);
+    try {
+      // `cat` sees the file and its size, and gets "Permission denied"; `head` downloads it.
+      const refused = await run('cat', [join(folder, 'report.txt')]).catch(
+        (error: { stderr: string }) => error,
+      );
+      expect((refused).stderr).toContain('Permission denied');
+      expect(statSync(join(folder, 'report.txt')).size).toBe('the report'.length);
+      expect((await run('head', ['-c', '100', join(folder, 'report.txt')])).stdout).toBe('the report');
+    } finally {
+      await live.stop();
+    }
+    expectExit(await mch(profile, ['folders', 'set', '--folder', folder, '--no-download', 'default']), 0);
+    expect(readPairOnDemand(profile.profile, folder)?.noDownload).toBeUndefined();
   }, 120_000);
 
   it('refuses a second switch the same way with plain words, and a pair not on demand to switch off', async ({
