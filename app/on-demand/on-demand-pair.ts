@@ -1,5 +1,8 @@
 // A pair made on demand: FUSE checked, the folder's files moved into its cache folder (nothing copied, nothing lost), the record written.
-import { lstat, mkdir, readdir, rename, rmdir, chmod } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rename, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PLACEHOLDER_MARK, PLACEHOLDER_XATTR } from '../mount/hydration-protocol.ts';
+import { placeholderAttributes } from '../sync/local/placeholders.ts';
 import { MchError } from '../../common/errors.ts';
 import { loadFuseAddon } from '../mount/fuse-addon.ts';
 import { MountError } from '../mount/mount-errors.ts';
@@ -45,6 +48,23 @@ export function onDemandUnavailable(): string | undefined {
     : `${missing} Install libfuse2 and fuse3 (Debian, Ubuntu: sudo apt install libfuse2 fuse3), or use selective sync.`;
 }
 
+/** Placeholders are marked by an extended attribute: a cache folder's file system must keep them. */
+async function checkAttributes(cache: string): Promise<void> {
+  const probe = join(cache, `.mch-probe-${process.pid}`);
+  await writeFile(probe, '');
+  try {
+    placeholderAttributes().setAttribute(probe, PLACEHOLDER_XATTR, Buffer.from(PLACEHOLDER_MARK));
+  } catch (error) {
+    throw new OnDemandError(
+      'ON_DEMAND_UNAVAILABLE',
+      `The disk of the profile (${cache}) keeps no extended attributes, which files on demand need (${String((error as { code?: unknown }).code)}): use a profile on another disk (--profile), or selective sync.`,
+      { cause: error },
+    );
+  } finally {
+    await unlink(probe).catch(() => undefined);
+  }
+}
+
 /**
  * Makes the recorded pair of `localRoot` on demand. What the folder holds moves, by one rename, into the
  * cache folder (same disk: the index's inodes and the folder's marker go along, so nothing is synced
@@ -60,6 +80,7 @@ export async function makePairOnDemand(profileDir: string, localRoot: string): P
   if (await isOurMount(localRoot)) await cleanStaleMount(localRoot);
   const cache = defaultCacheFolder(profileDir, localRoot);
   await mkdir(cache, { recursive: true, mode: 0o700 });
+  await checkAttributes(cache);
   const stats = await lstat(localRoot);
   if ((await readdir(localRoot)).length > 0) {
     if ((await readdir(cache)).length > 0) {
