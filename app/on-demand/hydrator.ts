@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
+import type { HydrationJournal } from './hydration-journal.ts';
 import type { IndexEntry } from '../model/items.ts';
 import { PLACEHOLDER_XATTR, type HydrationErrno } from '../mount/hydration-protocol.ts';
 import { localPath } from '../sync/local/local-paths.ts';
@@ -32,6 +33,8 @@ export interface HydratorOptions {
   /** No byte for this long (connecting, or stalled) fails the download: an open must not hang. */
   stallMs?: number;
   log?: (level: 'info' | 'warn', message: string, path: string) => void;
+  /** Where a download under way is noted, so a crash's half-filled placeholder is put back at the next start. */
+  journal?: Pick<HydrationJournal, 'begin' | 'end'>;
 }
 
 type Listener = (event: HydrationEvent) => void;
@@ -152,6 +155,8 @@ export class Hydrator {
         const found = await this.#rowOf(handle);
         if (found === undefined) return; // Filled by another open that just finished.
         const { row, mtimeNs } = found;
+        const inode = row.inode ?? '';
+        await this.#options.journal?.begin(inode);
         try {
           await this.#download(handle, row, (bytes) => {
             start(row.size);
@@ -164,10 +169,12 @@ export class Hydrator {
           attributes.setMtimeNs(handle.fd, mtimeNs);
           attributes.removeAttribute(handle.fd, PLACEHOLDER_XATTR);
           this.#options.log?.('info', `downloaded on opening (${row.size} bytes)`, path);
+          await this.#options.journal?.end(inode);
           return;
         } catch (error) {
           // Whatever failed (the download, the flush, the time), the placeholder must be whole again.
           await restorePlaceholder(handle, row.size, mtimeNs);
+          await this.#options.journal?.end(inode);
           const stale = error instanceof StaleVersion;
           if (!stale || own.last !== undefined || attempt > 1 || this.#options.refresh === undefined) {
             throw stale ? new HydrationFailure('EIO', error.message) : error;

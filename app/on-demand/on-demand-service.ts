@@ -5,6 +5,7 @@ import type { IndexStore } from '../index/index-store.ts';
 import { DEFAULT_NO_DOWNLOAD } from '../mount/no-download.ts';
 import { startHydrationServer, type HydrationServer } from './hydration-server.ts';
 import { Hydrator, type HydrationEvent } from './hydrator.ts';
+import { HydrationJournal } from './hydration-journal.ts';
 import { MountKeeper } from './mount-keeper.ts';
 import type { HydrateRequest } from '../mount/hydration-protocol.ts';
 import { inPlaceFreeOne, outcomeOf, type FreeOne } from './free-files.ts';
@@ -43,7 +44,12 @@ export interface OnDemandService {
 /** Starts the socket, then the mount; a mount that cannot start closes the socket and throws its error. */
 export async function startOnDemandService(options: OnDemandServiceOptions): Promise<OnDemandService> {
   await mkdir(options.cache, { recursive: true, mode: 0o700 });
+  // Nothing downloads yet: what a crash left half filled is put back first.
+  const journal = new HydrationJournal(options.cache);
+  const putBack = await journal.tidy(options.cache, options.index);
+  if (putBack > 0) options.log('info', `${putBack} placeholder(s) left half filled by a crash put back`);
   const hydrator = new Hydrator({
+    journal,
     client: options.client,
     index: options.index,
     cacheRoot: options.cache,

@@ -93,9 +93,15 @@ describe('files on demand under SIGKILL', () => {
     expect(stats.size).toBe(SIZE);
     if (isPlaceholder(cached)) expect(stats.ino.toString()).toBe(rowBefore?.inode);
     expect(rowOf(profile, folder, 'big.bin')).toEqual(rowBefore);
-    // The next start serves it whole.
+    const leftPlaceholder = isPlaceholder(cached);
+    // The next start puts a half-filled placeholder back (its row's time, no bytes), then serves it whole.
     const second = await liveSync(profile, folder);
     try {
+      if (leftPlaceholder) {
+        const now = statSync(cached, { bigint: true });
+        expect(now.mtimeNs).toBe(rowBefore?.localMtimeNs);
+        expect(now.blocks).toBeLessThan(64n);
+      }
       expect((await digestThrough(join(folder, 'big.bin'))).digest).toBe(expected);
       // The mark goes right after the last byte (the reader may be done first).
       await waitFor('the mark gone', () => (isPlaceholder(cached) ? undefined : true));
