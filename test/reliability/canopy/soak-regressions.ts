@@ -584,4 +584,39 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
   },
 ];
 
-export const SOAK_OPEN: readonly OpenSoakFailure[] = [];
+export const SOAK_OPEN: readonly OpenSoakFailure[] = [
+  {
+    why:
+      'issue 30, soak seed 181 (--on-demand-rate 1), never quiet: a placeholder moved here while the pass ' +
+      "runs (after its scan), its item replaced on the device by a folder. The type change's local-trash " +
+      'finds nothing at the old path ("gone already is what the delete wanted", execute-local.ts, trashLocal) ' +
+      'and drops the row: the moved placeholder is a file of no row, planned as an upload that never sends a ' +
+      'placeholder (content-read.ts): LOCAL_CHANGED every round of every pass. No crash needed (docs/reliability.md)',
+    fails: 'every run',
+    scenario: {
+      seed: 181,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'b.md', kind: 'file', content: '181:i1 abcdefghijklmnopqrstuvwxyzabcdefghijklmn\n' },
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/notes', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/r\u00e9sum\u00e9', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 'b.md', to: 'r\u00e9sum\u00e9/r\u00e9sum\u00e9/b.md' }],
+      remote: [{ op: 'file-to-folder', path: 'b.md' }],
+      onDemand: { pinned: [], before: [], after: [] },
+      soak: {
+        crash: null,
+        faults: null,
+        during: { localFrom: 0, remoteFrom: 3, at: 5, where: 'in-flight' },
+        live: false,
+        bulk: null,
+        root: null,
+        trash: null,
+        upload: null,
+        second: null,
+      },
+    },
+  },
+];
