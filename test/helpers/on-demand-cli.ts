@@ -10,13 +10,13 @@ import type { StatusJson } from '../../app/cli/sync-commands/status-json.ts';
 import { isOurMount } from '../../app/mount/stale-mount.ts';
 
 export function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
-  return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 60_000 });
+  return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 120_000 });
 }
 
 export async function waitFor<T>(
   what: string,
   probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 60_000,
+  timeoutMs = 90_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,6 +1,6 @@
 // Pin, unpin, free and the cache limit of an on-demand folder, as a user meets them: real mounts, the real device, `mch-sync` in child processes.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,40 +9,20 @@ import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
-import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
-import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
 import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { pairFilePath } from '../../../../app/profile/folder-pairs.ts';
-import { isOurMount } from '../../../../app/mount/stale-mount.ts';
 import { askService } from '../../../../app/live-service/control-client.ts';
 import { controlSocketPath } from '../../../../app/live-service/control-socket-path.ts';
+import { liveSync, mch, serviceLogs, status, waitFor } from '../../../helpers/on-demand-cli.ts';
 
 const run = promisify(execFile);
-
-function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
-  return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 120_000 });
-}
 
 async function mchJson<T>(profile: SignedInProfile, args: string[], code = 0): Promise<T> {
   const result = await mch(profile, [...args, '--json']);
   expectExit(result, code);
   return JSON.parse(result.stdout) as T;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
-function status(profile: SignedInProfile, folder: string): Promise<StatusJson> {
-  return mchJson<StatusJson>(profile, ['status', '--folder', folder]);
 }
 
 /** Asks the running live sync for a pass, as `pin` does. */
@@ -51,47 +31,10 @@ async function syncNow(profile: SignedInProfile, folder: string): Promise<void> 
   expect(answer?.ok).toBe(true);
 }
 
-/** Live sync of `folder` in a child process, until `stop()` (SIGINT, as Ctrl+C). */
-async function liveSync(
-  profile: SignedInProfile,
-  folder: string,
-): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [MCH_SYNC_BIN, '--profile', profile.profile, 'run', '--folder', folder],
-    { env: profile.env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    await waitFor('the mount', async () => ((await isOurMount(folder)) ? true : undefined));
-    await waitFor('a first pass', async () => {
-      const now = await status(profile, folder);
-      return now.running && now.state === 'idle' && now.lastPass !== null ? true : undefined;
-    });
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}; the service said:\n${output}`, { cause: error });
-  }
-  return {
-    child,
-    output: () => output,
-    stop: async () => {
-      child.kill('SIGINT');
-      await ended;
-    },
-  };
-}
-
 /** The service's log, for a failure's message. */
 function logs(profile: SignedInProfile): string {
-  const dir = join(profile.profile, 'logs');
   try {
-    return readdirSync(dir)
-      .map((name) => readFileSync(join(dir, name), 'utf8'))
-      .join('\n');
+    return serviceLogs(profile);
   } catch {
     return '(no logs)';
   }
