@@ -1,6 +1,7 @@
 // A round's plan: both sides read are paired with the index, equal bytes under a new time settled, then planned.
 import type { SyncEngineOptions } from '../engine-options.ts';
 import { keptPlaceholders } from '../on-demand/kept-placeholders.ts';
+import { dropOrphanPlaceholders } from '../on-demand/orphan-placeholders.ts';
 import type { ScanResult } from '../local/scan-result.ts';
 import type { LocalRoot } from '../local/local-root.ts';
 import type { HoldReason, PassIssue } from '../pass-report.ts';
@@ -62,11 +63,20 @@ export async function planRound(
   const { scan, walk, scope } = read;
   const { answer, remoteRootId } = run;
   // A scoped round reads only the index rows around its scope (and any row a lookup leads to).
-  const { issues, fromScan, nameClashes, items, remote } = reconciled(
+  const inputs =
     scope === undefined
       ? passInputs(scan, walk, index.entries(), remoteRootId)
-      : scopedPassInputs(scan, walk, index, remoteRootId, scope),
-  );
+      : scopedPassInputs(scan, walk, index, remoteRootId, scope);
+  if (engine.onDemand !== undefined) {
+    const local = await dropOrphanPlaceholders(inputs.input.local, scan.placeholders, {
+      index,
+      localRoot: engine.localRoot,
+      onLocalWrite: engine.events?.onLocalWrite ?? (() => {}),
+      log: (message, path) => run.log({ level: 'info', message, path }),
+    });
+    inputs.input = { ...inputs.input, local };
+  }
+  const { issues, fromScan, nameClashes, items, remote } = reconciled(inputs);
   // A time changed on one side must not make a conflict of equal bytes (reads only files both changed).
   await settleTimeOnlyChanges(items, {
     client: engine.client,
