@@ -169,6 +169,11 @@ describe('pin, unpin and free in an on-demand folder', () => {
         const found = await api.findByName(docs.id, 'b.txt');
         return found?.size === 'bravo bravo edited'.length ? true : undefined;
       });
+      // The pass that sent it also writes its row: stopped before, the row would still be the old one.
+      await waitFor('the pass to end', async () => {
+        const now = await status(profile, folder);
+        return now.state === 'idle' && now.lastPass?.status === 'synced' ? true : undefined;
+      });
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${live.output()}\n${logs(profile)}`, { cause: error });
     } finally {

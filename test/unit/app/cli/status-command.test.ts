@@ -206,6 +206,8 @@ describe('status without a running service', () => {
       lastPass,
       // No pair record: the whole device folder, with the default question for new folders.
       selection: { excluded: 0, waiting: [], askOverBytes: 500_000_000 },
+      // Not on demand: every file is here.
+      onDemand: null,
     });
   });
 
