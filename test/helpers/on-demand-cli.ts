@@ -8,6 +8,9 @@ import { MCH_SYNC_BIN, runMchSync, type CliRun } from './mch-sync.ts';
 import type { SignedInProfile } from './signed-in-profile.ts';
 import type { StatusJson } from '../../app/cli/sync-commands/status-json.ts';
 import { isOurMount } from '../../app/mount/stale-mount.ts';
+import { askService } from '../../app/live-service/control-client.ts';
+import { controlSocketPath } from '../../app/live-service/control-socket-path.ts';
+import type { SyncStatus } from '../../common/sync-status.ts';
 
 export function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
   return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 120_000 });
@@ -31,6 +34,18 @@ export async function status(profile: SignedInProfile, folder: string): Promise<
   const result = await mch(profile, ['status', '--folder', folder, '--json']);
   expectExit(result, 0);
   return JSON.parse(result.stdout) as StatusJson;
+}
+
+/**
+ * The running live service's status over its control socket, or undefined when none runs: what the
+ * waits poll (a `status` command per poll would start a Node process each time, on a shared machine).
+ */
+export async function serviceStatus(
+  profile: SignedInProfile,
+  folder: string,
+): Promise<SyncStatus | undefined> {
+  const answer = await askService(controlSocketPath(profile.profile, folder), { op: 'status' });
+  return answer?.ok === true ? answer.status : undefined;
 }
 
 /** What the folder shows the user: the client's own state folder aside. */
@@ -69,8 +84,8 @@ export async function liveSync(profile: SignedInProfile, folder: string): Promis
   try {
     await waitFor('the mount', async () => ((await isOurMount(folder)) ? true : undefined));
     await waitFor('a first pass', async () => {
-      const now = await status(profile, folder);
-      return now.running && now.state === 'idle' && now.lastPass !== null ? true : undefined;
+      const now = await serviceStatus(profile, folder);
+      return now?.state === 'idle' && now.lastSyncAtMs !== null ? true : undefined;
     });
   } catch (error) {
     child.kill('SIGKILL');

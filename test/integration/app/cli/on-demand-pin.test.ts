@@ -15,7 +15,14 @@ import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { pairFilePath } from '../../../../app/profile/folder-pairs.ts';
 import { askService } from '../../../../app/live-service/control-client.ts';
 import { controlSocketPath } from '../../../../app/live-service/control-socket-path.ts';
-import { liveSync, mch, serviceLogs, status, waitFor } from '../../../helpers/on-demand-cli.ts';
+import {
+  liveSync,
+  mch,
+  serviceLogs,
+  serviceStatus,
+  status,
+  waitFor,
+} from '../../../helpers/on-demand-cli.ts';
 
 const run = promisify(execFile);
 
@@ -171,8 +178,8 @@ describe('pin, unpin and free in an on-demand folder', () => {
       });
       // The pass that sent it also writes its row: stopped before, the row would still be the old one.
       await waitFor('the pass to end', async () => {
-        const now = await status(profile, folder);
-        return now.state === 'idle' && now.lastPass?.status === 'synced' ? true : undefined;
+        const now = await serviceStatus(profile, folder);
+        return now?.state === 'idle' && now.progress === null ? true : undefined;
       });
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${live.output()}\n${logs(profile)}`, { cause: error });

@@ -11,7 +11,7 @@ import { expectExit } from '../../../helpers/expect-cli.ts';
 import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { readPairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { isOurMount } from '../../../../app/mount/stale-mount.ts';
-import { liveSync, mch, serviceLogs, shown, status, waitFor } from '../../../helpers/on-demand-cli.ts';
+import { liveSync, mch, serviceLogs, serviceStatus, shown, waitFor } from '../../../helpers/on-demand-cli.ts';
 
 const run = promisify(execFile);
 
@@ -50,7 +50,8 @@ describe('an on-demand folder', () => {
       expect((await run('cat', [join(folder, 'Docs/report.txt')])).stdout).toBe('the quarterly report');
       // The status says the folder is mounted, and the download is in the activity.
       await waitFor('the download in the activity', async () => {
-        const now = await status(profile, folder);
+        const now = await serviceStatus(profile, folder);
+        if (now === undefined) return undefined;
         const seen = now.activity.some(
           (entry) => entry.action === 'downloaded' && entry.path === 'Docs/report.txt',
         );
