@@ -31,6 +31,7 @@ describe('an on-demand folder', () => {
     const root = await api.createFolder({ parentId: 'root', name: 'Device' });
     const docs = await api.createFolder({ parentId: root.id, name: 'Docs' });
     await api.create({ parentId: docs.id, name: 'report.txt', content: Buffer.from('the quarterly report') });
+    await api.create({ parentId: docs.id, name: 'letter.txt', content: Buffer.from('dear device') });
     await api.upload({ parentId: root.id, name: 'photo.jpg', content: Buffer.alloc(300_000, 7) });
 
     const live = await liveSync(profile, folder);
@@ -42,7 +43,7 @@ describe('an on-demand folder', () => {
       expect(statSync(join(folder, 'photo.jpg')).size).toBe(300_000);
       expect(
         (await run('find', [folder, '-not', '-path', '*/.mch-sync*'])).stdout.split('\n').filter(Boolean),
-      ).toHaveLength(4);
+      ).toHaveLength(5);
       expect(isPlaceholder(join(cache, 'photo.jpg'))).toBe(true);
       expect(isPlaceholder(join(cache, 'Docs/report.txt'))).toBe(true);
 
@@ -64,9 +65,26 @@ describe('an on-demand folder', () => {
       // Never a synchronous read here: this process serves the device the download comes from.
       expect((await readFile(join(folder, 'photo.jpg'))).equals(Buffer.alloc(300_000, 7))).toBe(true);
 
-      // What is done in the folder syncs: a new file, a rename of a placeholder, a delete.
+      // What is done in the folder syncs: a new file, a rename of a placeholder, a copy, an editor's
+      // save (a temporary file renamed over a placeholder), a delete.
       await writeFile(join(folder, 'Docs/new.txt'), 'written in the on-demand folder');
       await run('mv', [join(folder, 'photo.jpg'), join(folder, 'Docs/photo.jpg')]);
+      await run('cp', [join(folder, 'Docs/photo.jpg'), join(folder, 'copy.jpg')]);
+      await writeFile(join(folder, 'Docs/.letter.txt.swp'), 'dear device, edited in an editor');
+      await run('mv', [join(folder, 'Docs/.letter.txt.swp'), join(folder, 'Docs/letter.txt')]);
+      await run('rm', [join(folder, 'Docs/report.txt')]);
+      await waitFor('the copy, the save and the delete on the device', async () => {
+        const copy = await api.findByName(root.id, 'copy.jpg');
+        const letter = await api.findByName(docs.id, 'letter.txt');
+        const report = await api.findByName(docs.id, 'report.txt');
+        const saved = letter?.size === 'dear device, edited in an editor'.length;
+        return copy?.size === 300_000 && saved && report === undefined ? true : undefined;
+      });
+      // The copy went up with the photo's bytes, not a placeholder's zeros.
+      const copied = await api.findByName(root.id, 'copy.jpg');
+      const target = join(profile.home, 'copy-from-device.jpg');
+      await api.download(copied?.id ?? '', target);
+      expect(readFileSync(target).equals(Buffer.alloc(300_000, 7))).toBe(true);
       await waitFor('the new file on the device', async () => {
         const found = await api.findByName(docs.id, 'new.txt');
         return found === undefined ? undefined : true;
