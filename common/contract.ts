@@ -245,6 +245,12 @@ export interface InvokeMap {
    * folder (one rename, nothing copied or lost), its sync starts again with the folder mounted.
    */
   'onDemand:turnOn': { request: { pairId: string }; response: PairView };
+  /**
+   * Turns files on demand off for an on-demand pair: its sync stops, one pass downloads every file of
+   * its device folder, the cache folder moves back to the pair's folder (one rename), its sync starts
+   * again with whole files. Anything left only on the device: nothing is changed, and the error says so.
+   */
+  'onDemand:turnOff': { request: { pairId: string }; response: PairView };
   /** An on-demand pair's cache limit in bytes (null: no limit). */
   'onDemand:cacheLimit': { request: { pairId: string; bytes: number | null }; response: PairView };
   'activity:list': { request: { pairId: string | null }; response: ActivityView[] };
@@ -318,6 +324,7 @@ export const INVOKE_NAMES = [
   'selection:askOver',
   'onDemand:support',
   'onDemand:turnOn',
+  'onDemand:turnOff',
   'onDemand:cacheLimit',
   'activity:list',
   'issues:list',

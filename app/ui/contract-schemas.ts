@@ -86,6 +86,7 @@ export const REQUEST_SCHEMAS = {
   'selection:askOver': z.strictObject({ pairId: id, bytes: thresholdBytes.nullable() }),
   'onDemand:support': empty,
   'onDemand:turnOn': z.strictObject({ pairId: id }),
+  'onDemand:turnOff': z.strictObject({ pairId: id }),
   'onDemand:cacheLimit': z.strictObject({ pairId: id, bytes: thresholdBytes.nullable() }),
   'activity:list': pairTarget,
   'issues:list': pairTarget,

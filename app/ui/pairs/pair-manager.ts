@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { ActivityView, IssueView, PairCheckView, PairView } from '../../../common/contract.ts';
 import { MchError } from '../../../common/errors.ts';
 import type { ActivityEntry, SyncStatus } from '../../../common/sync-status.ts';
-import { lockSyncedFolder } from '../../profile/folder-lock.ts';
+import { lockSyncedFolder, type SyncedFolderLock } from '../../profile/folder-lock.ts';
 import { folderKey } from '../../index/index-db.ts';
 import { forgetFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
 import { readPairOnDemand } from '../../profile/pair-on-demand.ts';
@@ -22,7 +22,7 @@ import { PairAnswers, type HoldChoice } from './pair-answers.ts';
 import type { PairHistory } from './pair-history.ts';
 import { activityViewOf, issueViews, pairSelectionView, pairView, TransferRate } from './pair-views.ts';
 import { pairOnDemandView } from './on-demand-views.ts';
-import { startPair, type PairStartOptions, type StartedPair } from './pair-start.ts';
+import { startPair, type PairStartOptions, type StartedPair, type StoppedWork } from './pair-start.ts';
 import { StoredPassReader } from './stored-pass.ts';
 
 interface RunningPair extends StartedPair {
@@ -143,27 +143,31 @@ export class PairManager {
   }
 
   /**
-   * Runs `work` with the pair's live service stopped and its folder locked (its files may move), then
-   * starts it again whatever `work` did; listed as `during` meanwhile.
+   * Runs `work` with the pair's live service stopped and its folder locked (its files may move; a pass
+   * may run with what the service is started with), then starts it again whatever `work` did; listed
+   * as `during` meanwhile.
    */
-  async whileStopped(id: string, during: PairView, work: (pair: FolderPair) => Promise<void>): Promise<void> {
+  async whileStopped(id: string, during: PairView, work: StoppedWork): Promise<void> {
     const pair = this.#pairOf(id);
     this.#switching.set(id, during);
     try {
       await this.#stop(id);
       this.#stopped.delete(id);
-      await this.#locked(pair, work);
+      await this.#locked(pair, (locked, lock) => work(locked, { start: this.#options, lock }));
     } finally {
       this.#switching.delete(id);
       await this.#start(pair);
     }
   }
 
-  async #locked(pair: FolderPair, work: ((pair: FolderPair) => Promise<void>) | undefined): Promise<void> {
+  async #locked(
+    pair: FolderPair,
+    work: ((pair: FolderPair, lock: SyncedFolderLock) => Promise<void>) | undefined,
+  ): Promise<void> {
     if (work === undefined) return;
     const lock = lockSyncedFolder(this.#options.profileDir, pair.localRoot);
     try {
-      await work(pair);
+      await work(pair, lock);
     } finally {
       lock.release();
     }

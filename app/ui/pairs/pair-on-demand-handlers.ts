@@ -1,4 +1,4 @@
-// Contract calls of files on demand: whether this computer can have them, a pair turned on demand (its service stopped, its files moved by one rename, started again), its cache limit; and a new pair's preparation before its first pass.
+// Contract calls of files on demand: whether this computer can have them, a pair turned on demand (its service stopped, its files moved by one rename, started again) or off again (every file downloaded first), its cache limit; and a new pair's preparation before its first pass.
 import type { PairView } from '../../../common/contract.ts';
 import { makePairOnDemand, onDemandUnavailable } from '../../on-demand/on-demand-pair.ts';
 import type { ExcludedFolder } from '../../model/selection.ts';
@@ -9,8 +9,13 @@ import type { ContractHandlers } from '../dispatch.ts';
 import type { HandlerCore } from '../handler-core.ts';
 import { WindowError } from '../ui-errors.ts';
 import { onDemandSupport } from './on-demand-views.ts';
+import type { StoppedWork } from './pair-start.ts';
+import { makeWholeWithPass } from './whole-pair-pass.ts';
 
-type Handlers = Pick<ContractHandlers, 'onDemand:support' | 'onDemand:turnOn' | 'onDemand:cacheLimit'>;
+type Handlers = Pick<
+  ContractHandlers,
+  'onDemand:support' | 'onDemand:turnOn' | 'onDemand:turnOff' | 'onDemand:cacheLimit'
+>;
 
 /** What the calls use of app/on-demand/: the real functions, or a test's. */
 export interface OnDemandOps {
@@ -18,9 +23,15 @@ export interface OnDemandOps {
   unavailable: () => string | undefined;
   /** Makes the recorded pair of `localRoot` on demand (its service stopped, its folder locked). */
   make: (profileDir: string, localRoot: string) => Promise<unknown>;
+  /** Makes the on-demand pair whole: every file downloaded, then moved back (its service stopped). */
+  makeWhole: StoppedWork;
 }
 
-export const ON_DEMAND_OPS: OnDemandOps = { unavailable: onDemandUnavailable, make: makePairOnDemand };
+export const ON_DEMAND_OPS: OnDemandOps = {
+  unavailable: onDemandUnavailable,
+  make: makePairOnDemand,
+  makeWhole: makeWholeWithPass,
+};
 
 export function pairOnDemandHandlers(core: HandlerCore, ops: OnDemandOps = ON_DEMAND_OPS): Handlers {
   const pairs = (): ReturnType<HandlerCore['connection']>['pairs'] => core.connection().pairs;
@@ -33,22 +44,18 @@ export function pairOnDemandHandlers(core: HandlerCore, ops: OnDemandOps = ON_DE
       // Asked twice (two windows): the second finds it done.
       if (readPairOnDemand(profileDir, pair.localRoot) !== undefined) return changed(core, pairId);
       refuseUnavailable(ops);
-      // Listed as busy meanwhile: stopping waits for a pass under way, and the card must not vanish.
-      const before = manager.view(pairId);
-      const during: PairView = {
-        ...before,
-        state: 'scanning',
-        words: 'Turning on files on demand…',
-        detail: null,
-        progress: null,
-      };
       // The service starts again whatever happened: on a failure the folder is as it was, whole files.
-      const switched = manager.whileStopped(pairId, during, async () => {
+      await switchStopped(core, pairId, 'Turning on files on demand…', async () => {
         await ops.make(profileDir, pair.localRoot);
       });
-      // Listed as `during` from the call on (whileStopped says so before it waits for anything).
-      core.emit('pairs:changed', core.pairViews());
-      await switched;
+      return changed(core, pairId);
+    },
+    'onDemand:turnOff': async ({ pairId }) => {
+      const { pair } = pairs().selectionTarget(pairId);
+      // Asked twice (two windows): the second finds it done.
+      if (readPairOnDemand(profileDir, pair.localRoot) === undefined) return changed(core, pairId);
+      // Started again whatever happened: on demand as before when anything was left only on the device.
+      await switchStopped(core, pairId, 'Turning off files on demand…', ops.makeWhole);
       return changed(core, pairId);
     },
     'onDemand:cacheLimit': async ({ pairId, bytes }) => {
@@ -101,6 +108,30 @@ function refuseUnavailable(ops: OnDemandOps): void {
       support.reason ?? 'Use Choose folders instead.',
     );
   }
+}
+
+/**
+ * Runs `work` with the pair's service stopped (the manager's whileStopped), the pair listed as busy in
+ * `words` meanwhile: stopping waits for a pass under way, and the card must not vanish.
+ */
+async function switchStopped(
+  core: HandlerCore,
+  pairId: string,
+  words: string,
+  work: StoppedWork,
+): Promise<void> {
+  const manager = core.connection().pairs;
+  const during: PairView = {
+    ...manager.view(pairId),
+    state: 'scanning',
+    words,
+    detail: null,
+    progress: null,
+  };
+  const switched = manager.whileStopped(pairId, during, work);
+  // Listed as `during` from the call on (whileStopped says so before it waits for anything).
+  core.emit('pairs:changed', core.pairViews());
+  await switched;
 }
 
 /** The pair's view after a change, told to every listener too (the tray, another window). */

@@ -23,6 +23,15 @@ export interface PairStartOptions {
   warn: (message: string) => void;
 }
 
+/**
+ * What is done while a pair's service is stopped (the manager's whileStopped): with what its service
+ * starts with, and its folder's lock, held meanwhile.
+ */
+export type StoppedWork = (
+  pair: FolderPair,
+  stopped: { start: PairStartOptions; lock: SyncedFolderLock },
+) => Promise<void>;
+
 export interface StartedPair {
   lock: SyncedFolderLock;
   db: IndexDb;

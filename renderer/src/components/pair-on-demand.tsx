@@ -1,5 +1,5 @@
-// A pair's files on demand in Settings: on, where its files are kept and its cache limit (saved to its record); or off, with "Turn on files on demand" where this computer can have them. Turning it off is not offered yet.
-import { CloudDownload } from 'lucide-preact';
+// A pair's files on demand in Settings: on, where its files are kept, its cache limit (saved to its record) and "Turn off files on demand" (asked first: every file is downloaded); or off, with "Turn on files on demand" where this computer can have them.
+import { CloudDownload, CloudOff, HardDriveDownload } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { PairOnDemandView, PairView } from '../../../common/contract.ts';
@@ -7,6 +7,7 @@ import { formatBytes } from '../../../common/units.ts';
 import { baseName } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
 import { BusyButton } from './busy-button.tsx';
+import { Dialog } from './dialog.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { useAction } from './use-action.ts';
 
@@ -47,7 +48,72 @@ function OnDemandOn({ pair, onDemand }: { pair: PairView; onDemand: PairOnDemand
         <dd class="path">{onDemand.cache}</dd>
       </dl>
       <CacheLimit pair={pair} limitBytes={onDemand.cacheLimitBytes} />
+      <TurnOff pair={pair} />
     </>
+  );
+}
+
+/**
+ * "Turn off files on demand", asked first with what it means: every file of the device folder comes
+ * down. The window is not held by a dialog meanwhile (it may take long): the button says it is under
+ * way, and a failure shows under it.
+ */
+function TurnOff({ pair }: { pair: PairView }): JSX.Element {
+  const { pairs } = useStores();
+  const [asking, setAsking] = useState(false);
+  const turnOff = useAction(() => pairs.turnOffDemand(pair.id));
+  const hintId = useId();
+  const name = baseName(pair.localRoot);
+  return (
+    <div class="turn-off-on-demand">
+      <BusyButton
+        class="button"
+        busy={turnOff.busy}
+        icon={CloudOff}
+        aria-describedby={hintId}
+        onClick={() => {
+          turnOff.clear();
+          setAsking(true);
+        }}
+      >
+        {turnOff.busy ? 'Turning off files on demand…' : 'Turn off files on demand'}
+      </BusyButton>
+      <p class="hint" id={hintId}>
+        {turnOff.busy
+          ? `Downloading every file of ${pair.remoteFolder}; syncing of ${name} starts again when they are all here.`
+          : `Keep every file of ${pair.remoteFolder} whole in ${name} again.`}
+      </p>
+      <ErrorNote error={turnOff.error} />
+      {asking && (
+        <Dialog title={`Turn off files on demand for ${name}?`} onClose={() => setAsking(false)}>
+          <p>
+            Every file of the device folder {pair.remoteFolder} will be downloaded to this computer, into{' '}
+            <span class="path">{pair.localRoot}</span>, and kept there whole. How much that is is not known
+            beforehand: make sure this disk has room for the whole device folder.
+          </p>
+          <p>
+            Syncing of {name} pauses until every file is here. If any file cannot be downloaded (the device
+            cannot be reached, the disk is full), nothing is changed and {name} stays on demand.
+          </p>
+          <div class="actions dialog-actions">
+            <button
+              type="button"
+              class="button primary"
+              onClick={() => {
+                setAsking(false);
+                void turnOff.run();
+              }}
+            >
+              <HardDriveDownload aria-hidden="true" />
+              Download every file
+            </button>
+            <button type="button" class="button" onClick={() => setAsking(false)}>
+              Cancel
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </div>
   );
 }
 

@@ -121,6 +121,11 @@ export class PairsStore {
     this.#replace(await this.#core.invoke('onDemand:turnOn', { pairId }));
   }
 
+  /** An on-demand pair made whole again: every file downloaded, then moved back into its folder. */
+  async turnOffDemand(pairId: string): Promise<void> {
+    this.#replace(await this.#core.invoke('onDemand:turnOff', { pairId }));
+  }
+
   /** An on-demand pair's cache limit in bytes; null: no limit. */
   async cacheLimit(pairId: string, bytes: number | null): Promise<void> {
     this.#replace(await this.#core.invoke('onDemand:cacheLimit', { pairId, bytes }));

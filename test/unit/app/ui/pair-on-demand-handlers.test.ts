@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName, InvokeName, PairView } from '../../../../common/contract.ts';
 import { dispatch, type ContractHandlers } from '../../../../app/ui/dispatch.ts';
 import type { HandlerCore } from '../../../../app/ui/handler-core.ts';
-import { registerFolderPair, type FolderPair } from '../../../../app/profile/folder-pairs.ts';
+import { registerFolderPair } from '../../../../app/profile/folder-pairs.ts';
+import type { PairStartOptions, StoppedWork } from '../../../../app/ui/pairs/pair-start.ts';
 import { readPairOnDemand, updatePairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { readPairSelection } from '../../../../app/profile/pair-selection.ts';
 import {
@@ -56,13 +57,16 @@ function fakeCore(profileDir: string) {
     views: () => [manager.view()],
     control: (_id: string, action: (live: { syncNow(): void }) => void) =>
       action({ syncNow: () => seen.push('syncNow') }),
-    whileStopped: async (_id: string, during: PairView, work: (pair: FolderPair) => Promise<void>) => {
+    whileStopped: async (_id: string, during: PairView, work: StoppedWork) => {
       switching = during;
       // Stopping the service waits for its pass, as the manager's does.
       await Promise.resolve();
       seen.push('stopped');
       try {
-        await work({ localRoot, remoteFolder: '/MyCloud', indexPath: '' });
+        await work(
+          { localRoot, remoteFolder: '/MyCloud', indexPath: '' },
+          { start: { profileDir } as PairStartOptions, lock: { path: '', release() {}, renew() {} } },
+        );
       } finally {
         switching = null;
         seen.push('started');
@@ -87,6 +91,7 @@ function ops(overrides: Partial<OnDemandOps> & { made?: string[] } = {}): OnDema
         overrides.made?.push(root);
         return Promise.resolve();
       }),
+    makeWhole: overrides.makeWhole ?? (() => Promise.reject(new Error('not asked to make it whole'))),
   };
 }
 
@@ -122,6 +127,9 @@ describe('at the boundary', () => {
     expect(await codeOf('onDemand:turnOn', { pairId: 'p1' })).toBeNull();
     expect(await codeOf('onDemand:turnOn', { pairId: '' })).toBe('CONTRACT_BAD_REQUEST');
     expect(await codeOf('onDemand:turnOn', { pairId: 'p1', off: true })).toBe('CONTRACT_BAD_REQUEST');
+    expect(await codeOf('onDemand:turnOff', { pairId: 'p1' })).toBeNull();
+    expect(await codeOf('onDemand:turnOff', { pairId: '' })).toBe('CONTRACT_BAD_REQUEST');
+    expect(await codeOf('onDemand:turnOff', { pairId: 'p1', keep: true })).toBe('CONTRACT_BAD_REQUEST');
     expect(await codeOf('onDemand:support', {})).toBeNull();
     expect(await codeOf('onDemand:support', { pairId: 'p1' })).toBe('CONTRACT_BAD_REQUEST');
   });
@@ -197,6 +205,45 @@ describe('the handlers', () => {
     await pairOnDemandHandlers(core, ops({ made }))['onDemand:turnOn']({ pairId: 'p1' });
     expect(seen).toEqual([]);
     expect(made).toEqual([]);
+  });
+
+  it('onDemand:turnOff makes the pair whole with its service stopped, listed as switching meanwhile', async () => {
+    await updatePairOnDemand(profile, localRoot, () => ({ cache: '/c', pinned: [], cacheLimitBytes: null }));
+    const { core, seen, events } = fakeCore(profile);
+    const handlers = pairOnDemandHandlers(
+      core,
+      ops({
+        makeWhole: (pair, { start }) => {
+          seen.push(`whole ${pair.localRoot} of ${start.profileDir === profile ? 'the profile' : '?'}`);
+          expect(events.at(-1)?.payload).toEqual([
+            expect.objectContaining({ id: 'p1', state: 'scanning', words: 'Turning off files on demand…' }),
+          ]);
+          return Promise.resolve();
+        },
+      }),
+    );
+    await handlers['onDemand:turnOff']({ pairId: 'p1' });
+    expect(seen).toEqual(['stopped', `whole ${localRoot} of the profile`, 'started']);
+    expect(events.at(-1)).toEqual({ name: 'pairs:changed', payload: [pairView()] });
+  });
+
+  it('onDemand:turnOff starts the pair again when a file could not come down, and says why', async () => {
+    await updatePairOnDemand(profile, localRoot, () => ({ cache: '/c', pinned: [], cacheLimitBytes: null }));
+    const { core, seen } = fakeCore(profile);
+    const failing = ops({
+      makeWhole: () => Promise.reject(new Error('Not every file could be downloaded: nothing was changed.')),
+    });
+    await expect(pairOnDemandHandlers(core, failing)['onDemand:turnOff']({ pairId: 'p1' })).rejects.toThrow(
+      'Not every file could be downloaded',
+    );
+    expect(seen).toEqual(['stopped', 'started']);
+  });
+
+  it('onDemand:turnOff of a pair of whole files changes nothing, even where on demand cannot work', async () => {
+    const { core, seen } = fakeCore(profile);
+    const handlers = pairOnDemandHandlers(core, ops({ unavailable: () => UNAVAILABLE }));
+    expect(await handlers['onDemand:turnOff']({ pairId: 'p1' })).toEqual(pairView());
+    expect(seen).toEqual([]);
   });
 
   it('onDemand:cacheLimit writes the record and asks for a pass, which applies it', async () => {
