@@ -1,6 +1,6 @@
-// Files on demand in the window, as a user meets them. With `mch-sync ui` (the real core, a real FUSE mount) in Chromium against the real device: the choice at first run, the setting and its cache limit in Settings, a pair of whole files turned on demand with every file kept. With the scripted bridge (statuses made here, as the live service will report them): files opening on a card, an open that failed, the choice where this computer cannot have it. Screenshots in test-results/ui-on-demand/.
+// Files on demand in the window, as a user meets them. With `mch-sync ui` (the real core, a real FUSE mount) in Chromium against the real device: the choice at first run, the setting and its cache limit in Settings, a pair of whole files turned on demand with every file kept, and an on-demand pair turned off again (asked first) with every file downloaded into its folder. With the scripted bridge (statuses made here, as the live service will report them): files opening on a card, an open that failed, the choice where this computer cannot have it. Screenshots in test-results/ui-on-demand/.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect } from 'vitest';
 import type { PairOnDemandView, PairView } from '../../common/contract.ts';
 import { onDemandUnavailable } from '../../app/on-demand/on-demand-pair.ts';
 import { readPairOnDemand } from '../../app/profile/pair-on-demand.ts';
+import { isPlaceholder } from '../../app/sync/local/placeholders.ts';
 import { openingFileView } from '../../app/ui/pairs/on-demand-views.ts';
 import { it, test } from '../helpers/fixtures.ts';
 import { clientFor } from '../helpers/api-client.ts';
@@ -30,8 +31,9 @@ let browser: TestBrowser | undefined;
 let server: RendererServer | undefined;
 const problems: string[] = [];
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+/** `fullPage: false` for a modal dialog: its backdrop covers the window, not the whole page. */
+async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage, animations: 'disabled' });
 }
 
 async function newPage(width = 1280, height = 800): Promise<Page> {
@@ -57,6 +59,21 @@ async function onDevice(device: TestDevice, files: Record<string, string>): Prom
     }
     await client.create({ parentId, name: names.at(-1) ?? path, content: Buffer.from(text) });
   }
+}
+
+/** The device's stored content of the one file holding `text` (its blob), found on its disk. */
+function blobHolding(dataDir: string, text: string): string {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (readFileSync(path, 'utf8') === text) found.push(path);
+    }
+  };
+  walk(join(dataDir, 'content'));
+  expect(found).toHaveLength(1);
+  return found[0] ?? '';
 }
 
 /** The FUSE mounts still there below `home` (none once the app has quit). */
@@ -152,8 +169,7 @@ describe.skipIf(unavailable !== undefined)('with mch-sync ui and a real mount', 
     await page.locator('form.cache-limit').getByRole('button', { name: 'Save' }).click();
     await page.getByText(/^Past 2\.5 GB, the files opened longest ago/).waitFor();
     expect(readPairOnDemand(account!.profile, folder)?.cacheLimitBytes).toBe(2_500_000_000);
-    // No way to turn it off yet, and no dead button for it.
-    expect(await page.getByRole('button', { name: /Turn off/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Turn off files on demand' }).waitFor();
     await shot(page, 'settings-on-demand-on');
   });
 
@@ -185,6 +201,64 @@ describe.skipIf(unavailable !== undefined)('with mch-sync ui and a real mount', 
     await view('Status');
     await page.getByRole('article', { name: 'Notes' }).getByText('Up to date').waitFor({ timeout: 30_000 });
     await shot(page, 'status-two-pairs');
+    expect(problems).toEqual([]);
+  });
+
+  it('turns files on demand off after saying what it downloads, every file back whole in the folder', async ({
+    device,
+  }) => {
+    const cache = readPairOnDemand(account!.profile, folder)?.cache ?? '';
+    // Never opened: only on the device until the switch brings it down.
+    expect(isPlaceholder(join(cache, 'Photos', 'beach.jpg'))).toBe(true);
+    await view('Settings');
+    const toggle = page.getByRole('button', { name: 'Files on demand of Library' });
+    await toggle.waitFor();
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const turnOff = async (): Promise<void> => {
+      await page.getByRole('button', { name: 'Turn off files on demand' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Turn off files on demand for Library?' });
+      await dialog
+        .getByText(/^Every file of the device folder \/Library will be downloaded to this computer/)
+        .waitFor();
+      await dialog.getByText(folder, { exact: true }).waitFor();
+      await shot(page, 'turn-off-confirm', false);
+      await dialog.getByRole('button', { name: 'Download every file' }).click();
+    };
+    // First with the photo's content gone from the device's disk: it cannot come down, nothing changes.
+    const blob = blobHolding(device.dataDir, 'the beach, with the sea');
+    renameSync(blob, `${blob}.away`);
+    try {
+      await turnOff();
+      await page
+        .getByText(/^Not every file could be downloaded \(Photos\/beach\.jpg/)
+        .waitFor({ timeout: 30_000 });
+    } finally {
+      renameSync(`${blob}.away`, blob);
+    }
+    expect(readPairOnDemand(account!.profile, folder)).toMatchObject({ cache, pinned: [] });
+    await waitFor('Library mounted again', () => (mountsBelow(folder).length > 0 ? true : undefined), 20_000);
+    await page.getByText('Files on demand: on', { exact: true }).first().waitFor();
+    await shot(page, 'turn-off-failed');
+    // Then as it should go.
+    await turnOff();
+    await page.getByText('Files on demand: off').first().waitFor({ timeout: 30_000 });
+    expect(readPairOnDemand(account!.profile, folder)).toBeUndefined();
+    await waitFor(
+      'the mount of Library gone',
+      () => (mountsBelow(folder).length === 0 ? true : undefined),
+      20_000,
+    );
+    // Whole files in the folder itself, the one never opened included; the cache folder moved back.
+    expect(readFileSync(join(folder, 'Photos', 'beach.jpg'), 'utf8')).toBe('the beach, with the sea');
+    expect(isPlaceholder(join(folder, 'Photos', 'beach.jpg'))).toBe(false);
+    expect(readFileSync(join(folder, 'Docs', 'plan.txt'), 'utf8')).toBe('the plan\n');
+    expect(existsSync(cache)).toBe(false);
+    await shot(page, 'settings-turned-off');
+    await view('Status');
+    const card = page.getByRole('article', { name: 'Library' });
+    await card.getByText('Up to date').waitFor({ timeout: 30_000 });
+    expect(await card.getByText('On demand: downloaded when opened').count()).toBe(0);
+    await shot(page, 'status-turned-off');
     expect(problems).toEqual([]);
   });
 });

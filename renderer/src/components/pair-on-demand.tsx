@@ -88,7 +88,7 @@ function TurnOff({ pair }: { pair: PairView }): JSX.Element {
         <Dialog title={`Turn off files on demand for ${name}?`} onClose={() => setAsking(false)}>
           <p>
             Every file of the device folder {pair.remoteFolder} will be downloaded to this computer, into{' '}
-            <span class="path">{pair.localRoot}</span>, and kept there whole. How much that is is not known
+            <span class="path">{pair.localRoot}</span>, and kept there whole. Their total size is not known
             beforehand: make sure this disk has room for the whole device folder.
           </p>
           <p>
