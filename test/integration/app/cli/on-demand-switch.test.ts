@@ -100,7 +100,7 @@ describe('switching files on demand', () => {
       const refused = await run('cat', [join(folder, 'report.txt')]).catch(
         (error: { stderr: string }) => error,
       );
-      expect((refused).stderr).toContain('Permission denied');
+      expect(refused.stderr).toContain('Permission denied');
       expect(statSync(join(folder, 'report.txt')).size).toBe('the report'.length);
       expect((await run('head', ['-c', '100', join(folder, 'report.txt')])).stdout).toBe('the report');
     } finally {
