@@ -51,7 +51,7 @@ export async function makePairWhole(
     throw new OnDemandError(
       'ON_DEMAND_MOVE_FAILED',
       `Not every file could be downloaded (${left.slice(0, 3).join(', ')}${left.length > 3 ? '…' : ''} ` +
-        'are still only on the device): nothing was changed. Try again when the device can be reached and the disk has room.',
+        `${left.length === 1 ? 'is' : 'are'} still only on the device): nothing was changed. Try again when the device can be reached and the disk has room.`,
     );
   }
   await rmdir(localRoot);
