@@ -133,7 +133,7 @@ describe.skipIf(onDemandUnavailable() !== undefined)('onDemand:turnOff', () => {
       await expect(call('onDemand:turnOff', { pairId })).rejects.toMatchObject({
         code: 'ON_DEMAND_MOVE_FAILED',
         message: expect.stringMatching(
-          /^Not every file could be downloaded \(Photos\/beach\.jpg are still only on the device\): nothing was changed\./,
+          /^Not every file could be downloaded \(Photos\/beach\.jpg is still only on the device\): nothing was changed\./,
         ) as unknown,
       });
     } finally {
