@@ -8,6 +8,7 @@ import type { EngineLogLine } from '../engine-options.ts';
 import type { EngineEvents } from '../engine-events.ts';
 import type { LocalRoot } from '../local/local-root.ts';
 import { moveToTrash } from '../trash/local-trash.ts';
+import { dropPlaceholdersBelow } from '../local/placeholders.ts';
 import { birthIdentity } from '../local/scan-fs.ts';
 import type { AppliedSelection, AppliedSelectionStore } from './applied-selection.ts';
 import { ExcludedFolders, type AppliedFolder } from './excluded-folders.ts';
@@ -200,6 +201,9 @@ async function emptyTrashList(context: SelectionContext, applied: AppliedSelecti
     if (!existsSync(absolute)) continue;
     context.events?.onLocalWrite?.({ kind: 'deleted', path });
     try {
+      // An on-demand pair's placeholders hold nothing to keep: restored from the trash they would be
+      // files of zeros. Gone with them, the folder may be gone too.
+      if (await dropPlaceholdersBelow(absolute)) continue;
       await moveToTrash(absolute, {
         syncRoot: context.local.path,
         ...(context.env === undefined ? {} : { env: context.env }),

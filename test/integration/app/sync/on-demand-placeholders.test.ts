@@ -8,6 +8,7 @@ import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { nativeFileAttributes } from '../../../../app/sync/local/native-scan.ts';
 import { PLACEHOLDER_XATTR } from '../../../../app/mount/hydration-protocol.ts';
 import type { RemoteEntry } from '../../../../app/model/items.ts';
+import { memorySelection } from '../../../helpers/selection-store.ts';
 
 /** An on-demand pair whose device folder holds two files, synced once: both are placeholders here. */
 async function onDemandPair(
@@ -161,6 +162,24 @@ describe('an on-demand pair', () => {
     expect(pair.readLocal('notes/later.txt')).toBe('arrived later');
     const { writes } = await pair.syncCounting();
     expect(writes).toEqual([]);
+  });
+
+  it('leaves no placeholder in the trash when the copy of an excluded folder is removed, the whole files kept there', async ({
+    newPair,
+  }) => {
+    const selection = memorySelection();
+    const pair = newPair({ engine: { onDemand: { keepsContent: () => false }, selection } });
+    await pair.writeRemote('photos/opened.jpg', 'opened here');
+    await pair.writeRemote('photos/online.jpg', 'only on the device');
+    expectSynced(await pair.sync());
+    hydrate(pair, 'photos/opened.jpg', 'opened here');
+    selection.exclude('photos', await pair.remoteId('photos'), 'remove');
+    expectSynced(await pair.sync());
+    expect(existsSync(pair.local('photos'))).toBe(false);
+    expect(pair.trashed()).toEqual({
+      photos: { kind: 'folder' },
+      'photos/opened.jpg': { kind: 'file', text: 'opened here' },
+    });
   });
 
   it('sends a placeholder overwritten whole as the new content, under If-Match', async ({ newPair }) => {
