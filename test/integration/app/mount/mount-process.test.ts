@@ -16,6 +16,7 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -401,6 +402,25 @@ describe.skipIf(fuseMissing() !== null)('the mount process (real FUSE mounts)', 
     ]);
     for (const name of ['append.txt', 'touch.txt', 'cut.txt', 'zero.txt'])
       expect(isPlaceholder(name)).toBe(false);
+  });
+
+  it('reads a file the engine replaced behind it whole, longer or shorter, within the attribute timeout', async () => {
+    await mounted();
+    const file = join(mountPoint, 'changing.txt');
+    for (const [before, after] of [
+      [10, 300_000],
+      [300_000, 10],
+      [5, 1_000_000],
+    ] as const) {
+      writeFileSync(join(cache, 'changing.txt'), 'a'.repeat(before));
+      // Read through the mount: its size and pages are now in the kernel's caches.
+      expect((await run('cat', [file])).stdout).toHaveLength(before);
+      // As a download does: a new file renamed over it in the cache folder.
+      writeFileSync(join(cache, '.replacing'), 'b'.repeat(after));
+      renameSync(join(cache, '.replacing'), join(cache, 'changing.txt'));
+      expect((await run('cat', [file])).stdout).toBe('b'.repeat(after));
+    }
+    expect(server.requests).toEqual([]);
   });
 
   it('moves, removes and makes folders in the cache folder', async () => {
