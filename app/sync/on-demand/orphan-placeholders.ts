@@ -1,7 +1,7 @@
 // Placeholders that no index row stands for: their item is gone, and with it their only content; they are removed, never planned as uploads.
 import { unlink } from 'node:fs/promises';
 import type { IndexStore } from '../../index/index-store.ts';
-import type { LocalEntry, RelativePath } from '../../model/items.ts';
+import type { IndexRow, LocalEntry, RelativePath } from '../../model/items.ts';
 import type { LocalWrite } from '../engine-events.ts';
 import { localPath, statOrUndefined } from '../local/local-paths.ts';
 import { isPlaceholder } from '../local/placeholders.ts';
@@ -18,6 +18,8 @@ export async function dropOrphanPlaceholders(
   local: ReadonlyMap<RelativePath, LocalEntry>,
   placeholders: ReadonlySet<string> | undefined,
   options: {
+    /** The round's rows: most placeholders are found among them without asking the index. */
+    rows: Iterable<IndexRow>;
     index: Pick<IndexStore, 'byInode'>;
     localRoot: string;
     onLocalWrite: (write: LocalWrite) => void;
@@ -25,9 +27,12 @@ export async function dropOrphanPlaceholders(
   },
 ): Promise<ReadonlyMap<RelativePath, LocalEntry>> {
   if (placeholders === undefined || placeholders.size === 0) return local;
+  const known = new Set<string>();
+  for (const row of options.rows) if (row.kind === 'file' && row.inode !== null) known.add(row.inode);
   let kept: Map<RelativePath, LocalEntry> | undefined;
   for (const entry of local.values()) {
-    if (entry.kind !== 'file' || !placeholders.has(entry.inode)) continue;
+    if (entry.kind !== 'file' || !placeholders.has(entry.inode) || known.has(entry.inode)) continue;
+    // A scoped round holds only the rows around its scope: the index has the others.
     if (options.index.byInode(entry.inode).some((row) => row.kind === 'file')) continue;
     const absolute = localPath(options.localRoot, entry.path);
     const now = await statOrUndefined(absolute);

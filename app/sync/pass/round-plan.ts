@@ -69,6 +69,7 @@ export async function planRound(
       : scopedPassInputs(scan, walk, index, remoteRootId, scope);
   if (engine.onDemand !== undefined) {
     const local = await dropOrphanPlaceholders(inputs.input.local, scan.placeholders, {
+      rows: inputs.input.index.values(),
       index,
       localRoot: engine.localRoot,
       onLocalWrite: engine.events?.onLocalWrite ?? (() => {}),
