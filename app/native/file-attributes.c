@@ -67,6 +67,21 @@ static int target_arg(napi_env env, napi_value value, Target *target) {
   return target->path == NULL ? -1 : 0;
 }
 
+// The (target, name) arguments every call starts with: 0, or -1 with nothing left allocated (the caller
+// throws its usage). `target` is set before anything else, so its path can always be freed after.
+static int target_and_name(napi_env env, size_t argc, size_t wanted, napi_value *argv, Target *target,
+                           char **name) {
+  target->path = NULL;
+  target->fd = -1;
+  *name = NULL;
+  if (argc != wanted || target_arg(env, argv[0], target) != 0) return -1;
+  *name = string_arg(env, argv[1]);
+  if (*name != NULL) return 0;
+  free(target->path);
+  target->path = NULL;
+  return -1;
+}
+
 static ssize_t get_attribute(const Target *target, const char *name, void *value, size_t size) {
 #ifdef __linux__
   return target->path ? lgetxattr(target->path, name, value, size) : fgetxattr(target->fd, name, value, size);
@@ -83,8 +98,8 @@ static napi_value get_attribute_js(napi_env env, napi_callback_info info) {
   napi_value argv[2], result = NULL;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   Target target;
-  char *name = argc == 2 && target_arg(env, argv[0], &target) == 0 ? string_arg(env, argv[1]) : NULL;
-  if (name == NULL) {
+  char *name;
+  if (target_and_name(env, argc, 2, argv, &target, &name) != 0) {
     napi_throw_type_error(env, NULL, "getAttribute(pathOrFd: string | number, name: string)");
     return NULL;
   }
@@ -113,10 +128,11 @@ static napi_value set_attribute_js(napi_env env, napi_callback_info info) {
   void *data = NULL;
   size_t length = 0;
   bool is_buffer = false;
-  char *name = argc == 3 && target_arg(env, argv[0], &target) == 0 ? string_arg(env, argv[1]) : NULL;
-  if (name != NULL) napi_is_buffer(env, argv[2], &is_buffer);
-  if (name == NULL || !is_buffer) {
+  char *name;
+  if (target_and_name(env, argc, 3, argv, &target, &name) == 0) napi_is_buffer(env, argv[2], &is_buffer);
+  if (!is_buffer) {
     free(name);
+    free(target.path);
     napi_throw_type_error(env, NULL, "setAttribute(pathOrFd: string | number, name: string, value: Buffer)");
     return NULL;
   }
@@ -139,8 +155,8 @@ static napi_value remove_attribute_js(napi_env env, napi_callback_info info) {
   napi_value argv[2], result = NULL;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   Target target;
-  char *name = argc == 2 && target_arg(env, argv[0], &target) == 0 ? string_arg(env, argv[1]) : NULL;
-  if (name == NULL) {
+  char *name;
+  if (target_and_name(env, argc, 2, argv, &target, &name) != 0) {
     napi_throw_type_error(env, NULL, "removeAttribute(pathOrFd: string | number, name: string)");
     return NULL;
   }
@@ -164,11 +180,12 @@ static napi_value set_mtime_ns_js(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  Target target;
+  Target target = {NULL, -1};
   int64_t ns = 0;
   bool lossless = false;
   if (argc != 2 || target_arg(env, argv[0], &target) != 0 ||
       napi_get_value_bigint_int64(env, argv[1], &ns, &lossless) != napi_ok || !lossless) {
+    free(target.path);
     napi_throw_type_error(env, NULL, "setMtimeNs(pathOrFd: string | number, mtimeNs: bigint)");
     return NULL;
   }
