@@ -51,7 +51,7 @@ describe('MountKeeper', () => {
     expect(keeper.mounted).toBe(true);
     mounts[0]?.end();
     // One failed start (busy), then a mount again.
-    for (let wait = 0; mounts.length < 2 && wait < 200; wait++) await sleep(5);
+    for (let wait = 0; mounts.length < 2 && wait < 4000; wait++) await sleep(5);
     expect(mounts).toHaveLength(2);
     expect(keeper.mounted).toBe(true);
     expect(seen).toEqual([true, false, true]);
