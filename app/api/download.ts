@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortedError, ApiError, BadResponseError } from '../../common/errors.ts';
 import { etagOf } from './answers.ts';
+import { BodyWriter } from './body-writer.ts';
 import type { DeviceEndpoint } from './device-endpoint.ts';
 import { errorFromFailure } from './http/http-errors.ts';
 import { idSegment } from './names.ts';
@@ -237,7 +238,11 @@ function totalOf(response: StreamResponse, start: number): number | undefined {
   return length !== undefined && /^\d+$/.test(length) ? start + Number(length) : undefined;
 }
 
-/** Appends the body at `progress.offset`, moving it along. A body longer than announced is an error. */
+/**
+ * Appends the body at `progress.offset`, moving it along as bytes reach the file (BodyWriter: chunks
+ * gathered while a write runs). What arrived before a break is written before the break is thrown, so
+ * a resumed request asks for exactly the rest. A body longer than announced is an error.
+ */
 async function copyBody(
   body: Readable,
   file: FileHandle,
@@ -245,22 +250,34 @@ async function copyBody(
   total: number | undefined,
   onProgress: ((progress: Progress) => void) | undefined,
 ): Promise<void> {
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    const position = progress.offset;
-    if (total !== undefined && position + buffer.length > total) {
-      body.destroy();
-      throw new BadResponseError(`The device sent more than the ${total} bytes it announced.`);
-    }
+  const writer = new BodyWriter(file, progress.offset, (written) => {
+    progress.offset = written;
+    onProgress?.({ bytesDone: written, bytesTotal: total });
+  });
+  const written = async (): Promise<void> => {
     try {
-      await file.write(buffer, 0, buffer.length, position);
+      await writer.flush();
     } catch (error) {
       body.destroy();
       throw new LocalWriteFailed(error);
     }
-    progress.offset = position + buffer.length;
-    onProgress?.({ bytesDone: progress.offset, bytesTotal: total });
+  };
+  try {
+    for await (const chunk of body) {
+      const buffer = chunk as Buffer;
+      if (total !== undefined && writer.received + buffer.length > total) {
+        body.destroy();
+        await written();
+        throw new BadResponseError(`The device sent more than the ${total} bytes it announced.`);
+      }
+      await writer.add(buffer).catch(() => written());
+    }
+  } catch (error) {
+    if (error instanceof LocalWriteFailed) throw error;
+    await written();
+    throw error;
   }
+  await written();
   const position = progress.offset;
   if (total !== undefined && position < total) {
     // Ended early without an error (a close-delimited body): resumable like a reset.
