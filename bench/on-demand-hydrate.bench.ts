@@ -12,8 +12,10 @@
 // mark), so no page cache helps. Goals (issue 30): first byte at most 1.2× the raw GET's + 20 ms; the
 // 1 GiB read at least 0.9× the raw GET's throughput.
 //
-//   npm run bench -- on-demand-hydrate   (BENCH_OD_HYDRATE_ROUNDS, _SMALL_MB, _BIG_MB; BENCH_OD_DIR)
-import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, ftruncateSync } from 'node:fs';
+//   npm run bench -- on-demand-hydrate   (BENCH_OD_HYDRATE_ROUNDS, _SMALL_MB, _BIG_MB, _SIDES, _LINK_MBIT;
+//   BENCH_OD_DIR)
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, ftruncateSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ import { SyncEngine } from '../app/sync/engine.ts';
 import { countedClient, describeTally } from './lib/bench-client.ts';
 import { startBenchDevice } from './lib/device.ts';
 import { cpuSeconds } from './lib/process-usage.ts';
+import { startThrottledLink, type ThrottledLink } from './lib/throttled-link.ts';
 import { median } from './lib/timing.ts';
 import {
   fuseMissing,
@@ -153,6 +156,7 @@ async function main(): Promise<void> {
   const db = openIndexDb(join(root, 'cache-index.db'));
   let mounted: BenchMount | undefined;
   let server: Awaited<ReturnType<typeof startHydrationServer>> | undefined;
+  let link: ThrottledLink | undefined;
   try {
     const files = { small: { name: 'small.bin', mb: SMALL_MB }, big: { name: 'big.bin', mb: BIG_MB } };
     for (const { name, mb } of Object.values(files)) {
@@ -194,8 +198,15 @@ async function main(): Promise<void> {
     console.log(`uploaded and made placeholders: ${describeTally(tally)} (load ${loadAverage()})`);
     tally.clear();
 
+    // BENCH_OD_HYDRATE_LINK_MBIT=1000: every measured request (curl's, node's, the hydrator's) crosses a
+    // link of that many megabits a second to the device, as at home, instead of loopback.
+    const linkMbit = Number(process.env['BENCH_OD_HYDRATE_LINK_MBIT'] ?? 0);
+    link = linkMbit > 0 ? await startThrottledLink(device.base, (linkMbit * 1e6) / 8) : undefined;
+    const linked = link === undefined ? { client, tally } : countedClient(link.base, device.token);
+    const measured = linked.client;
+    if (link !== undefined) console.log(`through a link of ${linkMbit} Mbit/s (${link.base})`);
     const finished = new Map<string, () => void>();
-    const hydrator = new Hydrator({ client, index, cacheRoot: cache });
+    const hydrator = new Hydrator({ client: measured, index, cacheRoot: cache });
     server = await startHydrationServer({
       socketPath: join(root, 'hydrate.sock'),
       hydrator,
@@ -255,10 +266,13 @@ async function main(): Promise<void> {
 
     const urlOf = (name: string): string => {
       const row = index.byPath(name);
-      return client.url(`/sdk/v2/files/${row?.remoteId ?? ''}/content`).toString();
+      return measured.url(`/sdk/v2/files/${row?.remoteId ?? ''}/content`).toString();
     };
     type Side = 'mount' | 'hydrator alone' | 'node GET' | 'curl GET';
-    const sides: Side[] = ['mount', 'hydrator alone', 'node GET', 'curl GET'];
+    const every: Side[] = ['mount', 'hydrator alone', 'node GET', 'curl GET'];
+    // BENCH_OD_HYDRATE_SIDES=mount,curl GET measures only those (a profile of one side).
+    const only = process.env['BENCH_OD_HYDRATE_SIDES']?.split(',');
+    const sides = every.filter((side) => only === undefined || only.includes(side));
     const results = new Map<string, ReadTiming[]>();
     const measure = async (file: 'small' | 'big', side: Side): Promise<void> => {
       const { name, mb } = files[file];
@@ -277,6 +291,8 @@ async function main(): Promise<void> {
       const key = `${file} ${side}`;
       results.set(key, [...(results.get(key) ?? []), timing]);
     };
+    // BENCH_OD_HYDRATE_PROFILE=FILE: a CPU profile of this process (the service's side) while measuring.
+    const profile = await startProfile(process.env['BENCH_OD_HYDRATE_PROFILE']);
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const file of ['small', 'big'] as const) {
         const order = sides.map((_, i) => sides[(i + round) % sides.length] as Side);
@@ -292,6 +308,7 @@ async function main(): Promise<void> {
         .join(', ');
       console.log(`round ${round + 1}: ${line} (load ${loadAverage()})`);
     }
+    await profile?.();
     const of = (key: string): ReadTiming[] => results.get(key) ?? [];
     console.log(`\nFirst byte of a ${SMALL_MB} MiB placeholder, ${ROUNDS} rounds (ms from open or request)`);
     console.log('| case | first byte (ms, median) | range | whole file (s, median) |');
@@ -338,14 +355,30 @@ async function main(): Promise<void> {
     console.log(
       `goal, ${BIG_MB} MiB at least 0.9× the raw GET's (curl) throughput: ${ratio.toFixed(2)}× → ${ratio >= 0.9 ? 'met' : 'MISSED'}`,
     );
-    console.log(`the pair's requests while measuring: ${describeTally(tally)}`);
+    console.log(`the pair's requests while measuring: ${describeTally(linked.tally)}`);
   } finally {
     await mounted?.stop();
     await server?.close();
+    await link?.close();
     db.close();
     await device.stop();
     removeTree(root);
   }
+}
+
+/** Starts the inspector's CPU profiler; the function returned stops it and writes the profile to `file`. */
+async function startProfile(file: string | undefined): Promise<(() => Promise<void>) | undefined> {
+  if (file === undefined) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`CPU profile of the service's side: ${file}`);
+  };
 }
 
 const mode = process.argv[2];
