@@ -1,5 +1,5 @@
 // An on-demand pair's placeholders in a round's inputs: read as their rows saw them, followed when their item is gone, kept when moved out of sight.
-import { nameKey, type IndexRow, type LocalEntry, type RelativePath } from '../../model/items.ts';
+import { hasName, nameKey, type IndexRow, type LocalEntry, type RelativePath } from '../../model/items.ts';
 import type { ScanResult } from '../local/scan-result.ts';
 
 /** A placeholder's entry as its row last saw it, when it is that row's (same inode). */
@@ -18,6 +18,11 @@ export function asSynced(local: Map<RelativePath, LocalEntry>, entry: LocalEntry
  * unchanged here and deleted there, and removes it as any placeholder the device deletes. Read as the
  * moved file it looks like, it was planned as an upload that never can be (a placeholder's bytes are
  * never sent): LOCAL_CHANGED every round, never quiet (issue 30's model, seeds 52 and 47).
+ *
+ * Only the row's own file is followed, as the reconciler pairs a move: its size and time, or its name.
+ * A placeholder the engine wrote for another item can have the inode of one it removed (a crash
+ * between the two and the row's removal: soak seed 51); followed, the row took its size and time and
+ * the reconciler paired it, a removal planned every round and refused every round as a local change.
  */
 export function followGonePlaceholders(
   rows: Map<string, IndexRow>,
@@ -32,8 +37,10 @@ export function followGonePlaceholders(
   const gone: IndexRow[] = [];
   for (const row of rows.values()) {
     const entry = row.inode === null ? undefined : byInode.get(row.inode);
-    if (row.kind === 'file' && entry !== undefined && entry.path !== row.path && !remote.has(row.remoteId))
-      gone.push(row);
+    if (row.kind !== 'file' || entry === undefined || entry.path === row.path || remote.has(row.remoteId))
+      continue;
+    const same = entry.size === row.localSize && entry.mtimeNs === row.localMtimeNs;
+    if (same || hasName(entry.path, row.name)) gone.push(row);
   }
   if (gone.length === 0) return;
   // The folder rows by path: the parent the reconciler finds for the placeholder where it is now.

@@ -1,5 +1,5 @@
 // An on-demand pair against the real device: device files come down as placeholders, which sync as files but never as content.
-import { openSync, closeSync, statSync, writeSync, existsSync } from 'node:fs';
+import { openSync, closeSync, statSync, writeSync, existsSync, truncateSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { expectSynced } from '../../../helpers/expect-sync.ts';
@@ -192,5 +192,36 @@ describe('an on-demand pair', () => {
     pair.writeLocal('notes/a.txt', 'replaced here');
     expectSynced(await pair.sync());
     expect((await pair.remoteTree())['notes/a.txt']).toEqual({ kind: 'file', text: 'replaced here' });
+  });
+
+  it('does not take a placeholder on a removed one\'s inode for that file moved (soak seed 51)', async ({
+    newPair,
+  }) => {
+    const pair = newPair({ engine: { onDemand: { keepsContent: () => false } } });
+    await pair.writeRemote('A.txt', 'a'.repeat(41));
+    expectSynced(await pair.sync());
+    // The device deletes A.txt and makes a file d; a crashed pass removed A.txt's placeholder and wrote
+    // d's, which got the freed inode, before either row was written: A.txt's row holds d's inode.
+    await pair.removeRemote('A.txt');
+    const dTime = Date.UTC(2025, 5, 6, 7, 8, 9);
+    await pair.writeRemote('d', '51:r4 abcdefghij\n', dTime);
+    pair.renameLocal('A.txt', 'd');
+    truncateSync(pair.local('d'), 17);
+    const fd = openSync(pair.local('d'), 'r+');
+    try {
+      nativeFileAttributes()?.setMtimeNs(fd, BigInt(dTime) * 1_000_000n);
+    } finally {
+      closeSync(fd);
+    }
+    // Quiet within two passes, d a placeholder of the device's file, nothing refused as a local change.
+    const first = await pair.sync();
+    expect(first.issues.filter((issue) => issue.code === 'LOCAL_CHANGED')).toEqual([]);
+    expectSynced(await pair.sync());
+    expect(isPlaceholder(pair.local('d'))).toBe(true);
+    expect(statSync(pair.local('d')).size).toBe(17);
+    expect(existsSync(pair.local('A.txt'))).toBe(false);
+    const remote = await pair.remoteTree();
+    expect(remote['d']).toEqual({ kind: 'file', text: '51:r4 abcdefghij\n' });
+    expect(remote['A.txt']).toBeUndefined();
   });
 });
