@@ -1,4 +1,5 @@
 // The hydrator against the real device: placeholders of an on-demand pair filled in place, and every way that fails.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { Hydrator, type HydrationEvent, type HydratorOptions } from '../../../..
 import { isPlaceholder, writePlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { clientFor, deviceClientAt } from '../../../helpers/api-client.ts';
 import { startHostileServer } from '../../../helpers/hostile-server.ts';
+import { mountTmpfs, mountUnavailable, unmountAll } from '../../../helpers/mounts.ts';
 import { expectSynced } from '../../../helpers/expect-sync.ts';
 import { it } from '../../../helpers/fixtures.ts';
 import {
@@ -412,4 +414,33 @@ describe('the hydrator', () => {
     expect(pair.client.requests().slice(before)).toEqual([]);
     expect(isPlaceholder(pair.local('stray.txt'))).toBe(true);
   });
+
+  it.skipIf(mountUnavailable() !== undefined)(
+    'fails ENOSPC on a full disk, the placeholder kept without a block, and fills it once there is room',
+    TIMEOUT,
+    async ({ newPair }) => {
+      const pair = newPair({ engine: { onDemand: { keepsContent: () => false } } });
+      // The cache folder on a disk of 1 MiB: a 3 MiB placeholder fits (sparse), its content does not.
+      mountTmpfs(pair.localRoot, 1);
+      try {
+        await pair.writeRemote('big.bin', BIG);
+        expectSynced(await pair.sync());
+        const events = await hydrateEvents(hydratorOf(pair), 'big.bin');
+        expect(failure(events)).toMatchObject({ type: 'failed', errno: 'ENOSPC' });
+        expectIntactPlaceholder(pair, 'big.bin');
+        // The bytes written before the disk filled are released: the space is the disk's again.
+        expect(statSync(pair.local('big.bin')).blocks).toBe(0);
+        const before = pair.client.requests().length;
+        expectSynced(await pair.sync());
+        expect(pair.client.requests().slice(before).filter((request) => !request.startsWith('GET'))).toEqual([]);
+        const grown = spawnSync('mount', ['-o', 'remount,size=8m', pair.localRoot], { encoding: 'utf8' });
+        expect(grown.stderr).toBe('');
+        expectWholeHydration(await hydrateEvents(hydratorOf(pair), 'big.bin'), BIG.length);
+        expectHydrated(pair, 'big.bin', BIG);
+        expectSynced(await pair.sync());
+      } finally {
+        unmountAll(pair.localRoot);
+      }
+    },
+  );
 });
