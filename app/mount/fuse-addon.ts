@@ -22,6 +22,8 @@ export interface MountOptions {
    * opens and reads waiting for it get EIO; 120 s when not given (`HYDRATION_ANSWER_TIMEOUT_MS`).
    */
   readonly answerTimeoutMs?: number;
+  /** Called once when the mount ends without unmount() (`fusermount -u` or `umount` from outside). */
+  readonly onEnded?: () => void;
 }
 
 /** The waiting limit of a hydration the service stopped answering (its own stall limit is 15 s). */

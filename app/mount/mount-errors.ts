@@ -17,6 +17,9 @@ export type MountErrorCode =
   | 'MOUNT_BAD_ARGUMENTS'
   | 'HYDRATION_SOCKET_FAILED';
 
+/** The mount process's exit code when its folder was unmounted by someone else (not by a stop). */
+export const UNMOUNTED_FROM_OUTSIDE_EXIT = 3;
+
 const TITLES: Record<MountErrorCode, string> = {
   FUSE_UNAVAILABLE: 'FUSE not available',
   MOUNT_POINT_MISSING: 'Folder missing',

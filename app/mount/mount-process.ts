@@ -4,8 +4,10 @@
 //
 // Prints one line on stdout: {"mounted":true} once the mount is up, or {"error":{"code","message"}}
 // and exits 1. `MCH_HYDRATION_ANSWER_TIMEOUT_MS` in the environment shortens (for tests) how long an
-// open waits for a service that says nothing about its hydration (HYDRATION_ANSWER_TIMEOUT_MS). Unmounts and exits 0 on SIGTERM or SIGINT, when stdin ends (the parent died: it spawns
-// this with stdin a pipe it keeps open) or when the service's socket closes. It never reads M itself:
+// open waits for a service that says nothing about its hydration (HYDRATION_ANSWER_TIMEOUT_MS). Unmounts
+// and exits 0 on SIGTERM or SIGINT, when stdin ends (the parent died: it spawns this with stdin a pipe
+// it keeps open) or when the service's socket closes; exits UNMOUNTED_FROM_OUTSIDE_EXIT when M was
+// unmounted by someone else (`fusermount -u M`), so the service knows and mounts again. It never reads M itself:
 // the FUSE threads serving M are this process's, so a synchronous access to M here would deadlock.
 import { readdir, stat } from 'node:fs/promises';
 import { constants } from 'node:os';
@@ -14,7 +16,7 @@ import { HYDRATION_ANSWER_TIMEOUT_MS, loadFuseAddon, MOUNT_OPTIONS, type FuseAdd
 import { HydrationClient } from './hydration-client.ts';
 import type { FreeRequest, MountToService, ServiceToMount } from './hydration-protocol.ts';
 import { parseMountArguments, type MountArguments } from './mount-arguments.ts';
-import { MountError } from './mount-errors.ts';
+import { MountError, UNMOUNTED_FROM_OUTSIDE_EXIT } from './mount-errors.ts';
 import { cleanStaleMount } from './stale-mount.ts';
 
 function say(line: object): void {
@@ -111,6 +113,7 @@ async function serve(args: MountArguments): Promise<void> {
       noDownload: args.noDownload,
       answerTimeoutMs: answerTimeoutMs(),
       onHydrate: (req, path, pid, name) => client.send({ type: 'hydrate', req, path, pid, process: name }),
+      onEnded: () => stop('unmounted from outside', UNMOUNTED_FROM_OUTSIDE_EXIT),
     });
   } catch (error) {
     client.close();

@@ -48,6 +48,9 @@ static struct fuse *fuse;
 static pthread_t loop_thread;
 static bool mounted;
 static napi_threadsafe_function on_hydrate;
+// Told when libfuse's loop ends without unmount() (fusermount -u, umount from outside); NULL if not asked.
+static napi_threadsafe_function on_ended;
+static bool unmounting;
 
 static void throw_coded(napi_env env, const char *code, const char *message) {
   napi_throw_error(env, code, message);
@@ -141,11 +144,21 @@ static void *run_loop(void *unused) {
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL); // signals are Node's, on its own thread
   fuse_api.loop_mt(fuse);
+  // The kernel ended the connection (an unmount from outside): whoever serves the folder must know, or
+  // it would go on saying the folder shows the device's files while it shows an empty folder.
+  if (!__atomic_load_n(&unmounting, __ATOMIC_SEQ_CST) && on_ended != NULL)
+    napi_call_threadsafe_function(on_ended, NULL, napi_tsfn_nonblocking);
   return NULL;
 }
 
-// mount({source, mountPoint, options, noDownload, onHydrate, answerTimeoutMs?}): mounts and returns once
-// the loop runs.
+static void release_callbacks(void) {
+  napi_release_threadsafe_function(on_hydrate, napi_tsfn_abort);
+  if (on_ended != NULL) napi_release_threadsafe_function(on_ended, napi_tsfn_abort);
+  on_ended = NULL;
+}
+
+// mount({source, mountPoint, options, noDownload, onHydrate, onEnded?, answerTimeoutMs?}): mounts and
+// returns once the loop runs.
 static napi_value mount_js(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], list, callback, name, timeout;
@@ -179,6 +192,14 @@ static napi_value mount_js(napi_env env, napi_callback_info info) {
     free(options);
     return throw_coded(env, "MOUNT_FAILED", "mount() needs source, mountPoint, options, noDownload, onHydrate"), NULL;
   }
+  napi_value ended;
+  napi_valuetype type = napi_undefined;
+  if (napi_get_named_property(env, argv[0], "onEnded", &ended) == napi_ok) napi_typeof(env, ended, &type);
+  if (type == napi_function) {
+    napi_create_string_utf8(env, "mch-ended", NAPI_AUTO_LENGTH, &name);
+    if (napi_create_threadsafe_function(env, ended, NULL, name, 0, 1, NULL, NULL, NULL, NULL, &on_ended) == napi_ok)
+      napi_unref_threadsafe_function(env, on_ended); // the process lives on for its own reasons, not this
+  }
   struct fuse_args args = {0, NULL, 0};
   fuse_api.opt_add_arg(&args, "mch-sync");
   fuse_api.opt_add_arg(&args, "-o");
@@ -187,7 +208,7 @@ static napi_value mount_js(napi_env env, napi_callback_info info) {
   chan = fuse_api.mount(mount_point, &args);
   if (chan == NULL) {
     fuse_api.opt_free_args(&args);
-    napi_release_threadsafe_function(on_hydrate, napi_tsfn_abort);
+    release_callbacks();
     return throw_coded(env, "MOUNT_FAILED", "libfuse could not mount the folder (its reason is on stderr)"), NULL;
   }
   fuse = fuse_api.new_fuse(chan, &args, &mount_operations, sizeof mount_operations, NULL);
@@ -195,7 +216,7 @@ static napi_value mount_js(napi_env env, napi_callback_info info) {
   if (fuse == NULL || pthread_create(&loop_thread, NULL, run_loop, NULL) != 0) {
     fuse_api.unmount(mount_point, chan);
     if (fuse != NULL) fuse_api.destroy(fuse);
-    napi_release_threadsafe_function(on_hydrate, napi_tsfn_abort);
+    release_callbacks();
     return throw_coded(env, "MOUNT_FAILED", "libfuse refused the mount options (its reason is on stderr)"), NULL;
   }
   mounted = true;
@@ -220,6 +241,7 @@ static napi_value unmount_js(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value result;
   if (!mounted) return napi_get_boolean(env, true, &result), result;
+  __atomic_store_n(&unmounting, true, __ATOMIC_SEQ_CST);
   fail_all_hydrations();
   fuse_api.exit_loop(fuse);
   detach();
@@ -228,7 +250,7 @@ static napi_value unmount_js(napi_env env, napi_callback_info info) {
   until.tv_sec += 2;
   bool ended = pthread_timedjoin_np(loop_thread, NULL, &until) == 0;
   if (ended) fuse_api.destroy(fuse); // also closes /dev/fuse
-  napi_release_threadsafe_function(on_hydrate, napi_tsfn_abort);
+  release_callbacks();
   mounted = false;
   return napi_get_boolean(env, ended, &result), result;
 }

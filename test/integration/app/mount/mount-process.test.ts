@@ -37,6 +37,7 @@ import {
   type MountToService,
 } from '../../../../app/mount/hydration-protocol.ts';
 import { loadFuseAddon } from '../../../../app/mount/fuse-addon.ts';
+import { UNMOUNTED_FROM_OUTSIDE_EXIT } from '../../../../app/mount/mount-errors.ts';
 import { cleanStaleMount, isOurMount } from '../../../../app/mount/stale-mount.ts';
 
 const MOUNT_PROCESS = join(import.meta.dirname, '../../../../app/mount/mount-process.ts');
@@ -668,6 +669,16 @@ for call in (lambda: os.listxattr(sys.argv[1]), lambda: os.getxattr(sys.argv[1],
     const exited = once(running, 'exit');
     running.stdin!.end();
     expect((await exited)[0]).toBe(0);
+    child = undefined;
+    expect(await isOurMount(mountPoint)).toBe(false);
+  });
+
+  it('ends with UNMOUNTED_FROM_OUTSIDE_EXIT when another program unmounts its folder', async () => {
+    await mounted();
+    const running = child!;
+    const exited = once(running, 'exit');
+    expect((await run('fusermount', ['-u', mountPoint])).code).toBe(0);
+    expect((await exited)[0]).toBe(UNMOUNTED_FROM_OUTSIDE_EXIT);
     child = undefined;
     expect(await isOurMount(mountPoint)).toBe(false);
   });
