@@ -1,6 +1,8 @@
 // Keeps an on-demand pair's folder mounted while its live service runs: a mount process that dies is started again.
 import type { MountArguments } from '../mount/mount-arguments.ts';
+import { UNMOUNTED_FROM_OUTSIDE_EXIT } from '../mount/mount-errors.ts';
 import { startMount, type RunningMount } from './mount-supervisor.ts';
+import { adoptUnmountedContent, type AdoptedContent } from './unmounted-content.ts';
 
 export interface MountKeeperOptions {
   log: (level: 'info' | 'warn', message: string) => void;
@@ -16,7 +18,10 @@ export interface MountKeeperOptions {
 /**
  * The first start's failure is the caller's (the folder cannot be shown: the service does not start);
  * after that, a mount process that ends on its own (killed, crashed) leaves a dead mount that answers
- * ENOTCONN: the next start cleans it and mounts again, waiting longer after each failure.
+ * ENOTCONN, and one unmounted from outside leaves an empty folder: the next start cleans it and mounts
+ * again, waiting longer after each failure. Before each start, what was saved into the folder while it
+ * was not mounted is moved into the cache folder (unmounted-content.ts): it syncs, and the mount can go
+ * over an empty folder.
  */
 export class MountKeeper {
   readonly #args: MountArguments;
@@ -52,7 +57,8 @@ export class MountKeeper {
     await mount?.stop();
   }
 
-  #startOnce(): Promise<RunningMount> {
+  async #startOnce(): Promise<RunningMount> {
+    tellAdopted(await adoptUnmountedContent(this.#args.mountPoint, this.#args.source), this.#options.log);
     return (this.#options.start ?? startMount)(this.#args, { log: this.#options.log });
   }
 
@@ -63,7 +69,12 @@ export class MountKeeper {
       if (this.#stopped || this.#mount !== mount) return;
       this.#mount = undefined;
       this.#options.onChange?.(false);
-      this.#options.log('warn', `the mount process ended on its own (exit ${String(code)}): mounting again`);
+      this.#options.log(
+        'warn',
+        code === UNMOUNTED_FROM_OUTSIDE_EXIT
+          ? `${this.#args.mountPoint} was unmounted by another program: showing the device's files there again`
+          : `the mount process ended on its own (exit ${String(code)}): mounting again`,
+      );
       this.#later();
     });
   }
@@ -91,5 +102,18 @@ export class MountKeeper {
       this.#options.log('warn', `could not mount again: ${(error as Error).message}`);
       this.#later();
     }
+  }
+}
+
+/** One log line for each thing moved into the cache folder. */
+export function tellAdopted(adopted: AdoptedContent, log: MountKeeperOptions['log']): void {
+  for (const path of adopted.moved) {
+    log('info', `"${path}" was saved in the folder while it did not show the device's files: it syncs now`);
+  }
+  for (const { path, as } of adopted.keptBeside) {
+    log(
+      'warn',
+      `"${path}" was saved in the folder while it did not show the device's files, under a name the device's file has: kept as "${as}"`,
+    );
   }
 }

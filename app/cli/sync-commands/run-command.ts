@@ -11,6 +11,8 @@ import { registerFolderPair, type FolderPair } from '../../profile/folder-pairs.
 import { pairSelectionStore } from '../../profile/pair-selection.ts';
 import { pinnedIdsReader, readPairOnDemand } from '../../profile/pair-on-demand.ts';
 import { pinnedPolicy } from '../../on-demand/pinned-policy.ts';
+import { tellAdopted } from '../../on-demand/mount-keeper.ts';
+import { adoptUnmountedContent } from '../../on-demand/unmounted-content.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
 import {
   newPairOverlap,
@@ -30,6 +32,7 @@ import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts
 import { formatRunSummary } from './run-summary.ts';
 import { shownPath } from '../terminal/issue-lines.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
+import { safeText } from '../terminal/output.ts';
 import { RUN_USAGE } from '../usage.ts';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -86,7 +89,12 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
     }
     // One pass of an on-demand pair syncs its cache folder, unmounted: placeholders come down.
     const onDemand = readPairOnDemand(context.profileDir, request.localRoot);
-    if (onDemand !== undefined) await mkdir(onDemand.cache, { recursive: true, mode: 0o700 });
+    if (onDemand !== undefined) {
+      await mkdir(onDemand.cache, { recursive: true, mode: 0o700 });
+      // What was saved in the folder while nothing showed there goes into what syncs, as at a mount.
+      const adopted = await adoptUnmountedContent(request.localRoot, onDemand.cache);
+      tellAdopted(adopted, (_level, message) => context.deps.stderr(`mch-sync: ${safeText(message)}\n`));
+    }
     const pinned = pinnedIdsReader(context.profileDir, request.localRoot);
     let report: PassReport;
     try {
