@@ -59,6 +59,8 @@ export interface HandlerCore {
   connection(): Connection;
   isConnected(): boolean;
   reconnect(): Promise<void>;
+  /** Resolves once no restart of the pairs (reconnect) is under way. */
+  pairsSettled(): Promise<void>;
   disconnect(): Promise<void>;
   pairViews(): PairView[];
 }

@@ -48,6 +48,8 @@ export class UiCore implements ContractService, HandlerCore {
   readonly #grouper: NotificationGrouper;
   readonly #lastStates = new Map<string, PairView['state']>();
   #connection: Connection | undefined;
+  /** Restarts of the pairs under way (reconnect), each settled either way; see pairsSettled. */
+  readonly #restarts = new Set<Promise<void>>();
   #pairsTimer: TimerHandle | undefined;
   #closed = false;
 
@@ -144,7 +146,28 @@ export class UiCore implements ContractService, HandlerCore {
   }
 
   /** Stops the pairs of the current sign-in and starts those of the profile's sign-in now, if any. */
-  async reconnect(): Promise<void> {
+  reconnect(): Promise<void> {
+    const restart = this.#restart();
+    const settled = restart.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#restarts.add(settled);
+    void settled.then(() => this.#restarts.delete(settled));
+    return restart;
+  }
+
+  /**
+   * Resolves once no restart of the pairs is under way (a setting saved, a device chosen). Meanwhile
+   * there is no pair to list and so no issue; a window loaded then (reloaded just after Save) would keep
+   * that answer, as it asks for the issues again only when a pair's count, hold or state changes, and
+   * a restarted pair usually comes back just as it was.
+   */
+  async pairsSettled(): Promise<void> {
+    while (this.#restarts.size > 0) await Promise.all(this.#restarts);
+  }
+
+  async #restart(): Promise<void> {
     await this.disconnect();
     const session = await Session.open(this.auth);
     const deviceUrl = await deviceAddress(session, undefined);

@@ -39,7 +39,11 @@ export class LocalPathError extends MchError {
 export function pairHandlers(core: HandlerCore): Handlers {
   const pairs = (): ReturnType<HandlerCore['connection']>['pairs'] => core.connection().pairs;
   return {
-    'pairs:list': () => Promise.resolve(core.pairViews()),
+    // Asked while the pairs restart, both lists wait for them: an empty answer would stay in the window.
+    'pairs:list': async () => {
+      await core.pairsSettled();
+      return core.pairViews();
+    },
     'pairs:check': ({ localRoot, remoteFolder }) => pairs().check(localRoot, remoteFolder),
     'pairs:add': async ({ localRoot, remoteFolder, excluded, onDemand }) => {
       const left = await excludedAtStart(core, remoteFolder, excluded ?? []);
@@ -63,7 +67,10 @@ export function pairHandlers(core: HandlerCore): Handlers {
     'sync:restore': ({ pairId, reason }) => Promise.resolve(pairs().answer(pairId, 'restore', reason)),
     // Kept by the core, so a restart of the pairs (a setting saved, a sign-in) does not empty it.
     'activity:list': ({ pairId }) => Promise.resolve(core.history.activity(pairId)),
-    'issues:list': ({ pairId }) => Promise.resolve(core.isConnected() ? pairs().issues(pairId) : []),
+    'issues:list': async ({ pairId }) => {
+      await core.pairsSettled();
+      return core.isConnected() ? pairs().issues(pairId) : [];
+    },
     'local:browse': ({ path }) => Promise.resolve(browse(core, path)),
     'shell:openPath': async ({ path }) => {
       await open(core, syncedPath(core, path), 'item');

@@ -20,6 +20,7 @@ import type {
   InvokeName,
   InvokeRequest,
   InvokeResponse,
+  IssueView,
   PairView,
   UiError,
 } from '../../../../common/contract.ts';
@@ -308,6 +309,34 @@ describe('the desktop core', () => {
       message: expect.stringContaining('1 is too short') as unknown,
     });
     await pairBecomes((view) => view.state === 'idle', 'the pair after the restart');
+  });
+
+  it('answers a window that asks while a saved setting restarts the pairs with the pair and its conflict', async () => {
+    // A window reloaded just after Save asks for its lists while the pairs stop and start again. An
+    // empty answer would stay: the window asks for Issues again only when a pair's count, hold or state
+    // changes, and the restarted pair comes back just as it was.
+    let asked: Promise<[PairView[], IssueView[]]> | undefined;
+    let askedDuringRestart = false;
+    const stopListening = core.onEvent((name) => {
+      if (name !== 'settings:changed' || asked !== undefined) return;
+      // The restart begins as this event goes out; the next turn of the loop finds it under way.
+      setImmediate(() => {
+        askedDuringRestart = !core.isConnected();
+        asked = Promise.all([call('pairs:list', {}), call('issues:list', { pairId: null })]);
+      });
+    });
+    try {
+      await call('settings:update', { pollIntervalSeconds: 50 });
+    } finally {
+      stopListening();
+    }
+    const [pairs, issues] = (await asked) ?? [[], []];
+    await pairBecomes((view) => view.state === 'idle', 'the pair after the restart');
+    expect(askedDuringRestart).toBe(true);
+    expect(pairs.map((pair) => pair.id)).toEqual([pairId]);
+    expect(issues.filter((issue) => issue.kind === 'conflict').map((issue) => issue.path)).toEqual([
+      'plan.txt',
+    ]);
   });
 
   it('keeps the activity and the conflict across that restart, and lets the conflict go once settled', async () => {
