@@ -1,6 +1,7 @@
 // An on-demand pair's placeholders in a round's inputs: read as their rows saw them, followed when their item is gone, kept when moved out of sight.
 import { hasName, nameKey, type IndexRow, type LocalEntry, type RelativePath } from '../../model/items.ts';
 import type { ScanResult } from '../local/scan-result.ts';
+import { unsyncedItem, type PassIssue } from '../pass-report.ts';
 
 /** A placeholder's entry as its row last saw it, when it is that row's (same inode). */
 export function asSynced(local: Map<RelativePath, LocalEntry>, entry: LocalEntry, row: IndexRow): LocalEntry {
@@ -86,4 +87,32 @@ export function movedOutOfSight(
     paths.push(row.path);
   }
   return paths;
+}
+
+/**
+ * What is here under a name an item moved out of sight left (`movedOutOfSight`): a new item there waits
+ * with it, since the device keeps that item under the name until the user renames, and is said to wait,
+ * never left out in silence (issue 30's model, seed 5979: a new file named as the folder moved away).
+ */
+export function waitingUnderOutOfSight(
+  local: ReadonlyMap<RelativePath, LocalEntry>,
+  paths: readonly RelativePath[],
+): PassIssue[] {
+  if (paths.length === 0) return [];
+  const keys = new Set(paths.map(nameKey));
+  const issues: PassIssue[] = [];
+  for (const entry of local.values()) {
+    if (!keys.has(nameKey(entry.path))) continue;
+    issues.push(
+      unsyncedItem(
+        'NAME_CLASH',
+        entry.path,
+        'On this computer: the item that had this name was moved to a name another item in its folder has ' +
+          'in another Unicode normal form, so the device keeps it under this name until one of those is ' +
+          'renamed. This one waits until then.',
+        'local',
+      ),
+    );
+  }
+  return issues;
 }

@@ -1,7 +1,12 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
 import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
 import { movedIntoKeptCopies, SelectionLeftOut } from '../selection/selection-inputs.ts';
-import { asSynced, followGonePlaceholders, movedOutOfSight } from '../on-demand/placeholder-inputs.ts';
+import {
+  asSynced,
+  followGonePlaceholders,
+  movedOutOfSight,
+  waitingUnderOutOfSight,
+} from '../on-demand/placeholder-inputs.ts';
 import { MOVING_PREFIX } from '../../model/names.ts';
 import {
   isAscii,
@@ -218,9 +223,9 @@ export function passInputs(
   }
   const shadowed = shadowedLocalPaths(scan, rows, elsewhere, issues);
   // An item moved to a name left out is not deleted when placeholders may be in it (placeholder-inputs.ts).
-  for (const path of movedOutOfSight(scan, rows, (path) => isShadowed(path, shadowed))) {
-    unknown.add(path, 'itself-and-below');
-  }
+  const outOfSight = movedOutOfSight(scan, rows, (path) => isShadowed(path, shadowed));
+  for (const path of outOfSight) unknown.add(path, 'itself-and-below');
+  issues.push(...waitingUnderOutOfSight(local, outOfSight));
   const unknownBefore = unknown.size;
   const lookup = rowLookup(rows, elsewhere);
   const selection = new SelectionLeftOut(walk.excluded, scan, (id) => lookup.get(id) !== undefined);

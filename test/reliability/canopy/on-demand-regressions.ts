@@ -105,6 +105,28 @@ export const ON_DEMAND_REGRESSIONS: readonly OnDemandRegression[] = [
       onDemand: { pinned: ['notes'], before: [], after: [] },
     },
   },
+  {
+    why:
+      'a new file here under the name of a folder moved to a name left out (seed 5979): the device keeps ' +
+      'that folder under the old name until the rename, and the new file was left out with it in silence, ' +
+      'never synced and never said (fixed in placeholder-inputs.ts, waitingUnderOutOfSight: NAME_CLASH)',
+    scenario: {
+      seed: 5979,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'caf\u00e9.txt', kind: 'folder' },
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        { path: 'x.bin', kind: 'file', content: '5979:i1 abcdefghijklmnopqrstuvwxyzabcdef\n' },
+      ],
+      local: [
+        { op: 'move', from: 'caf\u00e9.txt', to: 'r\u00e9sum\u00e9' },
+        { op: 'create-file', path: 'cafe\u0301.txt', content: '5979:l5 abcdefghijklmnopqrs\n' },
+      ],
+      remote: [],
+      onDemand: { pinned: [], before: [], after: [] },
+    },
+  },
 ];
 
 /** Not fixed yet: each must still fail (run as `it.fails`). */
