@@ -616,6 +616,36 @@ export const SOAK_REGRESSIONS: readonly SoakRegression[] = [
       },
     },
   },
+  {
+    why:
+      'issue 30, soak seed 2036 (--on-demand-rate 1): a placeholder moved here to a name left out (the other ' +
+      'Unicode spelling of a folder) while the other client edited it on the device. The row stays at the old ' +
+      'name until the rename, and the edit waits with it; the model took the row behind the device for a ' +
+      'wrong index (fixed in on-demand-world.ts: such a row must be the device item at its path and kind)',
+    scenario: {
+      seed: 2036,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'a.txt', kind: 'file', content: '2036:i2 abcdefghijklmnopqr\n' },
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 'a.txt', to: 'r\u00e9sum\u00e9' }],
+      remote: [{ op: 'edit', path: 'a.txt', content: '2036:r7 abcdefghijklmnopqrstuvwxyzabcdefgh\n' }],
+      onDemand: { pinned: [], before: [], after: [] },
+      soak: {
+        crash: null,
+        faults: null,
+        during: null,
+        live: false,
+        bulk: null,
+        root: null,
+        trash: null,
+        upload: null,
+        second: null,
+      },
+    },
+  },
 ];
 
 export const SOAK_OPEN: readonly OpenSoakFailure[] = [];
