@@ -308,10 +308,13 @@ function recordLocalMove(context: ExecutionContext, remoteId: string, op: Op<'lo
   });
 }
 
-/** The index row of the item the trash operation is about: by inode, at the path the plan gave. */
+/** The index row of the item the trash operation is about: the planner's, else by inode, else at its path. */
 function indexRowOf(context: ExecutionContext, op: Op<'local-trash'>): IndexEntry | undefined {
   const store = context.setup.index.store;
-  return store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
+  // The planner's row first: an entry paired by path has a new inode (maybe another row's, reused) and
+  // may spell the path otherwise (seed 3680: the row NFD, the new folder NFC).
+  const planned = op.indexRemoteId === undefined ? undefined : store.get(op.indexRemoteId);
+  return planned ?? store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
 }
 
 /**

@@ -92,6 +92,8 @@ export type Operation =
       inode: string;
       kind: ItemKind;
       reason: OperationReason;
+      /** The item's index row: paired by path, its entry may have another inode and spelling (seed 3680). */
+      indexRemoteId?: string;
     }
   /** Both sides already agree: record them as the new common base. */
   | {

@@ -182,6 +182,7 @@ function emitClearingTheWay(emission: NodeEmission): void {
       inode: local.inode,
       kind: local.kind,
       reason: 'type-change',
+      ...(index === null ? {} : { indexRemoteId: index.remoteId }),
     }));
   }
 }
@@ -201,6 +202,7 @@ function emitDelete(emission: NodeEmission): void {
         inode: local.inode,
         kind: local.kind,
         reason: 'sync',
+        ...(index === null ? {} : { indexRemoteId: index.remoteId }),
       }));
     }
     return;

@@ -598,4 +598,29 @@ export const REGRESSIONS: readonly Regression[] = [
       remote: [],
     },
   },
+  {
+    why:
+      'index row left (--seed 3680, the plain pair too): a synced NFD folder deleted here and made again ' +
+      'NFC, the device turning it into a file moved to the NFC name; paired by path, the new folder went ' +
+      'to the trash for the file, but the trash looked its row up by the new inode and exact path and ' +
+      'missed the NFD row unless the new folder reused the old inode. The trash takes the planner row. ' +
+      'Here the new folder is made first, so it never gets that inode and the scenario fails without it',
+    scenario: {
+      seed: 3680,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        { path: 're\u0301sume\u0301/d', kind: 'folder' },
+      ],
+      local: [
+        { op: 'create-folder', path: 'r\u00e9sum\u00e9' },
+        { op: 'delete', path: 're\u0301sume\u0301' },
+      ],
+      remote: [
+        { op: 'folder-to-file', path: 're\u0301sume\u0301', content: '3680:r4 abcdefghijklmnopqrstuv\n' },
+        { op: 'move', from: 're\u0301sume\u0301', to: 'r\u00e9sum\u00e9' },
+      ],
+    },
+  },
 ];

@@ -184,4 +184,29 @@ describe('type changes', () => {
     expect(await pair.remoteTree()).toEqual(expected);
     expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'in a folder' });
   });
+
+  it('replaces a folder made again here under its NFC spelling with the file the device moved there, its NFD row removed (seed 3680)', async ({
+    newPair,
+  }) => {
+    const nfd = 're\u0301sume\u0301';
+    const nfc = 'r\u00e9sum\u00e9';
+    const pair = makePair(newPair);
+    pair.mkdirLocal(`${nfd}/d`);
+    expectSynced(await pair.sync());
+    // Made while the old folder is still there, the new one cannot get its inode: it pairs by path.
+    pair.mkdirLocal(nfc);
+    pair.removeLocal(nfd);
+    await pair.removeRemote(nfd);
+    await pair.writeRemote(nfd, 'now a file');
+    await pair.moveRemote(nfd, nfc);
+    expectSynced(await pair.sync());
+    const expected = files({ [nfc]: 'now a file' });
+    expect(pair.localTree()).toEqual(expected);
+    expect(await pair.remoteTree()).toEqual(expected);
+    // One row, the file's: the folder's row went with the folder, though its path is the NFD spelling.
+    expect([...pair.index.entries()].map((row) => [row.path, row.kind])).toEqual([[nfc, 'file']]);
+    const again = await pair.sync();
+    expectSynced(again);
+    expect(again.operations).toEqual({});
+  });
 });
