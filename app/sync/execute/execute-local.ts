@@ -325,6 +325,7 @@ async function placeholdersDropped(
   context: ExecutionContext,
   absolute: string,
   now: LocalEntry,
+  dropped: string[],
 ): Promise<boolean> {
   if (context.setup.onDemand === undefined) return false;
   if (now.kind === 'file') {
@@ -334,7 +335,23 @@ async function placeholdersDropped(
     return true;
   }
   context.setup.onLocalWrite({ kind: 'deleted', path: now.path });
-  return dropPlaceholdersBelow(absolute);
+  return dropPlaceholdersBelow(absolute, (inode) => dropped.push(inode));
+}
+
+/**
+ * Rows of placeholders dropped below a trashed folder but not of its tree: moved into it as the device
+ * deleted their items (followGonePlaceholders moves a row for the round only; seed 9037). Items gone there.
+ */
+function forgetGoneDropped(context: ExecutionContext, dropped: readonly string[]): number {
+  let removed = 0;
+  for (const inode of dropped) {
+    for (const row of context.setup.index.store.byInode(inode)) {
+      if (row.kind === 'file' && !context.setup.remote.has(row.remoteId)) {
+        removed += context.setup.index.removeTree(row.remoteId);
+      }
+    }
+  }
+  return removed;
 }
 
 /** Why the last resort, the folder's own trash, failed is the folder's own reason (read-only...). */
@@ -358,7 +375,8 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
   if (now !== undefined && !synced) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
   }
-  if (now !== undefined && !(await placeholdersDropped(context, absolute, now))) {
+  const dropped: string[] = [];
+  if (now !== undefined && !(await placeholdersDropped(context, absolute, now, dropped))) {
     context.setup.onLocalWrite({ kind: 'deleted', path: op.path });
     try {
       const trashed = await moveToTrash(absolute, {
@@ -371,7 +389,8 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
       if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw trashFailure(error);
     }
   }
-  const removed = row ? context.setup.index.removeTree(row.remoteId) : 0;
+  let removed = row ? context.setup.index.removeTree(row.remoteId) : 0;
+  removed += forgetGoneDropped(context, dropped);
   // A folder counts with everything it held.
   if (op.reason !== 'type-change') {
     context.ledger.counts.deleted += Math.max(1, removed);

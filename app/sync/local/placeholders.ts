@@ -6,7 +6,7 @@
 // downloads it when opened; the engine never reads its bytes. The attribute is the only truth of
 // "this has no content": it travels with the file through renames, and whoever fills the file removes
 // it last, so a crash leaves a placeholder, never a partial file taken for content.
-import { open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { lstat, open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MchError } from '../../../common/errors.ts';
 import { PLACEHOLDER_MARK, PLACEHOLDER_XATTR } from '../../mount/hydration-protocol.ts';
@@ -81,16 +81,22 @@ export function isPlaceholder(target: string | number): boolean {
 
 /**
  * Removes every placeholder below the folder `path` (they hold nothing worth a trash), and the folders
- * left empty by that; true when nothing is left (the folder itself is gone too).
+ * left empty by that; true when nothing is left (the folder itself is gone too). `dropped` hears the
+ * inode of each placeholder removed.
  */
-export async function dropPlaceholdersBelow(path: string): Promise<boolean> {
+export async function dropPlaceholdersBelow(
+  path: string,
+  dropped: (inode: string) => void = () => undefined,
+): Promise<boolean> {
   let empty = true;
   for (const entry of await readdir(path, { withFileTypes: true })) {
     const child = join(path, entry.name);
     if (entry.isDirectory()) {
-      if (!(await dropPlaceholdersBelow(child))) empty = false;
+      if (!(await dropPlaceholdersBelow(child, dropped))) empty = false;
     } else if (entry.isFile() && isPlaceholder(child)) {
+      const { ino } = await lstat(child, { bigint: true });
       await unlink(child);
+      dropped(ino.toString());
     } else {
       empty = false;
     }
