@@ -9,6 +9,7 @@ import { plan, type Plan } from '../plan/planner.ts';
 import { reconcile, type ReconciledItem, type ReconcileInput } from '../plan/reconcile.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import { answersHold } from '../guards/folder-check.ts';
+import { settleMovesIntoExcluded } from '../selection/moves-into-excluded.ts';
 import { passInputs, type PassInputs } from './pass-inputs.ts';
 import type { PassRun } from './pass-run.ts';
 import { scopedPassInputs, withStandingOutside, type PassScope } from './pass-scope.ts';
@@ -83,6 +84,12 @@ export async function planRound(
     client: engine.client,
     index,
     localRoot: engine.localRoot,
+    signal: run.options.signal,
+  });
+  // A file renamed here that another client moved into an excluded folder is not sent up again.
+  await settleMovesIntoExcluded(items, walk, {
+    client: engine.client,
+    remoteRootId,
     signal: run.options.signal,
   });
   const now = (engine.now ?? (() => new Date()))();

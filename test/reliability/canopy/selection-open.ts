@@ -15,33 +15,6 @@ export interface OpenFailure {
 export const SYNC_OPEN: readonly OpenFailure[] = [
   {
     why:
-      'a duplicate on the device (npm run sync-random -- --seeds 2000, seed ' +
-      '775, open at fa150f6): caf\u00e9.txt renamed here to x.bin while another client moves it into the ' +
-      'excluded d (copy kept); the move reads as a delete on the device and the rename wins, so ' +
-      'x.bin goes up as a new file: the device holds that version twice (d/caf\u00e9.txt and x.bin). ' +
-      'Nothing lost',
-    fails: 'every run',
-    scenario: {
-      seed: 775,
-      caseInsensitive: false,
-      initialSide: 'remote',
-      initial: [
-        { path: 'caf\u00e9.txt', kind: 'file', content: '775:i3 abcdefghijklmnopqrstuvwxyzabcdefghijklm\n' },
-        { path: 'd', kind: 'folder' },
-      ],
-      local: [{ op: 'move', from: 'caf\u00e9.txt', to: 'x.bin' }],
-      remote: [],
-      selection: {
-        exclude: [{ path: 'd', localCopy: 'keep' }],
-        before: [],
-        local: [],
-        remote: [{ op: 'move', from: 'caf\u00e9.txt', to: 'd/caf\u00e9.txt' }],
-        include: ['d'],
-      },
-    },
-  },
-  {
-    why:
       'a new file retried for ever (seed 615, open at fa150f6): the synced caf\u00e9.txt moved here into ' +
       'the kept copy Docs (the device keeps it at its place, MOVED_INTO_EXCLUDED, as expected), and ' +
       "another file moved out of the copy to that same name: its upload meets the device's caf\u00e9.txt " +

@@ -358,4 +358,57 @@ export const SELECTION_SOAK_REGRESSIONS: readonly SoakRegression[] = [
       },
     },
   },
+  {
+    why:
+      'a duplicate on the device (npm run sync-random -- --seeds 2000, seed 775, open at fa150f6): ' +
+      'caf\u00e9.txt renamed here to x.bin while another client moves it into the excluded d (copy ' +
+      'kept); the walk does not list d, so the move read as a delete and the rename beat it: x.bin ' +
+      'went up as a new file and the device held that version twice (d/caf\u00e9.txt and x.bin). ' +
+      'Fixed: a file moved here and gone from the walk is looked for on the device; below an ' +
+      "excluded folder, the device's move wins (as any move on both sides) and the local copy goes " +
+      'to the trash (selection/moves-into-excluded.ts)',
+    scenario: {
+      seed: 775,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'caf\u00e9.txt', kind: 'file', content: '775:i3 abcdefghijklmnopqrstuvwxyzabcdefghijklm\n' },
+        { path: 'd', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 'caf\u00e9.txt', to: 'x.bin' }],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'd', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [{ op: 'move', from: 'caf\u00e9.txt', to: 'd/caf\u00e9.txt' }],
+        include: ['d'],
+      },
+    },
+  },
+  {
+    why:
+      'a duplicate on the device (npm run sync-random -- --seed 1495): b.md renamed here to ' +
+      'caf\u00e9.txt while another client renames the excluded notes (copy removed) to Notes and ' +
+      'moves b.md into it; caf\u00e9.txt went up as a new file beside Notes/b.md. The same cause and ' +
+      'fix as seed 775, with the copy removed and the excluded folder renamed',
+    scenario: {
+      seed: 1495,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'b.md', kind: 'file', content: '1495:i2 abcdefghijklmnopqrstuv\n' },
+        { path: 'notes', kind: 'folder' },
+      ],
+      local: [{ op: 'move', from: 'b.md', to: 'caf\u00e9.txt' }],
+      remote: [{ op: 'move', from: 'notes', to: 'Notes' }],
+      selection: {
+        exclude: [{ path: 'notes', localCopy: 'remove' }],
+        before: [],
+        local: [],
+        remote: [{ op: 'move', from: 'b.md', to: 'Notes/b.md' }],
+        include: [],
+      },
+    },
+  },
 ];
