@@ -98,9 +98,14 @@ export function movedIntoKeptCopies(
   const kept = scan.keptInodes;
   if (kept === undefined || kept.size === 0) return [];
   const moved: Array<{ path: RelativePath; issue: PassIssue }> = [];
+  // Under NFC, as the reconciler pairs a row with what was saved at its path: a name spelled the other
+  // way is the same name (seed 615: left out, the row's place was free for a new file that could never go up).
+  let here: Set<string> | undefined;
   for (const row of rows.values()) {
     // Something is at its path (itself, or a new file an editor saved there): it did not move.
     if (row.inode === null || local.has(row.path)) continue;
+    here ??= new Set([...local.keys()].map(nameKey));
+    if (here.has(nameKey(row.path))) continue;
     const found = kept.get(row.inode);
     // The same inode, kind, size and time: moved there (a new file given a freed inode is not).
     if (found === undefined || found.kind !== row.kind) continue;

@@ -15,33 +15,6 @@ export interface OpenFailure {
 export const SYNC_OPEN: readonly OpenFailure[] = [
   {
     why:
-      'a new file retried for ever (seed 615, open at fa150f6): the synced caf\u00e9.txt moved here into ' +
-      'the kept copy Docs (the device keeps it at its place, MOVED_INTO_EXCLUDED, as expected), and ' +
-      "another file moved out of the copy to that same name: its upload meets the device's caf\u00e9.txt " +
-      'and is retried as CONFLICT in every pass, never synced and never said to need the user',
-    fails: 'every run',
-    scenario: {
-      seed: 615,
-      caseInsensitive: false,
-      initialSide: 'local',
-      initial: [
-        { path: 'Docs', kind: 'folder' },
-        { path: 'cafe\u0301.txt', kind: 'file', content: '615:i3 abcdefghijklm\n' },
-        { path: 'Docs/cafe\u0301.txt', kind: 'file', content: '615:i8 abcdefg\n' },
-      ],
-      local: [{ op: 'move', from: 'Docs/cafe\u0301.txt', to: 'caf\u00e9.txt' }],
-      remote: [],
-      selection: {
-        exclude: [{ path: 'Docs', localCopy: 'keep' }],
-        before: [],
-        local: [{ op: 'move', from: 'cafe\u0301.txt', to: 'Docs/a.txt' }],
-        remote: [],
-        include: [],
-      },
-    },
-  },
-  {
-    why:
       'a copy to remove that never goes (MCH_SELECTION_RATE=1 npm run sync-random -- --seeds 1000 ' +
       '--from 20000 --items 24 --changes 10, seed 20466, open at fa150f6): Notes excluded, its copy ' +
       'to be removed, while it holds a new file whose name is the NFC twin of a synced one; the ' +

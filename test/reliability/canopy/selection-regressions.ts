@@ -411,4 +411,63 @@ export const SELECTION_SOAK_REGRESSIONS: readonly SoakRegression[] = [
       },
     },
   },
+  {
+    why:
+      'a new file retried for ever (npm run sync-random -- --seeds 2000, seed 615, open at ' +
+      'fa150f6): the synced cafe\u0301.txt moved here into the kept copy Docs while another file ' +
+      'moved out of the copy to caf\u00e9.txt, the same name spelled NFC. The row was taken for ' +
+      'moved into the copy (nothing at its exact path) and left out with the device item, and the ' +
+      "new file's upload met the device's twin: CONFLICT in every pass, never synced. Fixed: " +
+      "something at the row's path under NFC is its item, as the reconciler pairs it (an edit " +
+      "that goes up over the device's version; the old bytes stay in the kept copy). The model " +
+      'no longer hides a device place something here took since',
+    scenario: {
+      seed: 615,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'Docs', kind: 'folder' },
+        { path: 'cafe\u0301.txt', kind: 'file', content: '615:i3 abcdefghijklm\n' },
+        { path: 'Docs/cafe\u0301.txt', kind: 'file', content: '615:i8 abcdefg\n' },
+      ],
+      local: [{ op: 'move', from: 'Docs/cafe\u0301.txt', to: 'caf\u00e9.txt' }],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'Docs', localCopy: 'keep' }],
+        before: [],
+        local: [{ op: 'move', from: 'cafe\u0301.txt', to: 'Docs/a.txt' }],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'seed 615 spelled one way (made by hand): b.txt moved into the kept copy Docs and Docs/c.txt ' +
+      "moved out to b.txt. The engine always took the new b.txt for the row's item (its bytes go up " +
+      "over the device's b.txt, the old ones stay in the kept copy); the model hid the device's " +
+      'b.txt and its row while a file was here at that place, which no outcome could meet',
+    scenario: {
+      seed: 615,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'Docs', kind: 'folder' },
+        { path: 'b.txt', kind: 'file', content: '615:i3 abcdefghijklm\n' },
+        { path: 'Docs/c.txt', kind: 'file', content: '615:i8 abcdefg\n' },
+      ],
+      local: [],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'Docs', localCopy: 'keep' }],
+        before: [],
+        local: [
+          { op: 'move', from: 'b.txt', to: 'Docs/a.txt' },
+          { op: 'move', from: 'Docs/c.txt', to: 'b.txt' },
+        ],
+        remote: [],
+        include: [],
+      },
+    },
+  },
 ];

@@ -16,7 +16,8 @@ function contentsOf(items: readonly { content?: string }[]): Set<string> {
  * `state` with the excluded folders left out of the usual checks: on the device where it has them
  * (with whatever takes that name; once gone, a folder made again at the path is excluded too, a file
  * there is not), here at that path and wherever a kept copy went; on the device, the synced items the
- * user moved into a kept copy (the device keeps them where they were).
+ * user moved into a kept copy (the device keeps them where they were), unless something is here at
+ * that place now.
  */
 export function viewOf(world: SelectionWorld, state: PassState): PassState {
   const fileAt = (path: string): boolean =>
@@ -24,10 +25,14 @@ export function viewOf(world: SelectionWorld, state: PassState): PassState {
   const folders = world.excluded.flatMap((folder) =>
     folder.print === undefined && fileAt(folder.path) ? [] : [folder.path],
   );
+  // An item made here since at such a place (any spelling) is synced with the device's item there: the
+  // engine takes what is at a row's path for its item (an editor's save, seed 532), so its new bytes go
+  // up over the old ones, which the kept copy still holds (seed 615).
+  const taken = new Set(state.local.map((item) => nfc(item.path)));
   return withoutExcluded(state, {
     folders,
     localOnly: world.keptCopies().map((copy) => copy.path),
-    remoteOnly: world.movedIntoFrom,
+    remoteOnly: world.movedIntoFrom.filter((path) => !taken.has(nfc(path))),
   });
 }
 
