@@ -492,10 +492,14 @@ describe('the window of mch-sync ui', () => {
   });
 
   it('stops every pass cleanly on SIGTERM, having caused no console error', async () => {
+    const before = problems.length;
     const exited = new Promise<number | null>((done) => ui.once('exit', done));
     ui.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output).toContain('Stopped.');
-    expect(problems).toEqual([]);
+    // Once the host is gone, the page's event stream may try to reconnect before the test ends, and
+    // Chromium logs that refusal: the only error the stop may cause (it raced the check: 1 run in 8).
+    const afterStop = problems.slice(before).filter((text) => !text.includes('ERR_CONNECTION_REFUSED'));
+    expect([...problems.slice(0, before), ...afterStop]).toEqual([]);
   });
 });
