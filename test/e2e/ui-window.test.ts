@@ -306,6 +306,7 @@ describe('the window of mch-sync ui', () => {
     );
   });
 
+  // 90 s: its own wait for the hold may take 30 s on a loaded machine, and the merge comes after it.
   it('holds a folder replaced by another one, says so, and merges both with "Keep everything on both sides"', async ({
     device,
   }) => {
@@ -342,7 +343,7 @@ describe('the window of mch-sync ui', () => {
     } finally {
       rmSync(aside, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 
   it('refuses a folder inside a synced one in "Add a folder", with the reason in the form', async () => {
     const inner = join(folder, 'Inner');
