@@ -267,97 +267,6 @@ export const SELECTION_REGRESSIONS: readonly Regression[] = [
       },
     },
   },
-];
-
-/** The same for soak seeds (run by soak-regressions.test.ts with SOAK_REGRESSIONS). */
-export const SELECTION_SOAK_REGRESSIONS: readonly SoakRegression[] = [
-  {
-    why:
-      "index mismatch (npm run soak -- --seeds 200, seed 62; issue 29's model): the excluded " +
-      'r\u00e9sum\u00e9/d kept its copy, which moved here with its parent (r\u00e9sum\u00e9 renamed sub) while another ' +
-      'client replaced the folder by a file r\u00e9sum\u00e9/d; the file came down to the path left free, and ' +
-      'every whole scan after skipped it as EXCLUDED (the exclusion stayed on the path): its row ' +
-      'had no item for the checks, a local edit of it never went up. The same without the crashes. ' +
-      'Fixed in fa150f6: only folders are excluded by name',
-    scenario: {
-      seed: 62,
-      caseInsensitive: false,
-      initialSide: 'local',
-      initial: [
-        { path: 're\u0301sume\u0301', kind: 'folder' },
-        { path: 're\u0301sume\u0301/d', kind: 'folder' },
-      ],
-      local: [],
-      remote: [
-        {
-          op: 'folder-to-file',
-          path: 're\u0301sume\u0301/d',
-          content: '62:r5 abcdefghijklmnopqrstuvwxyzabcde\n',
-        },
-      ],
-      selection: {
-        exclude: [{ path: 're\u0301sume\u0301/d', localCopy: 'keep' }],
-        before: [],
-        local: [{ op: 'move', from: 're\u0301sume\u0301', to: 'sub' }],
-        remote: [],
-        include: [],
-      },
-      soak: {
-        crash: { pass: 'first', how: 'in-transaction', at: 5 },
-        faults: null,
-        during: null,
-        live: false,
-        bulk: null,
-        root: null,
-        trash: null,
-        upload: null,
-        second: null,
-        selectionCrash: { pass: 'exclusion', how: 'in-transaction', at: 1 },
-      },
-    },
-  },
-  {
-    why:
-      'device changes never applied (npm run soak -- --seeds 200, seed 106, new at fa150f6; issue ' +
-      "29's model): d excluded (copy kept); another client renames d to Sub and moves A.txt into " +
-      'it. The pass follows the rename in the same round and applies nothing else of it: A.txt ' +
-      'stays here (its local copy should go to the trash), its row names an item the engine no ' +
-      'longer sees, and every pass after says synced. As SYNC_OPEN seeds 861 and 587 ' +
-      '(canopy/selection-open.ts)' +
-      '. Fixed in the commit after 06834a4: the walk that follows a moved exclusion again keeps the changed listings of the first walk as changes, and that round is no quiet one',
-    scenario: {
-      seed: 106,
-      caseInsensitive: false,
-      initialSide: 'local',
-      initial: [
-        { path: 'A.txt', kind: 'file', content: '106:i6 abcdefghijklmnopqrstuvwxy\n' },
-        { path: 'd', kind: 'folder' },
-      ],
-      local: [],
-      remote: [],
-      selection: {
-        exclude: [{ path: 'd', localCopy: 'keep' }],
-        before: [],
-        local: [],
-        remote: [
-          { op: 'move', from: 'd', to: 'Sub' },
-          { op: 'move', from: 'A.txt', to: 'Sub/A.txt' },
-        ],
-        include: [],
-      },
-      soak: {
-        crash: null,
-        faults: null,
-        during: null,
-        live: false,
-        bulk: null,
-        root: null,
-        trash: null,
-        upload: null,
-        second: null,
-      },
-    },
-  },
   {
     why:
       'a duplicate on the device (npm run sync-random -- --seeds 2000, seed 775, open at fa150f6): ' +
@@ -467,6 +376,97 @@ export const SELECTION_SOAK_REGRESSIONS: readonly SoakRegression[] = [
         ],
         remote: [],
         include: [],
+      },
+    },
+  },
+];
+
+/** The same for soak seeds (run by soak-regressions.test.ts with SOAK_REGRESSIONS). */
+export const SELECTION_SOAK_REGRESSIONS: readonly SoakRegression[] = [
+  {
+    why:
+      "index mismatch (npm run soak -- --seeds 200, seed 62; issue 29's model): the excluded " +
+      'r\u00e9sum\u00e9/d kept its copy, which moved here with its parent (r\u00e9sum\u00e9 renamed sub) while another ' +
+      'client replaced the folder by a file r\u00e9sum\u00e9/d; the file came down to the path left free, and ' +
+      'every whole scan after skipped it as EXCLUDED (the exclusion stayed on the path): its row ' +
+      'had no item for the checks, a local edit of it never went up. The same without the crashes. ' +
+      'Fixed in fa150f6: only folders are excluded by name',
+    scenario: {
+      seed: 62,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        { path: 're\u0301sume\u0301/d', kind: 'folder' },
+      ],
+      local: [],
+      remote: [
+        {
+          op: 'folder-to-file',
+          path: 're\u0301sume\u0301/d',
+          content: '62:r5 abcdefghijklmnopqrstuvwxyzabcde\n',
+        },
+      ],
+      selection: {
+        exclude: [{ path: 're\u0301sume\u0301/d', localCopy: 'keep' }],
+        before: [],
+        local: [{ op: 'move', from: 're\u0301sume\u0301', to: 'sub' }],
+        remote: [],
+        include: [],
+      },
+      soak: {
+        crash: { pass: 'first', how: 'in-transaction', at: 5 },
+        faults: null,
+        during: null,
+        live: false,
+        bulk: null,
+        root: null,
+        trash: null,
+        upload: null,
+        second: null,
+        selectionCrash: { pass: 'exclusion', how: 'in-transaction', at: 1 },
+      },
+    },
+  },
+  {
+    why:
+      'device changes never applied (npm run soak -- --seeds 200, seed 106, new at fa150f6; issue ' +
+      "29's model): d excluded (copy kept); another client renames d to Sub and moves A.txt into " +
+      'it. The pass follows the rename in the same round and applies nothing else of it: A.txt ' +
+      'stays here (its local copy should go to the trash), its row names an item the engine no ' +
+      'longer sees, and every pass after says synced. As SYNC_OPEN seeds 861 and 587 ' +
+      '(canopy/selection-open.ts)' +
+      '. Fixed in the commit after 06834a4: the walk that follows a moved exclusion again keeps the changed listings of the first walk as changes, and that round is no quiet one',
+    scenario: {
+      seed: 106,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'A.txt', kind: 'file', content: '106:i6 abcdefghijklmnopqrstuvwxy\n' },
+        { path: 'd', kind: 'folder' },
+      ],
+      local: [],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'd', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [
+          { op: 'move', from: 'd', to: 'Sub' },
+          { op: 'move', from: 'A.txt', to: 'Sub/A.txt' },
+        ],
+        include: [],
+      },
+      soak: {
+        crash: null,
+        faults: null,
+        during: null,
+        live: false,
+        bulk: null,
+        root: null,
+        trash: null,
+        upload: null,
+        second: null,
       },
     },
   },
