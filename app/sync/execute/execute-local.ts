@@ -15,6 +15,7 @@ import { dropPlaceholdersBelow, isPlaceholder, writePlaceholder } from '../local
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
 import type { Operation } from '../plan/operations.ts';
 import { baseName } from '../../model/paths.ts';
+import { indexRowOf, leftBothSides } from './trash-rows.ts';
 
 type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
 
@@ -308,15 +309,6 @@ function recordLocalMove(context: ExecutionContext, remoteId: string, op: Op<'lo
   });
 }
 
-/** The index row of the item the trash operation is about: the planner's, else by inode, else at its path. */
-function indexRowOf(context: ExecutionContext, op: Op<'local-trash'>): IndexEntry | undefined {
-  const store = context.setup.index.store;
-  // The planner's row first: an entry paired by path has a new inode (maybe another row's, reused) and
-  // may spell the path otherwise (seed 3680: the row NFD, the new folder NFC).
-  const planned = op.indexRemoteId === undefined ? undefined : store.get(op.indexRemoteId);
-  return planned ?? store.byInode(op.inode).find((row) => row.kind === op.kind) ?? store.byPath(op.path);
-}
-
 /**
  * An on-demand pair's placeholders hold nothing worth a trash (restored from there they would read as
  * zeros): they are removed, a folder's first; true when nothing is left to trash.
@@ -376,6 +368,7 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
   }
   const dropped: string[] = [];
+  const spared = await leftBothSides(context, row, op);
   if (now !== undefined && !(await placeholdersDropped(context, absolute, now, dropped))) {
     context.setup.onLocalWrite({ kind: 'deleted', path: op.path });
     try {
@@ -389,7 +382,7 @@ export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'
       if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw trashFailure(error);
     }
   }
-  let removed = row ? context.setup.index.removeTree(row.remoteId) : 0;
+  let removed = row ? context.setup.index.removeTree(row.remoteId, (child) => spared.has(child.remoteId)) : 0;
   removed += forgetGoneDropped(context, dropped);
   // A folder counts with everything it held.
   if (op.reason !== 'type-change') {

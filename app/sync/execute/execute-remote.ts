@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { currentETag, parentId, type ExecutionContext } from './execution-context.ts';
 import { codeOf, indexPathIn, replanOn, remoteParentOf, touchParentOf, type Op } from './execute-shared.ts';
 import { prepareFolderDelete } from './subtree-check.ts';
+import { leftOnDevice } from './trash-rows.ts';
 import { baseName } from '../../model/paths.ts';
 import { MOVING_PREFIX } from '../../model/names.ts';
 
@@ -168,12 +169,13 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
   context.ledger.pendingRemoteDeletes.delete(op.remoteId);
   store.completeIntent(intent, () => {
     // A folder the device re-created is still indexed under its old id, maybe at another spelling of
-    // its path (seed 21173: the row NFC, the new folder NFD).
+    // its path (seed 21173: the row NFC, the new folder NFD). Rows of items that left it stay, parked
+    // for the operation that places them.
     const row =
       store.get(op.remoteId) ?? (op.indexRemoteId === undefined ? undefined : store.get(op.indexRemoteId));
     removed = row
       ? context.setup.index.removeTree(row.remoteId, (child) =>
-          survivesDelete(context, child.remoteId, op.remoteId),
+          leftOnDevice(context, child.remoteId, op.remoteId),
         )
       : 0;
   });
@@ -182,19 +184,4 @@ export async function deleteRemote(context: ExecutionContext, op: Op<'remote-del
     context.ledger.counts.deleted += Math.max(1, removed);
     context.ledger.deletedItems.remote += Math.max(1, removed);
   }
-}
-
-/**
- * Whether an item indexed below a folder this pass deleted on the device was elsewhere on the device
- * by then: moved out on the device (seed 20694) or by this pass before the delete. Its row stays (parked)
- * for the operation that places it.
- */
-function survivesDelete(context: ExecutionContext, remoteId: string, deletedId: string): boolean {
-  let parent = context.ledger.movedTo.get(remoteId) ?? context.setup.remote.get(remoteId)?.parentId;
-  for (let depth = 0; parent !== undefined && depth < 4096; depth++) {
-    if (parent === deletedId) return false;
-    if (parent === context.setup.remoteRootId) return true;
-    parent = context.ledger.movedTo.get(parent) ?? context.setup.remote.get(parent)?.parentId;
-  }
-  return false;
 }

@@ -623,4 +623,29 @@ export const REGRESSIONS: readonly Regression[] = [
       ],
     },
   },
+  {
+    why:
+      'index row lost (--seed 9570, the plain pair): a file edited here and moved out of its folder the ' +
+      'same way on both sides, the device turning that folder into a file. The row stayed below the ' +
+      'folder for the upload to move (no index-update); the folder went to the trash first and took the ' +
+      'row with it, so the upload had none to write: no row for the file, a second pass not quiet. The ' +
+      'trash now parks the rows of items that left the folder on both sides for their own operation',
+    scenario: {
+      seed: 9570,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'r\u00e9sum\u00e9', kind: 'folder' },
+        { path: 'r\u00e9sum\u00e9/A.txt', kind: 'file', content: '9570:i2 abcd\n' },
+      ],
+      local: [
+        { op: 'edit', path: 'r\u00e9sum\u00e9/A.txt', content: '9570:l3 abcdefghijklmnopqrstuvwxyzabcdef\n' },
+        { op: 'move', from: 'r\u00e9sum\u00e9/A.txt', to: 'A.txt' },
+      ],
+      remote: [
+        { op: 'move', from: 'r\u00e9sum\u00e9/A.txt', to: 'A.txt' },
+        { op: 'folder-to-file', path: 'r\u00e9sum\u00e9', content: '9570:r5 abcdefghijk\n' },
+      ],
+    },
+  },
 ];

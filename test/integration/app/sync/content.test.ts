@@ -209,4 +209,30 @@ describe('type changes', () => {
     expectSynced(again);
     expect(again.operations).toEqual({});
   });
+
+  it('keeps the row of a file edited here and moved out of a folder the same way on both sides, the device turning the folder into a file (seed 9570)', async ({
+    newPair,
+  }) => {
+    const pair = await syncedPair(newPair, { 'thing/a.txt': 'in a folder' });
+    const id = await pair.remoteId('thing/a.txt');
+    editLocal(pair, 'thing/a.txt', 'edited here, then moved out');
+    pair.renameLocal('thing/a.txt', 'a.txt');
+    await pair.moveRemote('thing/a.txt', 'a.txt');
+    await pair.removeRemote('thing');
+    await pair.writeRemote('thing', 'now a file');
+    const report = await pair.sync();
+    expectSynced(report);
+    const expected = files({ 'a.txt': 'edited here, then moved out', thing: 'now a file' });
+    expect(pair.localTree()).toEqual(expected);
+    expect(await pair.remoteTree()).toEqual(expected);
+    // The empty folder's trash ran before the upload, whose row was still below it: parked, not removed.
+    const rows = [...pair.index.entries()].map((row) => [row.path, row.kind, row.remoteId === id]);
+    expect(rows).toEqual([
+      ['a.txt', 'file', true],
+      ['thing', 'file', false],
+    ]);
+    const again = await pair.sync();
+    expectSynced(again);
+    expect(again.operations).toEqual({});
+  });
 });
