@@ -87,7 +87,7 @@ export const ON_DEMAND_REGRESSIONS: readonly OnDemandRegression[] = [
   {
     why:
       'a placeholder the device moved into a folder that was moved here into a pinned folder in the same ' +
-      'round (seed 1513): kept by neither side\'s tree alone, it stayed a placeholder below the pin, and ' +
+      "round (seed 1513): kept by neither side's tree alone, it stayed a placeholder below the pin, and " +
       'the quiet pass after never looked (fixed in kept-placeholders.ts: the next round plans it)',
     scenario: {
       seed: 1513,

@@ -74,7 +74,9 @@ describe('an on-demand folder unmounted or replaced', () => {
     writeFileSync(join(folder, 'new.txt'), 'saved while nothing ran');
     const once = await mch(profile, ['run', '--once', '--folder', folder]);
     expectExit(once, 0);
-    expect(once.stderr).toContain('"new.txt" was saved in the folder while it did not show the device\'s files');
+    expect(once.stderr).toContain(
+      '"new.txt" was saved in the folder while it did not show the device\'s files',
+    );
     expect(await onDevice()).toEqual(['a.txt', 'new.txt']);
     expect(await listed(folder)).toEqual([]);
     const live = await liveSync(profile, folder);

@@ -432,7 +432,12 @@ describe('the hydrator', () => {
         expect(statSync(pair.local('big.bin')).blocks).toBe(0);
         const before = pair.client.requests().length;
         expectSynced(await pair.sync());
-        expect(pair.client.requests().slice(before).filter((request) => !request.startsWith('GET'))).toEqual([]);
+        expect(
+          pair.client
+            .requests()
+            .slice(before)
+            .filter((request) => !request.startsWith('GET')),
+        ).toEqual([]);
         const grown = spawnSync('mount', ['-o', 'remount,size=8m', pair.localRoot], { encoding: 'utf8' });
         expect(grown.stderr).toBe('');
         expectWholeHydration(await hydrateEvents(hydratorOf(pair), 'big.bin'), BIG.length);

@@ -194,7 +194,7 @@ describe('an on-demand pair', () => {
     expect((await pair.remoteTree())['notes/a.txt']).toEqual({ kind: 'file', text: 'replaced here' });
   });
 
-  it('does not take a placeholder on a removed one\'s inode for that file moved (soak seed 51)', async ({
+  it("does not take a placeholder on a removed one's inode for that file moved (soak seed 51)", async ({
     newPair,
   }) => {
     const pair = newPair({ engine: { onDemand: { keepsContent: () => false } } });
