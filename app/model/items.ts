@@ -19,6 +19,11 @@ export interface LocalEntry {
   size: number;
   /** Modification time in nanoseconds since the epoch. */
   mtimeNs: bigint;
+  /**
+   * Set on a folder that holds, at any depth, a kept copy of an excluded folder (the scan skips it): the
+   * user's own, unsynced, so the planner keeps the folder when the device deletes it.
+   */
+  holdsLeftOut?: true;
 }
 
 /** What the device said about one item during the remote walk. */

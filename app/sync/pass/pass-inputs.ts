@@ -1,6 +1,10 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
 import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
-import { movedIntoKeptCopies, SelectionLeftOut } from '../selection/selection-inputs.ts';
+import {
+  markHoldersOfKeptCopies,
+  movedIntoKeptCopies,
+  SelectionLeftOut,
+} from '../selection/selection-inputs.ts';
 import {
   asSynced,
   followGonePlaceholders,
@@ -215,6 +219,7 @@ export function passInputs(
   // The local side first, so that each row takes its equal values as it is read: a value swapped
   // later, once a million rows live in the old generation, is garbage only a full GC frees.
   const local = localEntries(scan, unknown, scoped);
+  markHoldersOfKeptCopies(scan, local);
   const rows = readRows(index, walk, local, scan.placeholders);
   // A synced item moved into a kept copy of an excluded folder is not deleted (selection-inputs.ts).
   for (const moved of movedIntoKeptCopies(scan, rows, local)) {

@@ -113,6 +113,7 @@ export class PlanTree {
     const localHolders = new Set<string>();
     for (const node of this.nodes) {
       if (node.item.remote?.holdsLeftOut) remoteHolders.add(node.item.remote.id);
+      if (node.item.local?.holdsLeftOut) localHolders.add(nameKey(node.item.local.path));
       if (isDeleted(node)) continue;
       if (node.item.remote) remoteHolders.add(node.item.remote.parentId);
       if (node.item.local) localHolders.add(nameKey(parentPath(node.item.local.path)));
@@ -255,6 +256,10 @@ export class PlanTree {
       if (node.parent && !isDeleted(node)) keptChildren.set(node.parent, true);
       // What the round left out of a remote folder is content too, only not seen.
       if (node.decision.action === 'remote-delete' && node.item.remote?.holdsLeftOut) {
+        keptChildren.set(node, true);
+      }
+      // So is a kept copy of an excluded folder in a local one: the user's, unsynced (seeds 76, 489).
+      if (node.decision.action === 'local-trash' && node.item.local?.holdsLeftOut) {
         keptChildren.set(node, true);
       }
     }

@@ -1,4 +1,4 @@
-// What selective sync leaves out of a round's inputs: excluded and waiting folders, new items in a copy about to go, files moved into a kept copy.
+// What selective sync leaves out of a round's inputs: excluded and waiting folders, new items in a copy about to go, files moved into a kept copy; the folders above one are marked.
 import { formatBytes } from '../../../common/units.ts';
 import {
   nameKey,
@@ -120,4 +120,19 @@ export function movedIntoKeptCopies(
     });
   }
   return moved;
+}
+
+/**
+ * Flags every local folder above a kept copy of an excluded folder (`holdsLeftOut`): the planner sees
+ * nothing of the copy, and a folder the device deleted would otherwise go to the trash with it.
+ */
+export function markHoldersOfKeptCopies(scan: ScanResult, local: Map<RelativePath, LocalEntry>): void {
+  for (const item of scan.skipped) {
+    if (item.reason !== 'excluded') continue;
+    for (let end = item.path.lastIndexOf('/'); end > 0; end = item.path.lastIndexOf('/', end - 1)) {
+      const entry = local.get(item.path.slice(0, end));
+      if (entry === undefined || entry.holdsLeftOut === true) continue;
+      local.set(entry.path, { ...entry, holdsLeftOut: true });
+    }
+  }
 }

@@ -96,6 +96,23 @@ describe('passInputs', () => {
     expect(result.issues[0]?.message).toContain('This folder cannot be read: permission denied.');
   });
 
+  it('marks the local folders above a kept copy of an excluded folder, and only those (seeds 76, 489)', () => {
+    const result = passInputs(
+      scan(
+        [local('docs', 'folder'), local('docs/sub', 'folder'), local('other', 'folder')],
+        [
+          { path: 'docs/sub/r\u00e9sum\u00e9', reason: 'excluded', detail: 'x' },
+          { path: 'other/ignored', reason: 'ignored', detail: 'x' },
+        ],
+      ),
+      walk([]),
+      [],
+      ROOT,
+    );
+    const holders = [...result.input.local.values()].filter((entry) => entry.holdsLeftOut === true);
+    expect(holders.map((entry) => entry.path)).toEqual(['docs', 'docs/sub']);
+  });
+
   it('keeps a vanished remote folder itself but nothing known below it, on either side', () => {
     const result = passInputs(
       scan([local('gone', 'folder'), local('gone/a.txt')]),
