@@ -170,7 +170,8 @@ describe('mch-sync run --once with a new device at the same address', () => {
       await replacement?.stop();
       signedIn.remove();
     }
-  });
+    // Five commands and two devices started: 30 s ran out on a loaded machine (load 13, fresh clone).
+  }, 90_000);
 });
 
 /** A front on loopback that passes every request to the device it is pointed at, with that device's token. */
