@@ -436,6 +436,69 @@ export const SELECTION_REGRESSIONS: readonly Regression[] = [
       },
     },
   },
+  {
+    why:
+      'a copy to remove that waits (seed 20466, and 113, 346, 650 of MCH_SELECTION_RATE=1 npm run ' +
+      'sync-random): Notes excluded, its copy to be removed, holding a new file whose name is the NFC ' +
+      'twin of a synced one. The twin cannot sync (NAME_CLASH), so the copy stays, and since 819e17c the ' +
+      'pass says why (EXCLUDED_COPY_WAITING): right for a user, the trash would take what the device ' +
+      'lacks. The model counted it as a copy left behind and its file as lost; it now accepts a copy ' +
+      'the pass reports waiting beside a NAME_CLASH in it, its unsynced files still here (a model fix)',
+    scenario: {
+      seed: 20466,
+      caseInsensitive: false,
+      initialSide: 'local',
+      initial: [
+        { path: 'Notes', kind: 'folder' },
+        { path: 'Notes/cafe\u0301.txt', kind: 'file', content: '20466:i9 abcdefghi\n' },
+      ],
+      local: [],
+      remote: [],
+      selection: {
+        exclude: [{ path: 'Notes', localCopy: 'remove' }],
+        before: [{ op: 'create-file', path: 'Notes/caf\u00e9.txt', content: '20466:s1 abcdef\n' }],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
+  {
+    why:
+      'the waiting copy set free (MCH_SELECTION_RATE=1 npm run sync-random -- --seed 650): as seed ' +
+      "20466, then another client moves the synced twin out of the excluded folder; the copy's new " +
+      'file no longer clashes, goes up into the excluded folder and the copy goes to the trash, as the ' +
+      'rule for a copy to remove says (what is unsynced goes up first). The model allowed that upload ' +
+      'only in the exclusion pass; it now allows it while the copy waits (a model fix)',
+    scenario: {
+      seed: 650,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 're\u0301sume\u0301', kind: 'folder' },
+        {
+          path: 're\u0301sume\u0301/cafe\u0301.txt',
+          kind: 'file',
+          content: '650:i8 abcdefghijklmnopqrstuvwxyzabcdef\n',
+        },
+      ],
+      local: [],
+      remote: [],
+      selection: {
+        exclude: [{ path: 're\u0301sume\u0301', localCopy: 'remove' }],
+        before: [
+          {
+            op: 'create-file',
+            path: 're\u0301sume\u0301/caf\u00e9.txt',
+            content: '650:s1 abcdefghijklmnopqrst\n',
+          },
+        ],
+        local: [],
+        remote: [{ op: 'move', from: 're\u0301sume\u0301/caf\u00e9.txt', to: 'A.txt' }],
+        include: [],
+      },
+    },
+  },
 ];
 
 /** The same for soak seeds (run by soak-regressions.test.ts with SOAK_REGRESSIONS). */

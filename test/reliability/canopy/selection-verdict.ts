@@ -61,13 +61,17 @@ export function checkSelection(
 ): Violation[] {
   const violations = world.untouched(remote, phase);
   const onDevice = contentsOf(state.remote);
+  const here = contentsOf(state.local);
   for (const folder of world.excluded) {
     if (folder.step.localCopy !== 'remove') continue;
+    // A copy holding an item that can never sync as it is (an NFC twin, NAME_CLASH) stays, and the pass
+    // says why (EXCLUDED_COPY_WAITING): the trash would take what the device lacks (seeds 20466, 113).
+    const waits = copyWaits(state, folder.path);
     // Once the device has no such folder, what is at its path here is not of it.
-    if (printFolder(remote.device, folder.id) !== undefined)
+    if (!waits && printFolder(remote.device, folder.id) !== undefined)
       violations.push(...checkNothingHere(folder.step.path, folder.path, state.local, folder.userMade));
     for (const content of folder.unsynced) {
-      if (onDevice.has(content) || ledger.removed.has(content)) continue;
+      if (onDevice.has(content) || ledger.removed.has(content) || (waits && here.has(content))) continue;
       violations.push({
         code: 'content-lost',
         message: `${phase}: ${JSON.stringify(content.slice(0, 24))}, unsynced in the copy of excluded ${folder.step.path}, never reached the device`,
@@ -86,4 +90,12 @@ export function checkSelection(
   const device = state.remote.filter((item) => !hidden.some((path) => isWithinKey(item.path, path)));
   violations.push(...checkNoDuplicates(device, world.allowedCopies(ledger), 'the device'));
   return violations;
+}
+
+/** Whether the pass kept the copy of excluded `path` waiting, for an item in it that cannot sync as it is. */
+function copyWaits(state: PassState, path: string): boolean {
+  return (
+    (state.skipped ?? []).some((skipped) => nfc(skipped) === nfc(path)) &&
+    (state.nameClashes ?? []).some((clash) => isWithinKey(clash, path))
+  );
 }

@@ -43,6 +43,8 @@ export interface Excluded {
   keptInode: string | undefined;
   /** The user made something at its path here after the exclusion (then it is theirs). */
   userMade: boolean;
+  /** A copy to remove still here when the last pass settled (it waits for something in it to sync). */
+  waiting: boolean;
   included: boolean;
 }
 
@@ -94,6 +96,7 @@ export class SelectionWorld {
             ? lstatSync(copy, { bigint: true }).ino.toString()
             : undefined,
         userMade: false,
+        waiting: false,
         included: false,
       };
       for (const change of step.localCopy === 'remove' || options.live === true ? within : [])
@@ -212,7 +215,8 @@ export class SelectionWorld {
     for (const folder of this.#folders) {
       folder.print = printFolder(remote.device, folder.id);
       folder.path = devicePathOf(remote.device, remote.folderId, folder.id) ?? folder.path;
-      folder.mayWrite.clear();
+      // A copy that waits (an NFC twin in it, seed 650) still sends its unsynced files up once they can go.
+      if (!folder.waiting) folder.mayWrite.clear();
     }
   }
 
@@ -226,6 +230,12 @@ export class SelectionWorld {
     this.#moves.settled(local);
     for (const folder of this.#folders) {
       folder.path = devicePathOf(remote.device, remote.folderId, folder.id) ?? folder.path;
+      const copy = folder.localPath;
+      folder.waiting =
+        folder.step.localCopy === 'remove' &&
+        copy !== null &&
+        !folder.userMade &&
+        local.some((item) => isWithinKey(item.path, copy));
       if (folder.step.localCopy === 'remove') folder.localPath = folder.path;
       else if (folder.localPath !== null)
         folder.localPath =
