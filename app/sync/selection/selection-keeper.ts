@@ -1,6 +1,6 @@
 // Selective sync as the engine meets it, step by step: at a pass's start, after each walk and scan, and at its end.
 import type { IndexStore } from '../../index/index-store.ts';
-import { nameKey } from '../../model/items.ts';
+import { nameKey, type IndexRow, type RelativePath } from '../../model/items.ts';
 import { EMPTY_SELECTION, type PairSelection, type SelectionStore } from '../../model/selection.ts';
 import type { EngineLogLine } from '../engine-options.ts';
 import type { EngineEvents } from '../engine-events.ts';
@@ -70,7 +70,7 @@ export class SelectionKeeper {
     const { index } = this.#context;
     const keys = new Set<string>();
     for (const folder of this.#context.applied.read().folders) {
-      const row = index.byPath(folder.path);
+      const row = syncedRowAt(index, folder.path);
       if (row === undefined || row.remoteId === folder.id) keys.add(nameKey(folder.path));
     }
     return { excluded: keys, excludedInodes: excluded.inodes };
@@ -122,3 +122,18 @@ export class SelectionKeeper {
     return changed;
   }
 }
+
+/**
+ * The index's row at `path` in any Unicode spelling: the scan skips by `nameKey`, so a synced folder
+ * spelled NFD here was skipped as the copy of an excluded folder the device moved to its NFC twin
+ * (seed 624). Rows stored in another spelling are among `nonAsciiRows`.
+ */
+function syncedRowAt(index: IndexStore, path: RelativePath): IndexRow | undefined {
+  const row = index.byPath(path);
+  if (row !== undefined || ASCII.test(path)) return row;
+  const key = nameKey(path);
+  return index.nonAsciiRows().find((other) => nameKey(other.path) === key);
+}
+
+// Printable ASCII is its own NFC: no other spelling to look for.
+const ASCII = /^[ -~]*$/;

@@ -104,6 +104,8 @@ export interface Hidden {
   localOnly: readonly string[];
   /** Synced items the user moved into a kept copy: the device keeps them where they were. */
   remoteOnly: readonly string[];
+  /** Synced folders at another spelling of an excluded path: not hidden with it. */
+  twins?: readonly string[];
 }
 
 /**
@@ -115,7 +117,8 @@ export function withoutExcluded(state: PassState, hidden: Hidden): PassState {
   const outOf =
     (paths: readonly string[]) =>
     (item: { path: string }): boolean =>
-      !paths.some((path) => isWithinKey(item.path, path));
+      !paths.some((path) => isWithinKey(item.path, path)) ||
+      (hidden.twins ?? []).some((twin) => isWithin(item.path, twin));
   const remotePaths = [...hidden.folders, ...hidden.remoteOnly];
   return {
     ...state,
@@ -127,16 +130,20 @@ export function withoutExcluded(state: PassState, hidden: Hidden): PassState {
 
 /**
  * (b) After settling, nothing of a folder excluded with its local copy removed is here, unless the user
- * made something at its path since.
+ * made something at its path since; `twins`, synced folders at another spelling of its path, are not it.
  */
 export function checkNothingHere(
   label: string,
   path: string,
   local: readonly SnapshotItem[],
   userMade: boolean,
+  twins: readonly string[] = [],
 ): Violation[] {
   if (userMade) return [];
-  const here = local.filter((item) => isWithinKey(item.path, path));
+  // A synced folder spelled another way (its NFC twin) is another device folder, not the copy (seed 624).
+  const here = local.filter(
+    (item) => isWithinKey(item.path, path) && !twins.some((twin) => isWithin(item.path, twin)),
+  );
   if (here.length === 0) return [];
   return [
     {

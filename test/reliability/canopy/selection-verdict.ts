@@ -31,6 +31,7 @@ export function viewOf(world: SelectionWorld, state: PassState): PassState {
   const taken = new Set(state.local.map((item) => nfc(item.path)));
   return withoutExcluded(state, {
     folders,
+    twins: world.excluded.flatMap((folder) => twinsOf(state, folder)),
     localOnly: world.keptCopies().map((copy) => copy.path),
     remoteOnly: world.movedIntoFrom.filter((path) => !taken.has(nfc(path))),
   });
@@ -69,7 +70,15 @@ export function checkSelection(
     const waits = copyWaits(state, folder.path);
     // Once the device has no such folder, what is at its path here is not of it.
     if (!waits && printFolder(remote.device, folder.id) !== undefined)
-      violations.push(...checkNothingHere(folder.step.path, folder.path, state.local, folder.userMade));
+      violations.push(
+        ...checkNothingHere(
+          folder.step.path,
+          folder.path,
+          state.local,
+          folder.userMade,
+          twinsOf(state, folder),
+        ),
+      );
     for (const content of folder.unsynced) {
       if (onDevice.has(content) || ledger.removed.has(content) || (waits && here.has(content))) continue;
       violations.push({
@@ -98,4 +107,15 @@ function copyWaits(state: PassState, path: string): boolean {
     (state.skipped ?? []).some((skipped) => nfc(skipped) === nfc(path)) &&
     (state.nameClashes ?? []).some((clash) => isWithinKey(clash, path))
   );
+}
+
+/**
+ * Synced folders at another spelling of an excluded folder's path (its NFC twin, another device
+ * folder): not of it, they sync as any other (seed 624).
+ */
+function twinsOf(state: PassState, folder: { id: string; path: string }): string[] {
+  return state.index
+    .filter((row) => row.kind === 'folder' && row.remoteId !== folder.id && row.path !== folder.path)
+    .filter((row) => nfc(row.path) === nfc(folder.path))
+    .map((row) => row.path);
 }
