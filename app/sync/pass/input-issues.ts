@@ -3,7 +3,7 @@ import { assertNever } from '../../../common/errors.ts';
 import { fileErrorOf } from '../local/file-errors.ts';
 import { remoteNameProblem, temporaryOrSystemReason } from '../local/local-names.ts';
 import { STATE_FOLDER_NAME } from '../../model/names.ts';
-import { nameKey, type RelativePath } from '../../model/items.ts';
+import { isAscii, nameKey, type RelativePath, type RemoteEntry } from '../../model/items.ts';
 import { unsyncedItem, type PassIssue } from '../pass-report.ts';
 import type { RemoteWalkResult } from '../remote/remote-walk.ts';
 import type { ScanResult } from '../local/scanner.ts';
@@ -107,4 +107,31 @@ function scanIssue(skipped: ScanResult['skipped'][number]): PassIssue | undefine
     default:
       return assertNever(reason, 'skip reason');
   }
+}
+
+/**
+ * For each name (NFC) in each remote folder that can hold two spellings of one name, the item synced
+ * under it: the one the index knows, else the NFC spelling, else the first listed. Two different names
+ * are one under NFC only when one of them is not ASCII, so only folders holding such a name are in
+ * `folders` (usually none: a pass over 100,000 ASCII names makes no key).
+ */
+export function chosenRemoteNames(
+  walk: RemoteWalkResult,
+  isKnown: (id: string) => boolean,
+): { folders: Set<string>; chosen: Map<string, string> } {
+  const folders = new Set<string>();
+  for (const entry of walk.entries.values()) if (!isAscii(entry.name)) folders.add(entry.parentId);
+  const chosen = new Map<string, string>();
+  if (folders.size === 0) return { folders, chosen };
+  const rank = (entry: RemoteEntry): number =>
+    isKnown(entry.id) ? 0 : entry.name === entry.name.normalize('NFC') ? 1 : 2;
+  const byId = walk.entries;
+  for (const entry of byId.values()) {
+    if (!folders.has(entry.parentId)) continue;
+    const key = `${entry.parentId}/${nameKey(entry.name)}`;
+    const current = chosen.get(key);
+    const holder = current === undefined ? undefined : byId.get(current);
+    if (holder === undefined || rank(entry) < rank(holder)) chosen.set(key, entry.id);
+  }
+  return { folders, chosen };
 }

@@ -1,5 +1,11 @@
 // What a round reconciles: the scan, the walk and the index, minus every subtree one side could not see.
-import { normalisationClash, refusedRemoteItem, remoteLeftOut, scanIssues } from './input-issues.ts';
+import {
+  chosenRemoteNames,
+  normalisationClash,
+  refusedRemoteItem,
+  remoteLeftOut,
+  scanIssues,
+} from './input-issues.ts';
 import {
   markHoldersOfKeptCopies,
   movedIntoKeptCopies,
@@ -13,7 +19,6 @@ import {
 } from '../on-demand/placeholder-inputs.ts';
 import { MOVING_PREFIX } from '../../model/names.ts';
 import {
-  isAscii,
   nameKey,
   type IndexRow,
   type LocalEntry,
@@ -86,33 +91,6 @@ class Unparker {
       parkedAs: { name: found.name, parentId: found.parentId },
     };
   }
-}
-
-/**
- * For each name (NFC) in each remote folder that can hold two spellings of one name, the item synced
- * under it: the one the index knows, else the NFC spelling, else the first listed. Two different names
- * are one under NFC only when one of them is not ASCII, so only folders holding such a name are in
- * `folders` (usually none: a pass over 100,000 ASCII names makes no key).
- */
-function chosenRemoteNames(
-  walk: RemoteWalkResult,
-  rows: RowLookup,
-): { folders: Set<string>; chosen: Map<string, string> } {
-  const folders = new Set<string>();
-  for (const entry of walk.entries.values()) if (!isAscii(entry.name)) folders.add(entry.parentId);
-  const chosen = new Map<string, string>();
-  if (folders.size === 0) return { folders, chosen };
-  const rank = (entry: RemoteEntry): number =>
-    rows.get(entry.id) !== undefined ? 0 : entry.name === entry.name.normalize('NFC') ? 1 : 2;
-  const byId = walk.entries;
-  for (const entry of byId.values()) {
-    if (!folders.has(entry.parentId)) continue;
-    const key = `${entry.parentId}/${nameKey(entry.name)}`;
-    const current = chosen.get(key);
-    const holder = current === undefined ? undefined : byId.get(current);
-    if (holder === undefined || rank(entry) < rank(holder)) chosen.set(key, entry.id);
-  }
-  return { folders, chosen };
 }
 
 /**
@@ -328,7 +306,7 @@ function remoteEntries(
   selection: SelectionLeftOut,
 ): ReadonlyMap<string, RemoteEntry> {
   const unparked = new Unparker(rows);
-  const names = chosenRemoteNames(walk, rows);
+  const names = chosenRemoteNames(walk, (id) => rows.get(id) !== undefined);
   const shadowedRemote = new Set<string>();
   // Folders that hold a remote item left out of the round (refused items were never in the walk).
   const leftOutParents = new Set(walk.rejected.map((rejected) => rejected.folderId));
@@ -357,18 +335,20 @@ function remoteEntries(
       leaveOut();
       continue;
     }
-    const bySelection = selection.isEmpty ? undefined : selection.judge(found, entry.path);
-    if (bySelection !== undefined) {
-      if (bySelection.issue !== undefined) issues.push(bySelection.issue);
-      unknown.add(entry.path, 'itself-and-below');
-      leftOutParents.add(found.parentId);
-      leaveOut();
-      continue;
-    }
     // Two names in one folder that differ only in Unicode normalisation: the first one is synced.
     const clashesWithChosen =
       names.folders.has(found.parentId) &&
       names.chosen.get(`${found.parentId}/${nameKey(found.name)}`) !== found.id;
+    const bySelection = selection.isEmpty ? undefined : selection.judge(found, entry.path);
+    if (bySelection !== undefined) {
+      if (bySelection.issue !== undefined) issues.push(bySelection.issue);
+      // Left out by the twin of a synced name: that name stays known here, as does its item (seed 784).
+      if (clashesWithChosen) shadowedRemote.add(found.id);
+      else unknown.add(entry.path, 'itself-and-below');
+      leftOutParents.add(found.parentId);
+      leaveOut();
+      continue;
+    }
     if (shadowedRemote.has(found.parentId) || clashesWithChosen) {
       if (!shadowedRemote.has(found.parentId)) issues.push(normalisationClash(entry.path, 'remote'));
       shadowedRemote.add(found.id);

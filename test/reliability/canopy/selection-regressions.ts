@@ -528,6 +528,37 @@ export const SELECTION_REGRESSIONS: readonly Regression[] = [
       },
     },
   },
+  {
+    why:
+      'a synced file downloaded for ever (MCH_SELECTION_RATE=1 npm run sync-random -- --seed 784): ' +
+      'docs excluded, its copy kept; another client moves it to r\u00e9sum\u00e9, the NFC twin of the synced ' +
+      'file re\u0301sume\u0301. The excluded folder, left out of the round, made its NFC name unknown, and so ' +
+      'the synced file (row and local item left out, the device item not): a download to a place ' +
+      'taken, LOCAL_CHANGED in every round, no pass quiet. Fixed in pass-inputs.ts: an excluded ' +
+      "folder that loses its name to a synced twin is left out as that twin's shadow, the name known",
+    scenario: {
+      seed: 784,
+      caseInsensitive: false,
+      initialSide: 'remote',
+      initial: [
+        { path: 'd', kind: 'folder' },
+        { path: 'docs', kind: 'folder' },
+        { path: 're\u0301sume\u0301', kind: 'file', content: '784:i1 abcdefghijklmnop\n' },
+      ],
+      local: [],
+      remote: [
+        { op: 'move', from: 'docs', to: 'd/docs' },
+        { op: 'move', from: 'd/docs', to: 'r\u00e9sum\u00e9' },
+      ],
+      selection: {
+        exclude: [{ path: 'docs', localCopy: 'keep' }],
+        before: [],
+        local: [],
+        remote: [],
+        include: [],
+      },
+    },
+  },
 ];
 
 /** The same for soak seeds (run by soak-regressions.test.ts with SOAK_REGRESSIONS). */
