@@ -71,13 +71,14 @@ export function checkSelection(
     // Once the device has no such folder, what is at its path here is not of it.
     if (!waits && printFolder(remote.device, folder.id) !== undefined)
       violations.push(
-        ...checkNothingHere(
-          folder.step.path,
-          folder.path,
-          state.local,
-          folder.userMade,
-          twinsOf(state, folder),
-        ),
+        ...checkNothingHere(folder.step.path, folder.path, state.local, folder.userMade, [
+          ...twinsOf(state, folder),
+          // The kept copy of another excluded folder, spelled as its twin, is that folder's (seed 624).
+          ...world
+            .keptCopies()
+            .map((copy) => copy.path)
+            .filter((path) => path !== folder.path && nfc(path) === nfc(folder.path)),
+        ]),
       );
     for (const content of folder.unsynced) {
       if (onDevice.has(content) || ledger.removed.has(content) || (waits && here.has(content))) continue;
