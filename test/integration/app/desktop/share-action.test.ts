@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvokeName, InvokeRequest, InvokeResponse, ShareView } from '../../../../common/contract.ts';
 import { ShareAction, type ClipboardPort } from '../../../../app/desktop/share-action.ts';
-import { dispatch } from '../../../../app/ui/dispatch.ts';
-import { UiCore } from '../../../../app/ui/ui-core.ts';
+import type { UiCore } from '../../../../app/ui/ui-core.ts';
 import { startTestDevice, type TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
-import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
+import { callCore, openTestCore } from '../../../helpers/core-call.ts';
 
 let device: TestDevice | undefined;
 let home: string;
@@ -20,11 +19,8 @@ const copied: string[] = [];
 const sharesEvents: ShareView[][] = [];
 const clipboard: ClipboardPort = { writeText: (text) => void copied.push(text) };
 
-async function call<N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> {
-  const result = await dispatch(core.handlers, name, request);
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
-  return result.value as InvokeResponse<N>;
-}
+const call = <N extends InvokeName>(name: N, request: InvokeRequest<N>): Promise<InvokeResponse<N>> =>
+  callCore(core, name, request);
 
 async function upToDate(): Promise<void> {
   await waitFor('the pair up to date', async () => {
@@ -41,13 +37,7 @@ beforeAll(async () => {
   mkdirSync(folder);
   writeFileSync(join(folder, 'plan ünï "q".txt'), 'the plan\n');
   writeFileSync(join(folder, 'budget.csv'), 'rent,100\n');
-  core = await UiCore.open({
-    profileDir: join(home, 'profile'),
-    env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), MCH_SECRET_STORE: 'file' },
-    keychain: new MemoryKeychain(),
-    openExternal: () => Promise.resolve(),
-    log: () => {},
-  });
+  core = await openTestCore(home);
   core.onEvent((name, payload) => {
     if (name === 'shares:changed') sharesEvents.push(payload as ShareView[]);
   });

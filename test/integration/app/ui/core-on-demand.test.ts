@@ -14,15 +14,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { it, test } from '../../../helpers/fixtures.ts';
 import type { InvokeName, InvokeRequest, InvokeResponse, PairView } from '../../../../common/contract.ts';
-import { callCore } from '../../../helpers/core-call.ts';
-import { UiCore } from '../../../../app/ui/ui-core.ts';
+import { callCore, openTestCore, signInAlice } from '../../../helpers/core-call.ts';
+import type { UiCore } from '../../../../app/ui/ui-core.ts';
 import { onDemandUnavailable } from '../../../../app/on-demand/on-demand-pair.ts';
 import { readPairOnDemand, updatePairOnDemand } from '../../../../app/profile/pair-on-demand.ts';
 import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import type { TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
-import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
 let home: string | undefined;
 let profile: string;
@@ -92,18 +91,8 @@ describe.skipIf(onDemandUnavailable() !== undefined)('onDemand:turnOff', () => {
     profile = join(home, 'profile');
     folder = join(home, 'MyCloud');
     mkdirSync(folder);
-    core = await UiCore.open({
-      profileDir: profile,
-      env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), MCH_SECRET_STORE: 'file' },
-      keychain: new MemoryKeychain(),
-      openExternal: () => Promise.resolve(),
-      log: () => {},
-    });
-    await call('account:signInPassword', {
-      configUrl: device.running.urls.config,
-      username: 'alice',
-      password: 'alice-password',
-    });
+    core = await openTestCore(home);
+    await signInAlice(core, device);
     pairId = (await call('pairs:add', { localRoot: folder, remoteFolder: '/MyCloud', onDemand: true })).id;
     await pairBecomes(
       (pair) => pair.state === 'idle' && pair.itemsSynced === 4 && pair.onDemand?.mounted === true,

@@ -9,10 +9,9 @@ import { lockSyncedFolder } from '../../../../app/profile/folder-lock.ts';
 import { folderKey, indexFilePath } from '../../../../app/index/index-db.ts';
 import { folderPairsDir } from '../../../../app/profile/folder-pairs.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
-import { callCore } from '../../../helpers/core-call.ts';
-import { UiCore } from '../../../../app/ui/ui-core.ts';
+import { callCore, openTestCore, signInAlice } from '../../../helpers/core-call.ts';
+import type { UiCore } from '../../../../app/ui/ui-core.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
-import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
 let home: string;
 let profile: string;
@@ -55,20 +54,10 @@ test.beforeAll(async ({ device }) => {
   recordAsOlderVersion(inner, '/MyCloud/Notes');
   recordAsOlderVersion(photos, '/Photos');
   recordAsOlderVersion(music, '/Music');
-  core = await UiCore.open({
-    profileDir: profile,
-    env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), MCH_SECRET_STORE: 'file' },
-    keychain: new MemoryKeychain(),
-    openExternal: () => Promise.resolve(),
-    log: () => {},
-  });
+  core = await openTestCore(home);
   // The shortest poll the settings allow: a folder that appears is tried again within 10 s.
   await call('settings:update', { pollIntervalSeconds: 10 });
-  await call('account:signInPassword', {
-    configUrl: device.running.urls.config,
-    username: 'alice',
-    password: 'alice-password',
-  });
+  await signInAlice(core, device);
 }, 60_000);
 
 afterAll(async () => {

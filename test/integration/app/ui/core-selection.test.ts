@@ -12,13 +12,12 @@ import type {
   UiError,
 } from '../../../../common/contract.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
-import { callCore } from '../../../helpers/core-call.ts';
-import { UiCore } from '../../../../app/ui/ui-core.ts';
+import { callCore, openTestCore, signInAlice } from '../../../helpers/core-call.ts';
+import type { UiCore } from '../../../../app/ui/ui-core.ts';
 import { readPairSelection } from '../../../../app/profile/pair-selection.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import type { TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
-import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
 let home: string;
 let profile: string;
@@ -74,18 +73,8 @@ test.beforeAll(async ({ device }) => {
   write('Photos/2019/old.jpg', 'an old photo');
   write('Photos/2024/new.jpg', 'a new photo, a bit longer');
   write('Photos/2024/beach.jpg', 'the beach');
-  core = await UiCore.open({
-    profileDir: profile,
-    env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), MCH_SECRET_STORE: 'file' },
-    keychain: new MemoryKeychain(),
-    openExternal: () => Promise.resolve(),
-    log: () => {},
-  });
-  await call('account:signInPassword', {
-    configUrl: device.running.urls.config,
-    username: 'alice',
-    password: 'alice-password',
-  });
+  core = await openTestCore(home);
+  await signInAlice(core, device);
   pairId = (await call('pairs:add', { localRoot: folder, remoteFolder: '/MyCloud' })).id;
   await pairBecomes((pair) => pair.state === 'idle' && pair.itemsSynced === 8, 'the first pass');
 }, 60_000);

@@ -25,10 +25,9 @@ import type {
   UiError,
 } from '../../../../common/contract.ts';
 import { dispatch } from '../../../../app/ui/dispatch.ts';
-import { callCore } from '../../../helpers/core-call.ts';
-import { UiCore } from '../../../../app/ui/ui-core.ts';
+import { callCore, openTestCore } from '../../../helpers/core-call.ts';
+import type { UiCore } from '../../../../app/ui/ui-core.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
-import { MemoryKeychain } from '../../../helpers/mch-sync.ts';
 
 let home: string;
 let core: UiCore;
@@ -72,10 +71,7 @@ beforeAll(async () => {
   mkdirSync(folder);
   writeFileSync(join(folder, 'plan.txt'), 'the plan\n');
   writeFileSync(join(folder, 'budget.csv'), 'rent,100\n');
-  core = await UiCore.open({
-    profileDir: join(home, 'profile'),
-    env: { HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), MCH_SECRET_STORE: 'file' },
-    keychain: new MemoryKeychain(),
+  core = await openTestCore(home, {
     // The system's applications cannot be shown here: what would be opened is recorded.
     openExternal: (target) => {
       opened.push(target);
@@ -83,7 +79,6 @@ beforeAll(async () => {
       if (target.includes('unopenable')) return Promise.reject(new Error('there is no graphical session'));
       return Promise.resolve();
     },
-    log: () => {},
   });
   core.onEvent((name, payload) => events.push({ name, payload }));
 }, 60_000);
