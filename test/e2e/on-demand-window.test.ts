@@ -15,6 +15,7 @@ import { clientFor } from '../helpers/api-client.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import type { TestDevice } from '../helpers/device.ts';
 import { waitFor } from '../helpers/live-pair.ts';
+import { blobHolding, mountsBelow } from '../helpers/on-demand.ts';
 import { MCH_SYNC_BIN } from '../helpers/mch-sync.ts';
 import { serveRenderer, type RendererServer } from '../helpers/renderer-server.ts';
 import { rendererSample } from '../helpers/renderer-sample.ts';
@@ -59,29 +60,6 @@ async function onDevice(device: TestDevice, files: Record<string, string>): Prom
     }
     await client.create({ parentId, name: names.at(-1) ?? path, content: Buffer.from(text) });
   }
-}
-
-/** The device's stored content of the one file holding `text` (its blob), found on its disk. */
-function blobHolding(dataDir: string, text: string): string {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (readFileSync(path, 'utf8') === text) found.push(path);
-    }
-  };
-  walk(join(dataDir, 'content'));
-  expect(found).toHaveLength(1);
-  return found[0] ?? '';
-}
-
-/** The FUSE mounts still there below `home` (none once the app has quit). */
-function mountsBelow(home: string): string[] {
-  return readFileSync('/proc/self/mounts', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' ')[1] ?? '')
-    .filter((point) => point.startsWith(home));
 }
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 // Hydration tests' tools: an on-demand pair with placeholders, the mount's end of the socket, a device that stalls.
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createConnection, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { HydrationEvent } from '../../app/on-demand/hydrator.ts';
 import { isPlaceholder } from '../../app/sync/local/placeholders.ts';
@@ -199,4 +200,27 @@ export async function startStallingProxy(target: string): Promise<StallingProxy>
     { stallAfter: undefined, contentRequests },
   );
   return proxy;
+}
+
+/** The mount points at or below `path` (none once every mount there is gone). */
+export function mountsBelow(path: string): string[] {
+  return readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '')
+    .filter((point) => point.startsWith(path));
+}
+
+/** The device's stored content of the one file holding `text` (its blob), found in its data folder. */
+export function blobHolding(dataDir: string, text: string): string {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (readFileSync(path, 'utf8') === text) found.push(path);
+    }
+  };
+  walk(join(dataDir, 'content'));
+  expect(found).toHaveLength(1);
+  return found[0] ?? '';
 }

@@ -1,14 +1,5 @@
 // Files on demand turned off through the window's calls, against the real device and a real mount: a file that cannot come down leaves the pair on demand as it was (the user's pins too) and says why; then every file comes down, the cache folder moves back whole and the pair syncs whole files again.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
@@ -22,6 +13,7 @@ import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import type { TestDevice } from '../../../helpers/device.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
+import { blobHolding, mountsBelow } from '../../../helpers/on-demand.ts';
 
 let home: string | undefined;
 let profile: string;
@@ -43,29 +35,6 @@ function pairBecomes(check: (pair: PairView) => boolean, what: string): Promise<
     },
     30_000,
   );
-}
-
-/** The FUSE mounts at or below `path`. */
-function mountsAt(path: string): string[] {
-  return readFileSync('/proc/self/mounts', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' ')[1] ?? '')
-    .filter((point) => point.startsWith(path));
-}
-
-/** The device's stored content of the one file holding `text` (its blob), found on its disk. */
-function blobHolding(device: TestDevice, text: string): string {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (readFileSync(path, 'utf8') === text) found.push(path);
-    }
-  };
-  walk(join(device.dataDir, 'content'));
-  expect(found).toHaveLength(1);
-  return found[0] ?? '';
 }
 
 async function onDevice(device: TestDevice, files: Record<string, string>): Promise<void> {
@@ -103,7 +72,7 @@ describe.skipIf(onDemandUnavailable() !== undefined)('onDemand:turnOff', () => {
   afterAll(async () => {
     await core?.close();
     if (home !== undefined) {
-      for (const point of mountsAt(home)) throw new Error(`${point} is still mounted`);
+      for (const point of mountsBelow(home)) throw new Error(`${point} is still mounted`);
       rmSync(home, { recursive: true, force: true });
     }
   });
@@ -116,7 +85,7 @@ describe.skipIf(onDemandUnavailable() !== undefined)('onDemand:turnOff', () => {
     const pins = [{ path: 'Docs', id: 'id-of-docs' }];
     await updatePairOnDemand(profile, folder, (now) => (now === undefined ? now : { ...now, pinned: pins }));
     // The device cannot serve the photo's content: its blob is moved away for this test.
-    const blob = blobHolding(device, BEACH);
+    const blob = blobHolding(device.dataDir, BEACH);
     renameSync(blob, `${blob}.away`);
     try {
       await expect(call('onDemand:turnOff', { pairId })).rejects.toMatchObject({
@@ -132,7 +101,7 @@ describe.skipIf(onDemandUnavailable() !== undefined)('onDemand:turnOff', () => {
     expect(isPlaceholder(join(cache, 'Photos', 'beach.jpg'))).toBe(true);
     // Started again as it was: mounted over the folder.
     await pairBecomes((pair) => pair.onDemand?.mounted === true, 'the pair mounted again');
-    expect(mountsAt(folder)).toEqual([folder]);
+    expect(mountsBelow(folder)).toEqual([folder]);
     await updatePairOnDemand(profile, folder, (now) => (now === undefined ? now : { ...now, pinned: [] }));
   });
 
@@ -141,7 +110,7 @@ describe.skipIf(onDemandUnavailable() !== undefined)('onDemand:turnOff', () => {
     const view = await call('onDemand:turnOff', { pairId });
     expect(view.onDemand ?? null).toBeNull();
     expect(readPairOnDemand(profile, folder)).toBeUndefined();
-    expect(mountsAt(folder)).toEqual([]);
+    expect(mountsBelow(folder)).toEqual([]);
     expect(existsSync(cache)).toBe(false);
     // Whole files in the folder itself (no mount serves them).
     expect(readFileSync(join(folder, 'Docs', 'plan.txt'), 'utf8')).toBe('the plan\n');
