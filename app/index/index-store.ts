@@ -5,6 +5,7 @@ import type { IndexEntry, IndexRow, ItemKind, RelativePath } from '../model/item
 import type { IndexDb } from './index-db.ts';
 import { DigestStore } from './digest-store.ts';
 import { ListingStore } from './listing-store.ts';
+import { VersionRows } from './version-rows.ts';
 
 /**
  * What kind of change an intent announces: a remote change, or a download about to be put in place
@@ -121,12 +122,15 @@ export class IndexStore {
   readonly listings: ListingStore;
   /** What each synced folder holds on disk, as one digest (kept true by triggers on the items table). */
   readonly digests: DigestStore;
+  /** Content kept before this client replaced or removed it, and the conflicts settled by keeping both. */
+  readonly versions: VersionRows;
 
   constructor(db: IndexDb) {
     this.#db = db;
     this.#statements = prepare(db);
     this.listings = new ListingStore(db);
     this.digests = new DigestStore(db);
+    this.versions = new VersionRows(db);
   }
 
   /** Runs `work` in one IMMEDIATE transaction (nested calls join it): all of it is written, or none. */

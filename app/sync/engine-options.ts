@@ -49,7 +49,25 @@ export interface SyncEngineOptions {
    * placeholders.ts) unless `keepsContent` says this computer keeps them; none: every file whole.
    */
   onDemand?: OnDemandPolicy;
+  /**
+   * Versions (app/sync/versions/): content this engine replaces or removes here is kept first, for this
+   * long and within this room, and new conflicts are settled by the policy; default
+   * DEFAULT_VERSIONS_POLICY. `off`: replaced in place and deletes to the OS trash (benchmarks' baseline).
+   */
+  versions?: VersionsPolicy | 'off';
 }
+
+/** A pair's versions policy (app/profile/pair-versions.ts keeps it in the pair's record). */
+export interface VersionsPolicy {
+  /** Versions older than this many days go. */
+  readonly keepDays: number;
+  /** At most this many bytes of versions; null: 5 % of the disk that holds the folder. */
+  readonly capBytes: number | null;
+  /** What a new conflict becomes: kept both and listed (`ask`), or settled by `newer`, `this`, `device`. */
+  readonly conflicts: 'ask' | 'newer' | 'this' | 'device';
+}
+
+export const DEFAULT_VERSIONS_POLICY: VersionsPolicy = { keepDays: 30, capBytes: null, conflicts: 'ask' };
 
 /** Which device files an on-demand pair holds whole (pinned ones, and those already here). */
 export interface OnDemandPolicy {

@@ -30,6 +30,7 @@ import { tidyLeftovers } from './recovery/leftovers.ts';
 import { ListingCacheDamagedError } from './remote/listing-cache.ts';
 import { remoteRootOf } from './remote/remote-root.ts';
 import { SelectionKeeper } from './selection/selection-keeper.ts';
+import { PassVersions } from './versions/pass-versions.ts';
 import { RemoteWalkError, type RemoteWalkResult } from './remote/remote-walk.ts';
 
 export type { EngineLogLine, SyncEngineOptions, SyncOptions } from './engine-options.ts';
@@ -65,17 +66,17 @@ export class SyncEngine {
   /** The on-demand kept items a synced pass planned with: others make the next pass plan everything. */
   #keptSeen: string | undefined;
   /**
-   * Where a scoped round's walk found a change on the device (a folder listed in full) outside the
-   * round's scope, so it planned nothing there. The walk cache keeps that folder's new listing, and the
-   * next poll's walk gets a 304 for it: without this, the poll would never plan the change (soak seed
-   * 30, issue 18: a folder another client made while a watched local change was synced). The next poll
-   * adds these paths to its scope; a round that sees everything empties it.
+   * Where a scoped round's walk found a change on the device outside its scope (planned nothing there;
+   * the walk cache keeps the new listing, so the next poll gets a 304): the next poll adds these paths to
+   * its scope (soak seed 30, issue 18); a round that sees everything empties it.
    */
   readonly #unplannedRemote = new Set<RelativePath>();
   /** The last pass held deletes (mass delete, emptied folder): the next one is a whole pass. */
   #heldDeletes = false;
   /** Selective sync, with what it keeps between passes (selection/). */
   readonly #selection: SelectionKeeper;
+  /** Versions: what a pass replaces or removes here is kept first (versions/). */
+  readonly #versions: PassVersions;
   /** The settled record the running pass took, and the index's write count just after. */
   #taken: { record: SettledRecord; writes: number } | undefined;
 
@@ -84,16 +85,8 @@ export class SyncEngine {
     this.#writer = new IndexWriter(options.index);
     this.#walks = new WalkMemory(options.client, options.index.listings);
     this.#local = new LocalRoot(options.localRoot, options.index, options.caseInsensitive);
-    const { index, selection: store, ignoreRules, env, events, log } = options;
-    this.#selection = new SelectionKeeper({
-      index,
-      local: this.#local,
-      store,
-      ignoreRules,
-      env,
-      events,
-      log,
-    });
+    this.#versions = new PassVersions(options);
+    this.#selection = new SelectionKeeper({ ...options, store: options.selection, local: this.#local });
   }
 
   /** One pass (with a few re-planning rounds after 412s); never throws for a per-item problem. */
@@ -133,11 +126,14 @@ export class SyncEngine {
       report.rounds = round;
       if ((await this.#round(run, round)) === 'pass-done') break;
     }
+    // Conflicts this pass made, settled by the pair's policy: one more round carries that out.
+    if ((await this.#versions.settleNew(report.startedAtMs)) > 0) await this.#round(run, ++report.rounds);
     // 4. Folders excluded once their local copy synced go; the pass's outcome is kept: its status, what
     // a quiet pass may report again, the settled record.
     const reselected =
       report.hold === null && (await this.#selection.afterPass(run.selection, report.issues));
     this.#finish(run, reselected);
+    await this.#versions.thin();
     if (report.status === 'synced' && run.keptDeferred !== true) this.#keptSeen = run.kept;
     return report;
   }
@@ -174,6 +170,7 @@ export class SyncEngine {
     // Looked up once per engine; a walk that finds it gone makes the next pass look again.
     this.#remoteRootId ??= await remoteRootOf(this.#options, options.signal);
     const remoteRootId = this.#remoteRootId;
+    await this.#versions.begin();
     const recovered = await recoverIntents({
       client,
       index: this.#writer,
@@ -236,12 +233,9 @@ export class SyncEngine {
     );
     if (verdict !== 'execute') return verdict;
     // 3f. The operations carried out; a state they met changed makes another round.
-    return executeRound(
-      { options: this.#options, writer: this.#writer, walks: this.#walks },
-      run,
-      round,
-      planned,
-    );
+    const versionStore = this.#versions.store;
+    const engine = { options: this.#options, writer: this.#writer, walks: this.#walks, versionStore };
+    return executeRound(engine, run, round, planned);
   }
 
   /**

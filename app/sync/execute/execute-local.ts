@@ -1,4 +1,4 @@
-// Operations that change the local folder: folders made, downloads, renames and moves, the trash.
+// Operations that change the local folder: folders made, downloads, renames and moves (deletes: execute-trash.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -6,16 +6,16 @@ import { hashFile } from '../local/content-hash.ts';
 import { countTransfer, currentETag, type ExecutionContext } from './execution-context.ts';
 import { ReplanNeeded } from './replan-needed.ts';
 import { indexPathIn, transferProgress } from './execute-shared.ts';
-import { errnoOf, fileError, fileErrorOf, freeSpace } from '../local/file-errors.ts';
+import { errnoOf, fileError, freeSpace } from '../local/file-errors.ts';
 import { ordinaryFileMode } from '../local/file-modes.ts';
 import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
 import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
-import { moveToTrash, TrashError } from '../trash/local-trash.ts';
-import { dropPlaceholdersBelow, isPlaceholder, writePlaceholder } from '../local/placeholders.ts';
+import { isPlaceholder, writePlaceholder } from '../local/placeholders.ts';
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
 import type { Operation } from '../plan/operations.ts';
 import { baseName } from '../../model/paths.ts';
-import { indexRowOf, leftBothSides } from './trash-rows.ts';
+import { keepBeforeReplace, recordConflict } from './execute-keep.ts';
+import type { LinkedKeep } from '../versions/version-store.ts';
 
 type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
 
@@ -171,6 +171,7 @@ async function putInPlace(
   local: LocalEntry,
   put: () => Promise<void>,
   placeholder = false,
+  keep?: LinkedKeep,
 ): Promise<void> {
   const store = context.setup.index.store;
   const intent = store.recordIntent({
@@ -186,10 +187,16 @@ async function putInPlace(
   } catch (error) {
     // Left for recovery only when this file is in place after all (its temporary's removal failed).
     const there = await statOrUndefined(localPath(context.setup.localRoot, local.path));
-    if (!isUnchanged(local, entryFromStats(local.path, there))) store.completeIntent(intent);
+    if (!isUnchanged(local, entryFromStats(local.path, there))) {
+      store.completeIntent(intent);
+      await keep?.abandon();
+    }
     throw error;
   }
-  store.completeIntent(intent, () => context.setup.index.place(row));
+  store.completeIntent(intent, () => {
+    context.setup.index.place(row);
+    keep?.confirm();
+  });
   if (!placeholder) countTransfer(context.ledger, 'downloaded', row.remoteId);
 }
 
@@ -261,7 +268,9 @@ export async function downloadContent(
   const local = await localEntry(op.path, fetched.temporary);
   context.setup.onLocalWrite({ kind: 'modified', path: op.path, item: local });
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
-  await putInPlace(context, row, local, () => rename(fetched.temporary, absolute), placeholder);
+  // The file replaced (the device's old version) is kept first, linked into the versions.
+  const keep = await keepBeforeReplace(context, op, absolute);
+  await putInPlace(context, row, local, () => rename(fetched.temporary, absolute), placeholder, keep);
   return placeholder ? 'online-only' : undefined;
 }
 
@@ -284,8 +293,10 @@ export async function moveLocal(context: ExecutionContext, op: Op<'local-move'>)
   context.setup.onLocalWrite({ kind: 'moved', path: op.toPath, fromPath: op.fromPath });
   await rename(from, to);
   if (op.remoteId !== null) recordLocalMove(context, op.remoteId, op);
-  if (op.reason === 'conflict') context.ledger.counts.conflicts += 1;
-  else if (op.remoteId !== null && op.reason !== 'case-clash') {
+  if (op.reason === 'conflict') {
+    context.ledger.counts.conflicts += 1;
+    recordConflict(context, op);
+  } else if (op.remoteId !== null && op.reason !== 'case-clash') {
     const sameFolder = dirname(`/${op.fromPath}`) === dirname(`/${op.toPath}`);
     if (sameFolder) context.ledger.counts.renamed += 1;
     else context.ledger.counts.moved += 1;
@@ -307,86 +318,4 @@ function recordLocalMove(context: ExecutionContext, remoteId: string, op: Op<'lo
     const row = store.get(remoteId);
     if (row && row.inode !== op.inode) store.upsert({ ...row, inode: op.inode });
   });
-}
-
-/**
- * An on-demand pair's placeholders hold nothing worth a trash (restored from there they would read as
- * zeros): they are removed, a folder's first; true when nothing is left to trash.
- */
-async function placeholdersDropped(
-  context: ExecutionContext,
-  absolute: string,
-  now: LocalEntry,
-  dropped: string[],
-): Promise<boolean> {
-  if (context.setup.onDemand === undefined) return false;
-  if (now.kind === 'file') {
-    if (!isPlaceholder(absolute)) return false;
-    context.setup.onLocalWrite({ kind: 'deleted', path: now.path });
-    await unlink(absolute);
-    return true;
-  }
-  context.setup.onLocalWrite({ kind: 'deleted', path: now.path });
-  return dropPlaceholdersBelow(absolute, (inode) => dropped.push(inode));
-}
-
-/**
- * Rows of placeholders dropped below a trashed folder but not of its tree: moved into it as the device
- * deleted their items (followGonePlaceholders moves a row for the round only; seed 9037). Items gone there.
- */
-function forgetGoneDropped(context: ExecutionContext, dropped: readonly string[]): number {
-  let removed = 0;
-  for (const inode of dropped) {
-    for (const row of context.setup.index.store.byInode(inode)) {
-      if (row.kind === 'file' && !context.setup.remote.has(row.remoteId)) {
-        removed += context.setup.index.removeTree(row.remoteId);
-      }
-    }
-  }
-  return removed;
-}
-
-/** Why the last resort, the folder's own trash, failed is the folder's own reason (read-only...). */
-function trashFailure(error: unknown): unknown {
-  if (error instanceof TrashError && error.errno !== undefined) {
-    return fileErrorOf(error.errno, 'trash', { cause: error });
-  }
-  return error;
-}
-
-export async function trashLocal(context: ExecutionContext, op: Op<'local-trash'>): Promise<void> {
-  const absolute = localPath(context.setup.localRoot, op.path);
-  const now = entryFromStats(op.path, await statOrUndefined(absolute));
-  const row = indexRowOf(context, op);
-  // Only what was synced goes: an edit made since is kept (and goes back up on the next pass).
-  const synced =
-    now !== undefined &&
-    now.inode === op.inode &&
-    now.kind === op.kind &&
-    (now.kind === 'folder' || (now.size === row?.localSize && now.mtimeNs === row.localMtimeNs));
-  if (now !== undefined && !synced) {
-    throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'It changed on this computer during the pass.');
-  }
-  const dropped: string[] = [];
-  const spared = await leftBothSides(context, row, op);
-  if (now !== undefined && !(await placeholdersDropped(context, absolute, now, dropped))) {
-    context.setup.onLocalWrite({ kind: 'deleted', path: op.path });
-    try {
-      const trashed = await moveToTrash(absolute, {
-        syncRoot: context.setup.localRoot,
-        env: context.setup.env,
-      });
-      context.setup.log({ level: 'info', message: `moved to the trash: ${trashed.location}`, path: op.path });
-    } catch (error) {
-      // Gone already is what the delete wanted.
-      if (!(error instanceof TrashError && error.code === 'TRASH_SOURCE_MISSING')) throw trashFailure(error);
-    }
-  }
-  let removed = row ? context.setup.index.removeTree(row.remoteId, (child) => spared.has(child.remoteId)) : 0;
-  removed += forgetGoneDropped(context, dropped);
-  // A folder counts with everything it held.
-  if (op.reason !== 'type-change') {
-    context.ledger.counts.deleted += Math.max(1, removed);
-    context.ledger.deletedItems.local += Math.max(1, removed);
-  }
 }

@@ -9,6 +9,7 @@ import type { EngineLogLine, OnDemandPolicy, SyncEngineOptions } from '../engine
 import type { LocalWrite } from '../engine-events.ts';
 import type { OwnMove } from '../remote/walk-listing.ts';
 import { ReplanNeeded } from './replan-needed.ts';
+import type { VersionStore } from '../versions/version-store.ts';
 
 /** What stays the same while one round's plan runs: the clients, both roots, the round's walk, the hooks. */
 export interface RoundSetup {
@@ -28,6 +29,8 @@ export interface RoundSetup {
   readonly signal: AbortSignal | undefined;
   /** An on-demand pair's policy: what comes down as a placeholder. */
   readonly onDemand: OnDemandPolicy | undefined;
+  /** Where replaced and removed content is kept first; undefined: versions are off. */
+  readonly versions: VersionStore | undefined;
 }
 
 /**
@@ -116,6 +119,7 @@ export function parentId(context: ExecutionContext, parent: RemoteParent, forPat
 export function newExecutionContext(
   engine: Pick<SyncEngineOptions, 'client' | 'localRoot' | 'env' | 'now' | 'log' | 'events' | 'onDemand'> & {
     writer: IndexWriter;
+    versionStore: VersionStore | undefined;
   },
   round: {
     remote: RoundSetup['remote'];
@@ -141,6 +145,7 @@ export function newExecutionContext(
     onProgress: events?.onProgress ?? (() => {}),
     signal: round.signal,
     onDemand: engine.onDemand,
+    versions: engine.versionStore,
   };
   const ledger: RoundLedger = {
     createdFolders: new Map(),

@@ -3,7 +3,8 @@ import { AbortedError, ApiError, assertNever, BugError } from '../../../common/e
 import { createRemoteFolder, upload } from './execute-create.ts';
 import { deleteRemote, moveRemote } from './execute-remote.ts';
 import { uploadContent } from './execute-edit.ts';
-import { download, downloadContent, makeLocalFolder, moveLocal, trashLocal } from './execute-local.ts';
+import { download, downloadContent, makeLocalFolder, moveLocal } from './execute-local.ts';
+import { trashLocal } from './execute-trash.ts';
 import { indexPathIn } from './execute-shared.ts';
 import { currentETag, type ExecutionContext } from './execution-context.ts';
 import { independentMoveRun } from '../plan/move-batches.ts';

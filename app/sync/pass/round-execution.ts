@@ -6,12 +6,15 @@ import { DEFAULT_TRANSFER_CONCURRENCY, executePlan } from '../execute/executor.t
 import type { PassRun, RoundEnd } from './pass-run.ts';
 import type { RoundPlan } from './round-plan.ts';
 import type { WalkMemory } from './walk-memory.ts';
+import type { VersionStore } from '../versions/version-store.ts';
 
 /** What a round's execution uses of its engine: its options, its index writer and its walk memory. */
 export interface ExecutingEngine {
   readonly options: SyncEngineOptions;
   readonly writer: IndexWriter;
   readonly walks: WalkMemory;
+  /** Where the round keeps what it replaces or removes here (app/sync/versions/). */
+  readonly versionStore: VersionStore | undefined;
 }
 
 /** Runs the round's operations; another round follows when one met a changed state or a name may be free. */
@@ -26,7 +29,7 @@ export async function executeRound(
   run.tally.beforeRound(planned.deletes, now.getTime());
   run.log({ level: 'debug', message: `round ${round}: ${planned.operations.length} operations` });
   const context = newExecutionContext(
-    { ...engine.options, writer: engine.writer },
+    { ...engine.options, writer: engine.writer, versionStore: engine.versionStore },
     {
       remote,
       remoteRootId: run.remoteRootId,

@@ -1,0 +1,79 @@
+// Settling a conflict on this computer: one of its two copies kept at the original name, the other kept as a version; or both kept on purpose.
+import { rename } from 'node:fs/promises';
+import type { ConflictRow } from '../../index/version-rows.ts';
+import { MchError } from '../../../common/errors.ts';
+import { localPath, statOrUndefined } from '../local/local-paths.ts';
+import type { VersionStore } from './version-store.ts';
+
+/**
+ * Which copy stays at the original name: `original` (the file at the original name, the device's
+ * version when this computer made the copy), `copy` (the conflicted copy's content), or `both` (both
+ * files stay, and the conflict is no longer listed).
+ */
+export type ConflictKeep = 'original' | 'copy' | 'both';
+
+export type ConflictSettleErrorCode = 'CONFLICT_GONE';
+
+/** One of the two copies is gone already: nothing to settle, nothing changed. */
+export class ConflictSettleError extends MchError {
+  declare readonly code: ConflictSettleErrorCode;
+
+  constructor(message: string) {
+    super('CONFLICT_GONE', 'Conflict already settled', message);
+  }
+}
+
+/**
+ * Settles `conflict`: the copy that loses goes into the versions (reason `conflict`), never away. The
+ * next pass carries it to the device: the copy's delete, or the original's new content.
+ */
+export async function settleConflict(
+  store: VersionStore,
+  root: string,
+  conflict: Pick<ConflictRow, 'copyPath' | 'originalPath' | 'madeAtMs' | 'madeHere'>,
+  keep: ConflictKeep,
+): Promise<void> {
+  const copy = await statOrUndefined(localPath(root, conflict.copyPath));
+  const original = await statOrUndefined(localPath(root, conflict.originalPath));
+  if (copy === undefined || original === undefined || !copy.isFile() || !original.isFile()) {
+    throw new ConflictSettleError(
+      `${conflict.copyPath} and ${conflict.originalPath} are not both files here any more: there is no conflict to settle.`,
+    );
+  }
+  const rows = store.rows;
+  if (keep === 'both') {
+    rows.putConflict({ ...conflict, settled: 'both' });
+    return;
+  }
+  if (keep === 'original') {
+    await store.moveIn(conflict.copyPath, 'conflict');
+  } else {
+    const kept = await store.linkBeforeReplace(
+      conflict.originalPath,
+      { inode: original.ino.toString() },
+      { size: Number(original.size), mTimeMs: Number(original.mtimeMs), remoteId: null, contentHash: null },
+      'conflict',
+    );
+    try {
+      await rename(localPath(root, conflict.copyPath), localPath(root, conflict.originalPath));
+    } catch (error) {
+      await kept?.abandon();
+      throw error;
+    }
+    kept?.confirm();
+  }
+  rows.removeConflict(conflict.copyPath);
+}
+
+/**
+ * Which copy a policy keeps: `this` keeps what this computer made (the copy), `device` the original,
+ * `newer` the one changed last (the original on a tie: it is what the device has).
+ */
+export function policyKeep(
+  policy: 'newer' | 'this' | 'device',
+  times: { copyMs: number; originalMs: number },
+): 'original' | 'copy' {
+  if (policy === 'this') return 'copy';
+  if (policy === 'device') return 'original';
+  return times.copyMs > times.originalMs ? 'copy' : 'original';
+}

@@ -1,0 +1,248 @@
+// The versions folder of a pair: content kept before this client replaces or removes it, by hard link or rename into `<root>/.mch-sync/versions/`, never a copy.
+import { randomBytes } from 'node:crypto';
+import { link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { BigIntStats } from 'node:fs';
+import type { NewVersion, VersionReason, VersionRow, VersionRows } from '../../index/version-rows.ts';
+import { STATE_FOLDER_NAME } from '../../model/names.ts';
+import { errnoOf } from '../local/file-errors.ts';
+import { localPath, statOrUndefined } from '../local/local-paths.ts';
+
+/** The versions folder, relative to the sync root. */
+export const VERSIONS_FOLDER = join(STATE_FOLDER_NAME, 'versions');
+
+/** What is known of a file about to be replaced, for its version's row. */
+export interface KeptFile {
+  size: number;
+  mTimeMs: number;
+  remoteId: string | null;
+  contentHash: string | null;
+}
+
+/**
+ * A keep by hard link, made just before the file is replaced: `confirm` once the replacement is in
+ * place (in the transaction that records it), `abandon` when it did not happen.
+ */
+export interface LinkedKeep {
+  readonly id: number;
+  confirm(): void;
+  abandon(): Promise<void>;
+}
+
+export class VersionStore {
+  readonly #root: string;
+  readonly #rows: VersionRows;
+  readonly #now: () => number;
+
+  constructor(root: string, rows: VersionRows, now: () => number = Date.now) {
+    this.#root = root;
+    this.#rows = rows;
+    this.#now = now;
+  }
+
+  get rows(): VersionRows {
+    return this.#rows;
+  }
+
+  /** The absolute versions folder. */
+  folder(): string {
+    return join(this.#root, VERSIONS_FOLDER);
+  }
+
+  /** Where a version's content is (absolute). */
+  blobPath(blob: string): string {
+    return join(this.folder(), ...blob.split('/'));
+  }
+
+  /**
+   * Keeps the file at `path` by a hard link into the store, before it is replaced: a row `pending`
+   * first, so a crash between the link and the replace is told apart by the inode (recoverPending).
+   * Undefined when the file system has no hard links (the replace then goes on without a version).
+   */
+  async linkBeforeReplace(
+    path: string,
+    stats: { inode: string },
+    file: KeptFile,
+    reason: VersionReason,
+  ): Promise<LinkedKeep | undefined> {
+    const blob = newKeepId();
+    const id = this.#rows.add(this.#row(path, blob, reason, file, stats.inode));
+    try {
+      await this.#ensureFolder();
+      await link(localPath(this.#root, path), this.blobPath(blob));
+    } catch (error) {
+      this.#rows.remove(id);
+      const code = errnoOf(error);
+      // No hard links here (FAT, some shares), or the file is gone already: no version to keep.
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOENT') {
+        return undefined;
+      }
+      throw error;
+    }
+    return {
+      id,
+      confirm: () => this.#rows.markKept(id),
+      abandon: async () => {
+        await rm(this.blobPath(blob), { force: true });
+        this.#rows.remove(id);
+      },
+    };
+  }
+
+  /**
+   * Moves the file or folder at `path` into the store (one rename) and records a version of each file
+   * it held, at its path below `path`. False when nothing was there to keep.
+   */
+  async moveIn(
+    path: string,
+    reason: VersionReason,
+    known?: (path: string) => Partial<KeptFile>,
+  ): Promise<boolean> {
+    const blob = newKeepId();
+    // One pending row for the whole keep: after a crash, the store says whether the rename happened.
+    const marker = this.#rows.add(
+      this.#row(path, blob, reason, { size: 0, mTimeMs: 0, remoteId: null, contentHash: null }, null),
+    );
+    await this.#ensureFolder();
+    try {
+      await rename(localPath(this.#root, path), this.blobPath(blob));
+    } catch (error) {
+      this.#rows.remove(marker);
+      if (errnoOf(error) === 'ENOENT') return false;
+      throw error;
+    }
+    await this.#settleMove(this.#rows.get(marker)!, known);
+    return true;
+  }
+
+  /**
+   * After a crash: each keep left pending is settled the way it went. A link whose file is still at its
+   * path (same inode) was never followed by the replace: dropped. A move found in the store is recorded.
+   */
+  async recoverPending(): Promise<number> {
+    const pending = this.#rows.pending();
+    for (const row of pending) {
+      const there = await statOrUndefined(this.blobPath(row.blob));
+      if (there === undefined) {
+        this.#rows.remove(row.id);
+      } else if (row.inode !== null) {
+        const atPath = await statOrUndefined(localPath(this.#root, row.path));
+        if (atPath?.ino.toString() === row.inode) {
+          await rm(this.blobPath(row.blob), { force: true });
+          this.#rows.remove(row.id);
+        } else {
+          this.#rows.markKept(row.id);
+        }
+      } else {
+        await this.#settleMove(row);
+      }
+    }
+    return pending.length;
+  }
+
+  /** Removes a version: its row, its content, and its keep's folder once empty. */
+  async remove(row: VersionRow): Promise<void> {
+    await rm(this.blobPath(row.blob), { force: true, recursive: true });
+    this.#rows.remove(row.id);
+    await this.#pruneEmpty(row.blob);
+  }
+
+  /**
+   * Takes a version's content out of the store to `destination` (absolute, on this file system): one
+   * rename, its row dropped. The caller made sure nothing is at `destination`.
+   */
+  async takeOut(row: VersionRow, destination: string): Promise<void> {
+    await mkdir(dirname(destination), { recursive: true });
+    await rename(this.blobPath(row.blob), destination);
+    this.#rows.remove(row.id);
+    await this.#pruneEmpty(row.blob);
+  }
+
+  /** The rows of a keep that moved into the store: one per file found there, the marker dropped. */
+  async #settleMove(marker: VersionRow, known?: (path: string) => Partial<KeptFile>): Promise<void> {
+    const files = await filesBelow(this.blobPath(marker.blob));
+    this.#rows.transaction(() => {
+      this.#rows.remove(marker.id);
+      for (const { inside, stats } of files) {
+        const path = inside === '' ? marker.path : `${marker.path}/${inside}`;
+        const blob = inside === '' ? marker.blob : `${marker.blob}/${inside}`;
+        const meta = known?.(path) ?? {};
+        this.#rows.add({
+          ...this.#row(
+            path,
+            blob,
+            marker.reason,
+            {
+              size: Number(stats.size),
+              mTimeMs: Number(stats.mtimeMs),
+              remoteId: meta.remoteId ?? null,
+              contentHash: meta.contentHash ?? null,
+            },
+            null,
+          ),
+          keptAtMs: marker.keptAtMs,
+          state: 'kept',
+        });
+      }
+    });
+    // A folder that held no file is nothing to restore.
+    if (files.length === 0) await rm(this.blobPath(marker.blob), { recursive: true, force: true });
+  }
+
+  #row(path: string, blob: string, reason: VersionReason, file: KeptFile, inode: string | null): NewVersion {
+    return {
+      path,
+      blob,
+      reason,
+      size: file.size,
+      mTimeMs: file.mTimeMs,
+      keptAtMs: this.#now(),
+      state: 'pending',
+      inode,
+      remoteId: file.remoteId,
+      contentHash: file.contentHash,
+    };
+  }
+
+  async #ensureFolder(): Promise<void> {
+    await mkdir(this.folder(), { recursive: true, mode: 0o700 });
+  }
+
+  /** The folders of a keep left empty once its last file went (never the versions folder itself). */
+  async #pruneEmpty(blob: string): Promise<void> {
+    const parts = blob.split('/');
+    for (let depth = parts.length - 1; depth >= 1; depth--) {
+      try {
+        await rmdir(this.blobPath(parts.slice(0, depth).join('/')));
+      } catch {
+        return;
+      }
+    }
+  }
+}
+
+/** A new keep's name in the store: time-ordered, unguessable, never reused. */
+function newKeepId(): string {
+  return `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+}
+
+/** The files at or below `absolute` ('' inside for a file itself), without following links. */
+async function filesBelow(absolute: string): Promise<{ inside: string; stats: BigIntStats }[]> {
+  const found: { inside: string; stats: BigIntStats }[] = [];
+  const visit = async (inside: string): Promise<void> => {
+    const here = inside === '' ? absolute : join(absolute, ...inside.split('/'));
+    let stats: BigIntStats;
+    try {
+      stats = await lstat(here, { bigint: true });
+    } catch {
+      return;
+    }
+    if (!stats.isDirectory()) {
+      found.push({ inside, stats });
+      return;
+    }
+    for (const name of await readdir(here)) await visit(inside === '' ? name : `${inside}/${name}`);
+  };
+  await visit('');
+  return found;
+}
