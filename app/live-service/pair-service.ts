@@ -8,6 +8,7 @@ import type { DeviceName } from '../sync/guards/device-check.ts';
 import type { FolderLockRenewal } from '../sync/guards/folder-check.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { pairSelectionStore } from '../profile/pair-selection.ts';
+import { readPairVersions } from '../profile/pair-versions.ts';
 import { startControlServer } from './control-server.ts';
 import { controlSocketPath, folderKey } from './control-socket-path.ts';
 import { LiveSync } from './live-sync.ts';
@@ -127,6 +128,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         env: options.env,
         ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
         selection: pairSelectionStore(options.profileDir, options.localRoot),
+        versions: () => readPairVersions(options.profileDir, options.localRoot),
         log: logLine,
         events: {
           ...events,

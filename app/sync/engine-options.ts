@@ -52,9 +52,10 @@ export interface SyncEngineOptions {
   /**
    * Versions (app/sync/versions/): content this engine replaces or removes here is kept first, for this
    * long and within this room, and new conflicts are settled by the policy; default
-   * DEFAULT_VERSIONS_POLICY. `off`: replaced in place and deletes to the OS trash (benchmarks' baseline).
+   * DEFAULT_VERSIONS_POLICY; a function is asked again at each pass (the pair's record, changed while
+   * it runs). `off`: replaced in place and deletes to the OS trash (benchmarks' baseline).
    */
-  versions?: VersionsPolicy | 'off';
+  versions?: VersionsPolicy | (() => VersionsPolicy) | 'off';
 }
 
 /** A pair's versions policy (app/profile/pair-versions.ts keeps it in the pair's record). */

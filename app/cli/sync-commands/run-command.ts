@@ -9,6 +9,7 @@ import { indexFilePath, openIndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { registerFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
 import { pairSelectionStore } from '../../profile/pair-selection.ts';
+import { readPairVersions } from '../../profile/pair-versions.ts';
 import { pinnedIdsReader, readPairOnDemand } from '../../profile/pair-on-demand.ts';
 import { pinnedPolicy } from '../../on-demand/pinned-policy.ts';
 import { tellAdopted } from '../../on-demand/mount-keeper.ts';
@@ -110,6 +111,7 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
         folderLock: lock,
         env: context.deps.env,
         selection: pairSelectionStore(context.profileDir, request.localRoot),
+        versions: () => readPairVersions(context.profileDir, request.localRoot),
         ...(request.verbose ? { log: (line: EngineLogLine) => context.deps.stderr(logText(line)) } : {}),
       });
       report = await engine.syncOnce({

@@ -35,10 +35,10 @@ export class SelectionKeeper {
     index: IndexStore;
     local: LocalRoot;
     store: SelectionStore | undefined;
-    ignoreRules: string | undefined;
-    env: Readonly<Record<string, string | undefined>> | undefined;
-    events: EngineEvents | undefined;
-    log: ((line: EngineLogLine) => void) | undefined;
+    ignoreRules?: string | undefined;
+    env?: Readonly<Record<string, string | undefined>> | undefined;
+    events?: EngineEvents | undefined;
+    log?: ((line: EngineLogLine) => void) | undefined;
   }) {
     const { index, local, ignoreRules, env, events, log } = options;
     this.#store = options.store;

@@ -23,7 +23,7 @@ export interface ThinTally {
 export class PassVersions {
   /** Undefined when versions are off: content is replaced in place and deletes go to the trash. */
   readonly store: VersionStore | undefined;
-  readonly #policy: VersionsPolicy;
+  readonly #policyOf: () => VersionsPolicy;
   readonly #root: string;
   readonly #log: (line: EngineLogLine) => void;
   #lastThinMs = 0;
@@ -32,13 +32,14 @@ export class PassVersions {
   constructor(options: {
     index: IndexStore;
     localRoot: string;
-    versions?: VersionsPolicy | 'off';
+    versions?: VersionsPolicy | (() => VersionsPolicy) | 'off';
     log?: (line: EngineLogLine) => void;
   }) {
     this.#root = options.localRoot;
     this.#log = options.log ?? (() => {});
     const policy = options.versions ?? DEFAULT_VERSIONS_POLICY;
-    this.#policy = policy === 'off' ? DEFAULT_VERSIONS_POLICY : policy;
+    this.#policyOf =
+      typeof policy === 'function' ? policy : () => (policy === 'off' ? DEFAULT_VERSIONS_POLICY : policy);
     this.store = policy === 'off' ? undefined : new VersionStore(options.localRoot, options.index.versions);
   }
 
@@ -53,8 +54,8 @@ export class PassVersions {
    */
   async settleNew(passStartedAtMs: number): Promise<number> {
     const store = this.store;
-    if (store === undefined || this.#policy.conflicts === 'ask') return 0;
-    const policy = this.#policy.conflicts;
+    const policy = store === undefined ? 'ask' : this.#policyOf().conflicts;
+    if (store === undefined || policy === 'ask') return 0;
     let settled = 0;
     for (const conflict of store.rows.conflicts()) {
       if (!conflict.madeHere || conflict.settled !== null || conflict.madeAtMs < passStartedAtMs) continue;
@@ -101,7 +102,9 @@ export class PassVersions {
     // Nothing kept since the last look, and looked at lately: nothing can have grown or aged much.
     if (usage.count === this.#keptCount && nowMs - this.#lastThinMs < THIN_EVERY_MS)
       return { removed: 0, bytes: 0 };
-    const going = await versionsToThin(store, this.#policy, usage.bytes, await this.#capBytes(), nowMs);
+    const policy = this.#policyOf();
+    const capBytes = policy.capBytes ?? (await defaultCapBytes(this.#root));
+    const going = await versionsToThin(store, policy, usage.bytes, capBytes, nowMs);
     let bytes = 0;
     for (const version of going) {
       await store.remove(version);
@@ -113,11 +116,6 @@ export class PassVersions {
       this.#log({ level: 'info', message: `versions thinned: ${going.length} removed (${bytes} bytes)` });
     }
     return { removed: going.length, bytes };
-  }
-
-  async #capBytes(): Promise<number> {
-    if (this.#policy.capBytes !== null) return this.#policy.capBytes;
-    return defaultCapBytes(this.#root);
   }
 }
 

@@ -8,6 +8,7 @@ import { makePairWhole } from '../../on-demand/whole-pair.ts';
 import type { FolderPair } from '../../profile/folder-pairs.ts';
 import { pinnedIdsReader, readPairOnDemand, updatePairOnDemand } from '../../profile/pair-on-demand.ts';
 import { pairSelectionStore } from '../../profile/pair-selection.ts';
+import { readPairVersions } from '../../profile/pair-versions.ts';
 import { SyncEngine } from '../../sync/engine.ts';
 import { WindowError } from '../ui-errors.ts';
 import type { StoppedWork } from './pair-start.ts';
@@ -79,6 +80,7 @@ async function bringEverythingDown(
     env: start.env,
     ...(start.ignoreRules === undefined ? {} : { ignoreRules: start.ignoreRules }),
     selection: pairSelectionStore(profileDir, pair.localRoot),
+    versions: () => readPairVersions(profileDir, pair.localRoot),
   });
   const report = await engine.syncOnce();
   if (report.status === 'held') {

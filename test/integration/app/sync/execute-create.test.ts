@@ -74,7 +74,14 @@ describe('a create whose name an item of the same plan still holds', () => {
       contentHash: null,
     });
     const context = newExecutionContext(
-      { client: api, writer: new IndexWriter(store), localRoot: root, env: {}, now: () => new Date(0) },
+      {
+        client: api,
+        writer: new IndexWriter(store),
+        versionStore: undefined,
+        localRoot: root,
+        env: {},
+        now: () => new Date(0),
+      },
       {
         remote: new Map([[file.id, remoteFile]]),
         remoteRootId: rootId,
