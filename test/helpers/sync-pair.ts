@@ -177,6 +177,25 @@ export class SyncPair {
     return found;
   }
 
+  /**
+   * The versions the engine kept (app/sync/versions/), newest of each path: path where the content was
+   * → its content, as the store holds it.
+   */
+  kept(): Tree {
+    const found: Tree = {};
+    for (const row of this.#index.versions.kept()) {
+      if (found[row.path] !== undefined) continue;
+      const blob = join(this.localRoot, '.mch-sync', 'versions', ...row.blob.split('/'));
+      found[row.path] = { kind: 'file', text: readFileSync(blob, 'utf8') };
+    }
+    return found;
+  }
+
+  /** Why each kept version of `path` was kept, newest first. */
+  keptReasons(path: string): string[] {
+    return this.#index.versions.ofPath(path).map((row) => row.reason);
+  }
+
   // --- the remote side (through `other`, which the record does not count) ---
 
   async remoteRootId(): Promise<string> {

@@ -1,5 +1,9 @@
 // Settling a conflict on this computer: one of its two copies kept at the original name, the other kept as a version; or both kept on purpose.
-import { rename } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, rename, rm, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
 import type { ConflictRow } from '../../index/version-rows.ts';
 import { MchError } from '../../../common/errors.ts';
 import { localPath, statOrUndefined } from '../local/local-paths.ts';
@@ -54,13 +58,21 @@ export async function settleConflict(
       { size: Number(original.size), mTimeMs: Number(original.mtimeMs), remoteId: null, contentHash: null },
       'conflict',
     );
+    // The copy's content goes over the original by a new file, not by renaming the copy: the copy's
+    // inode would pair with the copy's synced row, read as the copy moved onto a name the device's
+    // original holds. The original is kept first, the copy (its content now at the name) removed last.
+    const target = localPath(root, conflict.originalPath);
+    const temporary = join(dirname(target), `${DOWNLOAD_TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
     try {
-      await rename(localPath(root, conflict.copyPath), localPath(root, conflict.originalPath));
+      await copyFile(localPath(root, conflict.copyPath), temporary, constants.COPYFILE_FICLONE);
+      await rename(temporary, target);
     } catch (error) {
+      await rm(temporary, { force: true });
       await kept?.abandon();
       throw error;
     }
     kept?.confirm();
+    await unlink(localPath(root, conflict.copyPath));
   }
   rows.removeConflict(conflict.copyPath);
 }

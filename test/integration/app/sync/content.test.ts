@@ -13,8 +13,12 @@ function makePair(newPair: NewPair, options: PairOptions = {}): SyncPair {
   return pair;
 }
 
-async function syncedPair(newPair: NewPair, texts: Record<string, string>): Promise<SyncPair> {
-  const pair = makePair(newPair);
+async function syncedPair(
+  newPair: NewPair,
+  texts: Record<string, string>,
+  engine: PairOptions['engine'] = {},
+): Promise<SyncPair> {
+  const pair = makePair(newPair, { engine });
   for (const [path, text] of Object.entries(texts)) pair.writeLocal(path, text);
   expectSynced(await pair.sync());
   return pair;
@@ -123,14 +127,26 @@ describe('edits beat deletes', () => {
 });
 
 describe('remote deletes', () => {
-  it('moves the local file to the trash, never unlinking it', async ({ newPair }) => {
+  it('keeps the local file as a version, never unlinking it', async ({ newPair }) => {
     const pair = await syncedPair(newPair, { 'a.txt': 'precious', 'b.txt': 'keep' });
     await pair.removeRemote('a.txt');
     const report = await pair.sync();
     expectSynced(report);
     expect(report.counts.deleted).toBe(1);
     expect(pair.localTree()).toEqual(files({ 'b.txt': 'keep' }));
+    expect(pair.kept()).toEqual({ 'a.txt': { kind: 'file', text: 'precious' } });
+    expect(pair.keptReasons('a.txt')).toEqual(['deleted']);
+    expect(pair.trashed()).toEqual({});
+  });
+
+  it('with versions off, moves the local file to the trash, never unlinking it', async ({ newPair }) => {
+    const pair = await syncedPair(newPair, { 'a.txt': 'precious', 'b.txt': 'keep' }, { versions: 'off' });
+    await pair.removeRemote('a.txt');
+    const report = await pair.sync();
+    expectSynced(report);
+    expect(pair.localTree()).toEqual(files({ 'b.txt': 'keep' }));
     expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'precious' });
+    expect(pair.kept()).toEqual({});
   });
 
   it('keeps never-synced local files of a folder deleted on the device, and the folder with them', async ({
@@ -143,7 +159,7 @@ describe('remote deletes', () => {
     const expected = files({ 'docs/new.txt': 'never synced', 'other.txt': 'keep' });
     expect(pair.localTree()).toEqual(expected);
     expect(await pair.remoteTree()).toEqual(expected);
-    expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'synced' });
+    expect(pair.kept()).toEqual({ 'docs/a.txt': { kind: 'file', text: 'synced' } });
   });
 
   it('deletes on the device what was deleted here', async ({ newPair }) => {
@@ -172,7 +188,7 @@ describe('type changes', () => {
     expect(pair.localTree()).toEqual(expected);
   });
 
-  it('replaces a local folder with the file that replaced it on the device, the folder going to the trash', async ({
+  it('replaces a local folder with the file that replaced it on the device, the folder kept as a version', async ({
     newPair,
   }) => {
     const pair = await syncedPair(newPair, { 'thing/inside.txt': 'in a folder', 'other.txt': 'keep' });
@@ -182,7 +198,8 @@ describe('type changes', () => {
     const expected = files({ thing: 'now a file', 'other.txt': 'keep' });
     expect(pair.localTree()).toEqual(expected);
     expect(await pair.remoteTree()).toEqual(expected);
-    expect(Object.values(pair.trashed())).toContainEqual({ kind: 'file', text: 'in a folder' });
+    expect(pair.kept()).toEqual({ 'thing/inside.txt': { kind: 'file', text: 'in a folder' } });
+    expect(pair.keptReasons('thing/inside.txt')).toEqual(['replaced']);
   });
 
   it('replaces a folder made again here under its NFC spelling with the file the device moved there, its NFD row removed (seed 3680)', async ({

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect } from 'vitest';
 import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { LivePair, waitFor } from '../../../helpers/live-pair.ts';
-import { files, type Tree, type SyncPair } from '../../../helpers/sync-pair.ts';
+import { files, type PairOptions, type Tree, type SyncPair } from '../../../helpers/sync-pair.ts';
 import { expectLocalText, expectRemoteFiles, expectSynced } from '../../../helpers/expect-sync.ts';
 
 const uid = process.getuid?.() ?? -1;
@@ -55,8 +55,8 @@ afterEach(async () => {
 });
 
 /** A pair whose synced folder is the root of a fresh tmpfs. */
-function mountedPair(newPair: NewPair): SyncPair {
-  const pair = newPair();
+function mountedPair(newPair: NewPair, options: PairOptions = {}): SyncPair {
+  const pair = newPair(options);
   mountTmpfs(pair.localRoot);
   mounted.push(pair.localRoot);
   return pair;
@@ -92,10 +92,35 @@ const problem = mountProblem();
 describe.skipIf(problem !== undefined)(
   `a synced folder at the root of a mounted file system (${problem ?? 'tmpfs mounted as root'})`,
   () => {
-    it('a device delete puts the file in the disk’s trash, which is never uploaded nor reaches another computer', async ({
+    it('a device delete is kept as a version on that disk, which is never uploaded nor reaches another computer', async ({
       newPair,
     }) => {
       const laptop = mountedPair(newPair);
+      laptop.writeLocal('a.txt', 'alpha');
+      laptop.writeLocal('docs/b.txt', 'beta');
+      expectSynced(await laptop.sync());
+      const desktop = otherComputer(newPair, laptop);
+      expectSynced(await desktop.sync());
+
+      await laptop.removeRemote('docs/b.txt');
+      const deleted = await laptop.syncCounting();
+      expectSynced(deleted.report);
+      expect(deleted.writes).toEqual([]);
+      expect(laptop.kept()).toEqual({ 'docs/b.txt': { kind: 'file', text: 'beta' } });
+      expect(existsSync(laptop.local(TRASH))).toBe(false);
+      const later = await laptop.syncCounting();
+      expect(later.writes).toEqual([]);
+      const remote = files({ 'a.txt': 'alpha' });
+      remote['docs'] = { kind: 'folder' };
+      expect(await laptop.remoteTree()).toEqual(remote);
+      await desktop.sync();
+      expect(desktop.localTree()).toEqual(remote);
+    });
+
+    it('with versions off, a device delete puts the file in the disk’s trash, which is never uploaded nor reaches another computer', async ({
+      newPair,
+    }) => {
+      const laptop = mountedPair(newPair, { engine: { versions: 'off' } });
       laptop.writeLocal('a.txt', 'alpha');
       laptop.writeLocal('docs/b.txt', 'beta');
       expectSynced(await laptop.sync());
@@ -154,7 +179,7 @@ describe.skipIf(problem !== undefined)(
       await expectRemoteFiles(pair, { 'a.txt': 'alpha', 'b.txt': 'beta' });
     });
 
-    it('live: a device delete goes to the disk’s trash, and the watcher sends nothing of it', async ({
+    it('live: a device delete is kept as a version, and the watcher sends nothing of it', async ({
       device,
       newPair,
     }) => {
@@ -168,8 +193,8 @@ describe.skipIf(problem !== undefined)(
 
       const mark = live.mark();
       await live.pair.removeRemote('docs/b.txt');
-      await waitFor('the file in the trash', () =>
-        existsSync(live.pair.local(`${TRASH}/files/b.txt`)) ? true : undefined,
+      await waitFor('the file kept as a version', () =>
+        live.pair.kept()['docs/b.txt'] === undefined ? undefined : true,
       );
       // Long enough for the watcher's batch (300 ms) and a few polls (500 ms) to have run.
       const passes = live.passes.length;
