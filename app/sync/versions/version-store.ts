@@ -1,6 +1,7 @@
 // The versions folder of a pair: content kept before this client replaces or removes it, by hard link or rename into `<root>/.mch-sync/versions/`, never a copy.
 import { randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BigIntStats } from 'node:fs';
 import type { NewVersion, VersionReason, VersionRow, VersionRows } from '../../index/version-rows.ts';
@@ -57,7 +58,7 @@ export class VersionStore {
   /**
    * Keeps the file at `path` by a hard link into the store, before it is replaced: a row `pending`
    * first, so a crash between the link and the replace is told apart by the inode (recoverPending).
-   * Undefined when the file system has no hard links (the replace then goes on without a version).
+   * Undefined when nothing is there any more.
    */
   async linkBeforeReplace(
     path: string,
@@ -68,15 +69,11 @@ export class VersionStore {
     const blob = newKeepId();
     const id = this.#rows.add(this.#row(path, blob, reason, file, stats.inode));
     try {
-      await this.#ensureFolder();
-      await link(localPath(this.#root, path), this.blobPath(blob));
+      await this.#linkIn(localPath(this.#root, path), this.blobPath(blob));
     } catch (error) {
       this.#rows.remove(id);
-      const code = errnoOf(error);
-      // No hard links here (FAT, some shares), or the file is gone already: no version to keep.
-      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOENT') {
-        return undefined;
-      }
+      // The file is gone already: there is nothing to keep, and nothing is lost by replacing nothing.
+      if (errnoOf(error) === 'ENOENT') return undefined;
       throw error;
     }
     return {
@@ -202,6 +199,25 @@ export class VersionStore {
       remoteId: file.remoteId,
       contentHash: file.contentHash,
     };
+  }
+
+  /**
+   * A hard link (the folder made on first use, or again after a clear); where the file system has
+   * none (FAT, some shares), a copy: slower, but the content is kept all the same.
+   */
+  async #linkIn(source: string, blob: string, again = false): Promise<void> {
+    try {
+      await link(source, blob);
+      return;
+    } catch (error) {
+      const code = errnoOf(error);
+      if (code === 'ENOENT' && !again && (await statOrUndefined(source)) !== undefined) {
+        await this.#ensureFolder();
+        return this.#linkIn(source, blob, true);
+      }
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw error;
+    }
+    await copyFile(source, blob, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
   }
 
   async #ensureFolder(): Promise<void> {
