@@ -6,6 +6,7 @@ import { it, type NewPair } from '../../../helpers/fixtures.ts';
 import { expectSynced } from '../../../helpers/expect-sync.ts';
 import type { SyncPair } from '../../../helpers/sync-pair.ts';
 import type { VersionsPolicy } from '../../../../app/sync/engine-options.ts';
+import { isPlaceholder } from '../../../../app/sync/local/placeholders.ts';
 
 const HOUR = 3_600_000;
 
@@ -89,6 +90,25 @@ describe('versions the engine keeps', () => {
     expectSynced(await pair.sync());
     expect(pair.readLocal('a.txt')).toBe('second');
     expect(pair.kept()).toEqual({});
+  });
+});
+
+describe('an on-demand pair', () => {
+  it('keeps a whole file a device edit replaces, never a placeholder (it holds nothing)', async ({
+    newPair,
+  }) => {
+    const pair = newPair({ engine: { onDemand: { keepsContent: (remote) => remote.name === 'kept.txt' } } });
+    await pair.writeRemote('kept.txt', 'whole, old');
+    await pair.writeRemote('online.txt', 'only on the device');
+    expectSynced(await pair.sync());
+    expect(isPlaceholder(pair.local('online.txt'))).toBe(true);
+    await pair.writeRemote('kept.txt', 'whole, new');
+    await pair.writeRemote('online.txt', 'still only there');
+    expectSynced(await pair.sync());
+    await pair.removeRemote('online.txt');
+    expectSynced(await pair.sync());
+    expect(pair.readLocal('kept.txt')).toBe('whole, new');
+    expect(pair.kept()).toEqual({ 'kept.txt': { kind: 'file', text: 'whole, old' } });
   });
 });
 
