@@ -1,11 +1,11 @@
-// The invariants after a pass: both sides identical, the index agrees with both, no content lost.
+// The invariants after a pass: both sides identical, the index agrees with both, no content lost (content-checks.ts).
 import type { IndexRow } from '../../../app/model/items.ts';
 import { compare, isWithin, parentOf } from './model.ts';
-import { simulate } from './replay.ts';
 
-// The report's own checks live beside these; kept importable from here, where they always were.
+// The report's own checks and the content's live beside these; kept importable from here, where they always were.
 export { checkReport, checkStable, type ExpectedIssue } from './report-checks.ts';
-import type { Scenario } from './scenario.ts';
+export { checkNoContentLost, checkVersionStore, requiredContents } from './content-checks.ts';
+import { checkNoContentLost, checkVersionStore } from './content-checks.ts';
 
 /** One item of a side as read after a pass; `content` is the bytes as latin1, so no byte is lost. */
 export interface SnapshotItem {
@@ -46,7 +46,9 @@ export type ViolationCode =
   /** Issue 29: an excluded folder whose local copy was to go is still on this computer. */
   | 'excluded-here'
   /** Issue 30: a placeholder out of step with its row or the device, kept but not whole, or in a trash. */
-  | 'placeholder';
+  | 'placeholder'
+  /** Issue 31: the versions store and its rows in the index disagree (a file no row names, a row without its file). */
+  | 'version-store';
 
 export interface Violation {
   code: ViolationCode;
@@ -57,6 +59,19 @@ export interface Violation {
 export interface RequiredContent {
   content: string;
   why: string;
+  /**
+   * Where it must be: anywhere (a tree, a conflicted copy, the versions or the trash) unless `versions`:
+   * the local copy a device's edit replaced, which the engine keeps as a version before it downloads.
+   */
+  in?: 'versions';
+}
+
+/** What a pair's versions store holds (issue 31): snapshot.ts's readVersionStore. */
+export interface VersionsSeen {
+  /** Every file in the store: its bytes, and where its kept row says it was (none: no row names it). */
+  files: readonly { blob: string; content: string; path?: string; reason?: string }[];
+  /** Where the store and its rows disagree, in words (each a violation of its own). */
+  disagreements: readonly string[];
 }
 
 export interface PassState {
@@ -65,6 +80,8 @@ export interface PassState {
   index: readonly IndexRow[];
   /** Contents of every file in the trash folders the engine may have used. */
   trashed: readonly string[];
+  /** Issue 31: the versions store of the pair (unchecked when absent). */
+  versions?: VersionsSeen;
   /** The synced remote folder's id, the parent of top-level rows (unchecked when absent). */
   remoteRootId?: string;
   /** Paths the pass reported as skipped (a name it will not sync): they may be on one side only. */
@@ -94,7 +111,7 @@ function describe(item: SnapshotItem): string {
   return `file ${JSON.stringify(shorten(item.content ?? ''))}`;
 }
 
-function shorten(text: string): string {
+export function shorten(text: string): string {
   return text.length > 24 ? `${text.slice(0, 24)}...` : text;
 }
 
@@ -210,54 +227,6 @@ export function checkIndex(
   return violations;
 }
 
-/**
- * The versions that must survive the pass. A version a side still holds may vanish only when it is
- * the first pass's version, that side did not write it, and the other side's user deleted or
- * overwrote it: a delete or edit against an unchanged copy is on purpose. Even then a local copy
- * that the device's delete (not edit) removes goes to the trash: the engine never unlinks. Everything
- * else (an edit against a delete, both sides' edits, new files) must be somewhere: in the tree, a
- * conflicted copy, or the trash.
- */
-export function requiredContents(scenario: Scenario): RequiredContent[] {
-  const { base, local, remote } = simulate(scenario);
-  const baseContents = new Set(
-    [...base.values()].flatMap((item) => (item.content === undefined ? [] : [item.content])),
-  );
-  const required = new Map<string, string>();
-  for (const [side, mine, theirs] of [
-    ['local', local, remote],
-    ['remote', remote, local],
-  ] as const) {
-    for (const item of mine.tree.values()) {
-      const content = item.content;
-      if (content === undefined || required.has(content)) continue;
-      const where = `${side} ${showPath(item.path)}`;
-      if (baseContents.has(content) && !mine.written.has(content) && theirs.removed.has(content)) {
-        if (side === 'remote' || theirs.overwritten.has(content)) continue;
-        required.set(content, `${where}, unchanged here and deleted on the device: belongs in the trash`);
-        continue;
-      }
-      const how = mine.written.has(content) ? 'written by the user' : 'unchanged since the first pass';
-      required.set(content, `${where}, ${how}`);
-    }
-  }
-  return [...required].map(([content, why]) => ({ content, why }));
-}
-
-/** (3) Every required version is in the local tree, on the device, or in the trash. */
-export function checkNoContentLost(required: readonly RequiredContent[], state: PassState): Violation[] {
-  const present = new Set<string>();
-  for (const item of [...state.local, ...state.remote])
-    if (item.content !== undefined) present.add(item.content);
-  for (const content of state.trashed) present.add(content);
-  return required
-    .filter((version) => !present.has(version.content))
-    .map((version) => ({
-      code: 'content-lost' as const,
-      message: `lost ${JSON.stringify(shorten(version.content))} (${version.why})`,
-    }));
-}
-
 /** Every state invariant of one moment: trees, index and content. */
 export function checkState(state: PassState, required: readonly RequiredContent[]): Violation[] {
   const syncedBeside = (oneSide: readonly string[] = []): ((item: SnapshotItem) => boolean) => {
@@ -271,5 +240,6 @@ export function checkState(state: PassState, required: readonly RequiredContent[
     ...checkIndex(state.index, local, remote, state.remoteRootId),
     // Skipped or not, nothing may be lost.
     ...checkNoContentLost(required, state),
+    ...checkVersionStore(state),
   ];
 }

@@ -9,10 +9,17 @@ import {
   type LocalSide,
   type RemoteSide,
 } from './apply.ts';
+import type { IndexStore } from '../../../app/index/index-store.ts';
 import { describeChange } from './format.ts';
 import type { RequiredContent, SnapshotItem } from './invariants.ts';
 import type { Change, TreeItem } from './model.ts';
 import { readDeviceTree, readLocalTree } from './snapshot.ts';
+
+/** Where the ledger finds the synced local copy of a device item: the local folder, the index of the engine process now. */
+export interface SyncedCopies {
+  local: LocalSide;
+  index: () => IndexStore;
+}
 
 /**
  * Changes made while a pass runs meet a tree the engine is changing: a path may be gone or taken. Such
@@ -27,9 +34,22 @@ export class Ledger {
   /** Changes that could not be made (the engine had changed that path meanwhile). */
   readonly impossible: string[] = [];
   readonly #base: readonly TreeItem[];
+  readonly #synced: SyncedCopies | undefined;
+  /** Versions this computer's user removed (deleted or overwrote) on purpose. */
+  readonly #removedHere = new Set<string>();
+  /** Versions the other client removed there, and what each edit there replaced by what (old → new). */
+  readonly #removedThere = new Set<string>();
+  readonly #replacedBy = new Map<string, string>();
+  /**
+   * Issue 31: versions the synced copy here held when the other client edited (`edit`) or deleted
+   * (`delete`) them there: the engine keeps such a copy before it replaces or removes it.
+   */
+  readonly #heldHere = new Map<string, 'edit' | 'delete'>();
 
-  constructor(base: readonly TreeItem[]) {
+  /** `synced`: where to find the synced copy of a device item; without it, nothing is held here. */
+  constructor(base: readonly TreeItem[], synced?: SyncedCopies) {
     this.#base = base;
+    this.#synced = synced;
   }
 
   #write(content: string): void {
@@ -47,8 +67,15 @@ export class Ledger {
           throw new Error(`EEXIST: ${change.to} is taken`);
       }
       const removed = localRemoved(side, change);
+      const moved = change.op === 'move' ? localContents(side, change.from) : [];
       applyLocalChange(side, change);
-      for (const content of removed) this.removed.add(content);
+      for (const content of removed) {
+        this.removed.add(content);
+        this.#removedHere.add(content);
+      }
+      // A copy moved after the device's edit may go where nothing comes down (into a kept copy of an
+      // excluded folder: soak seed 285): it must still be somewhere, not necessarily a version.
+      for (const content of moved) if (this.#heldHere.has(content)) this.#heldHere.set(content, 'delete');
       const content = writtenBy(change);
       if (content !== undefined) this.#write(content);
     } catch (error) {
@@ -64,7 +91,10 @@ export class Ledger {
     const target = absolute(side, path);
     const removed = existsSync(target) ? [readFileSync(target).toString('latin1')] : [];
     write();
-    for (const old of removed) this.removed.add(old);
+    for (const old of removed) {
+      this.removed.add(old);
+      this.#removedHere.add(old);
+    }
     this.#write(content);
   }
 
@@ -83,8 +113,14 @@ export class Ledger {
   async remote(side: RemoteSide, change: Change): Promise<void> {
     try {
       const removed = remoteRemoved(side, change);
+      const held = this.#heldHereOf(side, change);
       await applyRemoteChange(side, change);
-      for (const content of removed) this.removed.add(content);
+      for (const content of removed) {
+        this.removed.add(content);
+        this.#removedThere.add(content);
+        if (change.op === 'edit') this.#replacedBy.set(content, change.content);
+      }
+      for (const content of held) this.#heldHere.set(content, change.op === 'edit' ? 'edit' : 'delete');
       const content = writtenBy(change);
       if (content !== undefined) this.#write(content);
     } catch (error) {
@@ -103,7 +139,71 @@ export class Ledger {
       if (!this.removed.has(content))
         required.set(content, 'written by a user, never deleted or overwritten');
     }
-    return [...required].map(([content, why]) => ({ content, why }));
+    const versions = [...required].map(([content, why]): RequiredContent => ({ content, why }));
+    for (const [content, how] of this.#heldHere) {
+      if (required.has(content) || this.#removedHere.has(content)) continue;
+      // An edit the other client deleted after it never comes down: the copy here goes as deleted.
+      versions.push(
+        how === 'edit' && this.#stands(content)
+          ? {
+              content,
+              why: 'synced here, overwritten on the device: belongs in the versions',
+              in: 'versions',
+            }
+          : { content, why: 'synced here, deleted on the device: belongs in the versions or the trash' },
+      );
+    }
+    return versions;
+  }
+
+  /** Whether the last of the other client's edits that followed `content` is still on the device. */
+  #stands(content: string): boolean {
+    let last = content;
+    const seen = new Set<string>();
+    while (this.#replacedBy.has(last) && !seen.has(last)) {
+      seen.add(last);
+      last = this.#replacedBy.get(last) ?? last;
+    }
+    return last !== content && !this.#removedThere.has(last);
+  }
+
+  /**
+   * What `change` on the device removes that the synced copy here holds as the device does (a whole
+   * file at its index row's path, its size and time the row's, not a placeholder's zeros), read just
+   * before the change.
+   */
+  #heldHereOf(side: RemoteSide, change: Change): string[] {
+    const synced = this.#synced;
+    if (synced === undefined || change.op === 'create-file' || change.op === 'create-folder') return [];
+    if (change.op === 'move') return [];
+    try {
+      const id = resolve(side, change.path);
+      const row = side.device.items.get(id);
+      if (row === undefined) return [];
+      const files =
+        row.is_dir === 1
+          ? readDeviceTree(side.device, id).filter((item) => item.kind === 'file')
+          : [{ id, content: remoteRemoved(side, change)[0] }];
+      const index = synced.index();
+      return files.flatMap(({ id: fileId, content }) => {
+        const entry = fileId === undefined ? undefined : index.get(fileId);
+        if (content === undefined || content === '' || entry?.kind !== 'file') return [];
+        const path = join(synced.local.root, entry.path);
+        if (!existsSync(path)) return [];
+        // Settled: the file is as its row says the engine last saw it (an unsynced edit makes a conflict).
+        const stats = lstatSync(path, { bigint: true });
+        if (
+          !stats.isFile() ||
+          entry.localMtimeNs !== stats.mtimeNs ||
+          BigInt(entry.localSize ?? -1) !== stats.size
+        )
+          return [];
+        return readFileSync(path).toString('latin1') === content ? [content] : [];
+      });
+    } catch {
+      // A path the change cannot name, or the index of a process that died: nothing known held here.
+      return [];
+    }
   }
 
   /** How many files may hold each version: one per time it was written (initial tree included). */
@@ -129,7 +229,12 @@ function contents(items: readonly SnapshotItem[]): string[] {
 /** What the local change takes away, read from the disk just before it. */
 function localRemoved(side: LocalSide, change: Change): string[] {
   if (change.op === 'create-file' || change.op === 'create-folder' || change.op === 'move') return [];
-  const target = absolute(side, change.path);
+  return localContents(side, change.path);
+}
+
+/** The versions of the local file or folder at `path`, read from the disk. */
+function localContents(side: LocalSide, path: string): string[] {
+  const target = absolute(side, path);
   if (!existsSync(target)) return [];
   if (!lstatSync(target).isDirectory()) return localContent(side, target);
   return readLocalTree(target).flatMap((item) =>

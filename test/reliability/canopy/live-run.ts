@@ -40,6 +40,7 @@ export async function runLiveScenario(
     const last = service.seen.at(-1)?.report;
     return last === undefined || last instanceof Error ? [] : last.issues;
   };
+  setup.indexNow = () => service.index;
   const state = () => setup.state([...service.index.entries()], lastIssues());
   const result = (violations: Violation[], phase: SoakResult['phase'], ledger?: Ledger): SoakResult => ({
     violations,
@@ -56,7 +57,7 @@ export async function runLiveScenario(
   try {
     await setup.connect(device);
     await setup.makeInitialTree();
-    const firstLedger = new Ledger(setup.base);
+    const firstLedger = new Ledger(setup.base, setup.synced);
     if (upload?.plan.pass === 'first') upload.arm(firstLedger, 'first');
     const startedAt = Date.now();
     await service.start();
@@ -76,7 +77,7 @@ export async function runLiveScenario(
     }
     if (first.length > 0) return result(first, 'first pass');
 
-    const ledger = new Ledger(base);
+    const ledger = new Ledger(base, setup.synced);
     if (setup.root !== undefined) {
       const changed = await rootPhaseLive(setup.root, setup.place, setup.remote, service);
       for (const content of changed.written) ledger.note(content);

@@ -1,4 +1,5 @@
 // A randomized run of an on-demand pair (issue 30): the first pass, the user's steps on placeholders and pins, both sides' changes, a pass, the checks.
+import type { IndexStore } from '../../../app/index/index-store.ts';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import type { RemoteSide, LocalSide } from './apply.ts';
 import { checkState, checkTreesMatch, type PassState, type Violation } from './invariants.ts';
@@ -18,6 +19,8 @@ export interface OnDemandRun {
   pass: () => Promise<PassReport | Error>;
   /** The state as the checks read it (the world's view of it). */
   state: (report: PassReport) => Promise<PassState>;
+  /** The engine's index: where the ledger finds the synced copy of a device item. */
+  index: () => IndexStore;
 }
 
 /**
@@ -31,7 +34,7 @@ export async function runOnDemandPhases(
   run: OnDemandRun,
 ): Promise<{ violations: Violation[]; phase: OnDemandPhase | null }> {
   const { scenario, world, local, remote } = run;
-  const ledger = new Ledger(scenario.initial);
+  const ledger = new Ledger(scenario.initial, { local, index: run.index });
   const first = await run.pass();
   let violations = checkReport(first, 'first pass');
   if (first instanceof Error) return { violations, phase: 'first pass' };

@@ -17,6 +17,8 @@ export interface SideOutcome {
   removed: Set<string>;
   overwritten: Set<string>;
   written: Set<string>;
+  /** What each edit replaced, old content → new: whether a version was followed by another that stands. */
+  replacedBy: Map<string, string>;
 }
 
 export function simulate(scenario: Scenario): { base: Tree; local: SideOutcome; remote: SideOutcome } {
@@ -35,6 +37,7 @@ export function simulate(scenario: Scenario): { base: Tree; local: SideOutcome; 
       removed: new Set(),
       overwritten: new Set(),
       written: new Set(),
+      replacedBy: new Map(),
     };
     for (const change of scenario[side]) {
       const effect: ChangeEffect | null = applyChange(outcome.tree, change, nameKeyOf(scenario, side));
@@ -43,6 +46,8 @@ export function simulate(scenario: Scenario): { base: Tree; local: SideOutcome; 
       for (const content of effect.removed) outcome.removed.add(content);
       for (const content of effect.overwritten) outcome.overwritten.add(content);
       for (const content of effect.written) outcome.written.add(content);
+      if (change.op === 'edit')
+        for (const old of effect.overwritten) outcome.replacedBy.set(old, change.content);
     }
     return outcome;
   };

@@ -32,7 +32,7 @@ import { runOnDemandPhases } from './on-demand-run.ts';
 import { OnDemandWorld } from './on-demand-world.ts';
 import { runSelectionPhases, type SelectionPhase } from './selection-run.ts';
 import { SelectionWorld } from './selection-world.ts';
-import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.ts';
+import { readDeviceTree, readLocalTree, readTrashedContents, readVersionStore } from './snapshot.ts';
 
 /** Conflicted-copy names carry the time: a fixed clock makes a scenario's outcome repeatable. */
 const FIXED_NOW = new Date('2026-11-23T12:34:56Z');
@@ -149,6 +149,8 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
       remote: readDeviceTree(remote.device, remote.folderId),
       index: [...index.entries()],
       trashed: readTrashedContents(trashFolders),
+      // The index is in memory: its versions rows are read on the engine's own handle.
+      versions: readVersionStore(local.root, db),
       remoteRootId: remote.folderId,
       skipped: skippedOn(undefined),
       skippedLocal: skippedOn('local'),
@@ -181,6 +183,7 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
         remote,
         pass: () => pass(engine, issues),
         state,
+        index: () => index,
       });
       for (const line of [...onDemand.story, ...onDemand.impossible.map((step) => `left out: ${step}`)])
         log.push({ level: 'info', message: `[harness, files on demand] ${line}` });
@@ -208,6 +211,7 @@ export async function runScenario(scenario: Scenario, device: TestDevice): Promi
         remote,
         pass: () => pass(engine, issues),
         state,
+        index: () => index,
       });
       return finish(selected.violations, selected.phase);
     }

@@ -19,7 +19,7 @@ import {
   type RequiredContent,
   type Violation,
 } from './invariants.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger, SyncedCopies } from './ledger.ts';
 import { BulkDeletes } from './live-bulk.ts';
 import { mountsUnavailable, placeLocal, type LocalPlace } from './local-disk.ts';
 import type { TreeItem } from './model.ts';
@@ -30,7 +30,7 @@ import type { Issue26Disturbances } from './soak-plans.ts';
 import type { Disturbances, SoakScenario } from './soak-scenario.ts';
 import { OnDemandWorld } from './on-demand-world.ts';
 import { SelectionWorld } from './selection-world.ts';
-import { readDeviceTree, readLocalTree, readTrashedContents } from './snapshot.ts';
+import { readDeviceTree, readLocalTree, readTrashedContents, readVersionStore } from './snapshot.ts';
 import { UploadChange } from './upload-change.ts';
 
 let toldNoMounts = false;
@@ -135,6 +135,11 @@ export class SeedSetup {
           });
   }
 
+  /** Where a ledger finds the synced local copy of a device item (issue 31). */
+  get synced(): SyncedCopies {
+    return { local: this.local, index: () => this.indexNow() };
+  }
+
   async connect(device: TestDevice): Promise<void> {
     this.remote = {
       client: this.other,
@@ -178,6 +183,8 @@ export class SeedSetup {
       remote: withoutBookkeeping(readDeviceTree(this.remote.device, this.remote.folderId)),
       index,
       trashed: readTrashedContents(this.place.offTree),
+      // The index of every process of the seed (soak-run.ts, live-service.ts), read-only here.
+      versions: readVersionStore(this.local.root, join(this.work, 'index.db')),
       remoteRootId: this.remote.folderId,
       ...skippedIn(issues),
     };

@@ -1,4 +1,5 @@
 // A randomized run's selective sync phases (issue 29), after its first pass: exclusions, changes in and around them, folders included again.
+import type { IndexStore } from '../../../app/index/index-store.ts';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import type { LocalSide, RemoteSide } from './apply.ts';
 import { checkNoContentLost, checkState, type PassState, type Violation } from './invariants.ts';
@@ -16,6 +17,8 @@ export interface SelectionRun {
   remote: RemoteSide;
   pass: () => Promise<PassReport | Error>;
   state: (report: PassReport) => Promise<PassState>;
+  /** The engine's index: where the ledger finds the synced copy of a device item. */
+  index: () => IndexStore;
 }
 
 /**
@@ -28,7 +31,7 @@ export async function runSelectionPhases(
   run: SelectionRun,
 ): Promise<{ violations: Violation[]; phase: SelectionPhase | null }> {
   const { scenario, world, local, remote } = run;
-  const ledger = new Ledger(scenario.initial);
+  const ledger = new Ledger(scenario.initial, { local, index: run.index });
   world.exclude(ledger, local, remote);
   let violations = await settle(run, ledger, 'exclusion');
   if (violations.length > 0) return { violations, phase: 'exclusion' };

@@ -88,12 +88,16 @@ export function checkSelection(
       });
     }
   }
-  const keptHere = new Set([...state.trashed, ...contentsOf(state.local)]);
+  const keptHere = new Set([
+    ...state.trashed,
+    ...(state.versions?.files ?? []).map((file) => file.content),
+    ...contentsOf(state.local),
+  ]);
   for (const { content, folder } of world.movedAway) {
     if (keptHere.has(content) || ledger.removed.has(content)) continue;
     violations.push({
       code: 'content-lost',
-      message: `${phase}: the local copy of ${JSON.stringify(content.slice(0, 24))}, moved on the device into excluded ${folder}, is neither in the trash nor here`,
+      message: `${phase}: the local copy of ${JSON.stringify(content.slice(0, 24))}, moved on the device into excluded ${folder}, is neither in the versions, the trash nor here`,
     });
   }
   const hidden = [...(state.skipped ?? []), ...(state.skippedRemote ?? [])];

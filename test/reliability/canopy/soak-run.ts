@@ -95,7 +95,7 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     // 1. The initial tree, brought over by a first pass that may crash (and may meet big.bin's change).
     await setup.makeInitialTree();
     onDemand?.pinInitial();
-    const firstLedger = new Ledger(setup.base);
+    const firstLedger = new Ledger(setup.base, setup.synced);
     if (upload?.plan.pass === 'first') upload.arm(firstLedger, 'first');
     if (crash?.pass === 'first') hosts.armCrash(crash);
     await pass();
@@ -118,7 +118,7 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     if (firstViolations.length > 0) return finish(firstViolations, 'first pass');
 
     // 1b. Issue 26: the folder replaced, unplugged or swapped; held passes; put back or restored.
-    const ledger = new Ledger(base);
+    const ledger = new Ledger(base, setup.synced);
     if (setup.root !== undefined) {
       const changed = await rootPhaseOnce(setup.root, setup.place, setup.remote, hosts);
       for (const content of changed.written) ledger.note(content);

@@ -19,9 +19,9 @@ import {
   type LocalSide,
   type RemoteSide,
 } from '../canopy/apply.ts';
-import { checkState, requiredContents, type PassState } from '../canopy/invariants.ts';
+import { checkState, requiredContents, type PassState, type VersionsSeen } from '../canopy/invariants.ts';
 import { checkReport, checkStable } from '../canopy/report-checks.ts';
-import { readDeviceTree, readLocalTree, readTrashedContents } from '../canopy/snapshot.ts';
+import { readDeviceTree, readLocalTree, readTrashedContents, readVersionStore } from '../canopy/snapshot.ts';
 import { checkNoConflictedCopies, checkNoDuplicates, checkNoLeftovers } from './checks.ts';
 import { runChild, type ChildRun, type RunTarget } from './child.ts';
 import { generateKillScenario, type KillMoment, type KillScenario, type WorkKind } from './scenario.ts';
@@ -233,8 +233,10 @@ function readState(
 ): PassState {
   const db = openIndexDb(indexFilePath(rig.profile, target.localRoot));
   let index: IndexRow[];
+  let versions: VersionsSeen;
   try {
     index = [...new IndexStore(db).entries()];
+    versions = readVersionStore(target.localRoot, db);
   } finally {
     db.close();
   }
@@ -251,6 +253,7 @@ function readState(
       join(dataHome, 'Trash', 'files'),
       join(target.localRoot, '.mch-sync', 'trash'),
     ]),
+    versions,
     remoteRootId: folderId,
     skipped: skippedOn(undefined),
     skippedLocal: skippedOn('local'),
