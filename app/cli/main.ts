@@ -35,6 +35,11 @@ import { runSelect, SELECT_USAGE } from './selection-commands/select-command.ts'
 import { PIN_USAGE, runPin } from './on-demand-commands/pin-command.ts';
 import { runUnpin, UNPIN_USAGE } from './on-demand-commands/unpin-command.ts';
 import { FREE_USAGE, runFree } from './on-demand-commands/free-command.ts';
+import { runVersions, VERSIONS_USAGE } from './version-commands/versions-command.ts';
+import { RESTORE_USAGE, runRestore } from './version-commands/restore-command.ts';
+import { DELETED_USAGE, runDeleted } from './version-commands/deleted-command.ts';
+import { CONFLICTS_USAGE, runConflicts } from './version-commands/conflicts-command.ts';
+import { RESOLVE_USAGE, runResolve } from './version-commands/resolve-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
@@ -146,6 +151,9 @@ const COMMANDS: Record<string, Command> = {
       'no-on-demand': { type: 'boolean' },
       'cache-limit': { type: 'string' },
       'no-download': { type: 'string' },
+      'keep-versions': { type: 'string' },
+      'versions-cap': { type: 'string' },
+      conflicts: { type: 'string' },
       ...JSON_OPTION,
     },
     takesArguments: true,
@@ -190,6 +198,41 @@ const COMMANDS: Record<string, Command> = {
     options: JSON_OPTION,
     takesArguments: true,
     run: (context, values, args) => runFree(context, values, args),
+  },
+  versions: {
+    usage: VERSIONS_USAGE,
+    options: { clear: { type: 'boolean' }, ...FOLDER_OPTION, yes: { type: 'boolean' }, ...JSON_OPTION },
+    takesArguments: true,
+    run: (context, values, args) => runVersions(context, values, args),
+  },
+  restore: {
+    usage: RESTORE_USAGE,
+    options: {
+      version: { type: 'string' },
+      to: { type: 'string' },
+      deleted: { type: 'boolean' },
+      'all-since': { type: 'string' },
+      ...FOLDER_OPTION,
+      ...JSON_OPTION,
+    },
+    takesArguments: true,
+    run: (context, values, args) => runRestore(context, values, args),
+  },
+  deleted: {
+    usage: DELETED_USAGE,
+    options: { ...FOLDER_OPTION, since: { type: 'string' }, ...JSON_OPTION },
+    run: (context, values) => runDeleted(context, values),
+  },
+  conflicts: {
+    usage: CONFLICTS_USAGE,
+    options: { ...FOLDER_OPTION, ...JSON_OPTION },
+    run: (context, values) => runConflicts(context, values),
+  },
+  resolve: {
+    usage: RESOLVE_USAGE,
+    options: { keep: { type: 'string' }, ...JSON_OPTION },
+    takesArguments: true,
+    run: (context, values, args) => runResolve(context, values, args),
   },
   ui: {
     usage: UI_USAGE,

@@ -15,6 +15,11 @@ Keeps a folder in sync with your personal cloud device. Commands:
   pin        keep files of an on-demand folder on this computer (downloaded whole)
   unpin      stop keeping them (they stay until freed)
   free       free up space: files of an on-demand folder become placeholders again
+  versions   the versions kept of a file: when and why each was kept (\`--clear\`: remove a folder's)
+  restore    put a version back, or deleted files where they were
+  deleted    the files deleted that can be restored
+  conflicts  the conflicts waiting to be settled
+  resolve    settle a conflict: keep this computer's version, the device's, or both
   status     what live sync of a folder is doing (or what its last pass left)
   pause      pause live sync of a folder
   resume     resume live sync of a folder

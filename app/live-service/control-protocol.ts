@@ -4,6 +4,12 @@ import { MchError } from '../../common/errors.ts';
 import type { SyncStatus } from '../../common/sync-status.ts';
 import { ISSUE_REMEDIES } from '../sync/pass-report.ts';
 import { ControlError } from './control-errors.ts';
+import {
+  versionsActionSchema,
+  versionsOutcomeSchema,
+  type VersionsAction,
+  type VersionsOutcome,
+} from './versions-control.ts';
 
 export type ControlRequest =
   | { op: 'status' }
@@ -15,7 +21,9 @@ export type ControlRequest =
   /** The user asked for the items of an emptied folder back from the device. */
   | { op: 'restore' }
   /** Free up space (files on demand): the whole, synced files at or below each path of the cache folder. */
-  | { op: 'free'; paths: string[] };
+  | { op: 'free'; paths: string[] }
+  /** Versions (issue 31): a version or deleted files restored, a conflict settled, the versions cleared. */
+  | { op: 'versions'; action: VersionsAction };
 export type ControlOp = ControlRequest['op'];
 
 export interface ControlErrorBody {
@@ -34,10 +42,11 @@ export interface FreeCounts {
 
 /**
  * Every answer carries the status after the request took effect, so a front end needs no second call;
- * a `free` also what it freed.
+ * a `free` also what it freed, a `versions` request what it did.
  */
 export type ControlAnswer =
-  { ok: true; status: SyncStatus; freed?: FreeCounts } | { ok: false; error: ControlErrorBody };
+  | { ok: true; status: SyncStatus; freed?: FreeCounts; versions?: VersionsOutcome }
+  | { ok: false; error: ControlErrorBody };
 
 /** A request is a few dozen bytes; anything near this is not from our client. */
 export const MAX_REQUEST_BYTES = 64 * 1024;
@@ -54,6 +63,7 @@ const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('confirm-deletes') }),
   z.object({ op: z.literal('restore') }),
   z.object({ op: z.literal('free'), paths: z.array(z.string()).min(1).max(1000) }),
+  z.object({ op: z.literal('versions'), action: versionsActionSchema }),
 ]);
 
 const count = z.number().int().nonnegative();
@@ -118,7 +128,12 @@ const freeCountsSchema = z.object({
 });
 
 const answerSchema = z.union([
-  z.object({ ok: z.literal(true), status: statusSchema, freed: freeCountsSchema.optional() }),
+  z.object({
+    ok: z.literal(true),
+    status: statusSchema,
+    freed: freeCountsSchema.optional(),
+    versions: versionsOutcomeSchema.optional(),
+  }),
   z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
 ]);
 
@@ -133,7 +148,7 @@ export function parseRequest(line: string): ControlRequest {
   if (!result.success) {
     throw new ControlError(
       'CONTROL_BAD_REQUEST',
-      'The request is not one of status, pause, resume, sync-now, confirm-deletes, restore or free (expected {"op": "status"}).',
+      'The request is not one of status, pause, resume, sync-now, confirm-deletes, restore, free or versions (expected {"op": "status"}).',
     );
   }
   return result.data;

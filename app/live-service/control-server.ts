@@ -1,4 +1,4 @@
-// The live service's end of the control socket: answers status, pause, resume, sync-now, confirm-deletes, restore and free, one per connection.
+// The live service's end of the control socket: answers status, pause, resume, sync-now, confirm-deletes, restore, free and versions, one per connection.
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { SyncStatus } from '../../common/sync-status.ts';
@@ -15,6 +15,7 @@ import {
   type FreeCounts,
 } from './control-protocol.ts';
 import { isNamedPipe, prepareControlSocketDir } from './control-socket-path.ts';
+import type { VersionsAction, VersionsOutcome } from './versions-control.ts';
 
 /** What the live service does for each request; the answer is `status()` after it returns. */
 export interface ControlHandler {
@@ -30,6 +31,11 @@ export interface ControlHandler {
    * for a pair not on demand (refused).
    */
   free?(paths: readonly string[]): Promise<FreeCounts>;
+  /**
+   * Versions: a restore, a conflict settled, the versions cleared, carried out between two passes (then
+   * a pass to carry the change to the device); absent: refused.
+   */
+  versions?(action: VersionsAction): Promise<VersionsOutcome>;
 }
 
 export interface ControlLogLine {
@@ -252,29 +258,35 @@ async function answer(line: string | undefined, handler: ControlHandler): Promis
       throw new ControlError('CONTROL_BAD_REQUEST', 'The connection ended without a request.');
     }
     const request = parseRequest(line);
-    const freed = await carryOut(request, handler);
-    return freed === undefined
-      ? { ok: true, status: handler.status() }
-      : { ok: true, status: handler.status(), freed };
+    const extra = await carryOut(request, handler);
+    return { ok: true, status: handler.status(), ...extra };
   } catch (error) {
     return errorAnswer(error);
   }
 }
 
-async function carryOut(request: ControlRequest, handler: ControlHandler): Promise<FreeCounts | void> {
+/** What an answer carries besides the status: what a `free` freed, what a `versions` request did. */
+type AnswerExtra = { freed?: FreeCounts; versions?: VersionsOutcome };
+
+async function carryOut(request: ControlRequest, handler: ControlHandler): Promise<AnswerExtra> {
   switch (request.op) {
     case 'status':
-      return;
+      return {};
     case 'pause':
-      return handler.pause();
+      await handler.pause();
+      return {};
     case 'resume':
-      return handler.resume();
+      await handler.resume();
+      return {};
     case 'sync-now':
-      return handler.syncNow();
+      await handler.syncNow();
+      return {};
     case 'confirm-deletes':
-      return handler.confirmDeletes();
+      await handler.confirmDeletes();
+      return {};
     case 'restore':
-      return handler.restore();
+      await handler.restore();
+      return {};
     case 'free':
       if (handler.free === undefined) {
         throw new ControlError(
@@ -282,7 +294,12 @@ async function carryOut(request: ControlRequest, handler: ControlHandler): Promi
           'This folder is not on demand: there is nothing to free.',
         );
       }
-      return handler.free(request.paths);
+      return { freed: await handler.free(request.paths) };
+    case 'versions':
+      if (handler.versions === undefined) {
+        throw new ControlError('CONTROL_BAD_REQUEST', 'This service keeps no versions.');
+      }
+      return { versions: await handler.versions(request.action) };
     default:
       return assertNever(request, 'control request');
   }

@@ -21,6 +21,13 @@ import { inPlaceFreeOne } from '../on-demand/free-files.ts';
 import type { PassReport } from '../sync/pass-report.ts';
 import { META_REMOTE_ROOT } from '../index/meta-keys.ts';
 import type { SyncOptions } from '../sync/engine-options.ts';
+import {
+  carryOutVersions,
+  changesFolder,
+  versionsLogLine,
+  type VersionsAction,
+  type VersionsOutcome,
+} from './versions-control.ts';
 
 export interface PairServiceOptions {
   profileDir: string;
@@ -62,6 +69,11 @@ export interface PairServiceOnDemand {
 
 export interface PairService {
   live: LiveSync;
+  /**
+   * A change to the pair's versions (restore, settle, clear) between two passes, then a pass to carry
+   * it to the device: what the control socket's `versions` request does, for a host in this process.
+   */
+  versions(action: VersionsAction): Promise<VersionsOutcome>;
   /** Stops passes cleanly, closes the control socket and the log. */
   stop(): Promise<void>;
 }
@@ -86,6 +98,9 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
   // What the engine and the watcher read: an on-demand pair's cache folder, never the mount over it.
   const syncRoot = onDemand?.cache ?? options.localRoot;
   let mounted: OnDemandService | undefined;
+  // A pass and a change to the versions (restore, settle, clear) never run at once: both move files in
+  // the folder and rows of the index.
+  const turns = new Turns();
   // Bound late as well: LiveSync's own onChange tells the front ends.
   const mountStatus =
     onDemand === undefined ? undefined : new MountStatusTracker({ onChange: () => options.onChange?.() });
@@ -112,7 +127,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
     ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
     engine: (events) =>
-      new AfterPassEngine(upkeep, {
+      new AfterPassEngine(upkeep, turns, {
         client: options.client,
         index: options.index,
         localRoot: syncRoot,
@@ -139,6 +154,13 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         },
       }),
   });
+  const versions = async (action: VersionsAction): Promise<VersionsOutcome> => {
+    const outcome = await turns.run(() => carryOutVersions({ index: options.index, root: syncRoot }, action));
+    logLine({ level: 'info', message: versionsLogLine(outcome) });
+    // What was put back or settled goes to the device now, not at the next poll.
+    if (changesFolder(outcome)) live.syncNow();
+    return outcome;
+  };
   const server = await startControlServer({
     socketPath: controlSocketPath(options.profileDir, options.localRoot),
     handler: {
@@ -149,6 +171,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
       confirmDeletes: () => live.confirmDeletes(),
       restore: () => live.restore(),
       ...(upkeep === undefined ? {} : { free: (paths) => upkeep.free(paths) }),
+      versions: (action) => versions(action),
     },
     log: (line) => log.write(line),
   });
@@ -171,6 +194,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
   }
   return {
     live,
+    versions,
     stop: async () => {
       await live.stop();
       await mounted?.stop();
@@ -237,20 +261,42 @@ function recordedOnDemand(profileDir: string, localRoot: string): PairServiceOnD
   };
 }
 
-/** The engine of a pair, with the on-demand upkeep (cache limit, a count redone) after each pass. */
+/** Work done one piece at a time, in the order asked: the pair's passes, and changes to its versions between them. */
+class Turns {
+  #last: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.#last.then(work, work);
+    this.#last = done.catch(() => undefined);
+    return done;
+  }
+}
+
+/**
+ * The engine of a pair, with the on-demand upkeep (cache limit, a count redone) after each pass; each
+ * pass takes its turn, so a restore asked meanwhile waits for it to end.
+ */
 class AfterPassEngine extends SyncEngine {
   readonly #upkeep: OnDemandUpkeep | undefined;
+  readonly #turns: Turns;
 
-  constructor(upkeep: OnDemandUpkeep | undefined, options: ConstructorParameters<typeof SyncEngine>[0]) {
+  constructor(
+    upkeep: OnDemandUpkeep | undefined,
+    turns: Turns,
+    options: ConstructorParameters<typeof SyncEngine>[0],
+  ) {
     super(options);
     this.#upkeep = upkeep;
+    this.#turns = turns;
   }
 
-  override async syncOnce(options?: SyncOptions): Promise<PassReport> {
-    const report = await super.syncOnce(options);
-    // Inside the pass's time: no other pass runs while files are freed.
-    await this.#upkeep?.afterPass(report);
-    return report;
+  override syncOnce(options?: SyncOptions): Promise<PassReport> {
+    return this.#turns.run(async () => {
+      const report = await super.syncOnce(options);
+      // Inside the pass's time: no other pass runs while files are freed.
+      await this.#upkeep?.afterPass(report);
+      return report;
+    });
   }
 }
 

@@ -28,13 +28,24 @@ import { OnDemandError, onDemandUnavailable } from '../../on-demand/on-demand-pa
 import { switchOnDemand, switchWhole } from '../on-demand-commands/on-demand-switch.ts';
 import { releaseCache } from '../../on-demand/whole-pair.ts';
 import { FoldersError } from './folder-service.ts';
+import { syncRootOf } from '../../profile/pair-on-demand.ts';
+import type { FolderPair } from '../../profile/folder-pairs.ts';
+import {
+  setVersionsPolicy,
+  versionsPolicyOf,
+  versionsSummary,
+  versionsWords,
+  type VersionsSummary,
+} from '../version-commands/versions-policy-option.ts';
 
 export const FOLDERS_USAGE = `Usage: mch-sync [--profile DIR] folders list [--json]
        mch-sync [--profile DIR] folders add --folder DIR [--remote-folder PATH] [--ask-over SIZE|off]
                                         [--ask-over-files N|off] [--on-demand]
        mch-sync [--profile DIR] folders set --folder DIR [--ask-over SIZE|off] [--ask-over-files N|off]
                                         [--cache-limit SIZE|off] [--no-download LIST|default]
-                                        [--on-demand|--no-on-demand] [--json]
+                                        [--on-demand|--no-on-demand] [--keep-versions DAYS]
+                                        [--versions-cap SIZE|default]
+                                        [--conflicts ask|newer|this|device] [--json]
        mch-sync [--profile DIR] folders remove --folder DIR [--delete-local-files]
 
 The folder pairs this profile syncs: \`mch-sync run\` without --folder, and the desktop app, sync
@@ -65,10 +76,20 @@ Options:
                         download it (names or patterns, comma-separated: tracker-miner-fs-3,*thumbnail*);
                         default: file managers, indexers, thumbnailers, updatedb, gvfsd, clamav.
                         Live sync takes it at its next start
+  --keep-versions DAYS  versions (content this computer replaced or removed: \`mch-sync versions\`)
+                        are thinned as they age (all for an hour, one an hour for a day, then one
+                        a day) and go after DAYS (default 30); taken at the next pass
+  --versions-cap SIZE|default  versions take at most SIZE (the oldest go first); default: 5% of
+                        the disk that holds the folder, at least 1 GB
+  --conflicts ask|newer|this|device  a new conflict: ask keeps both and lists it for you (default);
+                        newer, this (this computer) or device settle it at once, in the pass that
+                        finds it, the other side kept as a version
   --delete-local-files  with remove: move the local folder to the trash
-  --json                with list: [{"localRoot", "remoteFolder", "running", "overlap"}],
+  --json                with list: [{"localRoot", "remoteFolder", "running", "overlap", "versions"}],
                         overlap being why the pair is not synced, or null; with set:
-                        {"localRoot", "askOverBytes", "askOverFiles", "cacheLimitBytes"}
+                        {"localRoot", "askOverBytes", "askOverFiles", "cacheLimitBytes", "versions"};
+                        versions: {"keepDays", "capBytes" (null: the default), "capBytesNow",
+                        "conflicts", "kept": {"count", "bytes"}}
   -h, --help            show this help`;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -106,6 +127,7 @@ async function listPairs(context: CommandContext, json: boolean): Promise<number
           (await askService(controlSocketPath(context.profileDir, pair.localRoot), { op: 'status' })) !==
           undefined,
         overlap: overlap === undefined ? null : notSyncedError(pair.localRoot, overlap).message,
+        versions: await pairVersions(context, pair),
       };
     }),
   );
@@ -118,8 +140,15 @@ async function listPairs(context: CommandContext, json: boolean): Promise<number
     const running = row.running ? '  (live sync running)' : '';
     context.print(`${shownPath(row.localRoot)}  ↔  ${shownPath(row.remoteFolder)}${running}`);
     if (row.overlap !== null) context.print(`  ${terminalSafe(row.overlap)}`);
+    context.print(`  ${versionsWords(row.versions)}`);
   }
   return 0;
+}
+
+/** The pair's versions policy and what its versions take (in its sync root: an on-demand pair's cache). */
+function pairVersions(context: CommandContext, pair: FolderPair): Promise<VersionsSummary> {
+  const syncRoot = syncRootOf(pair, readPairOnDemand(context.profileDir, pair.localRoot));
+  return versionsSummary(context.profileDir, { pair, syncRoot });
 }
 
 /** `--on-demand` or `--no-on-demand` (not both). */
@@ -142,14 +171,16 @@ async function setPair(context: CommandContext, values: Values): Promise<number>
   const cacheLimit = cacheLimitOf(values, FOLDERS_USAGE);
   const switchTo = switchOf(values);
   const noDownload = noDownloadOf(values, FOLDERS_USAGE);
+  const versions = versionsPolicyOf(values, FOLDERS_USAGE);
   if (
     !givesAskOver(asked) &&
     cacheLimit === undefined &&
     switchTo === undefined &&
-    noDownload === undefined
+    noDownload === undefined &&
+    versions === undefined
   ) {
     throw new UsageError(
-      'Say what to set: --ask-over SIZE|off, --ask-over-files N|off, --cache-limit SIZE|off, --no-download LIST|default, --on-demand or --no-on-demand.',
+      'Say what to set: --ask-over SIZE|off, --ask-over-files N|off, --cache-limit SIZE|off, --no-download LIST|default, --on-demand, --no-on-demand, --keep-versions DAYS, --versions-cap SIZE|default or --conflicts ask|newer|this|device.',
       FOLDERS_USAGE,
     );
   }
@@ -167,15 +198,24 @@ async function setPair(context: CommandContext, values: Values): Promise<number>
   }
   if (cacheLimit !== undefined) await setCacheLimit(context.profileDir, localRoot, cacheLimit, FOLDERS_USAGE);
   if (noDownload !== undefined) await setNoDownload(context.profileDir, localRoot, noDownload, FOLDERS_USAGE);
+  // Read by the engine at each pass: a running live sync takes it at its next one.
+  if (versions !== undefined) await setVersionsPolicy(context.profileDir, localRoot, versions);
   const selection = givesAskOver(asked)
     ? await setAskOver(context.profileDir, { localRoot, remoteFolder: pair.remoteFolder }, asked)
     : readPairSelection(context.profileDir, localRoot);
   const limit = readPairOnDemand(context.profileDir, localRoot)?.cacheLimitBytes;
+  const kept = await pairVersions(context, pair);
   if (values['json'] === true) {
     const { askOverBytes, askOverFiles } = selection;
     context.print(
       JSON.stringify(
-        { localRoot, askOverBytes, askOverFiles, ...(limit === undefined ? {} : { cacheLimitBytes: limit }) },
+        {
+          localRoot,
+          askOverBytes,
+          askOverFiles,
+          ...(limit === undefined ? {} : { cacheLimitBytes: limit }),
+          versions: kept,
+        },
         null,
         2,
       ),
@@ -183,6 +223,7 @@ async function setPair(context: CommandContext, values: Values): Promise<number>
   } else {
     context.print(`${terminalSafe(localRoot)}: ${askOverWords(selection)}.`);
     if (limit !== undefined) context.print(`${terminalSafe(localRoot)}: ${cacheLimitWords(limit)}.`);
+    context.print(`${terminalSafe(localRoot)}: ${versionsWords(kept)}.`);
   }
   return 0;
 }

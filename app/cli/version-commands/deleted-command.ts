@@ -1,0 +1,83 @@
+// `mch-sync deleted`: the files gone from the synced folders that this computer kept and can put back, newest first.
+import { formatBytes } from '../../../common/units.ts';
+import { listDeleted } from '../../versions/version-list.ts';
+import { terminalSafe } from '../../search/terminal-text.ts';
+import type { CommandContext } from '../terminal/cli-context.ts';
+import { readVersions } from './versions-access.ts';
+import { placesOfFolder, userPath } from './versions-place.ts';
+import { counted, localTime, sinceOf } from './versions-words.ts';
+
+export const DELETED_USAGE = `Usage: mch-sync [--profile DIR] deleted [--folder DIR] [--since TIME] [--json]
+
+Lists the files that are gone from the synced folders and that this computer kept, newest first:
+files deleted on the device (this computer's copy was kept when the delete came down), conflicted
+copies settled away, and files deleted here after a version of them was kept (the newest version
+comes back, not what was deleted). Each with when it was kept, its size, why, and how many versions
+are kept. \`mch-sync restore --deleted PATH\` puts one (or a folder's) back.
+
+A file you delete here yourself is deleted on the device too, and mch-sync keeps no copy of it.
+
+Options:
+  --folder DIR   only below DIR (a synced folder, or a folder in one); default every synced folder
+  --since TIME   only those kept since TIME: an age (30min, 2h, 3d, 1w), a day (2026-11-20, from
+                 its start on this computer's clock) or a time (2026-11-20T18:00)
+  --json         [{"folder", "path", "keptAtMs", "mTimeMs", "size", "reason", "why", "versions"}],
+                 path absolute, reason one of deleted, conflict, replaced, restored
+  -h, --help     show this help
+
+Exit codes: 0 listed (none too), 1 failed, 2 usage error (a folder outside every synced folder).`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+interface DeletedJson {
+  folder: string;
+  path: string;
+  keptAtMs: number;
+  mTimeMs: number;
+  size: number;
+  reason: string;
+  why: string;
+  versions: number;
+}
+
+export async function runDeleted(context: CommandContext, values: Values): Promise<number> {
+  const sinceMs =
+    typeof values['since'] === 'string' ? sinceOf(values['since'], '--since', DELETED_USAGE) : 0;
+  const places = await placesOfFolder(context, values['folder'], DELETED_USAGE);
+  const found: DeletedJson[] = [];
+  for (const place of places) {
+    const entries = (await readVersions(place, ({ index }) => listDeleted(index, place.path, sinceMs))) ?? [];
+    for (const entry of entries) {
+      found.push({
+        folder: place.pair.localRoot,
+        path: userPath(place, entry.path),
+        keptAtMs: entry.keptAtMs,
+        mTimeMs: entry.mTimeMs,
+        size: entry.size,
+        reason: entry.reason,
+        why: entry.why,
+        versions: entry.versions,
+      });
+    }
+  }
+  found.sort((a, b) => b.keptAtMs - a.keptAtMs || a.path.localeCompare(b.path));
+  if (values['json'] === true) {
+    context.print(JSON.stringify(found, null, 2));
+    return 0;
+  }
+  const since = sinceMs === 0 ? '' : ` since ${localTime(sinceMs)}`;
+  if (found.length === 0) {
+    context.print(`No deleted file${since} is kept.`);
+    return 0;
+  }
+  for (const entry of found) {
+    const versions = entry.versions > 1 ? `, ${entry.versions} versions` : '';
+    context.print(
+      `${localTime(entry.keptAtMs)}  ${formatBytes(entry.size).padStart(8)}  ${terminalSafe(entry.path)}  (${entry.why}${versions})`,
+    );
+  }
+  context.print(
+    `${counted(found.length, 'deleted file')}${since} can be restored: mch-sync restore --deleted PATH (or --all-since TIME).`,
+  );
+  return 0;
+}

@@ -1,0 +1,271 @@
+// `mch-sync restore`: a kept version put back at its file (which is kept in turn) or elsewhere, and deleted files put back where they were.
+import { existsSync } from 'node:fs';
+import { formatBytes } from '../../../common/units.ts';
+import { MchError } from '../../../common/errors.ts';
+import type { RestoreResult } from '../../versions/version-restore.ts';
+import { VersionsError } from '../../versions/versions-errors.ts';
+import { terminalSafe } from '../../search/terminal-text.ts';
+import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
+import { changeVersions, outcomeOf } from './versions-access.ts';
+import {
+  destinationOf,
+  placeOfPath,
+  placesOfFolder,
+  userPath,
+  type Destination,
+  type VersionsPlace,
+} from './versions-place.ts';
+import { counted, localTime, shellWord, sinceOf } from './versions-words.ts';
+
+export const RESTORE_USAGE = `Usage: mch-sync [--profile DIR] restore PATH [--version N] [--to DEST] [--json]
+       mch-sync [--profile DIR] restore --deleted PATH [--json]
+       mch-sync [--profile DIR] restore --all-since TIME [--folder DIR] [--json]
+
+Puts a kept version back (\`mch-sync versions PATH\` lists them). \`restore PATH\` puts the newest
+version of the file PATH (or version N) at its place; the file there now is kept as a version first
+("replaced by a restore"), so a restore can be undone the same way. With --to DEST the version goes
+to DEST instead, where nothing may be, and the file at PATH stays as it is.
+
+--deleted PATH puts back a deleted file, or every deleted file that was below the folder PATH, where
+it was (\`mch-sync deleted\` lists them). --all-since TIME puts back every file deleted since TIME in
+every synced folder, or below --folder DIR. A deleted file whose place is taken again stays in the
+versions, and is said.
+
+A file put back is a change like any other: it goes up to the device, over the device's version.
+While live sync runs for the folder, the restore goes through it and syncs at once; otherwise it
+syncs at the next \`mch-sync run\`. A version restored leaves the versions (it is the file now).
+
+Options:
+  --version N       the version to put back (1 the newest, as \`versions\` numbers them; default 1)
+  --to DEST         put it at DEST (absolute, or relative to the current folder) instead
+  --deleted         PATH is a deleted file, or a folder whose deleted files all come back
+  --all-since TIME  every file deleted since TIME: an age (30min, 2h, 3d, 1w), a day (2026-11-20,
+                    from its start on this computer's clock) or a time (2026-11-20T18:00)
+  --folder DIR      with --all-since: only below DIR (a synced folder, or a folder in one)
+  --json            {"restored": [{"path", "to", "version", "size", "replacedKept", "syncsNow"}],
+                    "skipped": [{"path", "reason"}]}; paths absolute
+  -h, --help        show this help
+
+Exit codes: 0 put back, 1 failed or not all put back: no such version, DEST exists, nothing
+deleted there (nothing changed), or a deleted file's place is taken; 2 usage error (a PATH outside
+every synced folder: nothing changed).`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+interface RestoredJson {
+  path: string;
+  to: string;
+  version: number;
+  size: number;
+  replacedKept: boolean;
+  syncsNow: boolean;
+}
+
+interface Report {
+  restored: RestoredJson[];
+  skipped: { path: string; reason: string }[];
+  /** How each pair touched syncs: at once (its live sync ran) or at its next run. */
+  pairs: Map<string, boolean>;
+  /** One version restored (`restore PATH`), not deleted files. */
+  single: boolean;
+}
+
+export async function runRestore(context: CommandContext, values: Values, args: string[]): Promise<number> {
+  const deleted = values['deleted'] === true;
+  const since = values['all-since'];
+  if (args.length > 1) throw new UsageError(`Unexpected argument "${args[1]}".`, RESTORE_USAGE);
+  if (deleted && typeof since === 'string') {
+    throw new UsageError('Say --deleted PATH or --all-since TIME, not both.', RESTORE_USAGE);
+  }
+  if (
+    (deleted || typeof since === 'string') &&
+    (values['version'] !== undefined || values['to'] !== undefined)
+  ) {
+    throw new UsageError('--version and --to go with restore PATH, not with deleted files.', RESTORE_USAGE);
+  }
+  if (values['folder'] !== undefined && typeof since !== 'string') {
+    throw new UsageError('--folder goes with --all-since.', RESTORE_USAGE);
+  }
+  const report: Report = { restored: [], skipped: [], pairs: new Map(), single: false };
+  if (typeof since === 'string') {
+    if (args.length > 0) throw new UsageError('--all-since takes no PATH: give --folder DIR.', RESTORE_USAGE);
+    await restoreSince(context, sinceOf(since, '--all-since', RESTORE_USAGE), values['folder'], report);
+  } else if (deleted) {
+    await restoreDeletedAt(context, await placeOfPath(context, args[0], RESTORE_USAGE), report);
+  } else {
+    await restoreOne(context, values, args[0], report);
+  }
+  if (values['json'] === true) {
+    context.print(JSON.stringify({ restored: report.restored, skipped: report.skipped }, null, 2));
+  } else {
+    printReport(context, report);
+  }
+  return report.skipped.length > 0 ? 1 : 0;
+}
+
+function versionOf(values: Values): number | undefined {
+  const given = values['version'];
+  if (given === undefined) return undefined;
+  const text = String(given).trim();
+  const number = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(number) || number < 1) {
+    throw new UsageError(
+      `--version: ${JSON.stringify(given)} is not a version number (1, 2, ...).`,
+      RESTORE_USAGE,
+    );
+  }
+  return number;
+}
+
+async function restoreOne(
+  context: CommandContext,
+  values: Values,
+  given: string | undefined,
+  report: Report,
+): Promise<void> {
+  const number = versionOf(values);
+  const place = await placeOfPath(context, given, RESTORE_USAGE);
+  if (place.path === '') {
+    throw new UsageError(
+      'Give a file inside the synced folder (or --deleted with a folder, for its deleted files).',
+      RESTORE_USAGE,
+    );
+  }
+  const to =
+    typeof values['to'] === 'string' ? await destinationOf(context, values['to'], RESTORE_USAGE) : undefined;
+  // Said with the path the user gave: an on-demand pair's cache folder is no name of theirs.
+  if (to !== undefined && (existsSync(to.absolute) || existsSync(to.shown))) {
+    throw new VersionsError(
+      'DESTINATION_EXISTS',
+      `${terminalSafe(to.shown)} exists; choose a name that is free.`,
+    );
+  }
+  const change = await changeVersions(context, place, {
+    kind: 'restore',
+    path: place.path,
+    ...(number === undefined ? {} : { number }),
+    ...(to === undefined ? {} : { to: to.absolute }),
+  });
+  const restored = outcomeOf(change, 'restored').restored;
+  report.single = true;
+  report.restored.push(restoredJson(place, restored, change.running, to));
+  if (to === undefined || to.pair?.localRoot === place.pair.localRoot) {
+    report.pairs.set(place.pair.localRoot, change.running);
+  } else if (to.pair !== undefined) {
+    report.pairs.set(to.pair.localRoot, false);
+  }
+}
+
+function restoredJson(
+  place: VersionsPlace,
+  result: RestoreResult,
+  running: boolean,
+  to?: Destination,
+): RestoredJson {
+  return {
+    path: userPath(place, result.path),
+    to: to === undefined ? userPath(place, result.restoredTo) : to.shown,
+    version: result.number,
+    size: result.size,
+    replacedKept: result.replacedKept,
+    syncsNow: running && (to === undefined || to.pair?.localRoot === place.pair.localRoot),
+  };
+}
+
+async function restoreDeletedAt(
+  context: CommandContext,
+  place: VersionsPlace,
+  report: Report,
+): Promise<void> {
+  // The pair's folder itself: every deleted file of the pair.
+  const change = await changeVersions(
+    context,
+    place,
+    place.path === ''
+      ? { kind: 'restore-since', sinceMs: 0, folder: '' }
+      : { kind: 'restore-deleted', path: place.path },
+  );
+  addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+}
+
+async function restoreSince(
+  context: CommandContext,
+  sinceMs: number,
+  folder: string | boolean | undefined,
+  report: Report,
+): Promise<void> {
+  const places = await placesOfFolder(context, folder, RESTORE_USAGE);
+  for (const place of places) {
+    try {
+      const change = await changeVersions(context, place, {
+        kind: 'restore-since',
+        sinceMs,
+        folder: place.path,
+      });
+      addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+    } catch (error) {
+      // A pair with nothing deleted since then is no failure while another has some.
+      if (!(error instanceof MchError && error.code === 'NOTHING_DELETED')) throw error;
+    }
+  }
+  if (report.restored.length === 0 && report.skipped.length === 0) {
+    const where =
+      typeof folder === 'string' && places[0] !== undefined
+        ? ` in ${terminalSafe(userPath(places[0], places[0].path))}`
+        : '';
+    throw new VersionsError(
+      'NOTHING_DELETED',
+      `No file deleted since ${localTime(sinceMs)}${where} is kept.`,
+    );
+  }
+}
+
+function addDeleted(
+  place: VersionsPlace,
+  running: boolean,
+  outcome: { restored: RestoreResult[]; skipped: { path: string; reason: string }[] },
+  report: Report,
+): void {
+  for (const result of outcome.restored) report.restored.push(restoredJson(place, result, running));
+  for (const skipped of outcome.skipped) {
+    report.skipped.push({ path: userPath(place, skipped.path), reason: skipped.reason });
+  }
+  if (outcome.restored.length > 0) report.pairs.set(place.pair.localRoot, running);
+}
+
+function printReport(context: CommandContext, report: Report): void {
+  const [only] = report.restored;
+  if (report.single && only !== undefined) {
+    const what = `version ${only.version} of ${terminalSafe(only.path)}`;
+    if (only.to !== only.path) {
+      context.print(`Restored ${what} to ${terminalSafe(only.to)} (${formatBytes(only.size)}).`);
+      if (report.pairs.size === 0) {
+        context.print(
+          `${terminalSafe(only.to)} is outside every synced folder: it stays on this computer only.`,
+        );
+      }
+    } else if (only.replacedKept) {
+      context.print(
+        `Restored ${what} (${formatBytes(only.size)}); the file it replaced is kept as version 1 (\`mch-sync versions ${shellWord(only.path)}\`).`,
+      );
+    } else {
+      context.print(`Restored ${what} (${formatBytes(only.size)}).`);
+    }
+  } else if (report.restored.length > 0) {
+    context.print(`Restored ${counted(report.restored.length, 'file')}:`);
+    for (const restored of report.restored) context.print(`  ${terminalSafe(restored.to)}`);
+  }
+  if (report.skipped.length > 0) {
+    context.print(`Left in the versions (${report.skipped.length}):`);
+    for (const skipped of report.skipped) {
+      context.print(`  ${terminalSafe(skipped.path)}: ${terminalSafe(skipped.reason)}`);
+    }
+  }
+  for (const [folder, running] of report.pairs) {
+    context.print(
+      running
+        ? `Live sync of ${terminalSafe(folder)} is carrying it to the device now.`
+        : `It goes to the device at the next sync of ${terminalSafe(folder)} (\`mch-sync run --folder ${shellWord(folder)} --once\`, or live sync).`,
+    );
+  }
+}

@@ -1,0 +1,113 @@
+// A pair's versions as the commands reach them: read from its index (beside a running live sync too), changed through the live sync when it runs, else under the pair's lock.
+import { existsSync } from 'node:fs';
+import { assertNever, BugError } from '../../../common/errors.ts';
+import { openIndexDb } from '../../index/index-db.ts';
+import { IndexStore } from '../../index/index-store.ts';
+import { askService } from '../../live-service/control-client.ts';
+import { ServiceRefusalError } from '../../live-service/control-errors.ts';
+import { controlSocketPath } from '../../live-service/control-socket-path.ts';
+import {
+  carryOutVersions,
+  type VersionsAction,
+  type VersionsOutcome,
+} from '../../live-service/versions-control.ts';
+import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts';
+import { terminalSafe } from '../../search/terminal-text.ts';
+import type { PairVersionsPlace } from '../../versions/version-restore.ts';
+import { VersionsError } from '../../versions/versions-errors.ts';
+import type { CommandContext } from '../terminal/cli-context.ts';
+import type { VersionsPair } from './versions-place.ts';
+
+/**
+ * Runs `read` on the pair's versions; undefined when the pair was never synced (it has no index, and
+ * none is made). The index is read in WAL mode: a live sync writing it meanwhile is no obstacle.
+ */
+export async function readVersions<T>(
+  pair: VersionsPair,
+  read: (place: PairVersionsPlace) => T | Promise<T>,
+): Promise<T | undefined> {
+  if (!existsSync(pair.pair.indexPath)) return undefined;
+  const db = openIndexDb(pair.pair.indexPath);
+  try {
+    return await read({ index: new IndexStore(db), root: pair.syncRoot });
+  } finally {
+    db.close();
+  }
+}
+
+export interface VersionsChange {
+  outcome: VersionsOutcome;
+  /** Carried out by the pair's running live sync, which syncs it at once. */
+  running: boolean;
+}
+
+/** The outcome of the kind asked for (a service answering another is a bug). */
+export function outcomeOf<K extends VersionsOutcome['kind']>(
+  change: VersionsChange,
+  kind: K,
+): Extract<VersionsOutcome, { kind: K }> {
+  if (change.outcome.kind !== kind) {
+    throw new BugError(`A versions request for ${kind} was answered with ${change.outcome.kind}.`);
+  }
+  return change.outcome as Extract<VersionsOutcome, { kind: K }>;
+}
+
+/** A restore waits for the pass under way; a big folder's restore moves many files. */
+const CHANGE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Carries out `action`: through the pair's live sync when it runs (between two passes, then a pass),
+ * else here under the pair's lock, so no pass runs meanwhile (FOLDER_BUSY names a `run --once` that
+ * holds it). Bad input throws with nothing changed.
+ */
+export async function changeVersions(
+  context: CommandContext,
+  pair: VersionsPair,
+  action: VersionsAction,
+): Promise<VersionsChange> {
+  const signal = context.deps.signal;
+  const answer = await askService(
+    controlSocketPath(context.profileDir, pair.pair.localRoot),
+    { op: 'versions', action },
+    { timeoutMs: CHANGE_TIMEOUT_MS, ...(signal === undefined ? {} : { signal }) },
+  );
+  if (answer !== undefined) {
+    if (!answer.ok) throw new ServiceRefusalError(answer.error);
+    if (answer.versions === undefined) {
+      throw new ServiceRefusalError({
+        code: 'CONTROL_BAD_ANSWER',
+        message:
+          'The live sync service answered without saying what it did: is it another version of mch-sync?',
+      });
+    }
+    return { outcome: answer.versions, running: true };
+  }
+  const lock = acquireFolderLock(folderLockPath(context.profileDir, pair.pair.localRoot), {
+    folder: pair.pair.localRoot,
+    profile: context.profileDir,
+  });
+  try {
+    const outcome = await readVersions(pair, (place) => carryOutVersions(place, action));
+    return { outcome: outcome ?? neverSynced(pair, action), running: false };
+  } finally {
+    lock.release();
+  }
+}
+
+/** A pair with no index keeps nothing: each action's own refusal, or nothing cleared. */
+function neverSynced(pair: VersionsPair, action: VersionsAction): VersionsOutcome {
+  const folder = terminalSafe(pair.pair.localRoot);
+  switch (action.kind) {
+    case 'clear':
+      return { kind: 'cleared', count: 0, bytes: 0 };
+    case 'restore':
+      throw new VersionsError('VERSION_NOT_FOUND', `${folder} was never synced: no versions are kept.`);
+    case 'restore-deleted':
+    case 'restore-since':
+      throw new VersionsError('NOTHING_DELETED', `${folder} was never synced: nothing deleted is kept.`);
+    case 'resolve':
+      throw new VersionsError('NOT_A_CONFLICT', `${folder} was never synced: it has no conflicts.`);
+    default:
+      return assertNever(action, 'versions action');
+  }
+}
