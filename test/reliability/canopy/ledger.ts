@@ -98,6 +98,15 @@ export class Ledger {
     this.#write(content);
   }
 
+  /**
+   * Issue 30: the user freed the copy here in place (the device was to hold it): whatever the device
+   * does to that version since is no longer the engine's to keep here (soak seed 181 with
+   * `--on-demand-rate 1`: a file freed after the other client deleted it there).
+   */
+  letGo(content: string): void {
+    this.#removedHere.add(content);
+  }
+
   /** A version the user wrote outside the changes (a file written into a folder that replaced the synced one). */
   note(content: string): void {
     this.#write(content);

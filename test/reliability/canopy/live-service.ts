@@ -73,6 +73,8 @@ export interface LiveServiceOptions {
   /** Issue 29: the pair's selection, and the issues it makes expected (quiet all the same). */
   selection?: SelectionStore;
   expected?: ExpectedIssue;
+  /** Issue 31: versions off (a device delete to the trash, as before). */
+  versions?: 'off';
 }
 
 /**
@@ -129,6 +131,7 @@ export class LiveService {
             caseInsensitive: options.caseInsensitive,
             events,
             ...(options.selection === undefined ? {} : { selection: options.selection }),
+            ...(options.versions === undefined ? {} : { versions: options.versions }),
           },
           this.seen,
         ),

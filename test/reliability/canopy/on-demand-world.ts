@@ -138,8 +138,11 @@ export class OnDemandWorld {
         return;
       }
       case 'free': {
+        const held = existsSync(target) ? readFileSync(target).toString('latin1') : undefined;
         const why = this.#free(target);
         if (why !== undefined) return skip(why);
+        // The device was to hold it: what the other client deleted there since is gone on purpose.
+        if (held !== undefined) ledger.letGo(held);
         this.story.push(describeStep(step));
         return;
       }

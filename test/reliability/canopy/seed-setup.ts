@@ -87,6 +87,11 @@ export class SeedSetup {
   readonly world: SelectionWorld | undefined;
   /** Issue 30: the seed's on-demand pair, when it is one. */
   readonly onDemand: OnDemandWorld | undefined;
+  /**
+   * Issue 31: odd disk-trash seeds run the engine with versions off, so that a device delete still goes
+   * to the disk's own trash (the engine's way when the versions cannot take it) as before.
+   */
+  readonly versionsOff: boolean;
   /** The index of the engine process running now (the run sets it once it has one). */
   indexNow: () => IndexStore = () => {
     throw new Error('no engine process yet');
@@ -122,6 +127,7 @@ export class SeedSetup {
         : new UploadChange(scenario.seed, soak.upload, this.local, () => this.remote);
     if (this.upload !== undefined) this.base.push(this.upload.baseItem());
     this.world = scenario.selection === undefined ? undefined : new SelectionWorld(scenario.selection);
+    this.versionsOff = soak.trash !== null && scenario.seed % 2 === 1;
     this.onDemand =
       scenario.onDemand === undefined
         ? undefined

@@ -49,6 +49,8 @@ export interface HostOptions {
   expected?: ExpectedIssue;
   /** Issue 30: an on-demand pair's policy (its pins are the user's, not a process's). */
   onDemand?: OnDemandPolicy;
+  /** Issue 31: versions off (a device delete to the trash, as before). */
+  versions?: 'off';
 }
 
 /** Each pass's report, the current engine process, and a new one whenever a process dies. */
@@ -100,6 +102,7 @@ export class EngineHosts {
       ...(lock === undefined ? {} : { folderLock: lock }),
       ...(options.selection === undefined ? {} : { selection: options.selection }),
       ...(options.onDemand === undefined ? {} : { onDemand: options.onDemand }),
+      ...(options.versions === undefined ? {} : { versions: options.versions }),
     });
     return { process: newEngineProcess(), index, engine, client, abort: new AbortController(), relay, lock };
   }

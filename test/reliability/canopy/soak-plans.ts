@@ -39,7 +39,8 @@ export interface RootPlan {
 
 /**
  * The synced folder is the root of its own file system (a tmpfs, bind-mounted), so a delete from the
- * device puts the local file in `<root>/.Trash-<uid>/` (or `<root>/.Trash/<uid>/` when `shared`: an
+ * device that the versions cannot take (issue 31; odd seeds run with versions off, seed-setup.ts) puts
+ * the local file in `<root>/.Trash-<uid>/` (or `<root>/.Trash/<uid>/` when `shared`: an
  * administrator's sticky `.Trash`). `foreign`: the other client puts a `.Trash-1000` folder on the
  * device; `lostFound`: the disk has a `lost+found` with a file. Neither may reach the other side.
  */

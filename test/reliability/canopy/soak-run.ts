@@ -56,7 +56,10 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     ...(second === undefined ? {} : { lock: () => second.lockFirst() }),
     ...(setup.world === undefined ? {} : { selection: setup.world.store, expected: setup.world.expected }),
     ...(setup.onDemand === undefined ? {} : { onDemand: setup.onDemand.policy }),
+    ...(setup.versionsOff ? { versions: 'off' as const } : {}),
   });
+  if (setup.versionsOff)
+    hosts.log.push({ level: 'info', message: '[harness] versions off: deletes to the trash' });
   setup.indexNow = () => hosts.host.index;
   const onDemand = setup.onDemand;
   const finish = (violations: Violation[], phase: SoakResult['phase'], ledger?: Ledger): SoakResult => ({
