@@ -34,9 +34,17 @@ describe('mch-sync folders', () => {
       (await mch(profile, ['folders', 'add', '--folder', notes, '--remote-folder', '/Work/Notes'])).code,
     ).toBe(0);
     const list = await mch(profile, ['folders', 'list', '--json']);
+    // A pair not synced yet keeps no versions; its policy is the default one.
+    const versions = {
+      keepDays: 30,
+      capBytes: null,
+      capBytesNow: expect.any(Number) as number,
+      conflicts: 'ask',
+      kept: { count: 0, bytes: 0 },
+    };
     expect(JSON.parse(list.stdout)).toEqual([
-      { localRoot: notes, remoteFolder: '/Work/Notes', running: false, overlap: null },
-      { localRoot: photos, remoteFolder: '/Photos', running: false, overlap: null },
+      { localRoot: notes, remoteFolder: '/Work/Notes', running: false, overlap: null, versions },
+      { localRoot: photos, remoteFolder: '/Photos', running: false, overlap: null, versions },
     ]);
     const run = await mch(profile, ['run', '--once']);
     expectExit(run, 0);
@@ -274,7 +282,11 @@ describe('pairs never overlap', () => {
     expect(text).toContain(
       `${nested}  ↔  /Trips\n  ${inner} Folder pairs must not overlap: remove one of the two `,
     );
-    expect(text).toContain(`${join(library, 'Music')}  ↔  /Music\n${notes}`);
+    // Each pair's line is followed by its versions' line, then the next pair.
+    const lines = text.split('\n');
+    const music = lines.indexOf(`${join(library, 'Music')}  ↔  /Music`);
+    expect(lines[music + 1]).toMatch(/^ {2}versions: /);
+    expect(lines[music + 2]?.startsWith(`${notes}  ↔  `)).toBe(true);
 
     const every = await mch(profile, ['run', '--once']);
     expect(every.code).toBe(1);

@@ -161,7 +161,12 @@ describe('mch-sync select, exclude and include', () => {
       '--json',
     ]);
     expectExit(both, 0);
-    expect(JSON.parse(both.stdout)).toEqual({ localRoot: folder, askOverBytes: 20, askOverFiles: 1000 });
+    expect(JSON.parse(both.stdout)).toEqual({
+      localRoot: folder,
+      askOverBytes: 20,
+      askOverFiles: 1000,
+      versions: expect.objectContaining({ keepDays: 30, conflicts: 'ask' }) as unknown,
+    });
     const api = clientFor(device).device;
     const root = await api.findByName('root', 'Asking');
     const big = await api.createFolder({ parentId: root?.id ?? '', name: 'Big' });
