@@ -25,16 +25,24 @@ export function isQuiet(report: PassReport | Error, expected: ExpectedIssue = ()
 
 /**
  * (5) on both sides of `state`, leaving out what the last pass skipped (a name it will not sync): an
- * item the engine cannot see there may be on one side only, and a move of it is then a new item.
+ * item the engine cannot see there may be on one side only, and a move of it is then a new item; and
+ * in the versions store.
  */
 export function checkNoDuplicatesIn(state: PassState, allowed: ReadonlyMap<string, number>): Violation[] {
   const beside = (oneSide: readonly string[] = []) => {
     const hidden = [...(state.skipped ?? []), ...oneSide];
     return (item: SnapshotItem): boolean => !hidden.some((path) => isWithin(item.path, path));
   };
+  // Issue 31: a keep retried after a crash or a lost answer must not leave a second version either.
+  const kept = (state.versions?.files ?? []).map((file): SnapshotItem => ({
+    path: file.blob,
+    kind: 'file',
+    content: file.content,
+  }));
   return [
     ...checkNoDuplicates(state.local.filter(beside(state.skippedLocal)), allowed, 'the local folder'),
     ...checkNoDuplicates(state.remote.filter(beside(state.skippedRemote)), allowed, 'the device'),
+    ...checkNoDuplicates(kept, allowed, 'the versions store'),
   ];
 }
 
