@@ -8,7 +8,7 @@ import { bigTag, bigVersion, folderTree } from './canopy/bulk-tree.ts';
 import type { PassState, SnapshotItem } from './canopy/invariants.ts';
 import { Ledger } from './canopy/ledger.ts';
 import { checkMerged, checkUnchanged, writeRequests } from './canopy/root-change.ts';
-import { checkNothingTorn } from './canopy/soak-invariants.ts';
+import { checkNoDuplicatesIn, checkNothingTorn } from './canopy/soak-invariants.ts';
 import { bulkFolderItems, GUARD_FRACTION, GUARD_ITEMS } from './canopy/soak-plans.ts';
 import {
   DEFAULT_SOAK_RATES,
@@ -55,6 +55,26 @@ describe('nothing torn', () => {
   });
 });
 
+describe('nothing doubled (issue 31: the versions store too)', () => {
+  it('flags a version kept more often than users wrote it', () => {
+    const kept = (contents: string[]): PassState => ({
+      ...state([file('a', 'new')], [file('a', 'new')]),
+      versions: {
+        files: contents.map((content, at) => ({ blob: `k${at}`, content, path: 'a' })),
+        disagreements: [],
+      },
+    });
+    const allowed = new Map([
+      ['old', 1],
+      ['new', 1],
+    ]);
+    expect(checkNoDuplicatesIn(kept(['old']), allowed)).toEqual([]);
+    expect(checkNoDuplicatesIn(kept(['old', 'old']), allowed)).toEqual([
+      { code: 'duplicate', message: 'the versions store holds "old" 2 times (written 1): "k0", "k1"' },
+    ]);
+  });
+});
+
 describe("a disk's own folders", () => {
   it('are left out of the trees compared, at any depth', () => {
     const items = [
@@ -75,6 +95,14 @@ describe("a disk's own folders", () => {
       `the device holds ".Trash-0/files/a", a disk's own folder`,
     ]);
     expect(checkBookkeeping([file('.Trash-1000/files/old.txt', 'theirs')], remote, made)).toHaveLength(1);
+  });
+
+  it("nor does the engine's state folder with its versions (issue 31)", () => {
+    const up = checkBookkeeping([], [file('d/.mch-sync/versions/k1', 'kept')], new Set());
+    expect(up.map((violation) => violation.message)).toEqual([
+      `the device holds "d/.mch-sync/versions/k1", of this computer's state folder`,
+    ]);
+    expect(withoutBookkeeping([file('.mch-sync/versions/k1', 'kept')])).toEqual([]);
   });
 });
 
