@@ -1,4 +1,6 @@
 // `mch-sync deleted`: the files gone from the synced folders that this computer kept and can put back, newest first.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { formatBytes } from '../../../common/units.ts';
 import { listDeleted } from '../../versions/version-list.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
@@ -21,8 +23,9 @@ Options:
   --folder DIR   only below DIR (a synced folder, or a folder in one); default every synced folder
   --since TIME   only those kept since TIME: an age (30min, 2h, 3d, 1w), a day (2026-11-20, from
                  its start on this computer's clock) or a time (2026-11-20T18:00)
-  --json         [{"folder", "path", "keptAtMs", "mTimeMs", "size", "reason", "why", "versions"}],
-                 path absolute, reason one of deleted, conflict, replaced, restored
+  --json         [{"folder", "path", "keptAtMs", "mTimeMs", "size", "reason", "why", "versions",
+                 "placeTaken"}], path absolute, reason one of deleted, conflict, replaced, restored;
+                 placeTaken: a file is at its place now (restore it with --version N --to DEST)
   -h, --help     show this help
 
 Exit codes: 0 listed (none too), 1 failed, 2 usage error (a folder outside every synced folder).`;
@@ -38,6 +41,8 @@ interface DeletedJson {
   reason: string;
   why: string;
   versions: number;
+  /** Something is at its place now (put there since, or restored and not synced yet). */
+  placeTaken: boolean;
 }
 
 export async function runDeleted(context: CommandContext, values: Values): Promise<number> {
@@ -57,6 +62,7 @@ export async function runDeleted(context: CommandContext, values: Values): Promi
         reason: entry.reason,
         why: entry.why,
         versions: entry.versions,
+        placeTaken: existsSync(join(place.syncRoot, ...entry.path.split('/'))),
       });
     }
   }
@@ -72,8 +78,9 @@ export async function runDeleted(context: CommandContext, values: Values): Promi
   }
   for (const entry of found) {
     const versions = entry.versions > 1 ? `, ${entry.versions} versions` : '';
+    const taken = entry.placeTaken ? '; a file is at its place now' : '';
     context.print(
-      `${localTime(entry.keptAtMs)}  ${formatBytes(entry.size).padStart(8)}  ${terminalSafe(entry.path)}  (${entry.why}${versions})`,
+      `${localTime(entry.keptAtMs)}  ${formatBytes(entry.size).padStart(8)}  ${terminalSafe(entry.path)}  (${entry.why}${versions}${taken})`,
     );
   }
   context.print(

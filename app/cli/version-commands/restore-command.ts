@@ -177,15 +177,22 @@ async function restoreDeletedAt(
   place: VersionsPlace,
   report: Report,
 ): Promise<void> {
+  if (place.path !== '') {
+    const change = await changeVersions(context, place, { kind: 'restore-deleted', path: place.path });
+    addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+    return;
+  }
   // The pair's folder itself: every deleted file of the pair.
-  const change = await changeVersions(
-    context,
-    place,
-    place.path === ''
-      ? { kind: 'restore-since', sinceMs: 0, folder: '' }
-      : { kind: 'restore-deleted', path: place.path },
-  );
-  addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+  try {
+    const change = await changeVersions(context, place, { kind: 'restore-since', sinceMs: 0, folder: '' });
+    addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+  } catch (error) {
+    if (!(error instanceof MchError && error.code === 'NOTHING_DELETED')) throw error;
+    throw new VersionsError(
+      'NOTHING_DELETED',
+      `Nothing deleted in ${terminalSafe(place.pair.localRoot)} is kept.`,
+    );
+  }
 }
 
 async function restoreSince(
