@@ -6,8 +6,10 @@ import type {
   SelectionChange,
   SelectionFolderView,
 } from './contract-pairs.ts';
+import type * as Versions from './contract-versions.ts';
 
 export type * from './contract-pairs.ts';
+export type * from './contract-versions.ts';
 
 /** What crosses as an error: the MchError's stable code, a title for people and what to do next. */
 export interface UiError {
@@ -165,7 +167,8 @@ export interface AboutView {
 }
 
 /** The views a notification can open (desktop-app.md §5: clicking one opens the view that explains it). */
-export type ViewName = 'first-run' | 'status' | 'activity' | 'issues' | 'shares' | 'search' | 'settings';
+export type ViewName =
+  'first-run' | 'status' | 'activity' | 'issues' | 'deleted' | 'shares' | 'search' | 'settings';
 
 export interface NotificationView {
   id: string;
@@ -257,6 +260,16 @@ export interface InvokeMap {
   'issues:list': { request: { pairId: string | null }; response: IssueView[] };
   /** The synced items below a folder, for the share picker; `path` null: the pairs' folders. */
   'local:browse': { request: { path: string | null }; response: LocalEntryView[] };
+  // Versions, "Recently deleted" and conflicts (issue 31): what each does is said in contract-versions.ts.
+  'versions:list': { request: { localPath: string }; response: Versions.FileVersionsView };
+  'versions:restore': { request: Versions.VersionRestoreRequest; response: Versions.VersionRestoreView };
+  'deleted:list': { request: Versions.DeletedListRequest; response: Versions.DeletedListView };
+  'deleted:restore': { request: Versions.DeletedRestoreRequest; response: Versions.DeletedRestoreView };
+  'conflicts:list': { request: { pairId: string | null }; response: Versions.ConflictView[] };
+  'conflicts:resolve': { request: Versions.ConflictResolveRequest; response: Versions.ConflictResolveView };
+  'versions:usage': { request: { pairId: string }; response: Versions.PairVersionsView };
+  'versions:settings': { request: Versions.PairVersionsSettings; response: Versions.PairVersionsView };
+  'versions:clear': { request: { pairId: string }; response: Versions.PairVersionsView };
   'shares:list': { request: Empty; response: ShareView[] };
   'shares:create': {
     request: { paths: string[]; fresh: boolean };
@@ -329,6 +342,15 @@ export const INVOKE_NAMES = [
   'activity:list',
   'issues:list',
   'local:browse',
+  'versions:list',
+  'versions:restore',
+  'deleted:list',
+  'deleted:restore',
+  'conflicts:list',
+  'conflicts:resolve',
+  'versions:usage',
+  'versions:settings',
+  'versions:clear',
   'shares:list',
   'shares:create',
   'shares:revoke',

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, clipboard, dialog, ipcMain, protocol, session, shell } from 'electron';
 import type { ViewName } from '../common/contract.ts';
+import type { WindowRoute } from '../common/window-route.ts';
 import { appCommand } from '../app/desktop/app-command.ts';
 import { autostartFor, HIDDEN_ARG } from '../app/desktop/autostart.ts';
 import { APP_SHARE_WORDS } from '../app/integrate/file-manager-entries.ts';
@@ -138,7 +139,7 @@ async function start(): Promise<void> {
     onAction: (action) =>
       runTrayAction(action, { core, shell, show, share: (paths) => batcher.add(paths), quit }),
   });
-  const show = (view?: ViewName | null): void => appWindow.show(view, tray.tray.getBounds());
+  const show = (view?: ViewName | WindowRoute | null): void => appWindow.show(view, tray.tray.getBounds());
   const notifier = new Notifier(show);
   const stopNotifications = core.onEvent((name, payload) => {
     if (name === 'notification') notifier.show(payload as { title: string; body: string; view: ViewName });

@@ -1,6 +1,7 @@
-// What each tray menu action does: open the window or a folder, show a file, pause, resume or sync every pair, copy a link, quit.
+// What each tray menu action does: open the window (at a view, or at a file's versions) or a folder, show a file, pause, resume or sync every pair, copy a link, quit.
 import type { Shell } from 'electron';
 import type { ViewName } from '../common/contract.ts';
+import type { WindowRoute } from '../common/window-route.ts';
 import { assertNever } from '../common/errors.ts';
 import type { TrayAction } from '../app/desktop/tray-model.ts';
 import { dispatch } from '../app/ui/dispatch.ts';
@@ -9,7 +10,7 @@ import type { UiCore } from '../app/ui/ui-core.ts';
 export interface TrayActionContext {
   core: UiCore;
   shell: Pick<Shell, 'openPath' | 'showItemInFolder'>;
-  show: (view?: ViewName | null) => void;
+  show: (view?: ViewName | WindowRoute | null) => void;
   /** The share action, batched as requests from the file manager are. */
   share: (paths: string[]) => void;
   quit: () => void;
@@ -25,6 +26,8 @@ export function runTrayAction(action: TrayAction, context: TrayActionContext): v
   switch (action.type) {
     case 'open-window':
       return context.show(action.view ?? null);
+    case 'open-versions':
+      return context.show({ view: 'activity', versionsOf: action.path });
     case 'open-folder':
       void context.shell.openPath(action.path).then((failure) => {
         if (failure !== '') core.options.log('warn', `open ${action.path}: ${failure}`);

@@ -1,6 +1,7 @@
 // The app's one window: the renderer from mch-app://ui with every webPreferences field set, placed as a popover near the tray or as a normal window, hidden (not closed) when closed.
 import { BrowserWindow, screen, type Rectangle } from 'electron';
 import type { ViewName } from '../common/contract.ts';
+import { routeFragment, type WindowRoute } from '../common/window-route.ts';
 import { windowPlacementOf } from '../app/desktop/window-placement.ts';
 import { APP_URL } from './app-protocol.ts';
 
@@ -10,7 +11,7 @@ export const WINDOW_SIZE = { width: 400, height: 600 } as const;
 export interface AppWindow {
   window: BrowserWindow;
   /** Shows the window (placed near the tray when it knows where that is), on `view` when given. */
-  show(view?: ViewName | null, trayBounds?: Rectangle | null): void;
+  show(view?: ViewName | WindowRoute | null, trayBounds?: Rectangle | null): void;
   /** Lets the next close really close (quitting). */
   allowClose(): void;
 }
@@ -57,7 +58,7 @@ export function createAppWindow(options: { preload: string; icon?: string }): Ap
     window.hide();
   });
   let loaded = false;
-  const show = (view?: ViewName | null, trayBounds?: Rectangle | null): void => {
+  const show = (view?: ViewName | WindowRoute | null, trayBounds?: Rectangle | null): void => {
     const anchor = trayBounds ?? null;
     const point = anchor === null ? screen.getCursorScreenPoint() : { x: anchor.x, y: anchor.y };
     const placement = windowPlacementOf({
@@ -69,7 +70,8 @@ export function createAppWindow(options: { preload: string; icon?: string }): Ap
       window.setBounds({ x: placement.x, y: placement.y, width: placement.width, height: placement.height });
     }
     // The renderer routes by the hash: a new one is an in-page navigation, not a reload.
-    const target = view === undefined || view === null ? APP_URL : `${APP_URL}#${view}`;
+    const route = typeof view === 'string' ? { view } : view;
+    const target = route === undefined || route === null ? APP_URL : `${APP_URL}#${routeFragment(route)}`;
     if (!loaded || target !== APP_URL) {
       loaded = true;
       void window.loadURL(target);

@@ -16,6 +16,8 @@ export type TrayState = 'up-to-date' | 'syncing' | 'paused' | 'offline' | 'sign-
 
 export type TrayAction =
   | { type: 'open-window'; view?: ViewName }
+  /** The window at a recent file's versions (`path`: its path here). */
+  | { type: 'open-versions'; path: string }
   | { type: 'open-folder'; path: string }
   | { type: 'show-item'; path: string }
   | { type: 'pause-all' }
@@ -210,6 +212,19 @@ function menuOf(
       submenu: files.map((file, index) =>
         action(`copy-link:${file.localPath}`, labels[index] ?? file.path, {
           type: 'copy-link',
+          path: file.localPath,
+        }),
+      ),
+    });
+    // The same files again, one level down like the links: each opens the window at its versions.
+    menu.push({
+      id: 'versions',
+      label: 'Versions',
+      enabled: true,
+      kind: 'action',
+      submenu: files.map((file, index) =>
+        action(`versions:${file.localPath}`, `${labels[index] ?? file.path}…`, {
+          type: 'open-versions',
           path: file.localPath,
         }),
       ),

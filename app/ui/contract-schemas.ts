@@ -1,6 +1,8 @@
 // The request of every contract call as a zod schema: what both hosts check before app/ sees an argument.
 import { z } from 'zod';
 import type { InvokeName } from '../../common/contract.ts';
+import { STATE_FOLDER_NAME } from '../model/names.ts';
+import { CONFLICT_POLICIES, type ConflictPolicy } from '../profile/pair-versions.ts';
 import type { HoldReason } from '../sync/pass-report.ts';
 
 const empty = z.strictObject({});
@@ -27,6 +29,12 @@ const folderPath = z
 /** The same, or `''` for the pair's folder itself (where a tree starts). */
 const treePath = z.union([z.literal(''), folderPath]);
 const devicePath = z.string().startsWith('/').max(4096);
+/** A file or folder below a pair's folder, never in its state folder (`.mch-sync`). */
+const pairPath = folderPath.refine((value) => value.split('/')[0] !== STATE_FOLDER_NAME, {
+  message: "not a synced path (the pair's own .mch-sync folder)",
+});
+/** A version's or a conflict's paths: one call settles or restores at most this many. */
+const pairPaths = z.array(pairPath).min(1).max(10_000);
 /** A threshold in bytes: 1 byte to 1 PB. */
 const thresholdBytes = z.number().int().min(1).max(1e15);
 
@@ -91,6 +99,25 @@ export const REQUEST_SCHEMAS = {
   'activity:list': pairTarget,
   'issues:list': pairTarget,
   'local:browse': z.strictObject({ path: path.nullable() }),
+  'versions:list': z.strictObject({ localPath: path }),
+  'versions:restore': z.strictObject({ pairId: id, path: pairPath, versionId: z.number().int().positive() }),
+  'deleted:list': z.strictObject({ pairId: id.nullable(), query: z.string().max(1000).nullable() }),
+  'deleted:restore': z.strictObject({ pairId: id, paths: pairPaths }),
+  'conflicts:list': pairTarget,
+  'conflicts:resolve': z.strictObject({
+    pairId: id,
+    copyPaths: pairPaths,
+    keep: z.enum(['this', 'device', 'both']),
+  }),
+  'versions:usage': z.strictObject({ pairId: id }),
+  // The ranges of the pair's record (app/profile/pair-versions.ts): refused here, never half saved.
+  'versions:settings': z.strictObject({
+    pairId: id,
+    keepDays: z.number().int().min(1).max(3650),
+    capBytes: thresholdBytes.nullable(),
+    conflicts: z.enum(CONFLICT_POLICIES as [ConflictPolicy, ...ConflictPolicy[]]),
+  }),
+  'versions:clear': z.strictObject({ pairId: id }),
   'shares:list': empty,
   'shares:create': z.strictObject({ paths: z.array(path).min(1).max(1000), fresh: z.boolean() }),
   'shares:revoke': z.strictObject({ shareId: id }),

@@ -8,6 +8,7 @@ import type { Clock } from '../system/clock.ts';
 import type { LinkSharing } from '../share/link-sharing.ts';
 import type { PairHistory } from './pairs/pair-history.ts';
 import type { PairManager } from './pairs/pair-manager.ts';
+import type { PairConflicts } from './versions/conflict-paths.ts';
 import type { SystemSwitch } from '../system/system-switch.ts';
 import type { SystemSettings } from './system-settings.ts';
 import type { UiSettingsFile } from './ui-settings.ts';
@@ -52,6 +53,8 @@ export interface HandlerCore {
   readonly settings: UiSettingsFile;
   readonly systemSettings: SystemSettings;
   readonly history: PairHistory;
+  /** The conflicts the pairs' views count: told when one was settled here. */
+  readonly conflicts: PairConflicts;
   readonly auth: AuthEnvironment;
   readonly logFile: string;
   log(level: WindowLogLevel, message: string): void;

@@ -21,6 +21,7 @@ import {
   summarizeNotifications,
 } from './pairs/pair-notifications.ts';
 import { contractHandlers } from './ui-handlers.ts';
+import { PairConflicts } from './versions/conflict-paths.ts';
 import type { Connection, HandlerCore, UiCoreOptions } from './handler-core.ts';
 import { UiSettingsFile } from './ui-settings.ts';
 import type { SystemSwitch } from '../system/system-switch.ts';
@@ -42,6 +43,8 @@ export class UiCore implements ContractService, HandlerCore {
   readonly handlers: ContractHandlers;
   /** What the window was told of each pair, across restarts of the pairs (a setting saved, a sign-in). */
   readonly history = new PairHistory();
+  /** The conflicts each pair's view counts, read from its index (after `history`: it reads it). */
+  readonly conflicts = new PairConflicts(this.history);
   readonly #windowLog: WindowLog;
   readonly #clock: Clock;
   readonly #listeners = new Set<EventListener>();
@@ -202,6 +205,7 @@ export class UiCore implements ContractService, HandlerCore {
       pollMs: settings.pollIntervalSeconds * 1000,
       ignoreRules: settings.ignoreRules,
       history: this.history,
+      conflicts: this.conflicts,
       warn: (message) => this.log('warn', message),
       onChange: (pairId) => this.#pairChanged(pairId),
       onActivity: (pairId, added) => {

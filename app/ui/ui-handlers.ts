@@ -1,4 +1,4 @@
-// Every contract call's handler, from the groups (account, pairs with their selective sync and files on demand, content), as one map for dispatch, each failure worded for the window.
+// Every contract call's handler, from the groups (account, pairs with their selective sync and files on demand, versions and conflicts, content), as one map for dispatch, each failure worded for the window.
 import { INVOKE_NAMES, type InvokeName } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import type { ContractHandlers } from './dispatch.ts';
@@ -8,6 +8,9 @@ import { pairHandlers } from './pairs/pair-handlers.ts';
 import { pairOnDemandHandlers } from './pairs/pair-on-demand-handlers.ts';
 import { pairSelectionHandlers } from './pairs/pair-selection-handlers.ts';
 import { windowErrorOf } from './ui-errors.ts';
+import { conflictHandlers } from './versions/conflict-handlers.ts';
+import { policyHandlers } from './versions/policy-handlers.ts';
+import { versionHandlers } from './versions/version-handlers.ts';
 import type { HandlerCore } from './handler-core.ts';
 import { describeFailure } from './window-log.ts';
 
@@ -18,6 +21,9 @@ export function contractHandlers(core: HandlerCore): ContractHandlers {
       ...pairHandlers(core),
       ...pairSelectionHandlers(core),
       ...pairOnDemandHandlers(core),
+      ...versionHandlers(core),
+      ...conflictHandlers(core),
+      ...policyHandlers(core),
       ...contentHandlers(core),
     },
     core,

@@ -1,4 +1,4 @@
-// The window: the views' navigation, the view shown, the toasts and drop-to-share; the first run until there is something to sync.
+// The window: the views' navigation, the view shown (and a file's versions over it), the toasts and drop-to-share; the first run until there is something to sync.
 import type { JSX } from 'preact';
 import { useCallback } from 'preact/hooks';
 import type { ViewName } from '../../common/contract.ts';
@@ -6,7 +6,9 @@ import { DropToShare } from './components/drop-to-share.tsx';
 import { NavBar } from './components/nav-bar.tsx';
 import { Toasts } from './components/toasts.tsx';
 import { useStores } from './stores/stores.ts';
+import { VersionsDialog } from './components/versions-dialog.tsx';
 import { ActivityView } from './views/activity-view.tsx';
+import { DeletedView } from './views/deleted-view.tsx';
 import { FirstRunView } from './views/first-run-view.tsx';
 import { IssuesView } from './views/issues-view.tsx';
 import { SearchView } from './views/search-view.tsx';
@@ -19,6 +21,7 @@ const VIEWS: Record<ViewName, () => JSX.Element> = {
   status: StatusView,
   activity: ActivityView,
   issues: IssuesView,
+  deleted: DeletedView,
   shares: SharesView,
   search: SearchView,
   settings: SettingsView,
@@ -32,6 +35,7 @@ export function App(): JSX.Element {
     current?.signedIn !== true || current.device === null || (pairs.pairs.value ?? []).length === 0;
   const view = settingUp ? 'first-run' : navigation.view.value;
   const View = VIEWS[view];
+  const versionsOf = navigation.versionsOf.value;
   const onDrop = useCallback(
     (paths: string[]) => {
       navigation.go('shares');
@@ -50,6 +54,9 @@ export function App(): JSX.Element {
       </main>
       <Toasts />
       {!settingUp && <DropToShare onDrop={onDrop} />}
+      {!settingUp && versionsOf !== null && (
+        <VersionsDialog key={versionsOf} localPath={versionsOf} onClose={() => navigation.closeVersions()} />
+      )}
     </div>
   );
 }

@@ -298,6 +298,54 @@ const SHOTS_TAKEN: Array<{
       await page.getByText('Restore them here: under way…').first().waitFor();
     },
   },
+  // Versions (issue 31): the conflicts with both sides under Issues, Recently deleted, a file's versions, a pair's policy.
+  {
+    shot: 'issues-conflicts-checked',
+    view: 'issues',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('checkbox', { name: 'Select the conflict of Notes/shopping.md' }).check();
+      await page.getByRole('checkbox', { name: 'Select the conflict of Scans/receipt.png' }).check();
+      await page.getByRole('button', { name: 'Keep the device’s for all selected' }).waitFor();
+    },
+  },
+  {
+    shot: 'deleted',
+    view: 'deleted',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('checkbox', { name: /^Taxes\/2023\/return\.pdf/ }).check();
+      await page.getByRole('checkbox', { name: /^budget\.ods/ }).check();
+    },
+  },
+  {
+    shot: 'versions-dialog',
+    view: 'activity',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Versions of Letters/landlord (final).odt' }).click();
+      await page.getByRole('button', { name: 'Restore version 2 of landlord (final).odt' }).waitFor();
+    },
+  },
+  {
+    shot: 'versions-restore-asked',
+    view: 'activity',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Versions of Letters/landlord (final).odt' }).click();
+      await page.getByRole('button', { name: 'Restore version 2 of landlord (final).odt' }).click();
+      await page.getByText('Restore version 2 of landlord (final).odt?').waitFor();
+    },
+  },
+  {
+    shot: 'settings-versions',
+    view: 'settings',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Versions of Documents' }).click();
+      await page.getByText('214 versions kept: 1.8 GB of 26 GB.').waitFor();
+    },
+  },
   {
     shot: 'settings-add-refused',
     view: 'settings',
@@ -373,12 +421,13 @@ describe('every view', () => {
     ]);
     const quiet = photos.locator('h3 ~ ul .issue');
     expect(await quiet.locator('.issue-path').allInnerTexts()).toEqual(['Latest', '2024/con.jpg']);
+    // Each conflict with both sides (the newer one marked), its tag on its head.
     expect(
       await page
         .getByRole('region', { name: /^Documents/ })
-        .locator('.tag')
+        .locator('.issue-head .tag')
         .allInnerTexts(),
-    ).toEqual(['Conflict']);
+    ).toEqual(['Conflict', 'Conflict']);
     await page.close();
   });
 });
@@ -724,7 +773,8 @@ describe('keyboard only', () => {
 
   it('Tab reaches the nav and the main action of the status and shares views', async () => {
     const { page } = await openWindow('status');
-    const status = await tabOrder(page, 12);
+    // Seven views in the nav (Recently deleted is the fifth) before the status card's controls.
+    const status = await tabOrder(page, 13);
     expect(status).toContain('A Status');
     expect(status).toContain('A Shares');
     expect(status).toContain('BUTTON Pause');

@@ -250,7 +250,8 @@ describe('the window of mch-sync ui', () => {
     await page.getByRole('button', { name: 'Resume', exact: true }).click();
     await view('Issues');
     await page.getByText('Conflict', { exact: true }).first().waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Open the other copy' }).waitFor();
+    // Both sides side by side, with the three answers (test/e2e/versions-window.test.ts settles them).
+    await page.getByRole('button', { name: 'Keep the device’s' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'issues-conflict.png'), fullPage: true });
     // The card does not say "Up to date" alone beside a conflict.
     await view('Status');

@@ -14,6 +14,7 @@ import type {
   SettingsView,
   ShareView,
 } from '../../common/contract.ts';
+import { versionsSample, type VersionsSample } from './renderer-sample-versions.ts';
 
 const HOME = '/home/ann';
 const MINUTE = 60_000;
@@ -34,6 +35,8 @@ export interface RendererSample {
   about: AboutView;
   /** The device folders of the `photos` pair by path (`''`: its folder), as selection:list answers. */
   selection: Record<string, SelectionFolderView[]>;
+  /** Versions, Recently deleted, the conflicts with both sides, a pair's versions policy. */
+  versions: VersionsSample;
 }
 
 /** The emoji is two UTF-16 units: the match after it starts at index 3, not 2. */
@@ -127,15 +130,15 @@ export function rendererSample(nowMs: number): RendererSample {
         localRoot: `${HOME}/Documents`,
         remoteFolder: '/Documents',
         state: 'held',
-        words: 'Waiting for you · 1 conflict',
+        words: 'Waiting for you · 2 conflicts',
         // One message a card: a held pair's words are its hold's (pair-views.ts leaves detail out).
         detail: null,
         paused: false,
         progress: null,
         lastSyncAtMs: nowMs - 3 * 24 * 60 * MINUTE,
         itemsSynced: 3_120,
-        issueCount: 1,
-        conflictCount: 1,
+        issueCount: 2,
+        conflictCount: 2,
         leftOut: { ignored: 0, systemFiles: 1 },
         answering: null,
         selection: { excluded: 0, waiting: [], askOverBytes: 500_000_000 },
@@ -394,6 +397,7 @@ export function rendererSample(nowMs: number): RendererSample {
         },
       ],
     },
+    versions: versionsSample(nowMs),
     about: {
       version: '0.1.0',
       profileDir: `${HOME}/.config/mch-sync`,

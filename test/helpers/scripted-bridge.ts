@@ -151,6 +151,65 @@ function bridge(options: ScriptedBridgeOptions): void {
     'selection:set': (request) => pairs.find((pair) => pair.id === request['pairId']),
     'selection:askOver': (request) => pairs.find((pair) => pair.id === request['pairId']),
     'activity:list': () => data.activity,
+    // Versions (issue 31): the sample's, a restore answering the list it would leave.
+    'versions:list': (request) => {
+      const known = data.versions.files[text(request['localPath'])];
+      if (known) return known;
+      const localPath = text(request['localPath']);
+      return { pairId: 'photos', path: localPath.split('/').at(-1), localPath, current: null, versions: [] };
+    },
+    'versions:restore': (request) => {
+      const file = Object.values(data.versions.files).find((candidate) => candidate.path === request['path']);
+      const version = file?.versions.find((candidate) => candidate.id === request['versionId']);
+      if (!file || !version) throw uiError('VERSION_NOT_FOUND', 'No such version', 'It is no longer kept.');
+      return {
+        file,
+        words: `Version ${version.number} of ${file.path.split('/').at(-1) ?? ''} is back; the file it replaced is kept as a version. It syncs to the device now.`,
+      };
+    },
+    'deleted:list': (request) => {
+      const query = text(request['query']).toLowerCase();
+      const files = data.versions.deleted.filter(
+        (file) =>
+          (request['pairId'] === null || file.pairId === request['pairId']) &&
+          (query === '' || (file.path.split('/').at(-1) ?? '').toLowerCase().includes(query)),
+      );
+      return { files, total: files.length };
+    },
+    'deleted:restore': (request) => {
+      const paths = request['paths'] as string[];
+      data.versions.deleted = data.versions.deleted.filter((file) => !paths.includes(file.path));
+      return {
+        restored: paths,
+        skipped: [],
+        words: `${paths.length} ${paths.length === 1 ? 'file' : 'files'} restored: they sync to the device now.`,
+      };
+    },
+    'conflicts:list': () => data.versions.conflicts,
+    'conflicts:resolve': (request) => {
+      const paths = request['copyPaths'] as string[];
+      const first = data.versions.conflicts.find((conflict) => conflict.copyPath === paths[0]);
+      data.versions.conflicts = data.versions.conflicts.filter(
+        (conflict) => !paths.includes(conflict.copyPath),
+      );
+      return {
+        settled: paths,
+        failed: [],
+        words:
+          paths.length === 1
+            ? `The conflict of ${first?.originalPath ?? ''} is settled: both files stay, each under its own name.`
+            : `${paths.length} conflicts are settled: both files stay, each under its own name.`,
+      };
+    },
+    'versions:usage': () => data.versions.usage,
+    'versions:settings': (request) =>
+      (data.versions.usage = {
+        ...data.versions.usage,
+        keepDays: request['keepDays'] as number,
+        capBytes: request['capBytes'] as number | null,
+        conflicts: request['conflicts'] as typeof data.versions.usage.conflicts,
+      }),
+    'versions:clear': () => (data.versions.usage = { ...data.versions.usage, count: 0, bytes: 0 }),
     'issues:list': () => data.issues,
     'local:browse': (request) => data.local[text(request['path'])] ?? [],
     'shares:list': () => shares,

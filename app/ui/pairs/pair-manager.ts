@@ -19,6 +19,7 @@ import { moveToTrash } from '../../sync/trash/local-trash.ts';
 import type { HoldReason } from '../../sync/pass-report.ts';
 import { checkNewPair, isRetried, PairError, stoppedPairView } from './pair-checks.ts';
 import { PairAnswers, type HoldChoice } from './pair-answers.ts';
+import type { PairConflicts } from '../versions/conflict-paths.ts';
 import type { PairHistory } from './pair-history.ts';
 import { activityViewOf, issueViews, pairSelectionView, pairView, TransferRate } from './pair-views.ts';
 import { pairOnDemandView } from './on-demand-views.ts';
@@ -45,8 +46,10 @@ interface StoppedPair {
 }
 
 export interface PairManagerOptions extends PairStartOptions {
-  /** What the window was told of each pair, kept by the core across managers (the conflicts come from it). */
+  /** What the window was told of each pair, kept by the core across managers. */
   history: PairHistory;
+  /** The conflicted copies a pair's view counts, read from its index (app/ui/versions/conflict-paths.ts). */
+  conflicts: Pick<PairConflicts, 'of'>;
   /** A pair's status changed (state, progress, activity, issues). */
   onChange: (pairId: string) => void;
   /** New activity of a pair, as the engine reports it. */
@@ -224,7 +227,7 @@ export class PairManager {
         hold: running.service.live.hold(),
         itemsSynced: running.store.count(),
         rate: running.rate,
-        conflicts: this.#options.history.conflicts(id),
+        conflicts: this.#options.conflicts.of(id, running.store, status.lastSyncAtMs),
         answering: this.#answers.of(id),
         selection: pairSelectionView(profileDir, running.pair.localRoot),
         onDemand: pairOnDemandView(profileDir, running.pair.localRoot, status.mount, Date.now()),
@@ -239,9 +242,10 @@ export class PairManager {
     });
   }
 
-  /** The pair and, while its service runs, its open index (selective sync's sizes). */
-  selectionTarget(id: string): { pair: FolderPair; index: StartedPair['store'] | undefined } {
-    return { pair: this.#pairOf(id), index: this.#running.get(id)?.store };
+  /** The pair and, while its service runs, its open index (selective sync's sizes) and service (versions). */
+  selectionTarget(id: string): { pair: FolderPair } & Partial<Pick<RunningPair, 'store' | 'service'>> {
+    const running = this.#running.get(id);
+    return { pair: this.#pairOf(id), ...(running && { store: running.store, service: running.service }) };
   }
 
   /** The live status, with what the index remembers until this service has finished a pass of its own. */
@@ -254,10 +258,11 @@ export class PairManager {
   }
 
   issues(pairId: string | null): IssueView[] {
-    return this.#each(pairId).flatMap(
-      (running) =>
-        issueViews(running.id, this.#status(running), this.#options.history.conflicts(running.id)).issues,
-    );
+    return this.#each(pairId).flatMap((running) => {
+      const status = this.#status(running);
+      const copies = this.#options.conflicts.of(running.id, running.store, status.lastSyncAtMs);
+      return issueViews(running.id, status, copies).issues;
+    });
   }
 
   /**

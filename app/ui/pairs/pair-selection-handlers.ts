@@ -21,7 +21,7 @@ export function pairSelectionHandlers(core: HandlerCore): Handlers {
   const profileDir = core.options.profileDir;
   return {
     'selection:list': async ({ pairId, path }) => {
-      const { pair, index } = pairs().selectionTarget(pairId);
+      const { pair, store: index } = pairs().selectionTarget(pairId);
       const selection = readPairSelection(profileDir, pair.localRoot);
       return (await selectionChildren(client(), pair, selection, path, index)).map(folderView);
     },

@@ -1,5 +1,5 @@
-// What a search result offers when it is synced here: open, show in folder, copy a share link.
-import { ExternalLink, FolderSearch } from 'lucide-preact';
+// What a search result offers when it is synced here: open, show in folder, copy a share link, its versions.
+import { ExternalLink, FolderSearch, History } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useStores } from '../stores/stores.ts';
 import { BusyButton } from './busy-button.tsx';
@@ -12,7 +12,7 @@ export function ResultActions(props: {
   isFolder: boolean;
   describedBy: string;
 }): JSX.Element {
-  const { core, shares } = useStores();
+  const { core, shares, navigation } = useStores();
   const open = useAction((path: string) => core.invoke('shell:openPath', { path }));
   const show = useAction((path: string) => core.invoke('shell:showItem', { path }));
   const { localPath, describedBy } = props;
@@ -44,6 +44,17 @@ export function ResultActions(props: {
         describedBy={describedBy}
         link={async () => (await shares.create([localPath])).url}
       />
+      {!props.isFolder && (
+        <button
+          type="button"
+          class="button small"
+          aria-describedby={describedBy}
+          onClick={() => navigation.showVersions(localPath)}
+        >
+          <History aria-hidden="true" />
+          Versions…
+        </button>
+      )}
       <ErrorNote error={open.error ?? show.error} />
     </div>
   );

@@ -9,6 +9,7 @@ const VIEW_LABELS: Record<ViewName, string> = {
   status: 'Show status',
   activity: 'Show activity',
   issues: 'Show issues',
+  deleted: 'Show recently deleted',
   shares: 'Show shares',
   search: 'Search',
   settings: 'Open settings',

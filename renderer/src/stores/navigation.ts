@@ -1,39 +1,52 @@
-// Which view is shown, kept in the address's fragment (#shares) so a reload, the back button and a notification's link agree.
+// Which view is shown, and whose versions over it, kept in the address's fragment (#shares, #activity?versions=…) so a reload, the back button, a notification's link and the tray's "Versions" agree.
 import { signal } from '@preact/signals';
 import type { ViewName } from '../../../common/contract.ts';
+import { routeFragment, routeOf } from '../../../common/window-route.ts';
 
 export const VIEW_NAMES: readonly ViewName[] = [
   'first-run',
   'status',
   'activity',
   'issues',
+  'deleted',
   'shares',
   'search',
   'settings',
 ];
 
-function viewOf(hash: string): ViewName {
-  const name = hash.replace(/^#/, '');
-  return VIEW_NAMES.find((view) => view === name) ?? 'status';
-}
-
 export class Navigation {
-  readonly view = signal<ViewName>(viewOf(window.location.hash));
+  readonly view = signal<ViewName>(routeOf(window.location.hash, VIEW_NAMES).view);
+  /** A synced file (its path here) whose versions are shown over the view; null when none. */
+  readonly versionsOf = signal<string | null>(routeOf(window.location.hash, VIEW_NAMES).versionsOf ?? null);
   /** Bumped by each navigation the user asks for, so the new view can take the focus (not on first load). */
   readonly moves = signal(0);
 
   constructor() {
     window.addEventListener('hashchange', () => {
-      this.view.value = viewOf(window.location.hash);
-      this.moves.value += 1;
+      const route = routeOf(window.location.hash, VIEW_NAMES);
+      // Opening or closing a file's versions is no move: the dialog takes the focus, and gives it back.
+      const moved = route.view !== this.view.value;
+      this.view.value = route.view;
+      this.versionsOf.value = route.versionsOf ?? null;
+      if (moved) this.moves.value += 1;
     });
   }
 
   go(view: ViewName): void {
-    if (this.view.value === view) {
+    if (this.view.value === view && this.versionsOf.value === null) {
       this.moves.value += 1;
       return;
     }
     window.location.hash = view;
+  }
+
+  /** Shows a synced file's versions over the view shown. */
+  showVersions(localPath: string): void {
+    window.location.hash = routeFragment({ view: this.view.value, versionsOf: localPath });
+  }
+
+  closeVersions(): void {
+    if (this.versionsOf.value === null) return;
+    window.location.hash = this.view.value;
   }
 }

@@ -4,6 +4,7 @@ import { useContext } from 'preact/hooks';
 import type { Core } from '../bridge.ts';
 import { AccountStore } from './account-store.ts';
 import { ActivityStore } from './activity-store.ts';
+import { ConflictsStore } from './conflicts-store.ts';
 import { IssuesStore } from './issues-store.ts';
 import { Navigation } from './navigation.ts';
 import { NotificationsStore } from './notifications-store.ts';
@@ -18,6 +19,7 @@ export interface Stores {
   account: AccountStore;
   pairs: PairsStore;
   issues: IssuesStore;
+  conflicts: ConflictsStore;
   activity: ActivityStore;
   shares: SharesStore;
   settings: SettingsStore;
@@ -35,6 +37,7 @@ export function createStores(core: Core): Stores {
     account,
     pairs,
     issues: new IssuesStore(core, pairs),
+    conflicts: new ConflictsStore(core, pairs),
     activity: new ActivityStore(core),
     shares: new SharesStore(core, account),
     settings: new SettingsStore(core),

@@ -1,4 +1,4 @@
-// Activity: recent changes with their time; a line shows its file in the file manager; filters by folder and kind (desktop-app.md §2.3).
+// Activity: recent changes with their time; a line shows its file in the file manager, or its versions; filters by folder and kind (desktop-app.md §2.3).
 import type { LucideIcon } from 'lucide-preact';
 import {
   ArrowDown,
@@ -7,6 +7,7 @@ import {
   Cloud,
   Copy,
   FolderPlus,
+  History,
   MoveRight,
   PencilLine,
   Trash2,
@@ -92,11 +93,11 @@ export function ActivityView(): JSX.Element {
 }
 
 function ActivityLine({ entry }: { entry: Entry }): JSX.Element {
-  const { core } = useStores();
+  const { core, navigation } = useStores();
   const show = useAction(() => core.invoke('shell:showItem', { path: entry.localPath }));
   const { words, icon: Icon } = KINDS[entry.kind];
   return (
-    <li>
+    <li class="activity-item">
       <button
         type="button"
         class="row-button activity-line"
@@ -114,6 +115,17 @@ function ActivityLine({ entry }: { entry: Entry }): JSX.Element {
         </span>
         <span class="visually-hidden">, show in folder</span>
       </button>
+      {entry.kind !== 'created-folder' && (
+        <button
+          type="button"
+          class="button small activity-versions"
+          aria-label={`Versions of ${entry.path}`}
+          onClick={() => navigation.showVersions(entry.localPath)}
+        >
+          <History aria-hidden="true" />
+          <span class="activity-versions-label">Versions</span>
+        </button>
+      )}
       <ErrorNote error={show.error} />
     </li>
   );

@@ -1,10 +1,18 @@
-// Issues: every item that is not synced, with why and what to do, in the command line's groups; then, quietly, what the client's rules left out or synced with a warning; held deletes first, and a hold's answer while it is carried out (desktop-app.md §2.4).
+// Issues: every item that is not synced, with why and what to do, in the command line's groups (conflicts with both sides and their three answers); then, quietly, what the client's rules left out or synced with a warning; held deletes first, and a hold's answer while it is carried out (desktop-app.md §2.4).
 import { CircleCheck, ExternalLink, FolderSearch } from 'lucide-preact';
 import type { JSX } from 'preact';
-import type { HoldAnswerView, IssueGroupView, IssueView, PairView } from '../../../common/contract.ts';
+import { useEffect } from 'preact/hooks';
+import type {
+  ConflictView,
+  HoldAnswerView,
+  IssueGroupView,
+  IssueView,
+  PairView,
+} from '../../../common/contract.ts';
 import { BusyButton, Spinner } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { HoldPanel } from '../components/hold-panel.tsx';
+import { PairConflicts } from '../components/pair-conflicts.tsx';
 import { PairProgress } from '../components/pair-progress.tsx';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
@@ -31,21 +39,36 @@ const QUIET_WORDS: Partial<Record<IssueGroupView, string>> = {
 };
 
 export function IssuesView(): JSX.Element {
-  const { issues, pairs } = useStores();
-  const list = issues.issues.value;
+  const { issues, pairs, conflicts } = useStores();
+  // Conflicts come with both sides from conflicts:list; until it answers (or if it fails) they are
+  // listed as the plain issues issues:list has.
+  const detailed = conflicts.conflicts.value;
+  const list = issues.issues.value?.filter((issue) => detailed === null || issue.kind !== 'conflict') ?? null;
   const pairList = pairs.pairs.value ?? [];
   const held = pairs.held.value;
-  const nothing = list !== null && list.length === 0 && held.length === 0;
+  const settled = conflicts.outcome.value;
+  // What a settle did is said until the user leaves Issues, not when they come back another time.
+  useEffect(() => () => void (conflicts.outcome.value = null), [conflicts]);
+  const nothing = list !== null && list.length === 0 && (detailed ?? []).length === 0 && held.length === 0;
   return (
     <div class="view">
       <ViewHeader title="Issues" />
-      <ErrorNote error={issues.error.value} />
+      <ErrorNote error={issues.error.value ?? conflicts.error.value} />
       {held.map((pair) =>
         pair.answering !== null ? (
           <AnswerUnderWay key={pair.id} pair={pair} answer={pair.answering} />
         ) : (
           pair.hold !== null && <HoldPanel key={pair.id} pair={pair} hold={pair.hold} />
         ),
+      )}
+      {settled !== null && (
+        <p class="note conflict-outcome" role="status">
+          <CircleCheck aria-hidden="true" />
+          <span>
+            {settled.words}
+            {settled.failed.length > 0 && ` Not settled: ${settled.failed.join(' ')}`}
+          </span>
+        </p>
       )}
       {nothing && (
         <p class="card empty">
@@ -56,7 +79,10 @@ export function IssuesView(): JSX.Element {
       {list !== null &&
         pairList.map((pair) => {
           const own = list.filter((issue) => issue.pairId === pair.id);
-          return own.length === 0 ? null : <PairIssues key={pair.id} pair={pair} issues={own} />;
+          const ownConflicts = conflicts.ofPair(pair.id);
+          return own.length === 0 && ownConflicts.length === 0 ? null : (
+            <PairIssues key={pair.id} pair={pair} issues={own} conflicts={ownConflicts} />
+          );
         })}
     </div>
   );
@@ -84,16 +110,26 @@ function AnswerUnderWay({ pair, answer }: { pair: PairView; answer: HoldAnswerVi
  * A pair's issues: what needs the user (counted, as on its card), then what is listed only to be known
  * under its own heading, so a symbolic link left out never reads like a failure.
  */
-function PairIssues({ pair, issues }: { pair: PairView; issues: IssueView[] }): JSX.Element {
+function PairIssues({
+  pair,
+  issues,
+  conflicts,
+}: {
+  pair: PairView;
+  issues: IssueView[];
+  conflicts: ConflictView[];
+}): JSX.Element {
   const headingId = `issues-${pair.id}`;
   const needing = issues.filter((issue) => QUIET_WORDS[issue.group] === undefined);
   const quiet = issues.filter((issue) => QUIET_WORDS[issue.group] !== undefined);
+  const count = needing.length + conflicts.length;
   return (
     <section class="issue-group" aria-labelledby={headingId}>
       <h2 id={headingId}>
         {baseName(pair.localRoot)}
-        {needing.length > 0 && <span class="muted"> ({needing.length})</span>}
+        {count > 0 && <span class="muted"> ({count})</span>}
       </h2>
+      {conflicts.length > 0 && <PairConflicts pairId={pair.id} conflicts={conflicts} />}
       {needing.length > 0 && (
         <ul class="issue-list">
           {needing.map((issue) => (

@@ -1,5 +1,5 @@
-// Settings: folder pairs (add, choose their device folders, files on demand, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
-import { CloudDownload, FolderPlus, FolderTree, LogOut, Trash2 } from 'lucide-preact';
+// Settings: folder pairs (add, choose their device folders, files on demand, versions, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
+import { CloudDownload, FolderPlus, FolderTree, History, LogOut, Trash2 } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PairView } from '../../../common/contract.ts';
@@ -10,6 +10,7 @@ import { GeneralSettings } from '../components/general-settings.tsx';
 import { PairForm } from '../components/pair-form.tsx';
 import { PairOnDemand } from '../components/pair-on-demand.tsx';
 import { PairSelection } from '../components/pair-selection.tsx';
+import { PairVersions } from '../components/pair-versions.tsx';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
 import { baseName } from '../format.ts';
@@ -37,6 +38,8 @@ function FolderPairs(): JSX.Element {
   const [choosing, setChoosing] = useState<string | null>(null);
   /** The pair whose files-on-demand setting is shown. */
   const [onDemandOf, setOnDemandOf] = useState<string | null>(null);
+  /** The pair whose versions are shown. */
+  const [versionsOf, setVersionsOf] = useState<string | null>(null);
   return (
     <section class="card" aria-labelledby="pairs-settings">
       <h2 id="pairs-settings">Folders</h2>
@@ -74,6 +77,16 @@ function FolderPairs(): JSX.Element {
               <button
                 type="button"
                 class="button small"
+                aria-expanded={versionsOf === pair.id}
+                aria-label={`Versions of ${baseName(pair.localRoot)}`}
+                onClick={() => setVersionsOf(versionsOf === pair.id ? null : pair.id)}
+              >
+                <History />
+                Versions
+              </button>
+              <button
+                type="button"
+                class="button small"
                 aria-label={`Remove ${baseName(pair.localRoot)}`}
                 onClick={() => setRemoving(pair)}
               >
@@ -83,6 +96,7 @@ function FolderPairs(): JSX.Element {
             </span>
             {choosing === pair.id && <PairSelection pair={pair} />}
             {onDemandOf === pair.id && <PairOnDemand pair={pair} />}
+            {versionsOf === pair.id && <PairVersions pair={pair} />}
           </li>
         ))}
       </ul>

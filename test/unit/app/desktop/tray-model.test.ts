@@ -331,6 +331,7 @@ describe('menu', () => {
       'recent:/home/ann/b/report.pdf',
       'recent:/home/ann/a/sixth.txt',
       'copy-link',
+      'versions',
       'separator-sync',
       'pause-all',
       'sync-now',
@@ -359,6 +360,17 @@ describe('menu', () => {
       { type: 'copy-link', path: '/home/ann/b/report.pdf' },
       { type: 'copy-link', path: '/home/ann/a/sixth.txt' },
     ]);
+    // The same five again, each opening the window at its versions ("…": the window asks before it restores).
+    const versions = item(menu, 'versions');
+    expect(versions.action).toBeUndefined();
+    expect(versions.submenu?.map((entry) => entry.label)).toEqual([
+      'photo.jpg…',
+      'notes.txt…',
+      'x/report.pdf…',
+      'report.pdf…',
+      'sixth.txt…',
+    ]);
+    expect(versions.submenu?.[0]?.action).toEqual({ type: 'open-versions', path: '/home/ann/b/photo.jpg' });
     expect(item(menu, 'pause-all').action).toEqual({ type: 'pause-all' });
     expect(item(menu, 'sync-now')).toMatchObject({ enabled: true, action: { type: 'sync-now' } });
     expect(item(menu, 'settings').action).toEqual({ type: 'open-window', view: 'settings' });
@@ -376,6 +388,7 @@ describe('menu', () => {
     const { menu } = trayModelOf({ account: signedIn, pairs: [pair('idle')], recent: [] });
     expect(ids(menu)).not.toContain('recent-heading');
     expect(ids(menu)).not.toContain('copy-link');
+    expect(ids(menu)).not.toContain('versions');
   });
 
   it('pause all when none is paused, resume all when all are, both when some are', () => {
