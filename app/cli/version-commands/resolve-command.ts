@@ -1,7 +1,7 @@
 // `mch-sync resolve PATH --keep this|device|both`: a conflict settled by the user, the side that loses kept as a version.
 import { terminalSafe } from '../../search/terminal-text.ts';
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
-import { changeVersions, outcomeOf } from './versions-access.ts';
+import { changeVersions, outcomeOf, syncWords } from './versions-access.ts';
 import { placeOfPath, userPath } from './versions-place.ts';
 import { shellWord } from './versions-words.ts';
 
@@ -54,7 +54,11 @@ export async function runResolve(context: CommandContext, values: Values, args: 
   const copyPath = userPath(place, conflict.copyPath);
   if (values['json'] === true) {
     context.print(
-      JSON.stringify({ path, copyPath, kept: keep, syncsNow: change.running && keep !== 'both' }, null, 2),
+      JSON.stringify(
+        { path, copyPath, kept: keep, syncsNow: change.way.kind === 'now' && keep !== 'both' },
+        null,
+        2,
+      ),
     );
     return 0;
   }
@@ -72,11 +76,6 @@ export async function runResolve(context: CommandContext, values: Values, args: 
     context.print(`Kept both: ${file} and ${copy} stay as they are, and the conflict is no longer listed.`);
     return 0;
   }
-  const folder = terminalSafe(place.pair.localRoot);
-  context.print(
-    change.running
-      ? `Live sync of ${folder} is carrying it to the device now.`
-      : `It goes to the device at the next sync of ${folder} (\`mch-sync run --folder ${shellWord(place.pair.localRoot)} --once\`, or live sync).`,
-  );
+  context.print(syncWords(place.pair.localRoot, change.way));
   return 0;
 }

@@ -6,7 +6,7 @@ import type { RestoreResult } from '../../versions/version-restore.ts';
 import { VersionsError } from '../../versions/versions-errors.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
-import { changeVersions, outcomeOf } from './versions-access.ts';
+import { changeVersions, outcomeOf, syncWords, type SyncWay } from './versions-access.ts';
 import {
   destinationOf,
   placeOfPath,
@@ -64,8 +64,8 @@ interface RestoredJson {
 interface Report {
   restored: RestoredJson[];
   skipped: { path: string; reason: string }[];
-  /** How each pair touched syncs: at once (its live sync ran) or at its next run. */
-  pairs: Map<string, boolean>;
+  /** How the change to each pair touched reaches the device. */
+  pairs: Map<string, SyncWay>;
   /** One version restored (`restore PATH`), not deleted files. */
   single: boolean;
 }
@@ -148,18 +148,19 @@ async function restoreOne(
   });
   const restored = outcomeOf(change, 'restored').restored;
   report.single = true;
-  report.restored.push(restoredJson(place, restored, change.running, to));
+  report.restored.push(restoredJson(place, restored, change.way, to));
   if (to === undefined || to.pair?.localRoot === place.pair.localRoot) {
-    report.pairs.set(place.pair.localRoot, change.running);
+    report.pairs.set(place.pair.localRoot, change.way);
   } else if (to.pair !== undefined) {
-    report.pairs.set(to.pair.localRoot, false);
+    // Another pair's live sync sees the new file by itself; without one, its next run sends it.
+    report.pairs.set(to.pair.localRoot, { kind: 'next-run' });
   }
 }
 
 function restoredJson(
   place: VersionsPlace,
   result: RestoreResult,
-  running: boolean,
+  way: SyncWay,
   to?: Destination,
 ): RestoredJson {
   return {
@@ -168,7 +169,7 @@ function restoredJson(
     version: result.number,
     size: result.size,
     replacedKept: result.replacedKept,
-    syncsNow: running && (to === undefined || to.pair?.localRoot === place.pair.localRoot),
+    syncsNow: way.kind === 'now' && (to === undefined || to.pair?.localRoot === place.pair.localRoot),
   };
 }
 
@@ -179,13 +180,13 @@ async function restoreDeletedAt(
 ): Promise<void> {
   if (place.path !== '') {
     const change = await changeVersions(context, place, { kind: 'restore-deleted', path: place.path });
-    addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+    addDeleted(place, change.way, outcomeOf(change, 'restored-deleted'), report);
     return;
   }
   // The pair's folder itself: every deleted file of the pair.
   try {
     const change = await changeVersions(context, place, { kind: 'restore-since', sinceMs: 0, folder: '' });
-    addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+    addDeleted(place, change.way, outcomeOf(change, 'restored-deleted'), report);
   } catch (error) {
     if (!(error instanceof MchError && error.code === 'NOTHING_DELETED')) throw error;
     throw new VersionsError(
@@ -209,7 +210,7 @@ async function restoreSince(
         sinceMs,
         folder: place.path,
       });
-      addDeleted(place, change.running, outcomeOf(change, 'restored-deleted'), report);
+      addDeleted(place, change.way, outcomeOf(change, 'restored-deleted'), report);
     } catch (error) {
       // A pair with nothing deleted since then is no failure while another has some.
       if (!(error instanceof MchError && error.code === 'NOTHING_DELETED')) throw error;
@@ -229,15 +230,15 @@ async function restoreSince(
 
 function addDeleted(
   place: VersionsPlace,
-  running: boolean,
+  way: SyncWay,
   outcome: { restored: RestoreResult[]; skipped: { path: string; reason: string }[] },
   report: Report,
 ): void {
-  for (const result of outcome.restored) report.restored.push(restoredJson(place, result, running));
+  for (const result of outcome.restored) report.restored.push(restoredJson(place, result, way));
   for (const skipped of outcome.skipped) {
     report.skipped.push({ path: userPath(place, skipped.path), reason: skipped.reason });
   }
-  if (outcome.restored.length > 0) report.pairs.set(place.pair.localRoot, running);
+  if (outcome.restored.length > 0) report.pairs.set(place.pair.localRoot, way);
 }
 
 function printReport(context: CommandContext, report: Report): void {
@@ -268,11 +269,5 @@ function printReport(context: CommandContext, report: Report): void {
       context.print(`  ${terminalSafe(skipped.path)}: ${terminalSafe(skipped.reason)}`);
     }
   }
-  for (const [folder, running] of report.pairs) {
-    context.print(
-      running
-        ? `Live sync of ${terminalSafe(folder)} is carrying it to the device now.`
-        : `It goes to the device at the next sync of ${terminalSafe(folder)} (\`mch-sync run --folder ${shellWord(folder)} --once\`, or live sync).`,
-    );
-  }
+  for (const [folder, way] of report.pairs) context.print(syncWords(folder, way));
 }

@@ -1,6 +1,7 @@
 // A pair's versions as the commands reach them: read from its index (beside a running live sync too), changed through the live sync when it runs, else under the pair's lock.
 import { existsSync } from 'node:fs';
 import { assertNever, BugError } from '../../../common/errors.ts';
+import type { EngineState } from '../../../common/sync-status.ts';
 import { openIndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { askService } from '../../live-service/control-client.ts';
@@ -17,6 +18,7 @@ import type { PairVersionsPlace } from '../../versions/version-restore.ts';
 import { VersionsError } from '../../versions/versions-errors.ts';
 import type { CommandContext } from '../terminal/cli-context.ts';
 import type { VersionsPair } from './versions-place.ts';
+import { shellWord } from './versions-words.ts';
 
 /**
  * Runs `read` on the pair's versions; undefined when the pair was never synced (it has no index, and
@@ -37,8 +39,33 @@ export async function readVersions<T>(
 
 export interface VersionsChange {
   outcome: VersionsOutcome;
-  /** Carried out by the pair's running live sync, which syncs it at once. */
+  /** Carried out by the pair's running live sync, which asks for a pass at once. */
   running: boolean;
+  /** How it reaches the device. */
+  way: SyncWay;
+}
+
+/** How a change reaches the device: now (live sync's pass), once live sync can, or at the next run. */
+export type SyncWay = { kind: 'now' } | { kind: 'waiting'; state: EngineState } | { kind: 'next-run' };
+
+/** States in which a running live sync does not pass at once: paused, or waiting for the device or the user. */
+const HELD_BACK: ReadonlySet<EngineState> = new Set(['paused', 'offline', 'sign-in-needed', 'held', 'error']);
+
+/** The words of `way` for the pair of `folder`. */
+export function syncWords(folder: string, way: SyncWay): string {
+  const shown = terminalSafe(folder);
+  switch (way.kind) {
+    case 'now':
+      return `Live sync of ${shown} is carrying it to the device now.`;
+    case 'waiting':
+      return way.state === 'paused'
+        ? `Live sync of ${shown} is paused: it goes to the device once you resume it (\`mch-sync resume --folder ${shellWord(folder)}\`).`
+        : `Live sync of ${shown} sends it at its next pass; it is ${way.state} now (\`mch-sync status --folder ${shellWord(folder)}\` says why).`;
+    case 'next-run':
+      return `It goes to the device at the next sync of ${shown} (\`mch-sync run --folder ${shellWord(folder)} --once\`, or live sync).`;
+    default:
+      return assertNever(way, 'sync way');
+  }
 }
 
 /** The outcome of the kind asked for (a service answering another is a bug). */
@@ -80,7 +107,9 @@ export async function changeVersions(
           'The live sync service answered without saying what it did: is it another version of mch-sync?',
       });
     }
-    return { outcome: answer.versions, running: true };
+    const state = answer.status.state;
+    const way: SyncWay = HELD_BACK.has(state) ? { kind: 'waiting', state } : { kind: 'now' };
+    return { outcome: answer.versions, running: true, way };
   }
   const lock = acquireFolderLock(folderLockPath(context.profileDir, pair.pair.localRoot), {
     folder: pair.pair.localRoot,
@@ -88,7 +117,7 @@ export async function changeVersions(
   });
   try {
     const outcome = await readVersions(pair, (place) => carryOutVersions(place, action));
-    return { outcome: outcome ?? neverSynced(pair, action), running: false };
+    return { outcome: outcome ?? neverSynced(pair, action), running: false, way: { kind: 'next-run' } };
   } finally {
     lock.release();
   }

@@ -112,13 +112,25 @@ describe('versions while live sync runs', () => {
         expect(missing.stderr).toBe('mch-sync: doc.txt has 1 kept version; there is no version 5.\n');
         expect(readLocal(world, 'doc.txt')).toBe('doc 1');
 
+        // Paused: the restore is made, and waits for the resume to go up.
+        expectExit(await mch(profile, ['pause', '--folder', world.folder]), 0);
+        const paused = await mch(profile, ['restore', local(world, 'doc.txt')]);
+        expectExit(paused, 0);
+        expect(paused.stdout).toContain(
+          `Live sync of ${world.folder} is paused: it goes to the device once you resume it (\`mch-sync resume --folder ${world.folder}\`).`,
+        );
+        expect(readLocal(world, 'doc.txt')).toBe('doc 2');
+        expect((await deviceTexts(world))['doc.txt']).toBe('doc 1');
+        expectExit(await mch(profile, ['resume', '--folder', world.folder]), 0);
+        await deviceHas(world, 'doc.txt', 'doc 2');
+
         const log = liveLog(profile, world.folder);
         expect(log).toContain('restored version 1 of doc.txt to doc.txt');
         expect(log).toContain('conflict of pick.txt settled: kept this');
       } finally {
         expect(await live.stop()).toBe(0);
       }
-      expect(await deviceTexts(world)).toEqual({ 'doc.txt': 'doc 1', 'pick.txt': 'pick mine' });
+      expect(await deviceTexts(world)).toEqual({ 'doc.txt': 'doc 2', 'pick.txt': 'pick mine' });
     },
     SLOW,
   );
