@@ -1,5 +1,5 @@
 // Contract calls of versions and "Recently deleted": a file's kept versions and one put back, the deleted files of a pair (by name) and some put back where they were; the pair syncs at once.
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type {
   DeletedFileView,
   DeletedRestoreView,
@@ -61,13 +61,25 @@ export function versionHandlers(core: HandlerCore): Handlers {
       };
     },
     'deleted:list': ({ pairId, query }) => {
-      const ids = pairId === null ? runningPairIds(core) : [pairId];
+      const targets = (pairId === null ? runningPairIds(core) : [pairId]).map((id) =>
+        versionsTarget(core, id),
+      );
       const wanted = (query ?? '').trim().normalize('NFC').toLocaleLowerCase();
-      const files = ids
-        .flatMap((id) => deletedOf(versionsTarget(core, id)))
+      const files = targets
+        .flatMap((target) => deletedOf(target))
         .filter((file) => wanted === '' || nameOf(file.path).includes(wanted))
         .sort((a, b) => b.deletedAtMs - a.deletedAtMs);
-      return Promise.resolve({ files: files.slice(0, DELETED_SHOWN), total: files.length });
+      const roots = new Map(targets.map((target) => [target.pairId, target.place.root]));
+      const shown: DeletedFileView[] = [];
+      let back = 0;
+      for (const file of files) {
+        if (shown.length === DELETED_SHOWN) break;
+        // Restored, and not synced up yet (its item comes with the pass that uploads it), an older
+        // version of it would be listed: something is at its place, it is not deleted any more.
+        if (existsSync(localPath(roots.get(file.pairId) ?? '', file.path))) back += 1;
+        else shown.push(file);
+      }
+      return Promise.resolve({ files: shown, total: files.length - back });
     },
     'deleted:restore': async ({ pairId, paths }) => {
       const target = versionsTarget(core, pairId);

@@ -278,10 +278,20 @@ describe('Recently deleted', () => {
       '1 file restored: they sync to the device now. 2 files were left as they are (something is at their place now, or they are no longer kept).',
     );
     expect(asked).toEqual(['syncNow']);
+    // The new notes.txt stands at its place: the one deleted is no longer listed as gone.
     expect((await call('deleted:list', { pairId, query: null })).files.map((file) => file.path)).toEqual([
-      'notes.txt',
       'Photos/Beach hut.png',
     ]);
+  });
+
+  it('does not list a file restored before the pass that syncs it, though older versions of it are kept', async () => {
+    write('a.txt', 'first\n');
+    await replaced('a.txt', 'second\n');
+    await store.moveIn('a.txt', 'deleted');
+    expect((await call('deleted:list', { pairId, query: 'a.txt' })).files).toMatchObject([{ versions: 2 }]);
+    await call('deleted:restore', { pairId, paths: ['a.txt'] });
+    expect(read('a.txt')).toBe('second\n');
+    expect(await call('deleted:list', { pairId, query: 'a.txt' })).toEqual({ files: [], total: 0 });
   });
 });
 
