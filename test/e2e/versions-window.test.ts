@@ -232,7 +232,7 @@ describe('Recently deleted', () => {
     await page.getByRole('checkbox', { name: /^letters\/letter-b\.txt/ }).check();
     await shot('deleted-found-selected');
     await page.getByRole('button', { name: 'Restore 2 selected' }).click();
-    await page.getByText('2 files restored: they sync to the device now.').waitFor();
+    await page.getByText('2 files restored. They sync to the device now.').waitFor();
     expect(readFileSync(local('letters/letter-a.txt'), 'utf8')).toBe('Dear Ann,\n');
     expect(readFileSync(local('letters/letter-b.txt'), 'utf8')).toBe('Dear Bob,\n');
     await page.getByText('No deleted file is named like “letter”.').waitFor();

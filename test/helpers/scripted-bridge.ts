@@ -182,7 +182,7 @@ function bridge(options: ScriptedBridgeOptions): void {
       return {
         restored: paths,
         skipped: [],
-        words: `${paths.length} ${paths.length === 1 ? 'file' : 'files'} restored: they sync to the device now.`,
+        words: `${paths.length} ${paths.length === 1 ? 'file' : 'files'} restored. ${paths.length === 1 ? 'It syncs' : 'They sync'} to the device now.`,
       };
     },
     'conflicts:list': () => data.versions.conflicts,

@@ -5,7 +5,7 @@ import { listConflicts } from '../../versions/conflict-list.ts';
 import type { ContractHandlers } from '../dispatch.ts';
 import type { HandlerCore } from '../handler-core.ts';
 import { conflictView, PREVIEWED_CONFLICTS } from './conflict-views.ts';
-import { runningPairIds, versionsTarget } from './versions-place.ts';
+import { runningPairIds, versionsTarget, type VersionsTarget } from './versions-place.ts';
 
 type Handlers = Pick<ContractHandlers, 'conflicts:list' | 'conflicts:resolve'>;
 
@@ -47,6 +47,7 @@ export function conflictHandlers(core: HandlerCore): Handlers {
         core.emit('pairs:changed', core.pairViews());
       }
       outcome.words = settledWords(
+        target,
         outcome.settled.length === 1 ? named : outcome.settled.length,
         keep,
         whose,
@@ -58,6 +59,7 @@ export function conflictHandlers(core: HandlerCore): Handlers {
 
 /** `settled`: the one file whose conflict was settled, or how many were. */
 function settledWords(
+  target: VersionsTarget,
   settled: string | number,
   keep: 'this' | 'device' | 'both',
   madeHere: ReadonlySet<boolean>,
@@ -75,8 +77,8 @@ function settledWords(
       : "the conflicted copy's version";
   if (typeof settled === 'string') {
     const kept = keep === 'this' ? copies : "the device's version";
-    return `${what}: ${kept} keeps the name; the other is kept as a version. It syncs to the device now.`;
+    return `${what}: ${kept} keeps the name; the other is kept as a version. ${target.deviceWords(1)}`;
   }
   const kept = keep === 'this' ? copies.replace('version', 'versions') : "the device's versions";
-  return `${what}: ${kept} keep the names; the others are kept as versions. They sync to the device now.`;
+  return `${what}: ${kept} keep the names; the others are kept as versions. ${target.deviceWords(settled)}`;
 }

@@ -56,8 +56,8 @@ export function versionHandlers(core: HandlerCore): Handlers {
         file: fileVersions(target, path),
         words:
           `Version ${outcome.restored.number} of ${name} is back` +
-          (outcome.restored.replacedKept ? '; the file it replaced is kept as a version.' : '.') +
-          ' It syncs to the device now.',
+          (outcome.restored.replacedKept ? '; the file it replaced is kept as a version. ' : '. ') +
+          target.deviceWords(1),
       };
     },
     'deleted:list': ({ pairId, query }) => {
@@ -97,7 +97,7 @@ export function versionHandlers(core: HandlerCore): Handlers {
         }
       }
       if (outcome.restored.length > 0) core.conflicts.changed(pairId);
-      outcome.words = restoreWords(outcome);
+      outcome.words = restoreWords(outcome, target);
       return outcome;
     },
   };
@@ -164,10 +164,11 @@ function nameOf(path: string): string {
     .toLocaleLowerCase();
 }
 
-function restoreWords(outcome: DeletedRestoreView): string {
+function restoreWords(outcome: DeletedRestoreView, target: VersionsTarget): string {
   const parts: string[] = [];
   if (outcome.restored.length > 0) {
-    parts.push(`${counted(outcome.restored.length, 'file', 'files')} restored: they sync to the device now.`);
+    const count = outcome.restored.length;
+    parts.push(`${counted(count, 'file', 'files')} restored. ${target.deviceWords(count)}`);
   }
   if (outcome.skipped.length > 0) {
     const [first] = outcome.skipped;

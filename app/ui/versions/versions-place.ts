@@ -1,5 +1,6 @@
 // Where a pair's versions are for the window's calls: its open index and the folder its engine syncs, read while its live service runs in this process, and changed through that service between two passes; a synced file found by its path here.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import type { EngineState } from '../../../common/sync-status.ts';
 import { folderKey } from '../../index/index-db.ts';
 import type { VersionsAction, VersionsOutcome } from '../../live-service/versions-control.ts';
 import { findPairOf, type FolderPair } from '../../profile/folder-pairs.ts';
@@ -18,8 +19,11 @@ export interface VersionsTarget {
    * pass and a change both move files and rows), followed by a pass that carries it to the device.
    */
   change(action: VersionsAction): Promise<VersionsOutcome>;
-  /** Resolves when the pair's service runs no pass and has none queued. */
-  whenIdle(): Promise<void>;
+  /**
+   * When what `count` changes made reaches the device, in words: now, once the user resumes a paused
+   * pair, or once a pair offline, held or stopped syncs again ("It syncs to the device now.").
+   */
+  deviceWords(count: number): string;
   /** The path as the window shows it: below the pair's folder (an on-demand pair's mount). */
   localPath(path: string): string;
 }
@@ -43,7 +47,7 @@ export function versionsTarget(core: HandlerCore, pairId: string): VersionsTarge
     pair,
     place: { index: store, root },
     change: (action) => service.versions(action),
-    whenIdle: () => service.live.whenIdle(),
+    deviceWords: (count) => deviceWords(service.live.status().state, basename(pair.localRoot), count),
     localPath: (path) => join(pair.localRoot, ...path.split('/')),
   };
 }
@@ -76,4 +80,15 @@ export function runningPairIds(core: HandlerCore): string[] {
       return false;
     }
   });
+}
+
+/** The states in which a running service makes no pass at once (the command line's too). */
+const HELD_BACK: ReadonlySet<EngineState> = new Set(['paused', 'offline', 'sign-in-needed', 'held', 'error']);
+
+function deviceWords(state: EngineState, name: string, count: number): string {
+  const [it, syncs, goes] = count === 1 ? ['It', 'syncs', 'goes'] : ['They', 'sync', 'go'];
+  if (!HELD_BACK.has(state)) return `${it} ${syncs} to the device now.`;
+  if (state === 'paused')
+    return `Syncing of ${name} is paused: ${it.toLowerCase()} ${goes} to the device when you resume it.`;
+  return `${it} ${goes} to the device once ${name} syncs again (its status says why it does not now).`;
 }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InvokeName, InvokeRequest, InvokeResponse, UiError } from '../../../../common/contract.ts';
+import type { EngineState } from '../../../../common/sync-status.ts';
 import { folderKey, openIndexDb, type IndexDb } from '../../../../app/index/index-db.ts';
 import { IndexStore } from '../../../../app/index/index-store.ts';
 import { registerFolderPair } from '../../../../app/profile/folder-pairs.ts';
@@ -46,6 +47,8 @@ let asked: string[];
 let events: string[];
 /** Runs before the next change, as a pass that ends first would (the change waits for it). */
 let passFirst: (() => Promise<void>) | undefined;
+/** The state of the pair's live sync, which says when a change reaches the device. */
+let liveState: EngineState;
 
 const COPY = 'plan (conflicted copy 2026-11-25 101500).txt';
 
@@ -62,6 +65,7 @@ beforeEach(async () => {
   asked = [];
   events = [];
   passFirst = undefined;
+  liveState = 'idle';
   conflicts = new PairConflicts(new PairHistory());
   const pair = { localRoot: root, remoteFolder: '/Docs', indexPath: '' };
   const manager = {
@@ -72,7 +76,7 @@ beforeEach(async () => {
   };
   // As the live service does it (pair-service.ts), without the passes it waits for.
   const service = {
-    live: { whenIdle: () => Promise.resolve() },
+    live: { status: () => ({ state: liveState }) },
     versions: async (action: VersionsAction) => {
       const pass = passFirst;
       passFirst = undefined;
@@ -219,6 +223,24 @@ describe('a file’s versions', () => {
     );
   });
 
+  it('says when a restore reaches the device: once a paused pair is resumed, once a stopped one syncs', async () => {
+    write('a.txt', 'first\n');
+    await replaced('a.txt', 'second\n');
+    await replaced('a.txt', 'third\n');
+    const restore = async (): Promise<string> => {
+      const [newest] = (await call('versions:list', { localPath: join(root, 'a.txt') })).versions;
+      return (await call('versions:restore', { pairId, path: 'a.txt', versionId: newest!.id })).words;
+    };
+    liveState = 'paused';
+    expect(await restore()).toBe(
+      'Version 1 of a.txt is back; the file it replaced is kept as a version. Syncing of Docs is paused: it goes to the device when you resume it.',
+    );
+    liveState = 'offline';
+    expect(await restore()).toBe(
+      'Version 1 of a.txt is back; the file it replaced is kept as a version. It goes to the device once Docs syncs again (its status says why it does not now).',
+    );
+  });
+
   it('refuses a version no longer kept, changing nothing', async () => {
     write('a.txt', 'first\n');
     await replaced('a.txt', 'second\n');
@@ -275,7 +297,7 @@ describe('Recently deleted', () => {
       { path: 'gone.txt', reason: 'it is no longer kept' },
     ]);
     expect(outcome.words).toBe(
-      '1 file restored: they sync to the device now. 2 files were left as they are (something is at their place now, or they are no longer kept).',
+      '1 file restored. It syncs to the device now. 2 files were left as they are (something is at their place now, or they are no longer kept).',
     );
     expect(asked).toEqual(['syncNow']);
     // The new notes.txt stands at its place: the one deleted is no longer listed as gone.
