@@ -336,6 +336,28 @@ describe('conflicts', () => {
     });
   });
 
+  it('lists a copy another computer made, found by its name among the synced files', async () => {
+    const copy = 'notes (conflicted copy 2026-11-25 101500).txt';
+    write(copy, 'from the laptop\n');
+    write('notes.txt', 'from the device\n');
+    db.prepare(
+      `INSERT INTO items (remote_id, parent_remote_id, path, name, kind, etag, size, m_time_ms)
+       VALUES ('c1', 'root', :path, :path, 'file', '"1"', 16, 1)`,
+    ).run({ path: copy });
+    const [listed] = await call('conflicts:list', { pairId });
+    expect(listed).toMatchObject({
+      copyPath: copy,
+      originalPath: 'notes.txt',
+      copy: { from: 'other-computer', fromWords: 'Another computer' },
+      original: { from: 'device' },
+    });
+    const outcome = await call('conflicts:resolve', { pairId, copyPaths: [copy], keep: 'this' });
+    expect(outcome.words).toMatch(
+      /^The conflict of notes\.txt is settled: the other computer's version keeps the name;/,
+    );
+    expect(read('notes.txt')).toBe('from the laptop\n');
+  });
+
   it('shows a small image whole, as a data URL the window’s policy allows', async () => {
     const png = minimalPng(4, 3);
     write('pic (conflicted copy 2026-11-25 101500).png', 'x');
