@@ -1,4 +1,4 @@
-// The conflicts waiting, both sides of each: conflicts:list, asked again only when a pair's conflict count or state changes (pairs:changed says when), and after settling some here.
+// The conflicts waiting, both sides of each: conflicts:list while Issues shows them, asked again when a pair's conflict count changes or a pass of a pair with conflicts ends (pairs:changed says when), and after settling some here.
 import { computed, effect, signal } from '@preact/signals';
 import type {
   ConflictKeepView,
@@ -21,21 +21,36 @@ export class ConflictsStore {
   readonly #core: Core;
   #loadedKey: string | null = null;
 
+  /** How many views show the conflicts: with none, nothing is asked (the previews are not small). */
+  readonly #watchers = signal(0);
+
   constructor(core: Core, pairs: PairsStore) {
     this.#core = core;
     const key = computed(() => {
       const list = pairs.pairs.value;
       if (list === null) return null;
-      // The state too: a pass that ends may bring a copy from another computer, or take one away.
-      return list.map((pair) => `${pair.id}:${pair.conflictCount}:${pair.state}`).join('|');
+      // A pass that ends may bring a copy from another computer while one goes (the count the same):
+      // a pair with conflicts is asked again after each pass, one without only when it gets some.
+      return list
+        .map((pair) => `${pair.id}:${pair.conflictCount}:${pair.conflictCount > 0 ? pair.lastSyncAtMs : ''}`)
+        .join('|');
     });
     effect(() => {
       const current = key.value;
+      if (this.#watchers.value === 0) return;
       if (current !== null && current !== this.#loadedKey) {
         this.#loadedKey = current;
         void this.load();
       }
     });
+  }
+
+  /** A view shows the conflicts from now on (listed, and listed again as they change); returns its end. */
+  watch(): () => void {
+    this.#watchers.value += 1;
+    return () => {
+      this.#watchers.value -= 1;
+    };
   }
 
   ofPair(pairId: string): ConflictView[] {

@@ -40,16 +40,31 @@ const QUIET_WORDS: Partial<Record<IssueGroupView, string>> = {
 
 export function IssuesView(): JSX.Element {
   const { issues, pairs, conflicts } = useStores();
-  // Conflicts come with both sides from conflicts:list; until it answers (or if it fails) they are
-  // listed as the plain issues issues:list has.
+  // Conflicts come with both sides from conflicts:list (a moment after the rest, the first time); if it
+  // failed, they are listed as the plain issues issues:list has.
   const detailed = conflicts.conflicts.value;
-  const list = issues.issues.value?.filter((issue) => detailed === null || issue.kind !== 'conflict') ?? null;
+  const plainConflicts = conflicts.error.value !== null;
+  const raw = issues.issues.value;
+  const list = raw?.filter((issue) => plainConflicts || issue.kind !== 'conflict') ?? null;
+  const conflictsComing =
+    detailed === null && !plainConflicts && (raw ?? []).some((issue) => issue.kind === 'conflict');
   const pairList = pairs.pairs.value ?? [];
   const held = pairs.held.value;
   const settled = conflicts.outcome.value;
-  // What a settle did is said until the user leaves Issues, not when they come back another time.
-  useEffect(() => () => void (conflicts.outcome.value = null), [conflicts]);
-  const nothing = list !== null && list.length === 0 && (detailed ?? []).length === 0 && held.length === 0;
+  useEffect(() => {
+    const stop = conflicts.watch();
+    return () => {
+      stop();
+      // What a settle did is said until the user leaves Issues, not when they come back another time.
+      conflicts.outcome.value = null;
+    };
+  }, [conflicts]);
+  const nothing =
+    list !== null &&
+    list.length === 0 &&
+    (detailed ?? []).length === 0 &&
+    held.length === 0 &&
+    !conflictsComing;
   return (
     <div class="view">
       <ViewHeader title="Issues" />
@@ -79,7 +94,7 @@ export function IssuesView(): JSX.Element {
       {list !== null &&
         pairList.map((pair) => {
           const own = list.filter((issue) => issue.pairId === pair.id);
-          const ownConflicts = conflicts.ofPair(pair.id);
+          const ownConflicts = plainConflicts ? [] : conflicts.ofPair(pair.id);
           return own.length === 0 && ownConflicts.length === 0 ? null : (
             <PairIssues key={pair.id} pair={pair} issues={own} conflicts={ownConflicts} />
           );
