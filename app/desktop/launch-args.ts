@@ -25,6 +25,7 @@ const VIEW_NAMES: ReadonlySet<string> = new Set<ViewName>([
   'status',
   'activity',
   'issues',
+  'deleted',
   'shares',
   'search',
   'settings',

@@ -92,6 +92,7 @@ describe('parseLaunchArgs', () => {
 
   it('reads --view NAME and --view=NAME, and only view names', () => {
     expect(parseLaunchArgs([EXE, '--view', 'settings'], '/').openView).toBe('settings');
+    expect(parseLaunchArgs([EXE, '--view', 'deleted'], '/').openView).toBe('deleted');
     expect(parseLaunchArgs([EXE, '--view=shares', '--hidden'], '/')).toEqual({
       share: [],
       hidden: true,
