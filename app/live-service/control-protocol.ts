@@ -22,8 +22,12 @@ export type ControlRequest =
   | { op: 'restore' }
   /** Free up space (files on demand): the whole, synced files at or below each path of the cache folder. */
   | { op: 'free'; paths: string[] }
-  /** Versions (issue 31): a version or deleted files restored, a conflict settled, the versions cleared. */
-  | { op: 'versions'; action: VersionsAction };
+  /**
+   * Versions (issue 31): a version or deleted files restored, a conflict settled, the versions cleared.
+   * `keepsOpen`: the client keeps its side open until it reads the answer, so its end means it gave up
+   * waiting, and a request whose turn has not come is dropped.
+   */
+  | { op: 'versions'; action: VersionsAction; keepsOpen?: boolean };
 export type ControlOp = ControlRequest['op'];
 
 export interface ControlErrorBody {
@@ -63,7 +67,7 @@ const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('confirm-deletes') }),
   z.object({ op: z.literal('restore') }),
   z.object({ op: z.literal('free'), paths: z.array(z.string()).min(1).max(1000) }),
-  z.object({ op: z.literal('versions'), action: versionsActionSchema }),
+  z.object({ op: z.literal('versions'), action: versionsActionSchema, keepsOpen: z.boolean().optional() }),
 ]);
 
 const count = z.number().int().nonnegative();

@@ -33,9 +33,11 @@ export interface ControlHandler {
   free?(paths: readonly string[]): Promise<FreeCounts>;
   /**
    * Versions: a restore, a conflict settled, the versions cleared, carried out between two passes (then
-   * a pass to carry the change to the device); absent: refused.
+   * a pass to carry the change to the device); absent: refused. `signal` fires when a client that keeps
+   * its side open went away (it gave up waiting for the pass under way): a request whose turn had not
+   * come is dropped.
    */
-  versions?(action: VersionsAction): Promise<VersionsOutcome>;
+  versions?(action: VersionsAction, signal?: AbortSignal): Promise<VersionsOutcome>;
 }
 
 export interface ControlLogLine {
@@ -215,11 +217,15 @@ function serveConnection(
     // A client that never closes its side is dropped after the same idle time.
     socket.setTimeout(idleMs);
   };
+  // The client's side ended (or the connection broke) while its request was being answered: a client
+  // that said it keeps its side open until the answer (`keepsOpen`) gave up waiting.
+  const ended = new AbortController();
+  socket.once('close', () => ended.abort());
   const handle = (line: string | undefined): void => {
     state = 'answering';
     // The handler may take a while (pause waits for a running transfer to stop): no idle limit meanwhile.
     socket.setTimeout(0);
-    void answer(line, options.handler).then(reply);
+    void answer(line, options.handler, ended.signal).then(reply);
   };
   socket.on('data', (chunk: Buffer) => {
     if (state !== 'reading') {
@@ -239,6 +245,7 @@ function serveConnection(
     if (line !== undefined) handle(line);
   });
   socket.on('end', () => {
+    if (state === 'answering') ended.abort();
     if (state !== 'reading') return;
     let line: string | undefined;
     try {
@@ -252,13 +259,17 @@ function serveConnection(
 }
 
 /** Never rejects: every failure becomes an error answer. */
-async function answer(line: string | undefined, handler: ControlHandler): Promise<ControlAnswer> {
+async function answer(
+  line: string | undefined,
+  handler: ControlHandler,
+  signal: AbortSignal,
+): Promise<ControlAnswer> {
   try {
     if (line === undefined) {
       throw new ControlError('CONTROL_BAD_REQUEST', 'The connection ended without a request.');
     }
     const request = parseRequest(line);
-    const extra = await carryOut(request, handler);
+    const extra = await carryOut(request, handler, signal);
     return { ok: true, status: handler.status(), ...extra };
   } catch (error) {
     return errorAnswer(error);
@@ -268,7 +279,11 @@ async function answer(line: string | undefined, handler: ControlHandler): Promis
 /** What an answer carries besides the status: what a `free` freed, what a `versions` request did. */
 type AnswerExtra = { freed?: FreeCounts; versions?: VersionsOutcome };
 
-async function carryOut(request: ControlRequest, handler: ControlHandler): Promise<AnswerExtra> {
+async function carryOut(
+  request: ControlRequest,
+  handler: ControlHandler,
+  signal: AbortSignal,
+): Promise<AnswerExtra> {
   switch (request.op) {
     case 'status':
       return {};
@@ -299,7 +314,10 @@ async function carryOut(request: ControlRequest, handler: ControlHandler): Promi
       if (handler.versions === undefined) {
         throw new ControlError('CONTROL_BAD_REQUEST', 'This service keeps no versions.');
       }
-      return { versions: await handler.versions(request.action) };
+      // Only a client that keeps its side open may be taken as gone when it ends; `nc -U` half-closes.
+      return {
+        versions: await handler.versions(request.action, request.keepsOpen === true ? signal : undefined),
+      };
     default:
       return assertNever(request, 'control request');
   }

@@ -1,5 +1,6 @@
 // One folder pair's live sync with its log file and control socket: what `mch-sync run` and the desktop core both run per pair.
 import { join } from 'node:path';
+import { AbortedError } from '../../common/errors.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { knownItemsFromIndex } from '../watcher/index-known-items.ts';
@@ -73,7 +74,7 @@ export interface PairService {
    * A change to the pair's versions (restore, settle, clear) between two passes, then a pass to carry
    * it to the device: what the control socket's `versions` request does, for a host in this process.
    */
-  versions(action: VersionsAction): Promise<VersionsOutcome>;
+  versions(action: VersionsAction, signal?: AbortSignal): Promise<VersionsOutcome>;
   /** Stops passes cleanly, closes the control socket and the log. */
   stop(): Promise<void>;
 }
@@ -154,8 +155,12 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         },
       }),
   });
-  const versions = async (action: VersionsAction): Promise<VersionsOutcome> => {
-    const outcome = await turns.run(() => carryOutVersions({ index: options.index, root: syncRoot }, action));
+  const versions = async (action: VersionsAction, signal?: AbortSignal): Promise<VersionsOutcome> => {
+    const outcome = await turns.run(() => {
+      // Its command stopped waiting (a long pass, Ctrl+C): nothing is changed behind its back.
+      if (signal?.aborted === true) throw new AbortedError();
+      return carryOutVersions({ index: options.index, root: syncRoot }, action);
+    });
     logLine({ level: 'info', message: versionsLogLine(outcome) });
     // What was put back or settled goes to the device now, not at the next poll.
     if (changesFolder(outcome)) live.syncNow();
@@ -171,7 +176,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
       confirmDeletes: () => live.confirmDeletes(),
       restore: () => live.restore(),
       ...(upkeep === undefined ? {} : { free: (paths) => upkeep.free(paths) }),
-      versions: (action) => versions(action),
+      versions: (action, signal) => versions(action, signal),
     },
     log: (line) => log.write(line),
   });

@@ -95,7 +95,8 @@ export async function changeVersions(
   const signal = context.deps.signal;
   const answer = await askService(
     controlSocketPath(context.profileDir, pair.pair.localRoot),
-    { op: 'versions', action },
+    // Its turn may wait for a pass under way: should this command stop waiting, the service drops it.
+    { op: 'versions', action, keepsOpen: true },
     { timeoutMs: CHANGE_TIMEOUT_MS, ...(signal === undefined ? {} : { signal }) },
   );
   if (answer !== undefined) {
