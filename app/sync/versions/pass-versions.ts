@@ -28,6 +28,8 @@ export class PassVersions {
   readonly #log: (line: EngineLogLine) => void;
   #lastThinMs = 0;
   #keptCount = -1;
+  /** The policy the last look applied: a lower cap or fewer days apply at the next pass, not an hour later. */
+  #lastPolicy = '';
 
   constructor(options: {
     index: IndexStore;
@@ -99,10 +101,12 @@ export class PassVersions {
     const store = this.store;
     if (store === undefined) return { removed: 0, bytes: 0 };
     const usage = store.rows.usage();
-    // Nothing kept since the last look, and looked at lately: nothing can have grown or aged much.
-    if (usage.count === this.#keptCount && nowMs - this.#lastThinMs < THIN_EVERY_MS)
-      return { removed: 0, bytes: 0 };
     const policy = this.#policyOf();
+    const policyKey = `${policy.keepDays}:${policy.capBytes}`;
+    // Nothing kept since the last look, the same policy, and looked at lately: nothing can have grown
+    // or aged much.
+    const same = usage.count === this.#keptCount && policyKey === this.#lastPolicy;
+    if (same && nowMs - this.#lastThinMs < THIN_EVERY_MS) return { removed: 0, bytes: 0 };
     const capBytes = policy.capBytes ?? (await defaultCapBytes(this.#root));
     const going = await versionsToThin(store, policy, usage.bytes, capBytes, nowMs);
     let bytes = 0;
@@ -112,6 +116,7 @@ export class PassVersions {
     }
     this.#lastThinMs = nowMs;
     this.#keptCount = store.rows.usage().count;
+    this.#lastPolicy = policyKey;
     if (going.length > 0) {
       this.#log({ level: 'info', message: `versions thinned: ${going.length} removed (${bytes} bytes)` });
     }

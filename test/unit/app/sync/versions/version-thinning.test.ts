@@ -1,5 +1,13 @@
-// Which versions thinning removes: staggered spans by age, the age limit, then the oldest while over the cap.
+// Which versions thinning removes: staggered spans by age, the age limit, then the oldest while over the cap; a new policy applied at the next look.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openIndexDb } from '../../../../../app/index/index-db.ts';
+import { IndexStore } from '../../../../../app/index/index-store.ts';
+import type { VersionsPolicy } from '../../../../../app/sync/engine-options.ts';
+import { PassVersions } from '../../../../../app/sync/versions/pass-versions.ts';
+import { VersionStore } from '../../../../../app/sync/versions/version-store.ts';
 import type { VersionRow } from '../../../../../app/index/version-rows.ts';
 import { overCap, staggeredRemovals } from '../../../../../app/sync/versions/version-thinning.ts';
 
@@ -65,5 +73,29 @@ describe('the size cap', () => {
 
   it('removes nothing under the cap', () => {
     expect(overCap([version(DAY, 10)], 10, 10, new Set())).toEqual([]);
+  });
+});
+
+describe('thinning after a pass', () => {
+  it('applies a lower cap at the next look, not an hour later', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mch-thin-'));
+    const db = openIndexDb(':memory:');
+    try {
+      const index = new IndexStore(db);
+      let policy: VersionsPolicy = { keepDays: 30, capBytes: 1_000_000, conflicts: 'ask' };
+      const versions = new PassVersions({ index, localRoot: root, versions: () => policy });
+      const store = new VersionStore(root, index.versions);
+      for (const name of ['a', 'b', 'c']) {
+        writeFileSync(join(root, name), '0123456789');
+        await store.moveIn(name, 'deleted');
+      }
+      expect(await versions.thin(NOW)).toEqual({ removed: 0, bytes: 0 });
+      policy = { ...policy, capBytes: 15 };
+      expect(await versions.thin(NOW + MINUTE)).toEqual({ removed: 2, bytes: 20 });
+      expect(index.versions.usage()).toEqual({ count: 1, bytes: 10 });
+    } finally {
+      db.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
