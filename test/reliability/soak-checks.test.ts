@@ -127,6 +127,8 @@ describe('a held pass', () => {
     expect(checkMerged(new Set(['a', 'b']), [file('x', 'a')]).map((violation) => violation.code)).toEqual([
       'content-lost',
     ]);
+    // Issue 31: a conflict of the merge that the pair's policy settled keeps the loser as a version.
+    expect(checkMerged(new Set(['a', 'b']), [file('x', 'a')], ['b'])).toEqual([]);
   });
 });
 

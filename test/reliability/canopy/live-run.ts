@@ -35,7 +35,7 @@ export async function runLiveScenario(
     ...(upload?.plan.resumable === true ? { resumable: RESUMABLE_FOR_SEEDS } : {}),
     ...(upload === undefined ? {} : { tap: upload.tap }),
     ...(setup.world === undefined ? {} : { selection: setup.world.store, expected: setup.world.expected }),
-    ...(setup.versionsOff ? { versions: 'off' as const } : {}),
+    ...setup.engineVersions,
   });
   if (setup.versionsOff)
     service.log.push({ level: 'info', message: '[harness] versions off: deletes to the trash' });

@@ -18,6 +18,7 @@ import type { TestDevice } from '../../helpers/device.ts';
 import type { Violation } from './invariants.ts';
 import type { ExpectedIssue } from './report-checks.ts';
 import type { SelectionStore } from '../../../app/model/selection.ts';
+import type { VersionsPolicy } from '../../../app/sync/engine-options.ts';
 import { isQuiet } from './soak-invariants.ts';
 import { WireRelay, type UploadTap } from './wire.ts';
 
@@ -73,8 +74,10 @@ export interface LiveServiceOptions {
   /** Issue 29: the pair's selection, and the issues it makes expected (quiet all the same). */
   selection?: SelectionStore;
   expected?: ExpectedIssue;
-  /** Issue 31: versions off (a device delete to the trash, as before). */
-  versions?: 'off';
+  /** Issue 31: versions off (a device delete to the trash, as before), or a conflict policy. */
+  versions?: 'off' | VersionsPolicy;
+  /** The engine's clock (default a fixed time: conflicted copies' names repeat). */
+  now?: () => Date;
 }
 
 /**
@@ -125,7 +128,7 @@ export class LiveService {
             index: this.index,
             localRoot: options.localRoot,
             remoteFolder: options.remoteFolder,
-            now: () => FIXED_NOW,
+            now: options.now ?? (() => FIXED_NOW),
             log: (line) => this.log.push(line),
             env: options.env,
             caseInsensitive: options.caseInsensitive,

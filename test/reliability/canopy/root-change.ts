@@ -127,10 +127,16 @@ export function writeRequests(seen: readonly string[]): string[] {
 
 /**
  * After a restore (merge): every version either side held just before it is in the merged local
- * tree (and so, trees being identical, on the device): nothing deleted, files that differ kept twice.
+ * tree (and so, trees being identical, on the device): nothing deleted, files that differ kept twice;
+ * or in `kept`, the versions store, when the pair's conflict policy settled such a pair (issue 31).
  */
-export function checkMerged(held: ReadonlySet<string>, local: readonly SnapshotItem[]): Violation[] {
+export function checkMerged(
+  held: ReadonlySet<string>,
+  local: readonly SnapshotItem[],
+  kept: readonly string[] = [],
+): Violation[] {
   const present = new Set(local.flatMap((item) => (item.content === undefined ? [] : [item.content])));
+  for (const content of kept) present.add(content);
   return [...held]
     .filter((content) => !present.has(content))
     .map((content) => ({

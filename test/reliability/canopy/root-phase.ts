@@ -1,4 +1,5 @@
 // The replaced-root phase of a soak seed, with syncOnce and live: every pass held with nothing changed, then the user's way back.
+import type { IndexDb } from '../../../app/index/index-db.ts';
 import type { PassReport } from '../../../app/sync/pass-report.ts';
 import type { RemoteSide } from './apply.ts';
 import { withoutBookkeeping } from './bookkeeping.ts';
@@ -14,7 +15,7 @@ import {
   type SidesSnapshot,
 } from './root-change.ts';
 import type { EngineHosts } from './soak-host.ts';
-import { readDeviceTree, readLocalTree } from './snapshot.ts';
+import { readDeviceTree, readLocalTree, readVersionStore } from './snapshot.ts';
 
 export interface RootPhaseResult {
   violations: Violation[];
@@ -77,7 +78,13 @@ export async function rootPhaseOnce(
     return { violations: heldWrong(restored, 'the restoring pass'), written: [] };
   violations.push(...(await hosts.untilQuiet('restore')));
   if (violations.length === 0)
-    violations.push(...checkMerged(held, withoutBookkeeping(readLocalTree(place.local.root))));
+    violations.push(
+      ...checkMerged(
+        held,
+        withoutBookkeeping(readLocalTree(place.local.root)),
+        keptIn(place, hosts.host.index.db),
+      ),
+    );
   return { violations, written: change.writes.map((write) => write.content) };
 }
 
@@ -124,6 +131,13 @@ export async function rootPhaseLive(
   service.live.restore();
   violations.push(...(await service.quiet(answeredAt, 'restore')));
   if (violations.length === 0)
-    violations.push(...checkMerged(held, withoutBookkeeping(readLocalTree(place.local.root))));
+    violations.push(
+      ...checkMerged(held, withoutBookkeeping(readLocalTree(place.local.root)), keptIn(place, service.db)),
+    );
   return { violations, written: change.writes.map((write) => write.content) };
+}
+
+/** What the versions store holds (a conflict of the merge settled by the pair's policy goes there, issue 31). */
+function keptIn(place: LocalPlace, index: IndexDb): string[] {
+  return readVersionStore(place.local.root, index).files.map((file) => file.content);
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { DeviceClient } from '../../../app/api/device-client.ts';
 import type { IndexStore } from '../../../app/index/index-store.ts';
 import type { IndexRow } from '../../../app/model/items.ts';
+import { DEFAULT_VERSIONS_POLICY, type VersionsPolicy } from '../../../app/sync/engine-options.ts';
 import type { PassIssue } from '../../../app/sync/pass-report.ts';
 import { ensureRemoteFolder } from '../../../app/sync/remote/remote-folder.ts';
 import { clientFor } from '../../helpers/api-client.ts';
@@ -139,6 +140,19 @@ export class SeedSetup {
             client: clientFor(device).device,
             trash: this.place.offTree,
           });
+  }
+
+  /**
+   * Issue 31: the engine's versions options for this seed: off (odd disk-trash seeds), a conflict
+   * policy, or none (the default, `ask`). The engine settles the conflicts made since its pass started
+   * by the wall clock (engine.ts) while it stamps each with its own clock: a policy seed runs on the
+   * wall clock (its conflicted copies' names then differ from run to run).
+   */
+  get engineVersions(): { versions?: 'off' | VersionsPolicy; now?: () => Date } {
+    if (this.versionsOff) return { versions: 'off' };
+    const conflicts = this.#soak.conflicts;
+    if (conflicts === undefined) return {};
+    return { versions: { ...DEFAULT_VERSIONS_POLICY, conflicts }, now: () => new Date() };
   }
 
   /** Where a ledger finds the synced local copy of a device item (issue 31). */

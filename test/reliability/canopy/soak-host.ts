@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { SyncedFolderLock } from '../../../app/profile/folder-lock.ts';
 import type { SelectionStore } from '../../../app/model/selection.ts';
-import type { OnDemandPolicy } from '../../../app/sync/engine-options.ts';
+import type { OnDemandPolicy, VersionsPolicy } from '../../../app/sync/engine-options.ts';
 import { SyncEngine, type EngineLogLine, type SyncOptions } from '../../../app/sync/engine.ts';
 import { staysOut, type PassIssue, type PassReport } from '../../../app/sync/pass-report.ts';
 import { buildApp } from '../../../device/server.ts';
@@ -49,8 +49,10 @@ export interface HostOptions {
   expected?: ExpectedIssue;
   /** Issue 30: an on-demand pair's policy (its pins are the user's, not a process's). */
   onDemand?: OnDemandPolicy;
-  /** Issue 31: versions off (a device delete to the trash, as before). */
-  versions?: 'off';
+  /** Issue 31: versions off (a device delete to the trash, as before), or a conflict policy. */
+  versions?: 'off' | VersionsPolicy;
+  /** The engine's clock (default a fixed time: conflicted copies' names repeat). */
+  now?: () => Date;
 }
 
 /** Each pass's report, the current engine process, and a new one whenever a process dies. */
@@ -95,7 +97,7 @@ export class EngineHosts {
       index,
       localRoot: options.localRoot,
       remoteFolder: options.remoteFolder,
-      now: () => FIXED_NOW,
+      now: options.now ?? (() => FIXED_NOW),
       log: (line) => this.log.push(line),
       env: options.env,
       caseInsensitive: options.caseInsensitive,

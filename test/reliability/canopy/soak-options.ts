@@ -29,6 +29,7 @@ export const USAGE = `usage: npm run soak -- [--seeds N] [--from N] [--seed N] [
   --second-rate R    share of seeds where a second process tries the folder mid-pass (default ${R.second})
   --selection-rate R share of seeds that exclude device folders, change around them, include some again (default ${R.selection})
   --on-demand-rate R share of seeds whose local client is an on-demand pair: placeholders, pins, hydrations (default ${R.onDemand})
+  --conflict-rate R  share of seeds whose pair settles new conflicts by a policy (newer, this, device) (default ${R.conflict})
   --kill-rate R      share of runs that SIGKILL a real child process (test/reliability/kill, when present)
   --items N          most items of an initial tree (default ${SOAK_GENERATOR.maxInitialItems})
   --changes N        most changes per side (default ${SOAK_GENERATOR.maxChangesPerSide})
@@ -68,6 +69,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions | 'help' {
     'second',
     'selection',
     'on-demand',
+    'conflict',
   ] as const;
   const { values } = parseArgs({
     args: argv,

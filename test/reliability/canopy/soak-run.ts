@@ -56,7 +56,7 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     ...(second === undefined ? {} : { lock: () => second.lockFirst() }),
     ...(setup.world === undefined ? {} : { selection: setup.world.store, expected: setup.world.expected }),
     ...(setup.onDemand === undefined ? {} : { onDemand: setup.onDemand.policy }),
-    ...(setup.versionsOff ? { versions: 'off' as const } : {}),
+    ...setup.engineVersions,
   });
   if (setup.versionsOff)
     hosts.log.push({ level: 'info', message: '[harness] versions off: deletes to the trash' });

@@ -8,6 +8,7 @@ import {
   type Issue26Disturbances,
   type Issue26Rates,
 } from './soak-plans.ts';
+import type { Change } from './model.ts';
 import { DEFAULT_GENERATOR, generateScenario, type GeneratorOptions, type Scenario } from './scenario.ts';
 
 /** Where the engine's process dies. `at` counts requests through the relay, or index transactions. */
@@ -52,7 +53,12 @@ export interface Disturbances extends Partial<Issue26Disturbances> {
   live: boolean;
   /** Issue 29: the process dies in the pass that applies the exclusions (a seed with a selection plan). */
   selectionCrash?: CrashPlan | null;
+  /** Issue 31: the pair settles each new conflict by this policy (absent: `ask`, both copies kept). */
+  conflicts?: ConflictPolicy;
 }
+
+/** A versions policy's answer to a new conflict other than `ask` (app/sync/engine-options.ts). */
+export type ConflictPolicy = 'newer' | 'this' | 'device';
 
 export interface SoakScenario extends Scenario {
   soak: Disturbances;
@@ -71,6 +77,8 @@ export interface SoakRates extends Issue26Rates {
    * selection, no live service, bulk delete or changed folder (default 0: the seeds as before).
    */
   onDemand: number;
+  /** Issue 31: seeds whose pair settles new conflicts by a policy, the loser kept as a version (default 0). */
+  conflict: number;
 }
 
 export const DEFAULT_SOAK_RATES: SoakRates = {
@@ -80,6 +88,7 @@ export const DEFAULT_SOAK_RATES: SoakRates = {
   live: 0.08,
   selection: 0.25,
   onDemand: 0,
+  conflict: 0,
   ...DEFAULT_ISSUE26_RATES,
 };
 
@@ -161,7 +170,30 @@ export function generateSoakScenario(
       at: selecting.int(1, 6),
     };
   }
-  return { ...scenario, soak };
+  // Issue 31, a stream of its own: the pair's conflict policy (absent for `ask`: the JSON as before),
+  // and a conflict for it to settle.
+  const settling = new Random(seed ^ 0x31c0f1);
+  if (!settling.chance(rates.conflict)) return { ...scenario, soak };
+  soak.conflicts = settling.weighted({ newer: 1, this: 1, device: 1 });
+  return { ...withConflict(scenario, settling), soak };
+}
+
+/**
+ * Issue 31: a policy seed's conflict, since few seeds make one: a file of the initial tree edited on
+ * both sides before their other changes, each side's bytes of a size of their own.
+ */
+function withConflict(scenario: Scenario, random: Random): Scenario {
+  const files = scenario.initial.filter((item) => item.kind === 'file');
+  if (files.length === 0) return scenario;
+  const file = random.pick(files);
+  const taken = [file.content?.length ?? 0];
+  const edit = (tag: string): Change => {
+    let content = `${scenario.seed}:${tag} ${'x'.repeat(random.int(0, 20))}\n`;
+    while (taken.includes(content.length)) content = `${content.slice(0, -1)}x\n`;
+    taken.push(content.length);
+    return { op: 'edit', path: file.path, content };
+  };
+  return { ...scenario, local: [edit('c1'), ...scenario.local], remote: [edit('c2'), ...scenario.remote] };
 }
 
 function round(value: number): number {
@@ -187,5 +219,6 @@ export function describeDisturbances(soak: Disturbances): string {
     );
   }
   parts.push(...describeIssue26(soak));
+  if (soak.conflicts) parts.push(`conflicts settled by the policy ${soak.conflicts}`);
   return parts.length === 0 ? 'no disturbance' : parts.join('; ');
 }
