@@ -63,6 +63,7 @@ export function checkSelection(
   const violations = world.untouched(remote, phase);
   const onDevice = contentsOf(state.remote);
   const here = contentsOf(state.local);
+  const kept = new Set((state.versions?.files ?? []).map((file) => file.content));
   for (const folder of world.excluded) {
     if (folder.step.localCopy !== 'remove') continue;
     // A copy holding an item that can never sync as it is (an NFC twin, NAME_CLASH) stays, and the pass
@@ -82,17 +83,16 @@ export function checkSelection(
       );
     for (const content of folder.unsynced) {
       if (onDevice.has(content) || ledger.removed.has(content) || (waits && here.has(content))) continue;
+      // Issue 31: it reached the device, then lost a conflict the pair's policy settled (soak seed 324
+      // with --conflict-rate 1): kept here as a version.
+      if (kept.has(content)) continue;
       violations.push({
         code: 'content-lost',
         message: `${phase}: ${JSON.stringify(content.slice(0, 24))}, unsynced in the copy of excluded ${folder.step.path}, never reached the device`,
       });
     }
   }
-  const keptHere = new Set([
-    ...state.trashed,
-    ...(state.versions?.files ?? []).map((file) => file.content),
-    ...contentsOf(state.local),
-  ]);
+  const keptHere = new Set([...state.trashed, ...kept, ...contentsOf(state.local)]);
   for (const { content, folder } of world.movedAway) {
     if (keptHere.has(content) || ledger.removed.has(content)) continue;
     violations.push({

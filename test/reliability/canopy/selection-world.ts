@@ -68,6 +68,15 @@ export class SelectionWorld {
   }
 
   /**
+   * Changes made while a pass runs, or after one that ran since the last check: where the index has an
+   * item moved into a kept copy may be where that pass put it (a download's new inode: soak seed 470
+   * with --conflict-rate 1), as in a live seed.
+   */
+  passMayHaveRun(): void {
+    this.#moves.live = true;
+  }
+
+  /**
    * The local changes made just before, then the exclusions, as the user sets them. `live`: a pass the
    * watcher starts may sync those changes before the exclusions apply, a kept copy's too.
    */

@@ -152,6 +152,7 @@ export async function runSoakScenario(scenario: SoakScenario, device: TestDevice
     const midPass = async (): Promise<void> => {
       if (!pending) return;
       pending = false;
+      setup.world?.passMayHaveRun();
       for (const change of changes.local.slice(localFrom)) changes.applyLocal(change);
       if (localFrom < changes.local.length) await afterLocal();
       for (const change of changes.remote.slice(remoteFrom)) await changes.applyRemote(change);
