@@ -1,21 +1,13 @@
 // `mch-sync restore`: a kept version put back at its file (which is kept in turn) or elsewhere, and deleted files put back where they were.
 import { existsSync } from 'node:fs';
-import { formatBytes } from '../../../common/units.ts';
-import { MchError } from '../../../common/errors.ts';
-import type { RestoreResult } from '../../versions/version-restore.ts';
 import { VersionsError } from '../../versions/versions-errors.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
-import { changeVersions, outcomeOf, syncWords, type SyncWay } from './versions-access.ts';
-import {
-  destinationOf,
-  placeOfPath,
-  placesOfFolder,
-  userPath,
-  type Destination,
-  type VersionsPlace,
-} from './versions-place.ts';
-import { counted, localTime, shellWord, sinceOf } from './versions-words.ts';
+import { restoreDeletedAt, restoreDeletedSince } from './restore-deleted.ts';
+import { newRestoreReport, printRestoreReport, restoredJson, type RestoreReport } from './restore-report.ts';
+import { changeVersions, outcomeOf } from './versions-access.ts';
+import { destinationOf, placeOfPath } from './versions-place.ts';
+import { sinceOf } from './versions-words.ts';
 
 export const RESTORE_USAGE = `Usage: mch-sync [--profile DIR] restore PATH [--version N] [--to DEST] [--json]
        mch-sync [--profile DIR] restore --deleted PATH [--json]
@@ -27,9 +19,10 @@ version of the file PATH (or version N) at its place; the file there now is kept
 to DEST instead, where nothing may be, and the file at PATH stays as it is.
 
 --deleted PATH puts back a deleted file, or every deleted file that was below the folder PATH, where
-it was (\`mch-sync deleted\` lists them). --all-since TIME puts back every file deleted since TIME in
-every synced folder, or below --folder DIR. A deleted file whose place is taken again stays in the
-versions, and is said.
+it was (\`mch-sync deleted\` lists them): from the versions (deleted on the device, a conflicted copy
+settled away) and from the trash (deleted here). --all-since TIME puts back every file deleted since
+TIME in every synced folder, or below --folder DIR. A deleted file whose place is taken again stays
+where it is (in the versions, or the trash), and is said.
 
 A file put back is a change like any other: it goes up to the device, over the device's version.
 While live sync runs for the folder, the restore goes through it and syncs at once; otherwise it
@@ -42,8 +35,9 @@ Options:
   --all-since TIME  every file deleted since TIME: an age (30min, 2h, 3d, 1w), a day (2026-11-20,
                     from its start on this computer's clock) or a time (2026-11-20T18:00)
   --folder DIR      with --all-since: only below DIR (a synced folder, or a folder in one)
-  --json            {"restored": [{"path", "to", "version", "size", "replacedKept", "syncsNow"}],
-                    "skipped": [{"path", "reason"}]}; paths absolute
+  --json            {"restored": [{"path", "to", "from", "version", "size", "replacedKept",
+                    "syncsNow"}], "skipped": [{"path", "reason"}]}; paths absolute, from "versions"
+                    or "trash" (version null)
   -h, --help        show this help
 
 Exit codes: 0 put back, 1 failed or not all put back: no such version, DEST exists, nothing
@@ -51,24 +45,6 @@ deleted there (nothing changed), or a deleted file's place is taken; 2 usage err
 every synced folder: nothing changed).`;
 
 type Values = Record<string, string | boolean | undefined>;
-
-interface RestoredJson {
-  path: string;
-  to: string;
-  version: number;
-  size: number;
-  replacedKept: boolean;
-  syncsNow: boolean;
-}
-
-interface Report {
-  restored: RestoredJson[];
-  skipped: { path: string; reason: string }[];
-  /** How the change to each pair touched reaches the device. */
-  pairs: Map<string, SyncWay>;
-  /** One version restored (`restore PATH`), not deleted files. */
-  single: boolean;
-}
 
 export async function runRestore(context: CommandContext, values: Values, args: string[]): Promise<number> {
   const deleted = values['deleted'] === true;
@@ -86,19 +62,21 @@ export async function runRestore(context: CommandContext, values: Values, args: 
   if (values['folder'] !== undefined && typeof since !== 'string') {
     throw new UsageError('--folder goes with --all-since.', RESTORE_USAGE);
   }
-  const report: Report = { restored: [], skipped: [], pairs: new Map(), single: false };
+  const report = newRestoreReport();
   if (typeof since === 'string') {
     if (args.length > 0) throw new UsageError('--all-since takes no PATH: give --folder DIR.', RESTORE_USAGE);
-    await restoreSince(context, sinceOf(since, '--all-since', RESTORE_USAGE), values['folder'], report);
+    const sinceMs = sinceOf(since, '--all-since', RESTORE_USAGE);
+    await restoreDeletedSince(context, sinceMs, values['folder'], RESTORE_USAGE, report);
   } else if (deleted) {
-    await restoreDeletedAt(context, await placeOfPath(context, args[0], RESTORE_USAGE), report);
+    const place = await placeOfPath(context, args[0], RESTORE_USAGE);
+    await restoreDeletedAt(context, place, report);
   } else {
     await restoreOne(context, values, args[0], report);
   }
   if (values['json'] === true) {
     context.print(JSON.stringify({ restored: report.restored, skipped: report.skipped }, null, 2));
   } else {
-    printReport(context, report);
+    printRestoreReport(context, report);
   }
   return report.skipped.length > 0 ? 1 : 0;
 }
@@ -121,7 +99,7 @@ async function restoreOne(
   context: CommandContext,
   values: Values,
   given: string | undefined,
-  report: Report,
+  report: RestoreReport,
 ): Promise<void> {
   const number = versionOf(values);
   const place = await placeOfPath(context, given, RESTORE_USAGE);
@@ -155,119 +133,4 @@ async function restoreOne(
     // Another pair's live sync sees the new file by itself; without one, its next run sends it.
     report.pairs.set(to.pair.localRoot, { kind: 'next-run' });
   }
-}
-
-function restoredJson(
-  place: VersionsPlace,
-  result: RestoreResult,
-  way: SyncWay,
-  to?: Destination,
-): RestoredJson {
-  return {
-    path: userPath(place, result.path),
-    to: to === undefined ? userPath(place, result.restoredTo) : to.shown,
-    version: result.number,
-    size: result.size,
-    replacedKept: result.replacedKept,
-    syncsNow: way.kind === 'now' && (to === undefined || to.pair?.localRoot === place.pair.localRoot),
-  };
-}
-
-async function restoreDeletedAt(
-  context: CommandContext,
-  place: VersionsPlace,
-  report: Report,
-): Promise<void> {
-  if (place.path !== '') {
-    const change = await changeVersions(context, place, { kind: 'restore-deleted', path: place.path });
-    addDeleted(place, change.way, outcomeOf(change, 'restored-deleted'), report);
-    return;
-  }
-  // The pair's folder itself: every deleted file of the pair.
-  try {
-    const change = await changeVersions(context, place, { kind: 'restore-since', sinceMs: 0, folder: '' });
-    addDeleted(place, change.way, outcomeOf(change, 'restored-deleted'), report);
-  } catch (error) {
-    if (!(error instanceof MchError && error.code === 'NOTHING_DELETED')) throw error;
-    throw new VersionsError(
-      'NOTHING_DELETED',
-      `Nothing deleted in ${terminalSafe(place.pair.localRoot)} is kept.`,
-    );
-  }
-}
-
-async function restoreSince(
-  context: CommandContext,
-  sinceMs: number,
-  folder: string | boolean | undefined,
-  report: Report,
-): Promise<void> {
-  const places = await placesOfFolder(context, folder, RESTORE_USAGE);
-  for (const place of places) {
-    try {
-      const change = await changeVersions(context, place, {
-        kind: 'restore-since',
-        sinceMs,
-        folder: place.path,
-      });
-      addDeleted(place, change.way, outcomeOf(change, 'restored-deleted'), report);
-    } catch (error) {
-      // A pair with nothing deleted since then is no failure while another has some.
-      if (!(error instanceof MchError && error.code === 'NOTHING_DELETED')) throw error;
-    }
-  }
-  if (report.restored.length === 0 && report.skipped.length === 0) {
-    const where =
-      typeof folder === 'string' && places[0] !== undefined
-        ? ` in ${terminalSafe(userPath(places[0], places[0].path))}`
-        : '';
-    throw new VersionsError(
-      'NOTHING_DELETED',
-      `No file deleted since ${localTime(sinceMs)}${where} is kept.`,
-    );
-  }
-}
-
-function addDeleted(
-  place: VersionsPlace,
-  way: SyncWay,
-  outcome: { restored: RestoreResult[]; skipped: { path: string; reason: string }[] },
-  report: Report,
-): void {
-  for (const result of outcome.restored) report.restored.push(restoredJson(place, result, way));
-  for (const skipped of outcome.skipped) {
-    report.skipped.push({ path: userPath(place, skipped.path), reason: skipped.reason });
-  }
-  if (outcome.restored.length > 0) report.pairs.set(place.pair.localRoot, way);
-}
-
-function printReport(context: CommandContext, report: Report): void {
-  const [only] = report.restored;
-  if (report.single && only !== undefined) {
-    const what = `version ${only.version} of ${terminalSafe(only.path)}`;
-    if (only.to !== only.path) {
-      context.print(`Restored ${what} to ${terminalSafe(only.to)} (${formatBytes(only.size)}).`);
-      if (report.pairs.size === 0) {
-        context.print(
-          `${terminalSafe(only.to)} is outside every synced folder: it stays on this computer only.`,
-        );
-      }
-    } else if (only.replacedKept) {
-      context.print(
-        `Restored ${what} (${formatBytes(only.size)}); the file it replaced is kept as version 1 (\`mch-sync versions ${shellWord(only.path)}\`).`,
-      );
-    } else {
-      context.print(`Restored ${what} (${formatBytes(only.size)}).`);
-    }
-  } else if (report.restored.length > 0) {
-    context.print(`Restored ${counted(report.restored.length, 'file')}:`);
-    for (const restored of report.restored) context.print(`  ${terminalSafe(restored.to)}`);
-  }
-  if (report.skipped.length > 0) {
-    context.print(`Left in the versions (${report.skipped.length}):`);
-    for (const skipped of report.skipped) {
-      context.print(`  ${terminalSafe(skipped.path)}: ${terminalSafe(skipped.reason)}`);
-    }
-  }
-  for (const [folder, way] of report.pairs) context.print(syncWords(folder, way));
 }

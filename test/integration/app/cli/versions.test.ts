@@ -5,6 +5,7 @@ import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
 import { mch } from '../../../helpers/on-demand-cli.ts';
+import { moveToTrash } from '../../../../app/sync/trash/local-trash.ts';
 import {
   deviceTexts,
   local,
@@ -24,7 +25,8 @@ interface RestoreJson {
   restored: Array<{
     path: string;
     to: string;
-    version: number;
+    from: 'versions' | 'trash';
+    version: number | null;
     size: number;
     replacedKept: boolean;
     syncsNow: boolean;
@@ -35,6 +37,8 @@ interface RestoreJson {
 interface DeletedJson {
   folder: string;
   path: string;
+  from: 'versions' | 'trash';
+  kind: 'file' | 'folder';
   reason: string;
   why: string;
   size: number;
@@ -90,6 +94,7 @@ describe('mch-sync versions and restore', () => {
           {
             path: local(world, 'report.txt'),
             to: local(world, 'report.txt'),
+            from: 'versions',
             version: 1,
             size: 12,
             replacedKept: true,
@@ -197,6 +202,52 @@ describe('mch-sync versions and restore', () => {
   );
 
   it(
+    'lists a file deleted here that the trash still holds, and restore --deleted puts it back from there; the next pass sends it up again',
+    async ({ profile, newPair }) => {
+      // A file stays: a folder emptied is held, not synced.
+      const world = await syncedWorld(profile, newPair, 'Binned', {
+        'memo.txt': 'memo',
+        'Sub/deep.txt': 'deep',
+        'stays.txt': 'stays',
+      });
+      const env = { HOME: profile.env['HOME'], XDG_DATA_HOME: profile.env['XDG_DATA_HOME'] };
+      await moveToTrash(local(world, 'memo.txt'), { syncRoot: world.folder, env });
+      await moveToTrash(local(world, 'Sub'), { syncRoot: world.folder, env });
+      await syncOnce(world);
+      expect(await deviceTexts(world)).toEqual({ 'stays.txt': 'stays' });
+
+      const listed = await mchJson<DeletedJson[]>(profile, ['deleted', '--folder', world.folder]);
+      expect(listed.map((entry) => [entry.path, entry.from, entry.kind, entry.why]).sort()).toEqual([
+        [local(world, 'Sub'), 'trash', 'folder', 'deleted here, in the trash'],
+        [local(world, 'memo.txt'), 'trash', 'file', 'deleted here, in the trash'],
+      ]);
+      const memo = await mch(profile, ['restore', '--deleted', local(world, 'memo.txt')]);
+      expectExit(memo, 0);
+      expect(memo.stdout).toContain(`Restored 1 file:\n  ${local(world, 'memo.txt')} (from the trash)\n`);
+      const rest = await mchJson<RestoreJson>(profile, [
+        'restore',
+        '--all-since',
+        '1h',
+        '--folder',
+        world.folder,
+      ]);
+      expect(rest.restored.map((entry) => [entry.path, entry.from, entry.version])).toEqual([
+        [local(world, 'Sub'), 'trash', null],
+      ]);
+      expect(readLocal(world, 'Sub/deep.txt')).toBe('deep');
+      expect(await mchJson<DeletedJson[]>(profile, ['deleted', '--folder', world.folder])).toEqual([]);
+      await syncOnce(world);
+      expect(await deviceTexts(world)).toEqual({
+        'memo.txt': 'memo',
+        'stays.txt': 'stays',
+        Sub: '',
+        'Sub/deep.txt': 'deep',
+      });
+    },
+    SLOW,
+  );
+
+  it(
     'restore --all-since puts back every file deleted since then; one whose place is taken again stays in the versions and is said (exit 1)',
     async ({ profile, newPair }) => {
       const world = await syncedWorld(profile, newPair, 'Notes', { 'b.txt': 'note b', 'c.txt': 'note c' });
@@ -209,7 +260,7 @@ describe('mch-sync versions and restore', () => {
       expectExit(run, 1);
       expect(run.stdout).toContain(`Restored 1 file:\n  ${local(world, 'b.txt')}\n`);
       expect(run.stdout).toContain(
-        `Left in the versions (1):\n  ${local(world, 'c.txt')}: something is at its place now`,
+        `Left where they are (1):\n  ${local(world, 'c.txt')}: something is at its place now`,
       );
       expect(readLocal(world, 'b.txt')).toBe('note b');
       expect(readLocal(world, 'c.txt')).toBe('a new note c');
@@ -220,7 +271,9 @@ describe('mch-sync versions and restore', () => {
       // Nothing deleted since a time to come: nothing to do, said, exit 1.
       const none = await mch(profile, ['restore', '--all-since', '2999-01-01', '--folder', world.folder]);
       expectExit(none, 1);
-      expect(none.stderr).toMatch(/^mch-sync: No file deleted since 2999-01-01 00:00 in .* is kept\.\n$/);
+      expect(none.stderr).toBe(
+        `mch-sync: No file deleted since 2999-01-01 00:00 in ${world.folder} is kept, as a version or in the trash.\n`,
+      );
     },
     SLOW,
   );
@@ -279,7 +332,7 @@ describe('mch-sync versions and restore', () => {
         [
           ['restore', '--deleted', local(world, 'plan.txt')],
           1,
-          'mch-sync: Nothing deleted at or below plan.txt is kept.\n',
+          `mch-sync: Nothing deleted at or below ${local(world, 'plan.txt')} is kept, as a version or in the trash.\n`,
         ],
         [['deleted', '--since', 'yesterday'], 2, '--since: "yesterday" is not a time'],
         [
