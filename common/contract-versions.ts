@@ -41,7 +41,7 @@ export interface VersionRestoreView {
   words: string;
 }
 
-/** A file gone from the folder (deleted on the device, or a conflicted copy settled) that can be restored. */
+/** A file gone from the folder (deleted on the device or here, or a conflicted copy settled) that can be restored. */
 export interface DeletedFileView {
   pairId: string;
   /** Relative to the pair's folder. */
@@ -50,9 +50,10 @@ export interface DeletedFileView {
   localPath: string;
   /** Of the version restored (the newest). */
   size: number;
-  /** When this computer kept its newest version: when it was deleted here. */
+  /** When this computer kept its newest version, or when it went to the trash here. */
   deletedAtMs: number;
-  reason: VersionReasonView;
+  /** `trashed-here`: deleted on this computer, and the OS trash still holds it. */
+  reason: VersionReasonView | 'trashed-here';
   why: string;
   /** How many versions of it are kept. */
   versions: number;

@@ -14,6 +14,7 @@ import type { ContractHandlers } from '../dispatch.ts';
 import type { HandlerCore } from '../handler-core.ts';
 import { WindowError } from '../ui-errors.ts';
 import { fileTarget, runningPairIds, versionsTarget, type VersionsTarget } from './versions-place.ts';
+import { restoreFromTrash, trashedViews } from './trashed-views.ts';
 
 type Handlers = Pick<
   ContractHandlers,
@@ -60,13 +61,13 @@ export function versionHandlers(core: HandlerCore): Handlers {
           target.deviceWords(1),
       };
     },
-    'deleted:list': ({ pairId, query }) => {
+    'deleted:list': async ({ pairId, query }) => {
       const targets = (pairId === null ? runningPairIds(core) : [pairId]).map((id) =>
         versionsTarget(core, id),
       );
       const wanted = (query ?? '').trim().normalize('NFC').toLocaleLowerCase();
-      const files = targets
-        .flatMap((target) => deletedOf(target))
+      const trashed = (await Promise.all(targets.map((target) => trashedViews(core, target)))).flat();
+      const files = newestOfEach([...targets.flatMap((target) => deletedOf(target)), ...trashed])
         .filter((file) => wanted === '' || nameOf(file.path).includes(wanted))
         .sort((a, b) => b.deletedAtMs - a.deletedAtMs);
       const roots = new Map(targets.map((target) => [target.pairId, target.place.root]));
@@ -79,13 +80,18 @@ export function versionHandlers(core: HandlerCore): Handlers {
         if (existsSync(localPath(roots.get(file.pairId) ?? '', file.path))) back += 1;
         else shown.push(file);
       }
-      return Promise.resolve({ files: shown, total: files.length - back });
+      return { files: shown, total: files.length - back };
     },
     'deleted:restore': async ({ pairId, paths }) => {
       const target = versionsTarget(core, pairId);
       const outcome: DeletedRestoreView = { restored: [], skipped: [], words: '' };
       for (const path of new Set(paths)) {
         try {
+          const kept = target.place.index.versions.ofPath(path)[0]?.keptAtMs;
+          if (await restoreFromTrash(core, target, path, kept)) {
+            outcome.restored.push(path);
+            continue;
+          }
           const done = await target.change({ kind: 'restore-deleted', path });
           if (done.kind !== 'restored-deleted') throw new BugError(`a restore answered ${done.kind}`);
           outcome.restored.push(...done.restored.map((restored) => restored.path));
@@ -154,6 +160,17 @@ function deletedOf(target: VersionsTarget): DeletedFileView[] {
     why: entry.why,
     versions: entry.versions,
   }));
+}
+
+/** One entry a path: the one deleted last, of a version kept and the trash. */
+function newestOfEach(files: DeletedFileView[]): DeletedFileView[] {
+  const newest = new Map<string, DeletedFileView>();
+  for (const file of files) {
+    const key = `${file.pairId}\n${file.path}`;
+    const seen = newest.get(key);
+    if (seen === undefined || file.deletedAtMs > seen.deletedAtMs) newest.set(key, file);
+  }
+  return [...newest.values()];
 }
 
 /** The name searched: its last part, in one form and case. */

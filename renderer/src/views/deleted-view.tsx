@@ -63,8 +63,8 @@ export function DeletedView(): JSX.Element {
       <ViewHeader title="Recently deleted" />
       <p class="hint view-hint">
         Files deleted on the device, and conflicted copies settled, are kept on this computer for 30 days, or
-        as long as a folder’s versions settings say. A file restored goes back where it was and syncs to the
-        device again.
+        as long as a folder’s versions settings say; files deleted here are listed while the trash holds them.
+        A file restored goes back where it was and syncs to the device again.
       </p>
       <div class="filters">
         <div class="field">

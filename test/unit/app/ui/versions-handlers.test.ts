@@ -24,6 +24,7 @@ import {
 } from '../../../../app/live-service/versions-control.ts';
 import { readPairVersions } from '../../../../app/profile/pair-versions.ts';
 import { VersionStore } from '../../../../app/sync/versions/version-store.ts';
+import { moveToTrash } from '../../../../app/sync/trash/local-trash.ts';
 import { dispatch, type ContractHandlers } from '../../../../app/ui/dispatch.ts';
 import type { HandlerCore } from '../../../../app/ui/handler-core.ts';
 import { PairHistory } from '../../../../app/ui/pairs/pair-history.ts';
@@ -87,7 +88,7 @@ beforeEach(async () => {
     },
   };
   const core = {
-    options: { profileDir: profile },
+    options: { profileDir: profile, env: { HOME: join(base, 'home') } },
     conflicts,
     connection: () => ({ pairs: manager }),
     emit: (name: string) => events.push(name),
@@ -314,6 +315,25 @@ describe('Recently deleted', () => {
     await call('deleted:restore', { pairId, paths: ['a.txt'] });
     expect(read('a.txt')).toBe('second\n');
     expect(await call('deleted:list', { pairId, query: 'a.txt' })).toEqual({ files: [], total: 0 });
+  });
+});
+
+describe('Recently deleted, from the trash', () => {
+  it('lists a file deleted here that the trash holds, and puts it back from there', async () => {
+    write('docs/letter.txt', 'dear');
+    await moveToTrash(join(root, 'docs', 'letter.txt'), {
+      syncRoot: root,
+      env: { HOME: join(base, 'home') },
+      platform: 'linux',
+    });
+    const listed = await call('deleted:list', { pairId, query: 'letter' });
+    expect(listed.files).toMatchObject([
+      { path: 'docs/letter.txt', reason: 'trashed-here', why: 'deleted here, in the trash', size: 4 },
+    ]);
+    const outcome = await call('deleted:restore', { pairId, paths: ['docs/letter.txt'] });
+    expect(outcome.restored).toEqual(['docs/letter.txt']);
+    expect(read('docs/letter.txt')).toBe('dear');
+    expect((await call('deleted:list', { pairId, query: 'letter' })).total).toBe(0);
   });
 });
 
