@@ -59,10 +59,22 @@ async function startLive(
   };
 }
 
-/** What the device holds at `path` once it holds `text` (the live service's pass carried it). */
+/**
+ * The device's texts, or undefined when the live service changed the folder between the walk and a
+ * read (a file deleted meanwhile answers 404): a wait then looks again.
+ */
+async function deviceNow(world: VersionsWorld): Promise<Record<string, string> | undefined> {
+  try {
+    return await deviceTexts(world);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Waits until the device holds `text` at `path` (the live service's pass carried it). */
 async function deviceHas(world: VersionsWorld, path: string, text: string): Promise<void> {
   await waitFor(`${path} on the device to read ${JSON.stringify(text)}`, async () =>
-    (await deviceTexts(world))[path] === text ? true : undefined,
+    (await deviceNow(world))?.[path] === text ? true : undefined,
   );
 }
 
@@ -99,9 +111,10 @@ describe('versions while live sync runs', () => {
         ]);
         expect(resolved).toMatchObject({ kept: 'this', syncsNow: true });
         await deviceHas(world, 'pick.txt', 'pick mine');
-        await waitFor('the conflicted copy gone from the device', async () =>
-          (await deviceTexts(world))[copy] === undefined ? true : undefined,
-        );
+        await waitFor('the conflicted copy gone from the device', async () => {
+          const now = await deviceNow(world);
+          return now !== undefined && now[copy] === undefined ? true : undefined;
+        });
         expect(await versionsOf(world, 'pick.txt')).toEqual([
           expect.objectContaining({ reason: 'conflict', size: 11 }),
         ]);
