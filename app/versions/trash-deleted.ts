@@ -1,5 +1,5 @@
 // Files deleted here that the OS trash still holds (freedesktop.org trash, Linux): listed beside the device's deletes, and put back where they were.
-import { lstat, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { mountPointOf } from '../sync/trash/freedesktop-trash.ts';
@@ -118,7 +118,20 @@ export async function restoreTrashed(folder: string, entry: TrashedEntry): Promi
     throw new VersionsError('DESTINATION_EXISTS', `${entry.path} exists again; it was left in the trash.`);
   }
   await mkdir(dirname(target), { recursive: true });
-  await rename(entry.location, target);
+  try {
+    await rename(entry.location, target);
+  } catch (error) {
+    // The home trash on another disk than the folder the engine syncs (an on-demand pair's cache
+    // folder in the profile): copied over, then taken out of the trash.
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await cp(entry.location, target, {
+      recursive: true,
+      errorOnExist: true,
+      force: false,
+      preserveTimestamps: true,
+    });
+    await rm(entry.location, { recursive: true, force: true });
+  }
   // The spec: the info file goes once its item left the trash.
   await unlink(entry.infoFile).catch(() => undefined);
 }

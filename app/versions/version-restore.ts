@@ -1,5 +1,7 @@
 // Putting a kept version back: over the file at its path (which is kept in turn), at another place, or a deleted file (or folder) where it was.
-import { copyFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { IndexStore } from '../index/index-store.ts';
 import type { VersionRow } from '../index/version-rows.ts';
 import { errnoOf } from '../sync/local/file-errors.ts';
@@ -56,7 +58,7 @@ export async function restoreVersion(
     if ((await statOrUndefined(options.to)) !== undefined) {
       throw new VersionsError('DESTINATION_EXISTS', `${options.to} exists; choose a name that is free.`);
     }
-    await takeOutAnywhere(store, row, options.to);
+    await takeOutAnywhere(place, store, row, options.to);
     return { restoredTo: options.to, path, number, size: row.size, replacedKept: false };
   }
   const absolute = localPath(place.root, path);
@@ -75,7 +77,7 @@ export async function restoreVersion(
           'restored',
         );
   try {
-    await store.takeOut(row, absolute);
+    await takeOutAnywhere(place, store, row, absolute);
   } catch (error) {
     await kept?.abandon();
     throw error;
@@ -84,15 +86,30 @@ export async function restoreVersion(
   return { restoredTo: path, path, number, size: row.size, replacedKept: kept !== undefined };
 }
 
-/** One rename out of the store; a destination on another file system gets a copy, then the version goes. */
-async function takeOutAnywhere(store: VersionStore, row: VersionRow, destination: string): Promise<void> {
-  try {
-    await store.takeOut(row, destination);
-  } catch (error) {
-    if (errnoOf(error) !== 'EXDEV') throw error;
-    await copyFile(store.blobPath(row.blob), destination, 1 /* COPYFILE_EXCL */);
-    await store.remove(row);
+/**
+ * One rename out of the store; a copy when the destination is on another file system, or when the
+ * version's inode is a synced item's (a file kept by a link and never synced since, as the one a restore
+ * replaced): moved out as it is, the next scan would take that item for moved to the destination.
+ */
+async function takeOutAnywhere(
+  place: PairVersionsPlace,
+  store: VersionStore,
+  row: VersionRow,
+  destination: string,
+): Promise<void> {
+  const blob = await statOrUndefined(store.blobPath(row.blob));
+  const known = blob !== undefined && place.index.byInode(blob.ino.toString()).length > 0;
+  if (!known) {
+    try {
+      await store.takeOut(row, destination);
+      return;
+    } catch (error) {
+      if (errnoOf(error) !== 'EXDEV') throw error;
+    }
   }
+  await mkdir(dirname(destination), { recursive: true });
+  await copyFile(store.blobPath(row.blob), destination, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+  await store.remove(row);
 }
 
 export interface DeletedRestore {
@@ -121,7 +138,7 @@ export async function restoreDeleted(
     const row = place.index.versions.get(entry.id);
     if (row === undefined) continue;
     try {
-      await store.takeOut(row, absolute);
+      await takeOutAnywhere(place, store, row, absolute);
       result.restored.push({
         restoredTo: entry.path,
         path: entry.path,
