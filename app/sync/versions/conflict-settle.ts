@@ -7,6 +7,7 @@ import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
 import type { ConflictRow } from '../../index/version-rows.ts';
 import { MchError } from '../../../common/errors.ts';
 import { localPath, statOrUndefined } from '../local/local-paths.ts';
+import { isPlaceholder } from '../local/placeholders.ts';
 import type { VersionStore } from './version-store.ts';
 
 /**
@@ -16,14 +17,17 @@ import type { VersionStore } from './version-store.ts';
  */
 export type ConflictKeep = 'original' | 'copy' | 'both';
 
-export type ConflictSettleErrorCode = 'CONFLICT_GONE';
+export type ConflictSettleErrorCode = 'CONFLICT_GONE' | 'CONFLICT_ONLINE_ONLY';
 
-/** One of the two copies is gone already: nothing to settle, nothing changed. */
+/**
+ * One of the two copies is gone already (`CONFLICT_GONE`), or the one that would be kept as a version is
+ * a placeholder (`CONFLICT_ONLINE_ONLY`): nothing to settle now, nothing changed.
+ */
 export class ConflictSettleError extends MchError {
   declare readonly code: ConflictSettleErrorCode;
 
-  constructor(message: string) {
-    super('CONFLICT_GONE', 'Conflict already settled', message);
+  constructor(message: string, code: ConflictSettleErrorCode = 'CONFLICT_GONE') {
+    super(code, code === 'CONFLICT_GONE' ? 'Conflict already settled' : 'Online only', message);
   }
 }
 
@@ -42,6 +46,15 @@ export async function settleConflict(
   if (copy === undefined || original === undefined || !copy.isFile() || !original.isFile()) {
     throw new ConflictSettleError(
       `${conflict.copyPath} and ${conflict.originalPath} are not both files here any more: there is no conflict to settle.`,
+    );
+  }
+  // A placeholder (files on demand) holds none of its content: kept, the version would be its zeros,
+  // and the device's own would go with the upload of the winner (soak seed 606 with --on-demand-rate 1).
+  const loser = keep === 'copy' ? conflict.originalPath : keep === 'original' ? conflict.copyPath : null;
+  if (loser !== null && isPlaceholder(localPath(root, loser))) {
+    throw new ConflictSettleError(
+      `${loser} is online only here: open it first, so that its content can be kept as a version, then settle the conflict.`,
+      'CONFLICT_ONLINE_ONLY',
     );
   }
   const rows = store.rows;
