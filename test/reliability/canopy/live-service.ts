@@ -76,8 +76,6 @@ export interface LiveServiceOptions {
   expected?: ExpectedIssue;
   /** Issue 31: versions off (a device delete to the trash, as before), or a conflict policy. */
   versions?: 'off' | VersionsPolicy;
-  /** The engine's clock (default a fixed time: conflicted copies' names repeat). */
-  now?: () => Date;
 }
 
 /**
@@ -128,7 +126,7 @@ export class LiveService {
             index: this.index,
             localRoot: options.localRoot,
             remoteFolder: options.remoteFolder,
-            now: options.now ?? (() => FIXED_NOW),
+            now: () => FIXED_NOW,
             log: (line) => this.log.push(line),
             env: options.env,
             caseInsensitive: options.caseInsensitive,

@@ -144,15 +144,12 @@ export class SeedSetup {
 
   /**
    * Issue 31: the engine's versions options for this seed: off (odd disk-trash seeds), a conflict
-   * policy, or none (the default, `ask`). The engine settles the conflicts made since its pass started
-   * by the wall clock (engine.ts) while it stamps each with its own clock: a policy seed runs on the
-   * wall clock (its conflicted copies' names then differ from run to run).
+   * policy, or none (the default, `ask`).
    */
-  get engineVersions(): { versions?: 'off' | VersionsPolicy; now?: () => Date } {
+  get engineVersions(): { versions?: 'off' | VersionsPolicy } {
     if (this.versionsOff) return { versions: 'off' };
     const conflicts = this.#soak.conflicts;
-    if (conflicts === undefined) return {};
-    return { versions: { ...DEFAULT_VERSIONS_POLICY, conflicts }, now: () => new Date() };
+    return conflicts === undefined ? {} : { versions: { ...DEFAULT_VERSIONS_POLICY, conflicts } };
   }
 
   /** Where a ledger finds the synced local copy of a device item (issue 31). */

@@ -51,8 +51,6 @@ export interface HostOptions {
   onDemand?: OnDemandPolicy;
   /** Issue 31: versions off (a device delete to the trash, as before), or a conflict policy. */
   versions?: 'off' | VersionsPolicy;
-  /** The engine's clock (default a fixed time: conflicted copies' names repeat). */
-  now?: () => Date;
 }
 
 /** Each pass's report, the current engine process, and a new one whenever a process dies. */
@@ -97,7 +95,7 @@ export class EngineHosts {
       index,
       localRoot: options.localRoot,
       remoteFolder: options.remoteFolder,
-      now: options.now ?? (() => FIXED_NOW),
+      now: () => FIXED_NOW,
       log: (line) => this.log.push(line),
       env: options.env,
       caseInsensitive: options.caseInsensitive,
