@@ -44,7 +44,7 @@ interface State extends PassState {
   skipped?: string[];
 }
 
-/** The right outcome: the edit beat the folder's delete, both edits are in. */
+/** The right outcome: the edit beat the folder's delete, both edits are in, the copy b.txt's edit replaced is a version. */
 function goodState(): State {
   const local: SnapshotItem[] = [
     { path: 'docs', kind: 'folder', inode: '11' },
@@ -57,7 +57,11 @@ function goodState(): State {
     { path: 'b.txt', kind: 'file', content: 'B1 remote', id: 'r-b', eTag: '"3"', size: 9, mTimeMs: 2000 },
   ];
   const index = remote.map((item, position) => row(item, local[position]?.inode ?? null));
-  return { local, remote, index, trashed: [], remoteRootId: 'root' };
+  const versions = {
+    files: [{ blob: 'k1', content: 'B0', path: 'b.txt', reason: 'replaced' }],
+    disagreements: [],
+  };
+  return { local, remote, index, trashed: [], versions, remoteRootId: 'root' };
 }
 
 function row(item: SnapshotItem, inode: string | null): IndexEntry {
@@ -82,11 +86,12 @@ function codes(state: PassState): ViolationCode[] {
 }
 
 describe('requiredContents', () => {
-  it('keeps what a user wrote and excuses what the other side deleted or overwrote unchanged', () => {
-    expect(REQUIRED.map((version) => version.content).sort()).toEqual(['A1 local', 'B1 remote']);
+  it('keeps what a user wrote and the copy a device edit replaced here, and excuses what this side deleted', () => {
+    expect(REQUIRED.map((version) => version.content).sort()).toEqual(['A1 local', 'B0', 'B1 remote']);
+    expect(REQUIRED.find((version) => version.content === 'B0')?.in).toBe('versions');
   });
 
-  it('requires a local copy the device deleted (the trash has it), not one the device overwrote', () => {
+  it('requires a local copy the device deleted (versions or trash) and one the device overwrote (a version)', () => {
     const required = requiredContents({
       ...SCENARIO,
       local: [],
@@ -95,7 +100,7 @@ describe('requiredContents', () => {
         { op: 'edit', path: 'c.txt', content: 'C1' },
       ],
     });
-    expect(required.map((version) => version.content).sort()).toEqual(['A0', 'B0', 'C1']);
+    expect(required.map((version) => version.content).sort()).toEqual(['A0', 'B0', 'C0', 'C1']);
   });
 
   it('requires a version the other side only moved, or deleted in a folder it was not in', () => {
@@ -237,6 +242,15 @@ describe('checkState', () => {
     state.index = state.index.filter((entry) => entry.path !== 'b.txt');
     state.trashed = ['B1 remote'];
     expect(checkState(state, REQUIRED)).toEqual([]);
+  });
+
+  it('wants the copy a device edit replaced among the versions, not only in the trash', () => {
+    const state = goodState();
+    state.versions = { files: [], disagreements: [] };
+    state.trashed = ['B0'];
+    expect(checkState(state, REQUIRED)).toEqual([
+      { code: 'content-lost', message: expect.stringContaining('"B0" is not a version') as string },
+    ]);
   });
 });
 
