@@ -122,6 +122,11 @@ export class VersionRows {
     yield* this.#statements.kept.iterate() as IterableIterator<VersionRow>;
   }
 
+  /** The paths with a version kept at `sinceMs` or later: what a thinning after a pass looks at. */
+  pathsKeptSince(sinceMs: number): string[] {
+    return this.#statements.pathsKeptSince.pluck().all({ sinceMs }) as string[];
+  }
+
   /** Every kept version, oldest first: what a size cap removes first. */
   *oldestFirst(): Generator<VersionRow> {
     yield* this.#statements.oldestFirst.iterate() as IterableIterator<VersionRow>;
@@ -219,6 +224,9 @@ function prepare(db: IndexDb) {
          made_at_ms = excluded.made_at_ms, made_here = excluded.made_here, settled = excluded.settled`,
     ),
     removeConflict: db.prepare(`DELETE FROM conflicts WHERE copy_path = :copyPath`),
+    pathsKeptSince: db.prepare(
+      `SELECT DISTINCT path FROM versions WHERE kept_at_ms >= :sinceMs AND state = 'kept'`,
+    ),
     countOfPath: db.prepare(`SELECT COUNT(*) FROM versions WHERE path = :path AND state = 'kept'`),
     allCounts: db.prepare(`SELECT path, COUNT(*) AS n FROM versions WHERE state = 'kept' GROUP BY path`),
     conflictedCopies: db.prepare(

@@ -15,7 +15,7 @@ import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../mo
 import type { Operation } from '../plan/operations.ts';
 import { baseName } from '../../model/paths.ts';
 import { keepBeforeReplace, recordConflict } from './execute-keep.ts';
-import type { LinkedKeep } from '../versions/version-store.ts';
+import type { PreparedLink } from '../versions/version-store.ts';
 
 type Op<Name extends Operation['op']> = Extract<Operation, { op: Name }>;
 
@@ -171,18 +171,23 @@ async function putInPlace(
   local: LocalEntry,
   put: () => Promise<void>,
   placeholder = false,
-  keep?: LinkedKeep,
+  keep?: PreparedLink,
 ): Promise<void> {
   const store = context.setup.index.store;
-  const intent = store.recordIntent({
-    action: 'download',
-    // Where the file lands; the row's path may differ (below its folder's row, see rowFor).
-    path: local.path,
-    remoteId: row.remoteId,
-    parentRemoteId: row.parentRemoteId,
-    detail: { entry: { ...row, localMtimeNs: row.localMtimeNs?.toString() ?? null } },
+  // The version kept of the file replaced (if any) is recorded with the intent, in one commit.
+  const intent = store.transaction(() => {
+    keep?.record();
+    return store.recordIntent({
+      action: 'download',
+      // Where the file lands; the row's path may differ (below its folder's row, see rowFor).
+      path: local.path,
+      remoteId: row.remoteId,
+      parentRemoteId: row.parentRemoteId,
+      detail: { entry: { ...row, localMtimeNs: row.localMtimeNs?.toString() ?? null } },
+    });
   });
   try {
+    if (keep !== undefined && !(await keep.link())) keep = undefined;
     await put();
   } catch (error) {
     // Left for recovery only when this file is in place after all (its temporary's removal failed).
@@ -269,7 +274,7 @@ export async function downloadContent(
   context.setup.onLocalWrite({ kind: 'modified', path: op.path, item: local });
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
   // The file replaced (the device's old version) is kept first, linked into the versions.
-  const keep = await keepBeforeReplace(context, op, absolute);
+  const keep = keepBeforeReplace(context, op, absolute);
   await putInPlace(context, row, local, () => rename(fetched.temporary, absolute), placeholder, keep);
   return placeholder ? 'online-only' : undefined;
 }

@@ -105,10 +105,13 @@ export class PassVersions {
     const policyKey = `${policy.keepDays}:${policy.capBytes}`;
     // Nothing kept since the last look, the same policy, and looked at lately: nothing can have grown
     // or aged much.
-    const same = usage.count === this.#keptCount && policyKey === this.#lastPolicy;
-    if (same && nowMs - this.#lastThinMs < THIN_EVERY_MS) return { removed: 0, bytes: 0 };
+    const lately = policyKey === this.#lastPolicy && nowMs - this.#lastThinMs < THIN_EVERY_MS;
+    if (lately && usage.count === this.#keptCount) return { removed: 0, bytes: 0 };
     const capBytes = policy.capBytes ?? (await defaultCapBytes(this.#root));
-    const going = await versionsToThin(store, policy, usage.bytes, capBytes, nowMs);
+    // Looked at lately under the same policy: only the paths kept since can have a span to thin (a
+    // walk of every version is 230 ms at 100,000); the whole store once an hour, as spans age.
+    const paths = lately ? store.rows.pathsKeptSince(this.#lastThinMs) : undefined;
+    const going = versionsToThin(store, policy, usage.bytes, capBytes, nowMs, paths);
     let bytes = 0;
     for (const version of going) {
       await store.remove(version);
@@ -124,28 +127,36 @@ export class PassVersions {
   }
 }
 
-/** The versions the policy removes now: staggered by age per path, then the oldest while over the cap. */
-export async function versionsToThin(
+/**
+ * The versions the policy removes now: staggered by age per path (every path, or only `paths`), then
+ * the oldest while over the cap.
+ */
+export function versionsToThin(
   store: VersionStore,
   policy: Pick<VersionsPolicy, 'keepDays'>,
   totalBytes: number,
   capBytes: number,
   nowMs: number,
-): Promise<VersionRow[]> {
+  paths?: readonly string[],
+): VersionRow[] {
   const maxAgeMs = policy.keepDays * DAY_MS;
   const going: VersionRow[] = [];
-  let path: string | undefined;
-  let ofPath: VersionRow[] = [];
-  const flush = (): void => {
-    going.push(...staggeredRemovals(ofPath, nowMs, maxAgeMs));
-    ofPath = [];
-  };
-  for (const version of store.rows.kept()) {
-    if (version.path !== path) flush();
-    path = version.path;
-    ofPath.push(version);
+  if (paths !== undefined) {
+    for (const path of paths) going.push(...staggeredRemovals(store.rows.ofPath(path), nowMs, maxAgeMs));
+  } else {
+    let path: string | undefined;
+    let ofPath: VersionRow[] = [];
+    const flush = (): void => {
+      going.push(...staggeredRemovals(ofPath, nowMs, maxAgeMs));
+      ofPath = [];
+    };
+    for (const version of store.rows.kept()) {
+      if (version.path !== path) flush();
+      path = version.path;
+      ofPath.push(version);
+    }
+    flush();
   }
-  flush();
   const goingIds = new Set(going.map((version) => version.id));
   const staying = totalBytes - going.reduce((sum, version) => sum + version.size, 0);
   going.push(...overCap(store.rows.oldestFirst(), staying, capBytes, goingIds));

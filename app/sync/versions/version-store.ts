@@ -25,9 +25,16 @@ export interface KeptFile {
  * place (in the transaction that records it), `abandon` when it did not happen.
  */
 export interface LinkedKeep {
-  readonly id: number;
   confirm(): void;
   abandon(): Promise<void>;
+}
+
+/** A keep by hard link in steps (VersionStore.prepareLink). */
+export interface PreparedLink extends LinkedKeep {
+  /** Writes the `pending` row; synchronous, so it joins the caller's open transaction. */
+  record(): void;
+  /** Links the file into the store; false when it is gone already (nothing to keep). */
+  link(): Promise<boolean>;
 }
 
 export class VersionStore {
@@ -56,34 +63,53 @@ export class VersionStore {
   }
 
   /**
-   * Keeps the file at `path` by a hard link into the store, before it is replaced: a row `pending`
-   * first, so a crash between the link and the replace is told apart by the inode (recoverPending).
-   * Undefined when nothing is there any more.
+   * A keep by hard link of the file at `path`, before it is replaced, in steps: `record` its `pending`
+   * row (in the caller's transaction, with its own intent: no commit of its own), `link` it into the
+   * store, then `confirm` once the replacement is in place (in the transaction that records it) or
+   * `abandon`. A crash between the link and the replace is told apart by the inode (recoverPending).
    */
+  prepareLink(path: string, stats: { inode: string }, file: KeptFile, reason: VersionReason): PreparedLink {
+    const blob = newKeepId();
+    let id: number | undefined;
+    const forget = (): void => {
+      if (id !== undefined) this.#rows.remove(id);
+      id = undefined;
+    };
+    return {
+      record: () => {
+        id = this.#rows.add(this.#row(path, blob, reason, file, stats.inode));
+      },
+      link: async () => {
+        try {
+          await this.#linkIn(localPath(this.#root, path), this.blobPath(blob));
+          return true;
+        } catch (error) {
+          forget();
+          // The file is gone already: there is nothing to keep, and nothing is lost by replacing nothing.
+          if (errnoOf(error) === 'ENOENT') return false;
+          throw error;
+        }
+      },
+      confirm: () => {
+        if (id !== undefined) this.#rows.markKept(id);
+      },
+      abandon: async () => {
+        await rm(this.blobPath(blob), { force: true });
+        forget();
+      },
+    };
+  }
+
+  /** A keep by hard link in one go (its row committed on its own): a restore's, a settle's. */
   async linkBeforeReplace(
     path: string,
     stats: { inode: string },
     file: KeptFile,
     reason: VersionReason,
   ): Promise<LinkedKeep | undefined> {
-    const blob = newKeepId();
-    const id = this.#rows.add(this.#row(path, blob, reason, file, stats.inode));
-    try {
-      await this.#linkIn(localPath(this.#root, path), this.blobPath(blob));
-    } catch (error) {
-      this.#rows.remove(id);
-      // The file is gone already: there is nothing to keep, and nothing is lost by replacing nothing.
-      if (errnoOf(error) === 'ENOENT') return undefined;
-      throw error;
-    }
-    return {
-      id,
-      confirm: () => this.#rows.markKept(id),
-      abandon: async () => {
-        await rm(this.blobPath(blob), { force: true });
-        this.#rows.remove(id);
-      },
-    };
+    const keep = this.prepareLink(path, stats, file, reason);
+    keep.record();
+    return (await keep.link()) ? keep : undefined;
   }
 
   /**
@@ -237,9 +263,14 @@ export class VersionStore {
   }
 }
 
-/** A new keep's name in the store: time-ordered, unguessable, never reused. */
+/** This process's part of keep names: time-ordered keeps of two processes never meet. */
+const PROCESS_PART = randomBytes(4).toString('hex');
+let keepCount = 0;
+
+/** A new keep's name in the store: time-ordered and never reused (no random bytes a keep: ~20 us each). */
 function newKeepId(): string {
-  return `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+  keepCount += 1;
+  return `${Date.now().toString(36)}-${PROCESS_PART}-${keepCount.toString(36)}`;
 }
 
 /** The files at or below `absolute` ('' inside for a file itself), without following links. */

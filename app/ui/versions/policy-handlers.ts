@@ -42,7 +42,7 @@ function storeOf(target: VersionsTarget): VersionStore {
 async function thinNow(target: VersionsTarget, policy: PairVersions): Promise<void> {
   const store = storeOf(target);
   const capBytes = policy.capBytes ?? (await defaultCapBytes(target.place.root));
-  const going = await versionsToThin(store, policy, store.rows.usage().bytes, capBytes, Date.now());
+  const going = versionsToThin(store, policy, store.rows.usage().bytes, capBytes, Date.now());
   for (const row of going) await store.remove(row);
 }
 
