@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { folderKey, indexFilePath } from '../index/index-db.ts';
 import { ensurePrivateDir, writePrivateFileAtomic } from './private-file.ts';
+import { ProfileError } from './profile-errors.ts';
 
 /** The folder below the profile that holds one `<key>.json` per pair (the key of the pair's index file). */
 export const FOLDER_PAIRS_DIR = 'folders';
@@ -178,5 +179,17 @@ function uniqueForms(path: string): string[] {
   } catch {
     // A path that does not exist (yet) can still be inside a pair; it is looked up as given.
     return [path];
+  }
+}
+
+/** A pair's record as JSON; undefined when there is none. Its fields are read by their own modules. */
+export function readPairRecord(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ProfileError(`The folder pair's record ${path} cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -1,9 +1,9 @@
 // A pair's files on demand in its profile record: where its cache folder is, what is kept here, and how much room it may take.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { folderKey } from '../index/index-db.ts';
-import { pairFilePath, type FolderPair } from './folder-pairs.ts';
+import { pairFilePath, readPairRecord, type FolderPair } from './folder-pairs.ts';
 import { ProfileError } from './profile-errors.ts';
 import { writePrivateFileAtomic } from './private-file.ts';
 
@@ -51,17 +51,6 @@ export function syncRootOf(pair: Pick<FolderPair, 'localRoot'>, onDemand: PairOn
   return onDemand?.cache ?? pair.localRoot;
 }
 
-function readRecord(path: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ProfileError(`The folder pair's record ${path} cannot be read: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-}
-
 function onDemandOfRecord(
   record: Record<string, unknown> | undefined,
   path: string,
@@ -82,7 +71,7 @@ function onDemandOfRecord(
 /** The on-demand setting of the pair of `localRoot`; undefined for a pair that holds every file. */
 export function readPairOnDemand(profileDir: string, localRoot: string): PairOnDemand | undefined {
   const path = pairFilePath(profileDir, resolve(localRoot));
-  return onDemandOfRecord(readRecord(path), path);
+  return onDemandOfRecord(readPairRecord(path), path);
 }
 
 /**
@@ -95,7 +84,7 @@ export async function updatePairOnDemand(
   change: (onDemand: PairOnDemand | undefined) => PairOnDemand | undefined,
 ): Promise<PairOnDemand | undefined> {
   const path = pairFilePath(profileDir, resolve(localRoot));
-  const record = readRecord(path);
+  const record = readPairRecord(path);
   if (record === undefined) {
     throw new ProfileError(`${localRoot} is not a synced folder of this profile (no record ${path}).`);
   }

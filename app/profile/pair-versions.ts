@@ -1,8 +1,7 @@
 // A pair's versions policy in its profile record: how long content this client replaced or removed is kept, how much room it may take, and who wins a conflict.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { pairFilePath } from './folder-pairs.ts';
+import { pairFilePath, readPairRecord } from './folder-pairs.ts';
 import { ProfileError } from './profile-errors.ts';
 import { writePrivateFileAtomic } from './private-file.ts';
 
@@ -38,17 +37,6 @@ const versionsSchema = z.strictObject({
   conflicts: z.enum(['ask', 'newer', 'this', 'device']),
 });
 
-function readRecord(path: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ProfileError(`The folder pair's record ${path} cannot be read: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-}
-
 function versionsOfRecord(record: Record<string, unknown> | undefined, path: string): PairVersions {
   const found = record?.['versions'];
   if (found === undefined || found === null) return DEFAULT_PAIR_VERSIONS;
@@ -66,7 +54,7 @@ function versionsOfRecord(record: Record<string, unknown> | undefined, path: str
 /** The versions policy of the pair of `localRoot`: its own, or the defaults. */
 export function readPairVersions(profileDir: string, localRoot: string): PairVersions {
   const path = pairFilePath(profileDir, resolve(localRoot));
-  return versionsOfRecord(readRecord(path), path);
+  return versionsOfRecord(readPairRecord(path), path);
 }
 
 /** Changes the versions policy of a recorded pair (read, changed, written atomically). */
@@ -76,7 +64,7 @@ export async function updatePairVersions(
   change: (versions: PairVersions) => PairVersions,
 ): Promise<PairVersions> {
   const path = pairFilePath(profileDir, resolve(localRoot));
-  const record = readRecord(path);
+  const record = readPairRecord(path);
   if (record === undefined) {
     throw new ProfileError(`${localRoot} is not a synced folder of this profile (no record ${path}).`);
   }
