@@ -1,5 +1,5 @@
 // Files on demand in the window, as a user meets them. With `mch-sync ui` (the real core, a real FUSE mount) in Chromium against the real device: the choice at first run, the setting and its cache limit in Settings, a pair of whole files turned on demand with every file kept, and an on-demand pair turned off again (asked first) with every file downloaded into its folder. With the scripted bridge (statuses made here, as the live service will report them): files opening on a card, an open that failed, the choice where this computer cannot have it. Screenshots in test-results/ui-on-demand/.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,11 +12,11 @@ import { isPlaceholder } from '../../app/sync/local/placeholders.ts';
 import { openingFileView } from '../../app/ui/pairs/on-demand-views.ts';
 import { it, test } from '../helpers/fixtures.ts';
 import { clientFor } from '../helpers/api-client.ts';
+import { startUiHost } from '../helpers/ui-host-process.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import type { TestDevice } from '../helpers/device.ts';
 import { waitFor } from '../helpers/live-pair.ts';
 import { blobHolding, mountsBelow } from '../helpers/on-demand.ts';
-import { MCH_SYNC_BIN } from '../helpers/mch-sync.ts';
 import { serveRenderer, type RendererServer } from '../helpers/renderer-server.ts';
 import { rendererSample } from '../helpers/renderer-sample.ts';
 import { scriptedBridgeSource } from '../helpers/scripted-bridge.ts';
@@ -27,7 +27,6 @@ const unavailable = onDemandUnavailable();
 
 let account: SignedInProfile | undefined;
 let ui: ChildProcessWithoutNullStreams | undefined;
-let output = '';
 let browser: TestBrowser | undefined;
 let server: RendererServer | undefined;
 const problems: string[] = [];
@@ -94,12 +93,12 @@ describe.skipIf(unavailable !== undefined)('with mch-sync ui and a real mount', 
     account = await signedInProfile(device, 'mch-ui-on-demand-');
     folder = join(account.home, 'Library');
     mkdirSync(folder);
-    ui = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', account.profile, 'ui', '--no-open'], {
-      env: { ...account.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
-    });
-    ui.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    ui.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const address = await waitFor('the address', () => /The window is at (\S+)/.exec(output)?.[1]);
+    let address: string;
+    ({ process: ui, address } = await startUiHost(account.profile, {
+      ...account.env,
+      DISPLAY: '',
+      WAYLAND_DISPLAY: '',
+    }));
     page = await newPage();
     await page.goto(address);
     mkdirSync(SHOTS, { recursive: true });

@@ -1,15 +1,15 @@
 // Selective sync in the window, as a user meets it: `mch-sync ui` (the real core and headless host) in Chromium against the real device. Folders left out when the pair is made, the tree in Settings opened folder by folder, unchecking with each answer for the copy here, checking again, and a new device folder over the threshold answered on its card; screenshots in test-results/ui-selection/.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect } from 'vitest';
 import { it, test } from '../helpers/fixtures.ts';
 import { clientFor } from '../helpers/api-client.ts';
+import { startUiHost } from '../helpers/ui-host-process.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import type { TestDevice } from '../helpers/device.ts';
 import { waitFor } from '../helpers/live-pair.ts';
-import { MCH_SYNC_BIN } from '../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../helpers/signed-in-profile.ts';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui-selection');
@@ -17,7 +17,6 @@ const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui-selectio
 let account: SignedInProfile;
 let folder: string;
 let ui: ChildProcessWithoutNullStreams;
-let output = '';
 let browser: TestBrowser;
 let page: Page;
 const problems: string[] = [];
@@ -87,12 +86,12 @@ test.beforeAll(async ({ device }) => {
   account = await signedInProfile(device, 'mch-ui-selection-');
   folder = join(account.home, 'Library');
   mkdirSync(folder);
-  ui = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', account.profile, 'ui', '--no-open'], {
-    env: { ...account.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
-  });
-  ui.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  ui.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const address = await waitFor('the address', () => /The window is at (\S+)/.exec(output)?.[1]);
+  let address: string;
+  ({ process: ui, address } = await startUiHost(account.profile, {
+    ...account.env,
+    DISPLAY: '',
+    WAYLAND_DISPLAY: '',
+  }));
   browser = await launchBrowser();
   page = await browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -19,6 +19,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../helpers/fixtures.ts';
 import { clientFor } from '../helpers/api-client.ts';
+import { startUiHost } from '../helpers/ui-host-process.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { jpegWithExif } from '../helpers/images.ts';
 import type { TestDevice } from '../helpers/device.ts';
@@ -33,7 +34,8 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 let folder: string;
 let ui: ChildProcessWithoutNullStreams;
-let output = '';
+/** What the host printed (its address line, its `Stopped.`). */
+let hostOutput: () => string = () => '';
 let browser: TestBrowser;
 let page: Page;
 const problems: string[] = [];
@@ -65,12 +67,8 @@ beforeAll(async () => {
       exif: { make: 'Canon', model: 'Canon EOS R5', dateTimeOriginal: '2024:03:10 09:15:00' },
     }),
   );
-  ui = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', join(home, 'profile'), 'ui', '--no-open'], {
-    env,
-  });
-  ui.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  ui.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const address = await waitFor('the address', () => /The window is at (\S+)/.exec(output)?.[1]);
+  let address: string;
+  ({ process: ui, address, output: hostOutput } = await startUiHost(join(home, 'profile'), env));
   browser = await launchBrowser();
   page = await browser.context.newPage();
   page.on('console', (message) => {
@@ -498,7 +496,7 @@ describe('the window of mch-sync ui', () => {
     const exited = new Promise<number | null>((done) => ui.once('exit', done));
     ui.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).toContain('Stopped.');
+    expect(hostOutput()).toContain('Stopped.');
     // Once the host is gone, the page's event stream may try to reconnect before the test ends, and
     // Chromium logs that refusal: the only error the stop may cause (it raced the check: 1 run in 8).
     const afterStop = problems.slice(before).filter((text) => !text.includes('ERR_CONNECTION_REFUSED'));

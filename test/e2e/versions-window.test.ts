@@ -1,5 +1,5 @@
 // Versions in the window, as a user meets them: `mch-sync ui` (the real core and headless host) in Chromium against the real device. A file a device edit replaced, put back from a search result; its versions from an activity line and from the address the tray opens; files deleted on the device found by name and restored under "Recently deleted"; five conflicts made on both sides, settled with each answer and two at once; the policy and "Clear versions" in Settings. Screenshots in test-results/ui-versions/.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -8,11 +8,11 @@ import { readPairVersions } from '../../app/profile/pair-versions.ts';
 import { routeFragment } from '../../common/window-route.ts';
 import { it, test } from '../helpers/fixtures.ts';
 import { clientFor } from '../helpers/api-client.ts';
+import { startUiHost } from '../helpers/ui-host-process.ts';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
 import type { TestDevice } from '../helpers/device.ts';
 import { drawnPng, receiptPng } from '../helpers/drawn-png.ts';
 import { waitFor } from '../helpers/live-pair.ts';
-import { MCH_SYNC_BIN } from '../helpers/mch-sync.ts';
 import { signedInProfile, type SignedInProfile } from '../helpers/signed-in-profile.ts';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui-versions');
@@ -20,7 +20,6 @@ const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'ui-versions
 let account: SignedInProfile;
 let folder: string;
 let ui: ChildProcessWithoutNullStreams;
-let output = '';
 let browser: TestBrowser;
 let page: Page;
 const problems: string[] = [];
@@ -120,12 +119,12 @@ test.beforeAll(async ({ device }) => {
   account = await signedInProfile(device, 'mch-ui-versions-');
   folder = join(account.home, 'Library');
   mkdirSync(folder);
-  ui = spawn(process.execPath, [MCH_SYNC_BIN, '--profile', account.profile, 'ui', '--no-open'], {
-    env: { ...account.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
-  });
-  ui.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  ui.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const address = await waitFor('the address', () => /The window is at (\S+)/.exec(output)?.[1]);
+  let address: string;
+  ({ process: ui, address } = await startUiHost(account.profile, {
+    ...account.env,
+    DISPLAY: '',
+    WAYLAND_DISPLAY: '',
+  }));
   browser = await launchBrowser();
   page = await browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
