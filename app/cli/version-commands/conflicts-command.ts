@@ -27,14 +27,15 @@ Exit codes: 0 listed (none too), 1 failed, 2 usage error (a folder outside every
 
 type Values = Record<string, string | boolean | undefined>;
 
-interface SideJson {
+export interface SideJson {
   path: string;
   size: number;
   mTimeMs: number;
   from: string;
 }
 
-interface ConflictJson {
+/** One conflict as `conflicts --json` prints it. */
+export interface ConflictJson {
   folder: string;
   path: string;
   copyPath: string;

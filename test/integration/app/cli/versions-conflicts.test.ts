@@ -1,4 +1,5 @@
 // `mch-sync conflicts` and `resolve --keep this|device|both`, and the conflict policies of `folders set --conflicts`: conflicts made by `run --once` against the real device, the results checked on both sides.
+import type { ConflictJson } from '../../../../app/cli/version-commands/conflicts-command.ts';
 import { existsSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
@@ -18,23 +19,6 @@ import {
 } from '../../../helpers/versions-cli.ts';
 
 const SLOW = 300_000;
-
-interface SideJson {
-  path: string;
-  size: number;
-  mTimeMs: number;
-  from: string;
-}
-
-interface ConflictJson {
-  folder: string;
-  path: string;
-  copyPath: string;
-  madeAtMs: number;
-  madeHere: boolean;
-  copy: SideJson;
-  original: SideJson;
-}
 
 /** Changes `path` here and on the device, then a pass: the device's version at the name, this computer's beside it. */
 async function makeConflict(world: VersionsWorld, path: string, mine: string, theirs: string): Promise<void> {
