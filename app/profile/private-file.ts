@@ -28,9 +28,10 @@ export async function writePrivateFileAtomic(path: string, data: string): Promis
 
 /**
  * The same atomic write with another mode (a file manager's entry must be readable, a KDE service
- * menu executable). The folder must exist. The temporary file is never wider than `mode`.
+ * menu executable). The folder must exist. The temporary file is never wider than `mode`. Bytes are
+ * written as they are (a shared file edited byte for byte); a string as UTF-8.
  */
-export async function writeFileAtomic(path: string, data: string, mode: number): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode: number): Promise<void> {
   const dir = dirname(path);
   const temporary = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', mode);
