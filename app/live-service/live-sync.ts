@@ -24,6 +24,7 @@ import {
   type QueuedPass,
 } from './pass-requests.ts';
 import { WatchedDeletions } from './watched-deletions.ts';
+import type { LiveSyncObserver } from './live-sync-observer.ts';
 
 export interface LiveSyncOptions {
   /** Builds the folder pair's engine with the service's event handlers. */
@@ -54,6 +55,8 @@ export interface LiveSyncOptions {
    * it saw no event for; without it the watcher scans the folder at start and keeps the result.
    */
   knownItem?: LocalWatcherOptions['knownItem'];
+  /** Told what the service sees and does, item by item (the state service's tracker of the pair). */
+  observer?: LiveSyncObserver;
 }
 
 const MAX_ACTIVITY = 200;
@@ -102,6 +105,7 @@ export class LiveSync {
       onActivity: (entry) => this.noteActivity(entry),
       onProgress: (progress) => {
         this.#progress = progress;
+        this.#options.observer?.progress(progress);
         this.#setState(progress.itemsTotal > 0 ? 'syncing' : this.#state);
         this.#options.onChange?.();
       },
@@ -136,6 +140,9 @@ export class LiveSync {
       onBatch: (batch) => {
         this.#localActivity = true;
         this.#deletions.noteBatch(batch);
+        this.#options.observer?.localChanges(
+          batch.changes.filter((change) => change.kind !== 'deleted').map((change) => change.path),
+        );
         this.#request('trust-cache', null, batch.affectedPaths);
       },
       onRescanNeeded: (reason, message) => {
@@ -294,16 +301,19 @@ export class LiveSync {
       await this.#watchAgainIfBack();
       // Unwatched, only a pass that reads the whole folder sees what changed in it.
       if (this.#rewatch) mode = 'revalidate';
+      this.#options.observer?.passStarted();
       const report = await this.#engine.syncOnce(
         passOptions(mode, choice, scope, abort.signal, this.#deletions.forEngine),
       );
       this.#failures = 0;
       if (mode === 'revalidate') this.#safety?.noteFullRescan();
+      this.#options.observer?.passEnded(report);
       this.#afterReport(report);
       this.#schedulePoll(
         hadLocalActivity ? (this.#options.activePollMs ?? 5_000) : (this.#options.pollMs ?? 30_000),
       );
     } catch (error) {
+      this.#options.observer?.passEnded(null);
       if (this.#paused || this.#stopped) return;
       this.#afterFailure(error);
     } finally {

@@ -13,6 +13,7 @@ import { readPairVersions } from '../profile/pair-versions.ts';
 import { startControlServer } from './control-server.ts';
 import { controlSocketPath, folderKey } from './control-socket-path.ts';
 import { LiveSync } from './live-sync.ts';
+import type { LiveSyncObserver } from './live-sync-observer.ts';
 import { pinnedPolicy } from '../on-demand/pinned-policy.ts';
 import { pinnedIdsReader, readPairOnDemand } from '../profile/pair-on-demand.ts';
 import { startOnDemandService, type OnDemandService } from '../on-demand/on-demand-service.ts';
@@ -57,6 +58,21 @@ export interface PairServiceOptions {
   onLogError?: (error: Error) => void;
   /** The status changed. */
   onChange?: () => void;
+  /** The client's state service: told what the service sees, item by item (file-manager emblems). */
+  states?: PairStateSink;
+}
+
+/** Where a pair's states go (app/file-state/state-service.ts), given what the pair is. */
+export interface PairStateSink {
+  track(pair: {
+    folder: string;
+    syncRoot: string;
+    index: IndexStore;
+    onDemand: boolean;
+    pinnedIds?: () => ReadonlySet<string>;
+    excluded: () => readonly string[];
+  }): LiveSyncObserver;
+  untrack(observer: LiveSyncObserver): void;
 }
 
 export interface PairServiceOnDemand {
@@ -116,8 +132,21 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
           () => live.syncNow(),
           logLine,
         );
+  const selection = pairSelectionStore(options.profileDir, options.localRoot);
+  const observer = options.states?.track({
+    folder: options.localRoot,
+    syncRoot,
+    index: options.index,
+    onDemand: onDemand !== undefined,
+    ...(onDemand === undefined ? {} : { pinnedIds: onDemand.pinned }),
+    excluded: () => {
+      const { excluded, waiting } = selection.read();
+      return [...excluded, ...waiting].map((folder) => folder.path);
+    },
+  });
   const live = new LiveSync({
     localRoot: syncRoot,
+    ...(observer === undefined ? {} : { observer }),
     pairFolder: options.localRoot,
     ...(mountStatus === undefined ? {} : { mountStatus: () => mountStatus.status() }),
     // The watcher looks up what it saw no event for in the index, instead of holding a scan of every
@@ -143,7 +172,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         ...(options.folderLock === undefined ? {} : { folderLock: options.folderLock }),
         env: options.env,
         ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
-        selection: pairSelectionStore(options.profileDir, options.localRoot),
+        selection,
         versions: () => readPairVersions(options.profileDir, options.localRoot),
         log: logLine,
         events: {
@@ -192,6 +221,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     await live.start();
   } catch (error) {
     await live.stop();
+    if (observer !== undefined) options.states?.untrack(observer);
     await mounted?.stop();
     await server.close();
     await log.close();
@@ -202,6 +232,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     versions,
     stop: async () => {
       await live.stop();
+      if (observer !== undefined) options.states?.untrack(observer);
       await mounted?.stop();
       await server.close();
       log.write({ level: 'info', message: 'live sync stopped' });

@@ -70,8 +70,15 @@ export interface LiveSync {
   readonly ended: Promise<void>;
 }
 
-/** `mch-sync run --folder` in a child process, once its folder is mounted and a first pass is over. */
-export async function liveSync(profile: SignedInProfile, folder: string): Promise<LiveSync> {
+/**
+ * `mch-sync run --folder` in a child process, once its folder is mounted (an on-demand pair's; `mounted:
+ * false` for another) and a first pass is over.
+ */
+export async function liveSync(
+  profile: SignedInProfile,
+  folder: string,
+  options: { mounted?: boolean } = {},
+): Promise<LiveSync> {
   const child = spawn(
     process.execPath,
     [MCH_SYNC_BIN, '--profile', profile.profile, 'run', '--folder', folder],
@@ -82,7 +89,9 @@ export async function liveSync(profile: SignedInProfile, folder: string): Promis
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await waitFor('the mount', async () => ((await isOurMount(folder)) ? true : undefined));
+    if (options.mounted !== false) {
+      await waitFor('the mount', async () => ((await isOurMount(folder)) ? true : undefined));
+    }
     await waitFor('a first pass', async () => {
       const now = await serviceStatus(profile, folder);
       return now?.state === 'idle' && now.lastSyncAtMs !== null ? true : undefined;

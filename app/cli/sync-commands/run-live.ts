@@ -6,6 +6,9 @@ import type { DeviceName } from '../../sync/guards/device-check.ts';
 import type { FolderLockRenewal } from '../../sync/guards/folder-check.ts';
 import type { EngineLogLine } from '../../sync/engine.ts';
 import type { CommandContext } from '../terminal/cli-context.ts';
+import { StateService } from '../../file-state/state-service.ts';
+import { openShareSession } from '../share-commands/share-session.ts';
+import { commandStateActions } from '../state-commands/state-actions.ts';
 import { plainDisplay, terminalDisplay, type LiveDisplay } from './live-display.ts';
 
 export { liveLogDir } from '../../live-service/pair-service.ts';
@@ -31,7 +34,9 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
   const signal = context.deps.signal;
   // The display reads the service's status, and the service reports to the display: set once both exist.
   const view: { display?: LiveDisplay } = {};
+  const states = await startStates(context);
   const service = await startPairService({
+    ...(states === undefined ? {} : { states }),
     profileDir: context.profileDir,
     client: run.client,
     index: run.index,
@@ -68,8 +73,35 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     });
   } finally {
     await service.stop();
+    await states?.close();
     view.display.close();
   }
   context.print('Stopped. The next run continues from here.');
   return 0;
+}
+
+/**
+ * The state service of this run (the file manager's emblems and entries). Without it sync goes on:
+ * a socket that cannot be made is said once, and the emblems are missing.
+ */
+async function startStates(context: CommandContext): Promise<StateService | undefined> {
+  let sharing: ReturnType<typeof openShareSession> | undefined;
+  try {
+    return await StateService.start({
+      profileDir: context.profileDir,
+      actions: commandStateActions(context),
+      sharedIds: async () => {
+        // Opened once; a failure (offline at start) is tried again at the next ask.
+        sharing ??= openShareSession(context, []).catch((error: unknown) => {
+          sharing = undefined;
+          throw error;
+        });
+        const shares = await (await sharing).sharing.list();
+        return new Set(shares.flatMap((share) => share.fileIds));
+      },
+    });
+  } catch (error) {
+    context.warn(`file managers cannot show sync states (${(error as Error).message})`);
+    return undefined;
+  }
 }

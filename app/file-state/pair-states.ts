@@ -1,0 +1,269 @@
+// The state of every path of one pair, kept as the live service works: what the index knows, plus what is waiting, moving, in conflict or left out.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FileStateAnswer, NotSyncedReason } from '../../common/file-state.ts';
+import type { SyncProgress } from '../../common/sync-status.ts';
+import type { IndexStore } from '../index/index-store.ts';
+import { STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
+import { temporaryOrSystemReason } from '../sync/local/local-names.ts';
+import { isPlaceholder } from '../sync/local/placeholders.ts';
+import type { PassIssue, PassReport } from '../sync/pass-report.ts';
+import { conflictedPaths } from './conflicted-paths.ts';
+import { StateTree, urgency, type Exception } from './state-tree.ts';
+
+export interface PairStatesOptions {
+  /** The pair's folder as the user sees it (an on-demand pair's mount point), absolute. */
+  folder: string;
+  /** The folder synced (an on-demand pair's cache folder, else `folder`). */
+  syncRoot: string;
+  index: IndexStore;
+  /** An on-demand pair: files may be placeholders, and kept ones are pinned. */
+  onDemand: boolean;
+  /** The remote ids of the items kept on this computer (and everything below them). */
+  pinnedIds?: () => ReadonlySet<string>;
+  /** The device folders selective sync leaves out, relative to the pair. */
+  excluded?: () => readonly string[];
+  /** The remote ids of the items shared by a link, asked after passes. */
+  sharedIds?: () => Promise<ReadonlySet<string>>;
+  /** Paths (relative) whose state may have changed. */
+  onChange: (paths: string[]) => void;
+}
+
+// Layers in the order a path shows them: what moves now, then what waits, then a conflict, then an issue.
+const LAYERS = ['transfer', 'waiting', 'conflict', 'issue'] as const;
+const WAITING: Exception = { state: 'waiting' };
+
+export type PathAnswer = Omit<FileStateAnswer, 'path' | 'folder' | 'from'> & { from?: string };
+
+export class PairStates {
+  readonly #options: PairStatesOptions;
+  readonly #tree = new StateTree(LAYERS);
+  /** Waiting paths with the number of the batch that brought them (what a pass that started later covers). */
+  readonly #waiting = new Map<string, number>();
+  #batch = 0;
+  #coveredUpTo = 0;
+  #pinnedPaths: readonly string[] = [];
+  #excluded: readonly string[] = [];
+  #shared: ReadonlySet<string> = new Set();
+  #sharedPaths = new Set<string>();
+
+  constructor(options: PairStatesOptions) {
+    this.#options = options;
+    this.refreshRecords();
+    this.#changed(this.#tree.replace('conflict', conflictsOf(options.index)));
+  }
+
+  get folder(): string {
+    return this.#options.folder;
+  }
+
+  get onDemand(): boolean {
+    return this.#options.onDemand;
+  }
+
+  /** Local changes the watcher saw: waiting until a pass that starts after them ends. */
+  localChanges(paths: readonly string[]): void {
+    this.#batch += 1;
+    const changed: string[] = [];
+    for (const path of paths) {
+      if (isOwnFolder(path)) continue;
+      this.#waiting.set(path, this.#batch);
+      changed.push(...this.#tree.set('waiting', path, WAITING));
+    }
+    this.#changed(changed);
+  }
+
+  /** A pass starts: the changes seen so far are what it covers. */
+  passStarted(): void {
+    this.#coveredUpTo = this.#batch;
+  }
+
+  /** The transfers running now are `syncing`, the others no longer. */
+  progress(progress: SyncProgress): void {
+    const moving = new Map<string, Exception>();
+    for (const transfer of progress.transfers) {
+      moving.set(transfer.path, { state: transfer.direction === 'up' ? 'syncing-up' : 'syncing-down' });
+    }
+    this.#changed(this.#tree.replace('transfer', moving));
+  }
+
+  /**
+   * A pass ended: with its report (then what it covered is no longer waiting, and its issues are the
+   * ones shown), or without (it failed: everything still waits).
+   */
+  passEnded(report: PassReport | null): void {
+    const changed = this.#tree.replace('transfer', new Map());
+    if (report !== null && report.hold === null) {
+      for (const [path, batch] of this.#waiting) {
+        if (batch > this.#coveredUpTo) continue;
+        this.#waiting.delete(path);
+        changed.push(...this.#tree.set('waiting', path, undefined));
+      }
+      changed.push(...this.#tree.replace('issue', issuesOf(report.issues)));
+    }
+    changed.push(...this.#tree.replace('conflict', conflictsOf(this.#options.index)));
+    changed.push(...this.refreshRecords());
+    this.#changed(changed);
+    void this.refreshShares();
+  }
+
+  /** The pins and exclusions read again (after a pass, or an action that changed them). */
+  refreshRecords(): string[] {
+    const before = [...this.#pinnedPaths, ...this.#excluded];
+    const index = this.#options.index;
+    const pinned = this.#options.pinnedIds?.() ?? new Set<string>();
+    this.#pinnedPaths = [...pinned].flatMap((id) => {
+      const row = index.get(id);
+      return row === undefined ? [] : [row.path];
+    });
+    this.#excluded = [...(this.#options.excluded?.() ?? [])];
+    const after = [...this.#pinnedPaths, ...this.#excluded];
+    return before.join('\0') === after.join('\0') ? [] : [...new Set([...before, ...after])];
+  }
+
+  /** The shared items asked again; a failure keeps the last answer (offline, signed out). */
+  async refreshShares(): Promise<void> {
+    const ask = this.#options.sharedIds;
+    if (ask === undefined) return;
+    let shared: ReadonlySet<string>;
+    try {
+      shared = await ask();
+    } catch {
+      return;
+    }
+    const index = this.#options.index;
+    const paths = new Set<string>();
+    for (const id of shared) {
+      const row = index.get(id);
+      if (row !== undefined) paths.add(row.path);
+    }
+    const changed = [...paths].filter((path) => !this.#sharedPaths.has(path));
+    changed.push(...[...this.#sharedPaths].filter((path) => !paths.has(path)));
+    this.#shared = shared;
+    this.#sharedPaths = paths;
+    this.#changed(changed);
+  }
+
+  /** The state of a path of the pair ('' its folder). */
+  stateOf(path: string): PathAnswer {
+    const base = { onDemand: this.#options.onDemand, shared: this.#sharedPaths.has(path) };
+    if (isOwnFolder(path)) return { ...base, state: 'outside', kind: null };
+    const row = path === '' ? undefined : this.#options.index.byPath(path);
+    const kind = path === '' ? 'folder' : (row?.kind ?? this.#diskKind(path));
+    const own = this.#tree.own(path);
+    if (kind === 'folder') {
+      const level = this.#tree.urgencyBelow(path);
+      if (level > 0 && (own === undefined || urgency(own) < level)) {
+        const source = this.#tree.sourceBelow(path, level);
+        if (source !== undefined) return { ...base, kind, ...answerOf(source[1]), from: source[0] };
+      }
+    }
+    if (own !== undefined) return { ...base, kind, ...answerOf(own) };
+    if (this.#isExcluded(path)) return { ...base, state: 'excluded', kind: kind ?? 'folder' };
+    if (row === undefined && path !== '') {
+      if (kind === null) return { ...base, state: 'outside', kind };
+      // Temporary and system files are left out without an issue (nobody needs to act on them).
+      const temporary = temporaryOrSystemReason(path.slice(path.lastIndexOf('/') + 1));
+      if (temporary !== undefined) {
+        const message = `Never synced: ${temporary}.`;
+        return {
+          ...base,
+          state: 'not-synced',
+          kind,
+          reason: 'ignored',
+          code: 'TEMPORARY_OR_SYSTEM',
+          message,
+        };
+      }
+      // Here and not in the index: new, and the next pass takes it (ignored ones carry an issue).
+      return { ...base, state: 'waiting', kind };
+    }
+    if (this.#options.onDemand) {
+      if (kind === 'file' && isPlaceholder(join(this.#options.syncRoot, path))) {
+        return { ...base, state: 'online-only', kind };
+      }
+      if (this.#isPinned(path)) return { ...base, state: 'kept', kind };
+    }
+    return { ...base, state: 'up-to-date', kind };
+  }
+
+  /** The entries of a folder (on disk, in the index, or only known by an exception), with their states. */
+  childrenOf(folder: string): Array<[string, PathAnswer]> {
+    const names = new Set<string>();
+    for (const row of this.#options.index.rowsInFolder(folder)) names.add(row.name);
+    try {
+      for (const name of readdirSync(join(this.#options.syncRoot, folder))) names.add(name);
+    } catch {
+      // A folder not here (excluded, gone): what the index knows of it.
+    }
+    const prefix = folder === '' ? '' : `${folder}/`;
+    if (folder === '') names.delete(STATE_FOLDER_NAME);
+    return [...names].sort().map((name) => [`${prefix}${name}`, this.stateOf(`${prefix}${name}`)]);
+  }
+
+  /** Whether a remote id is shared (for callers that hold ids). */
+  isShared(id: string): boolean {
+    return this.#shared.has(id);
+  }
+
+  #diskKind(path: string): 'file' | 'folder' | null {
+    try {
+      return statSync(join(this.#options.syncRoot, path)).isDirectory() ? 'folder' : 'file';
+    } catch {
+      return null;
+    }
+  }
+
+  #isExcluded(path: string): boolean {
+    return this.#excluded.some((folder) => path === folder || path.startsWith(`${folder}/`));
+  }
+
+  #isPinned(path: string): boolean {
+    return this.#pinnedPaths.some((kept) => kept === '' || path === kept || path.startsWith(`${kept}/`));
+  }
+
+  #changed(paths: readonly string[]): void {
+    if (paths.length > 0) this.#options.onChange([...new Set(paths)]);
+  }
+}
+
+function answerOf(exception: Exception): Omit<PathAnswer, 'kind' | 'shared' | 'onDemand'> {
+  return {
+    state: exception.state,
+    ...(exception.reason === undefined ? {} : { reason: exception.reason }),
+    ...(exception.code === undefined ? {} : { code: exception.code }),
+    ...(exception.message === undefined ? {} : { message: exception.message }),
+  };
+}
+
+/** The pass's issues as exceptions: a skipped item is `ignored`; a warning is synced and shows nothing. */
+function issuesOf(issues: readonly PassIssue[]): Map<string, Exception> {
+  const found = new Map<string, Exception>();
+  for (const issue of issues) {
+    if (issue.kind === 'warning' || isOwnFolder(issue.path)) continue;
+    found.set(issue.path, {
+      state: 'not-synced',
+      reason: reasonOf(issue),
+      code: issue.code,
+      message: issue.message,
+    });
+  }
+  return found;
+}
+
+function reasonOf(issue: PassIssue): NotSyncedReason {
+  if (issue.kind === 'skipped') return 'ignored';
+  if (issue.code === 'NAME_CLASH' || issue.code === 'KEPT_COPY_HOLDS_NAME') return 'name-clash';
+  if (issue.code === 'FILE_TOO_LARGE') return 'too-large';
+  return 'error';
+}
+
+function conflictsOf(index: IndexStore): Map<string, Exception> {
+  const found = new Map<string, Exception>();
+  for (const path of conflictedPaths(index)) found.set(path, { state: 'conflict' });
+  return found;
+}
+
+function isOwnFolder(path: string): boolean {
+  return path === STATE_FOLDER_NAME || path.startsWith(`${STATE_FOLDER_NAME}/`);
+}
