@@ -80,13 +80,15 @@ export const FILE_STATE_PROTOCOL = 1;
  * Requests, one JSON object per line. `state`: the state of each path (at most 10,000); `children`: a
  * folder's own state and every entry's in it (on disk or on the device), what a file manager showing
  * the folder needs in one question; `subscribe`: from now on `changed` lines come on this connection;
- * `act`: carry out a menu entry on paths (by the client that syncs them).
+ * `act`: carry out a menu entry on paths (by the client that syncs them); `shares-changed`: a link was
+ * made or revoked elsewhere (a command), so the shared items are asked again now.
  */
 export type FileStateRequest =
   | { id: number | string; op: 'state'; paths: string[] }
   | { id: number | string; op: 'children'; path: string }
   | { id: number | string; op: 'subscribe' }
-  | { id: number | string; op: 'act'; action: FileStateAction; paths: string[] };
+  | { id: number | string; op: 'act'; action: FileStateAction; paths: string[] }
+  | { id: number | string; op: 'shares-changed' };
 
 /** Lines the service sends: the first is always `hello`; `folders` again whenever its folders change. */
 export type FileStateMessage =

@@ -32,6 +32,7 @@ export interface PairStatesOptions {
 // Layers in the order a path shows them: what moves now, then what waits, then a conflict, then an issue.
 const LAYERS = ['transfer', 'waiting', 'conflict', 'issue'] as const;
 const WAITING: Exception = { state: 'waiting' };
+const MAX_PUSHED_BELOW = 10_000;
 
 export type PathAnswer = Omit<FileStateAnswer, 'path' | 'folder' | 'from'> & { from?: string };
 
@@ -73,9 +74,10 @@ export class PairStates {
     this.#changed(changed);
   }
 
-  /** A pass starts: the changes seen so far are what it covers. */
+  /** A pass starts: the changes seen so far are what it covers; a pin or exclusion made for it is read. */
   passStarted(): void {
     this.#coveredUpTo = this.#batch;
+    this.#changed(this.refreshRecords());
   }
 
   /** The transfers running now are `syncing`, the others no longer. */
@@ -118,7 +120,17 @@ export class PairStates {
     });
     this.#excluded = [...(this.#options.excluded?.() ?? [])];
     const after = [...this.#pinnedPaths, ...this.#excluded];
-    return before.join('\0') === after.join('\0') ? [] : [...new Set([...before, ...after])];
+    if (before.join('\0') === after.join('\0')) return [];
+    const changed = new Set([...before, ...after]);
+    // Everything below a folder pinned or excluded changes with it: said item by item, up to a bound
+    // (past it a file manager learns of the rest when it next shows them).
+    for (const folder of [...changed]) {
+      for (const row of index.below(folder)) {
+        if (changed.size >= MAX_PUSHED_BELOW) break;
+        changed.add(row.path);
+      }
+    }
+    return [...changed];
   }
 
   /** The shared items asked again; a failure keeps the last answer (offline, signed out). */

@@ -150,6 +150,30 @@ function refusal(code: string, message: string): StateError {
 }
 
 /**
+ * Tells every running client of the profile that a link was made or revoked, so their emblems follow
+ * now; best effort (a client that does not answer finds out at its next look).
+ */
+export async function tellSharesChanged(profileDir: string): Promise<void> {
+  let services: StateConnection[];
+  try {
+    services = await connectStateServices(profileDir, 2_000);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    services.map(async (service) => {
+      try {
+        await service.request({ op: 'shares-changed' });
+      } catch {
+        // Gone meanwhile, or an older client: its next look at the shares sees the change.
+      } finally {
+        service.close();
+      }
+    }),
+  );
+}
+
+/**
  * Every running client of the profile that answers (sockets of crashed ones are skipped). A state
  * folder that is not this user's own is never trusted (STATE_SOCKET_FAILED).
  */

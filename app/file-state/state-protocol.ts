@@ -25,6 +25,7 @@ const requestSchema = z.discriminatedUnion('op', [
   z.object({ id, op: z.literal('children'), path }),
   z.object({ id, op: z.literal('subscribe') }),
   z.object({ id, op: z.literal('act'), action: z.enum(FILE_STATE_ACTIONS), paths: paths.min(1) }),
+  z.object({ id, op: z.literal('shares-changed') }),
 ]);
 
 /** A request line read, or the error to answer it with (and its id when the line had one). */

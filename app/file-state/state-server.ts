@@ -28,6 +28,8 @@ export interface StateHandler {
   children(path: string): { folder: FileStateAnswer; states: FileStateAnswer[] };
   /** Carries out a menu entry; resolves to words for the user, or throws a typed error. */
   act(action: FileStateAction, paths: readonly string[]): Promise<string>;
+  /** A link was made or revoked elsewhere: the shared items are asked again. */
+  sharesChanged(): void;
 }
 
 export interface StateServerOptions {
@@ -188,6 +190,9 @@ async function answer(
       return { type: 'answer', id: request.id, states: [] };
     case 'act':
       return { type: 'done', id: request.id, message: await handler.act(request.action, request.paths) };
+    case 'shares-changed':
+      handler.sharesChanged();
+      return { type: 'answer', id: request.id, states: [] };
     default:
       return assertNever(request, 'state request');
   }

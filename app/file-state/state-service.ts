@@ -46,6 +46,7 @@ export class StateService {
         state: (paths) => paths.map((path) => service.stateOf(path)),
         children: (path) => service.childrenOf(path),
         act: (action, paths) => service.#act(action, paths),
+        sharesChanged: () => service.sharesChanged(),
       },
       ...(options.log === undefined ? {} : { log: options.log }),
     });

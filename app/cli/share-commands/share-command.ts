@@ -1,4 +1,5 @@
 // `mch-sync share PATH...`: makes (or finds) the one link of the given synced items, prints it, and can copy it and say so in a notification.
+import { tellSharesChanged } from '../../file-state/state-client.ts';
 import { copyToClipboard } from '../../system/clipboard.ts';
 import { notify } from '../../system/notifications.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
@@ -44,6 +45,7 @@ export async function runShare(context: CommandContext, values: Values, paths: s
     if (wantsNotice) await tellPerson(context, SHARE_NOTICES.failedTitle, messageOf(error));
     throw error;
   }
+  if (!result.reused) await tellSharesChanged(context.profileDir);
   if (values['json'] === true) context.print(JSON.stringify(result, null, 2));
   else context.print(result.url);
   const what = describeItems(result.items);

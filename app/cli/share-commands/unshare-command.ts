@@ -1,4 +1,5 @@
 // `mch-sync unshare URL|SHARE_ID|PATH`: revokes a link (for a path, every link of exactly that item); the link stops working at once.
+import { tellSharesChanged } from '../../file-state/state-client.ts';
 import { lstatSync } from 'node:fs';
 import type { Share } from '../../api/cloud/shares-client.ts';
 import { ShareError } from '../../share/share-errors.ts';
@@ -31,6 +32,7 @@ export async function runUnshare(context: CommandContext, args: string[]): Promi
       ? revokeLinksOfPath(context, session, target)
       : [await revokeOne(context, session, target)];
   });
+  if (revoked.length > 0) await tellSharesChanged(context.profileDir);
   for (const share of revoked) {
     const count = share.fileIds.length === 1 ? '1 item' : `${share.fileIds.length} items`;
     context.print(`Revoked ${terminalSafe(share.url)} (${count}).`);
