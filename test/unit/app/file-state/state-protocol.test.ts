@@ -1,7 +1,7 @@
 // The state socket's lines: requests checked, a line too long skipped to its newline, text that is not UTF-8 refused.
 import { describe, expect, it } from 'vitest';
 import { parseStateRequest, StateLineReader } from '../../../../app/file-state/state-protocol.ts';
-import { StateError } from '../../../../app/file-state/state-errors.ts';
+import type { StateError } from '../../../../app/file-state/state-errors.ts';
 
 describe('StateLineReader', () => {
   it('cuts lines across chunks, skips one too long up to its newline, and reads on', () => {
