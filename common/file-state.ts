@@ -96,7 +96,8 @@ export type FileStateMessage =
   | { type: 'folders'; folders: string[] }
   | { type: 'answer'; id: number | string; states: FileStateAnswer[]; folder?: FileStateAnswer }
   | { type: 'done'; id: number | string; message: string }
-  | { type: 'changed'; states: FileStateAnswer[] }
+  /** `atMs`: when the first of these changes was recorded (ms since the epoch, with a fraction). */
+  | { type: 'changed'; states: FileStateAnswer[]; atMs?: number }
   | { type: 'error'; id: number | string | null; code: string; message: string };
 
 /** The longest request line the service reads (bytes); a longer one is answered `STATE_TOO_LARGE`. */

@@ -40,8 +40,8 @@ export interface StateServerOptions {
 
 export interface StateServer {
   readonly socketPath: string;
-  /** Sends changed states to every subscriber. */
-  push(states: readonly FileStateAnswer[]): void;
+  /** Sends changed states to every subscriber; `atMs`: when the first of them was recorded. */
+  push(states: readonly FileStateAnswer[], atMs: number): void;
   /** Tells every connection the folders served now. */
   foldersChanged(): void;
   /** How many connections subscribed. */
@@ -120,9 +120,9 @@ export async function startStateServer(options: StateServerOptions): Promise<Sta
   let closing: Promise<void> | undefined;
   return {
     socketPath,
-    push(states) {
+    push(states, atMs) {
       if (states.length === 0) return;
-      for (const socket of subscribed) send(socket, { type: 'changed', states: [...states] });
+      for (const socket of subscribed) send(socket, { type: 'changed', states: [...states], atMs });
     },
     foldersChanged() {
       const folders = handler.folders();

@@ -26,6 +26,8 @@ export class StateService {
   readonly #book = new StateBook();
   readonly #pending = new Map<PairStates, Set<string>>();
   #flush: NodeJS.Immediate | undefined;
+  /** When the first change waiting for the next push was recorded. */
+  #pendingSinceMs: number | undefined;
   #server: StateServer | undefined;
   readonly #options: StateServiceOptions;
   /** The account's shared ids, asked at most every SHARES_TTL_MS whatever the number of pairs and passes. */
@@ -137,8 +139,11 @@ export class StateService {
       this.#pending.set(states, pending);
     }
     for (const path of paths) pending.add(path);
+    this.#pendingSinceMs ??= performance.timeOrigin + performance.now();
     this.#flush ??= setImmediate(() => {
       this.#flush = undefined;
+      const atMs = this.#pendingSinceMs ?? Date.now();
+      this.#pendingSinceMs = undefined;
       const answers: FileStateAnswer[] = [];
       for (const [pair, changed] of this.#pending) {
         for (const relative of changed) {
@@ -147,7 +152,7 @@ export class StateService {
         }
       }
       this.#pending.clear();
-      this.#server?.push(answers);
+      this.#server?.push(answers, atMs);
     });
   }
 }
