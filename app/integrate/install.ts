@@ -9,6 +9,13 @@ import { KDE_SERVICE_MENU_MODE, renderKdeServiceMenu } from './kde-service-menu.
 import { renderNemoAction } from './nemo-action.ts';
 import { renderPythonExtension } from './python-extension.ts';
 import {
+  installSidebarPlaces,
+  removeSidebarPlaces,
+  sidebarPlacesState,
+  sidebarPlacesTargets,
+  type SidebarPlacesTarget,
+} from './sidebar-places.ts';
+import {
   countThunarActions,
   EMPTY_UCA_XML,
   findThunarAction,
@@ -31,7 +38,8 @@ export type IntegrationTarget =
       block: string;
       uniqueId: string;
       systemFiles: string[];
-    };
+    }
+  | SidebarPlacesTarget;
 
 /** Where the entries go: the XDG base folders of `env` (XDG Base Directory spec), else under `home`. */
 export interface IntegrationPlaces {
@@ -95,6 +103,8 @@ export function integrationTargets(
       uniqueId: stem,
       systemFiles: systemConfig.map((dir) => join(dir, 'Thunar', 'uca.xml')),
     },
+    // The synced folders in the sidebars (GTK bookmarks, KDE places), last: they are not menu entries.
+    ...sidebarPlacesTargets(description, { data, config }),
   ];
 }
 
@@ -108,6 +118,7 @@ export type TargetState =
 
 export async function targetState(target: IntegrationTarget): Promise<TargetState> {
   try {
+    if (target.kind === 'sidebar-places') return await sidebarPlacesState(target);
     if (target.kind === 'own-file') {
       const found = await guarded(target.path, 'read', () => readWithMode(target.path));
       if (found === undefined) return { state: 'not-installed' };
@@ -132,6 +143,7 @@ export async function targetState(target: IntegrationTarget): Promise<TargetStat
 export type InstallOutcome = 'written' | 'unchanged';
 
 export async function installTarget(target: IntegrationTarget): Promise<InstallOutcome> {
+  if (target.kind === 'sidebar-places') return await installSidebarPlaces(target);
   if (target.kind === 'own-file') {
     if ((await targetState(target)).state === 'installed') return 'unchanged';
     await guarded(target.path, 'write', async () => {
@@ -161,6 +173,7 @@ export async function installTarget(target: IntegrationTarget): Promise<InstallO
 export type RemoveOutcome = 'removed' | 'absent' | 'not-ours';
 
 export async function removeTarget(target: IntegrationTarget): Promise<RemoveOutcome> {
+  if (target.kind === 'sidebar-places') return await removeSidebarPlaces(target);
   if (target.kind === 'own-file') {
     const text = await guarded(target.path, 'read', () => readText(target.path));
     if (text === undefined) return 'absent';
