@@ -3,18 +3,18 @@ import { accessSync, constants } from 'node:fs';
 import { mkdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { writeFileAtomic } from '../profile/private-file.ts';
+import {
+  emblemIconsState,
+  emblemIconsTarget,
+  installEmblemIcons,
+  removeEmblemIcons,
+  type EmblemIconsTarget,
+} from './emblem-icons.ts';
 import { entryStem, GENERATED_MARKER, type EntryDescription } from './entry-description.ts';
 import { IntegrateError } from './integrate-errors.ts';
 import { KDE_SERVICE_MENU_MODE, renderKdeServiceMenu } from './kde-service-menu.ts';
 import { renderNemoAction } from './nemo-action.ts';
 import { renderPythonExtension } from './python-extension.ts';
-import {
-  installSidebarPlaces,
-  removeSidebarPlaces,
-  sidebarPlacesState,
-  sidebarPlacesTargets,
-  type SidebarPlacesTarget,
-} from './sidebar-places.ts';
 import {
   countThunarActions,
   EMPTY_UCA_XML,
@@ -25,7 +25,13 @@ import {
 } from './thunar-actions.ts';
 
 export type TargetId =
-  'nautilus-python' | 'nemo-python' | 'caja-python' | 'nemo-action' | 'kde-service-menu' | 'thunar';
+  | 'nautilus-python'
+  | 'nemo-python'
+  | 'caja-python'
+  | 'nemo-action'
+  | 'kde-service-menu'
+  | 'thunar'
+  | 'emblem-icons';
 
 /** One entry: a file of ours (written whole), or our action inside Thunar's shared `uca.xml`. */
 export type IntegrationTarget =
@@ -39,7 +45,7 @@ export type IntegrationTarget =
       uniqueId: string;
       systemFiles: string[];
     }
-  | SidebarPlacesTarget;
+  | EmblemIconsTarget;
 
 /** Where the entries go: the XDG base folders of `env` (XDG Base Directory spec), else under `home`. */
 export interface IntegrationPlaces {
@@ -103,8 +109,7 @@ export function integrationTargets(
       uniqueId: stem,
       systemFiles: systemConfig.map((dir) => join(dir, 'Thunar', 'uca.xml')),
     },
-    // The synced folders in the sidebars (GTK bookmarks, KDE places), last: they are not menu entries.
-    ...sidebarPlacesTargets(description, { data, config }),
+    emblemIconsTarget(description, data),
   ];
 }
 
@@ -118,7 +123,7 @@ export type TargetState =
 
 export async function targetState(target: IntegrationTarget): Promise<TargetState> {
   try {
-    if (target.kind === 'sidebar-places') return await sidebarPlacesState(target);
+    if (target.kind === 'emblem-icons') return await emblemIconsState(target);
     if (target.kind === 'own-file') {
       const found = await guarded(target.path, 'read', () => readWithMode(target.path));
       if (found === undefined) return { state: 'not-installed' };
@@ -143,7 +148,7 @@ export async function targetState(target: IntegrationTarget): Promise<TargetStat
 export type InstallOutcome = 'written' | 'unchanged';
 
 export async function installTarget(target: IntegrationTarget): Promise<InstallOutcome> {
-  if (target.kind === 'sidebar-places') return await installSidebarPlaces(target);
+  if (target.kind === 'emblem-icons') return await installEmblemIcons(target);
   if (target.kind === 'own-file') {
     if ((await targetState(target)).state === 'installed') return 'unchanged';
     await guarded(target.path, 'write', async () => {
@@ -173,7 +178,7 @@ export async function installTarget(target: IntegrationTarget): Promise<InstallO
 export type RemoveOutcome = 'removed' | 'absent' | 'not-ours';
 
 export async function removeTarget(target: IntegrationTarget): Promise<RemoveOutcome> {
-  if (target.kind === 'sidebar-places') return await removeSidebarPlaces(target);
+  if (target.kind === 'emblem-icons') return await removeEmblemIcons(target);
   if (target.kind === 'own-file') {
     const text = await guarded(target.path, 'read', () => readText(target.path));
     if (text === undefined) return 'absent';

@@ -39,8 +39,7 @@ const description = describeEntry({
 });
 
 function targets(): IntegrationTarget[] {
-  // The sidebar places write nothing without a synced folder: sidebar-places.test.ts checks them.
-  return integrationTargets(description, { env, home }).filter((each) => each.kind !== 'sidebar-places');
+  return integrationTargets(description, { env, home });
 }
 
 function target(id: IntegrationTarget['id']): IntegrationTarget {
@@ -63,6 +62,7 @@ describe('where the entries go', () => {
       join(home, '.local/share/nemo/actions/mch-sync-share.nemo_action'),
       join(home, '.local/share/kio/servicemenus/mch-sync-share.desktop'),
       join(home, '.config/Thunar/uca.xml'),
+      join(home, '.local/share/icons/hicolor/scalable/emblems'),
     ]);
   });
 
@@ -85,23 +85,26 @@ describe('where the entries go', () => {
 
 describe('install', () => {
   it('writes every entry with its mode, then finds them installed', async () => {
-    expect(await states()).toEqual(Array(6).fill('not-installed'));
+    expect(await states()).toEqual(Array(7).fill('not-installed'));
     for (const each of targets()) expect(await installTarget(each)).toBe('written');
     expect(mode(target('kde-service-menu').path)).toBe(0o755);
     expect(mode(target('nautilus-python').path)).toBe(0o644);
     expect(mode(target('nemo-action').path)).toBe(0o644);
     // Thunar makes its own file 0600; a new one is made the same way.
     expect(mode(target('thunar').path)).toBe(0o600);
-    expect(await states()).toEqual(Array(6).fill('installed'));
+    expect(await states()).toEqual(Array(7).fill('installed'));
   });
 
   it('changes nothing the second time', async () => {
     for (const each of targets()) await installTarget(each);
-    const before = targets().map((each) => [readFileSync(each.path, 'utf8'), statSync(each.path).mtimeMs]);
+    // The emblem icons are a folder of files: each of them counts.
+    const files = (): string[] =>
+      targets().flatMap((each) =>
+        each.kind === 'emblem-icons' ? each.files.map((file) => join(each.path, file.name)) : [each.path],
+      );
+    const before = files().map((path) => [readFileSync(path, 'utf8'), statSync(path).mtimeMs]);
     for (const each of targets()) expect(await installTarget(each)).toBe('unchanged');
-    expect(targets().map((each) => [readFileSync(each.path, 'utf8'), statSync(each.path).mtimeMs])).toEqual(
-      before,
-    );
+    expect(files().map((path) => [readFileSync(path, 'utf8'), statSync(path).mtimeMs])).toEqual(before);
   });
 
   it('sees an edited entry or a lost execute bit as outdated, and puts it right', async () => {
@@ -116,10 +119,11 @@ describe('install', () => {
       'outdated',
       'outdated',
       'installed',
+      'installed',
     ]);
     for (const each of targets()) await installTarget(each);
     expect(mode(kde.path)).toBe(0o755);
-    expect(await states()).toEqual(Array(6).fill('installed'));
+    expect(await states()).toEqual(Array(7).fill('installed'));
   });
 
   it("starts a new uca.xml from the system's, so its actions stay visible", async () => {
@@ -172,7 +176,7 @@ describe('remove', () => {
   it('removes our files and action, and says when there was nothing', async () => {
     for (const each of targets()) await installTarget(each);
     for (const each of targets()) expect(await removeTarget(each)).toBe('removed');
-    expect(await states()).toEqual(Array(6).fill('not-installed'));
+    expect(await states()).toEqual(Array(7).fill('not-installed'));
     for (const each of targets()) expect(await removeTarget(each)).toBe('absent');
   });
 
