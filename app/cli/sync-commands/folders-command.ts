@@ -28,6 +28,7 @@ import { OnDemandError, onDemandUnavailable } from '../../on-demand/on-demand-pa
 import { switchOnDemand, switchWhole } from '../on-demand-commands/on-demand-switch.ts';
 import { releaseCache } from '../../on-demand/whole-pair.ts';
 import { FoldersError } from './folder-service.ts';
+import { placePairInSidebars, takePairFromSidebars } from '../../integrate/sidebar-places.ts';
 import { syncRootOf } from '../../profile/pair-on-demand.ts';
 import type { FolderPair } from '../../profile/folder-pairs.ts';
 import {
@@ -272,6 +273,8 @@ async function addPair(context: CommandContext, values: Values): Promise<number>
     await registerFolderPair(context.profileDir, { localRoot, remoteFolder });
   }
   if (values['on-demand'] === true) await switchOnDemand(context, localRoot);
+  // Where `integrate --install` put the pairs in the file managers' sidebars, this one too.
+  await placePairInSidebars(context.profileDir, localRoot, context.warn);
   const selection = givesAskOver(asked)
     ? await setAskOver(context.profileDir, { localRoot, remoteFolder }, asked)
     : undefined;
@@ -311,6 +314,7 @@ async function removePair(context: CommandContext, values: Values): Promise<numb
   } finally {
     lock.release();
   }
+  await takePairFromSidebars(context.profileDir, localRoot, context.warn);
   if (values['delete-local-files'] === true) {
     const trashed = await moveToTrash(localRoot, {
       syncRoot: resolve(localRoot, '..'),

@@ -8,6 +8,7 @@ import type { DeviceName } from '../../sync/guards/device-check.ts';
 import { indexFilePath, openIndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { registerFolderPair, type FolderPair } from '../../profile/folder-pairs.ts';
+import { placePairInSidebars } from '../../integrate/sidebar-places.ts';
 import { pairSelectionStore } from '../../profile/pair-selection.ts';
 import { readPairVersions } from '../../profile/pair-versions.ts';
 import { pinnedIdsReader, readPairOnDemand } from '../../profile/pair-on-demand.ts';
@@ -284,6 +285,8 @@ async function recordPair(
     await registerFolderPair(context.profileDir, pair);
   } else {
     await recordNewPair(context.profileDir, pair, pairs, context.warn);
+    // A new pair: in the file managers' sidebars where `integrate --install` put the others.
+    await placePairInSidebars(context.profileDir, pair.localRoot, context.warn);
   }
 }
 

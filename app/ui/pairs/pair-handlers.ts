@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { LocalEntryView } from '../../../common/contract.ts';
 import { MchError } from '../../../common/errors.ts';
 import { findPairOf, STATE_FOLDER_NAME } from '../../profile/folder-pairs.ts';
+import { placePairInSidebars, takePairFromSidebars } from '../../integrate/sidebar-places.ts';
 import { temporaryOrSystemReason } from '../../sync/local/local-names.ts';
 import type { ContractHandlers } from '../dispatch.ts';
 import type { HandlerCore } from '../handler-core.ts';
@@ -36,6 +37,11 @@ export class LocalPathError extends MchError {
   }
 }
 
+/** A sidebar place that could not change is logged; the pair is added or removed either way. */
+function sidebarWarning(core: HandlerCore): (message: string) => void {
+  return (message) => core.log('warn', message);
+}
+
 export function pairHandlers(core: HandlerCore): Handlers {
   const pairs = (): ReturnType<HandlerCore['connection']>['pairs'] => core.connection().pairs;
   return {
@@ -48,10 +54,15 @@ export function pairHandlers(core: HandlerCore): Handlers {
     'pairs:add': async ({ localRoot, remoteFolder, excluded, onDemand }) => {
       const left = await excludedAtStart(core, remoteFolder, excluded ?? []);
       const prepare = newPairPreparation(core, { excluded: left, onDemand: onDemand === true });
-      return pairs().add(localRoot, remoteFolder, prepare);
+      const added = await pairs().add(localRoot, remoteFolder, prepare);
+      // In the file managers' sidebars where `integrate --install` (or the entries' switch) put the others.
+      await placePairInSidebars(core.options.profileDir, added.localRoot, sidebarWarning(core));
+      return added;
     },
     'pairs:remove': async ({ pairId, keepLocalFiles }) => {
+      const { localRoot } = pairs().view(pairId);
       await pairs().remove(pairId, keepLocalFiles);
+      await takePairFromSidebars(core.options.profileDir, localRoot, sidebarWarning(core));
       core.emit('pairs:changed', core.pairViews());
       return {};
     },
