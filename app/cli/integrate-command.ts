@@ -28,6 +28,11 @@ other KDE file views (a service menu) and Thunar (a custom action). The entry ru
 \`mch-sync share --copy --notify <selected paths>\`. Only this user's files change; in Thunar's
 uca.xml only the mch-sync action is added or removed, the other actions are kept as they are.
 
+Each synced folder of the profile also gets a place in the sidebars, named as the window names it:
+a GTK bookmark (Nautilus, Nemo, Caja, Thunar, GTK file choosers) and a KDE place (Dolphin, KDE
+dialogs). \`folders add\` and \`folders remove\` add and take out a pair's place while they are
+installed; --remove takes out only ours: every other bookmark stays byte for byte.
+
 Options:
   --install       install the entries, or bring them up to date (nothing changes when they are)
   --remove        remove the entries of this profile
