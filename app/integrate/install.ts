@@ -16,6 +16,13 @@ import { KDE_SERVICE_MENU_MODE, renderKdeServiceMenu } from './kde-service-menu.
 import { renderNemoAction } from './nemo-action.ts';
 import { renderPythonExtension } from './python-extension.ts';
 import {
+  installSidebarPlaces,
+  removeSidebarPlaces,
+  sidebarPlacesState,
+  sidebarPlacesTargets,
+  type SidebarPlacesTarget,
+} from './sidebar-places.ts';
+import {
   countThunarActions,
   EMPTY_UCA_XML,
   findThunarAction,
@@ -45,7 +52,8 @@ export type IntegrationTarget =
       uniqueId: string;
       systemFiles: string[];
     }
-  | EmblemIconsTarget;
+  | EmblemIconsTarget
+  | SidebarPlacesTarget;
 
 /** Where the entries go: the XDG base folders of `env` (XDG Base Directory spec), else under `home`. */
 export interface IntegrationPlaces {
@@ -110,6 +118,8 @@ export function integrationTargets(
       systemFiles: systemConfig.map((dir) => join(dir, 'Thunar', 'uca.xml')),
     },
     emblemIconsTarget(description, data),
+    // The synced folders in the sidebars (GTK bookmarks, KDE places), last: they are not menu entries.
+    ...sidebarPlacesTargets(description, { data, config }),
   ];
 }
 
@@ -123,6 +133,7 @@ export type TargetState =
 
 export async function targetState(target: IntegrationTarget): Promise<TargetState> {
   try {
+    if (target.kind === 'sidebar-places') return await sidebarPlacesState(target);
     if (target.kind === 'emblem-icons') return await emblemIconsState(target);
     if (target.kind === 'own-file') {
       const found = await guarded(target.path, 'read', () => readWithMode(target.path));
@@ -148,6 +159,7 @@ export async function targetState(target: IntegrationTarget): Promise<TargetStat
 export type InstallOutcome = 'written' | 'unchanged';
 
 export async function installTarget(target: IntegrationTarget): Promise<InstallOutcome> {
+  if (target.kind === 'sidebar-places') return await installSidebarPlaces(target);
   if (target.kind === 'emblem-icons') return await installEmblemIcons(target);
   if (target.kind === 'own-file') {
     if ((await targetState(target)).state === 'installed') return 'unchanged';
@@ -178,6 +190,7 @@ export async function installTarget(target: IntegrationTarget): Promise<InstallO
 export type RemoveOutcome = 'removed' | 'absent' | 'not-ours';
 
 export async function removeTarget(target: IntegrationTarget): Promise<RemoveOutcome> {
+  if (target.kind === 'sidebar-places') return await removeSidebarPlaces(target);
   if (target.kind === 'emblem-icons') return await removeEmblemIcons(target);
   if (target.kind === 'own-file') {
     const text = await guarded(target.path, 'read', () => readText(target.path));

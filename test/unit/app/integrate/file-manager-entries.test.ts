@@ -9,13 +9,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_SHARE_WORDS, FileManagerEntries } from '../../../../app/integrate/file-manager-entries.ts';
 import { parseLaunchArgs } from '../../../../app/desktop/launch-args.ts';
 import { describeEntry } from '../../../../app/integrate/entry-description.ts';
 import { installTarget, integrationTargets, targetState } from '../../../../app/integrate/install.ts';
 import { HELPER_DIR, missingGi, runPython } from '../../../helpers/python-gi.ts';
+import { pairFilePath } from '../../../../app/profile/folder-pairs.ts';
+import { indexFilePath } from '../../../../app/index/index-db.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'mch-desktop-entries-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -42,6 +44,13 @@ function entries(command: readonly string[] = [app, ...APP_SHARE_WORDS]): {
   const home = join(work, `home-${homes}`);
   mkdirSync(home);
   const env = { XDG_CONFIG_DIRS: join(home, 'etc-xdg') };
+  // A synced folder, so that the sidebar places (a GTK bookmark, a KDE place) have a file too.
+  const localRoot = join(home, 'Cloud');
+  mkdirSync(localRoot);
+  const record = pairFilePath(join(home, 'profile'), localRoot);
+  mkdirSync(dirname(record), { recursive: true });
+  const indexPath = indexFilePath(join(home, 'profile'), localRoot);
+  writeFileSync(record, JSON.stringify({ version: 1, localRoot, remoteFolder: '/Cloud', indexPath }));
   const created = new FileManagerEntries({
     command,
     profileDir: join(home, 'profile'),
