@@ -14,6 +14,7 @@ import {
 import { safeText } from './terminal/output.ts';
 import { runDevices } from './account-commands/devices-command.ts';
 import { INTEGRATE_USAGE, runIntegrate } from './integrate-command.ts';
+import { ACT_USAGE, runAct } from './act-command.ts';
 import { runLogin } from './account-commands/login-command.ts';
 import { runLogout } from './account-commands/logout-command.ts';
 import { runRun } from './sync-commands/run-command.ts';
@@ -248,6 +249,12 @@ const COMMANDS: Record<string, Command> = {
       command: { type: 'string' },
     },
     run: (context, values) => runIntegrate(context, values),
+  },
+  act: {
+    usage: ACT_USAGE,
+    options: { notify: { type: 'boolean' } },
+    takesArguments: true,
+    run: (context, values, args) => runAct(context, values, args),
   },
 };
 

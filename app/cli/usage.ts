@@ -30,6 +30,7 @@ Keeps a folder in sync with your personal cloud device. Commands:
   photos     list the photos on the device taken between two dates
   ui         show the app's window in a browser (every folder pair syncs while it runs)
   integrate  add (or remove) "Copy share link" in the file managers' context menus
+  act        do what a file manager's menu entry does (keep, free, sync or stop syncing, show)
 
 Options:
   --profile DIR   profile folder (default: $MCH_PROFILE, else the platform's config folder)

@@ -1,5 +1,6 @@
-// The one description every file-manager entry is generated from: label, tooltip, icon, command, profile.
+// The one description every file-manager entry is generated from: label, tooltip, icon, command, profile, and the entries by sync state.
 import { createHash } from 'node:crypto';
+import type { FileStateAction } from '../../common/file-state.ts';
 
 /** What the entries add after the command, before the selected paths (desktop-app.md §4). */
 export const SHARE_WORDS: readonly string[] = ['share', '--copy', '--notify'];
@@ -11,6 +12,12 @@ export interface EntryDescription {
   iconName: string;
   /** The program (absolute) and the words before the selected paths, `share --copy --notify` included. */
   command: readonly string[];
+  /**
+   * The words before `ACTION PATHS` that carry out an entry by state (`mch-sync act`), for the entries
+   * that cannot ask the state service themselves (Dolphin, Thunar); undefined for a command that cannot
+   * run it (the desktop app's `--share`), and then they get "Copy share link" alone.
+   */
+  actCommand: readonly string[] | undefined;
   /** The profile whose synced folders (`<profile>/folders/*.json`) the python extensions read. */
   profileDir: string;
   /**
@@ -38,6 +45,7 @@ export function describeEntry(inputs: EntryInputs): EntryDescription {
     tooltip: inputs.defaultProfile ? tooltip : `${tooltip} (profile ${inputs.profileDir})`,
     iconName: 'insert-link',
     command: [...inputs.baseCommand, ...SHARE_WORDS],
+    actCommand: [...inputs.baseCommand, 'act', '--notify'],
     profileDir: inputs.profileDir,
     profileKey,
   };
@@ -47,6 +55,26 @@ export function describeEntry(inputs: EntryInputs): EntryDescription {
 export function profileKeyOf(profileDir: string): string {
   return createHash('sha256').update(profileDir).digest('hex').slice(0, 8);
 }
+
+/** The entries by sync state, in menu order (`unpin` has none: freeing a kept item unpins it). */
+export type StateEntryAction = Exclude<FileStateAction, 'unpin'>;
+
+export const STATE_ENTRIES: ReadonlyArray<{ action: StateEntryAction; label: string; tip: string }> = [
+  {
+    action: 'pin',
+    label: 'Keep on this device',
+    tip: 'Download the items and keep them here, with what comes later',
+  },
+  { action: 'free', label: 'Free up space', tip: 'Keep the items on the device only; they stay listed here' },
+  { action: 'include', label: 'Sync this folder', tip: 'Sync this device folder on this computer again' },
+  {
+    action: 'exclude',
+    label: 'Stop syncing this folder',
+    tip: 'Keep this folder on the device only, not here',
+  },
+  { action: 'why', label: 'Why is this not synced?', tip: 'Show why in the mch-sync window' },
+  { action: 'show', label: 'Show in mch-sync', tip: 'Show the item in the mch-sync window' },
+];
 
 /** `mch-sync-share`, or `mch-sync-share-<key>` for another profile: file names and Thunar's unique-id. */
 export function entryStem(description: EntryDescription): string {

@@ -1,5 +1,5 @@
 // The "Copy share link" entries of app/integrate as a switch: installed with the host's own command (the app's `--share`, or `mch-sync share --copy --notify`), removed when turned off.
-import { describeEntry } from './entry-description.ts';
+import { describeEntry, SHARE_WORDS } from './entry-description.ts';
 import {
   installTarget,
   integrationTargets,
@@ -41,7 +41,17 @@ export class FileManagerEntries implements SystemSwitch {
       defaultProfile: options.defaultProfile,
     });
     // describeEntry adds `share --copy --notify` for the command line; the host gives its own words.
-    const description = { ...described, command: [...options.command] };
+    // The app's `--share` can do nothing else: Dolphin and Thunar get "Copy share link" alone from it
+    // (the python extensions ask the state service themselves). A host that is mch-sync itself
+    // (`... share --copy --notify`) can run `act`.
+    const shareWords = options.command.slice(-SHARE_WORDS.length);
+    const isCli =
+      options.command.length > SHARE_WORDS.length &&
+      shareWords.every((word, index) => word === SHARE_WORDS[index]);
+    const actCommand = isCli
+      ? [...options.command.slice(0, -SHARE_WORDS.length), 'act', '--notify']
+      : undefined;
+    const description = { ...described, command: [...options.command], actCommand };
     this.targets = integrationTargets(description, { env: options.env, home: options.home });
     this.#log = options.log;
   }

@@ -1,6 +1,12 @@
-// The python extension of Nautilus, Nemo and Caja: one template that shows "Copy share link" only for items inside synced folders.
+// The python extension of Nautilus, Nemo and Caja: one template that shows "Copy share link" inside synced folders, and each item's sync state as an emblem and as actions.
+import { stateSocketDir } from '../file-state/state-socket-path.ts';
 import { FOLDER_PAIRS_DIR, STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
+import { emblemKeyword } from './emblem-icons.ts';
 import { GENERATED_MARKER, type EntryDescription } from './entry-description.ts';
+import { pythonEmblemTable, pythonInfoProvider } from './python/info-provider.ts';
+import { PYTHON_STATE_CONNECTION } from './python/state-connection.ts';
+import { PYTHON_STATE_SERVICES } from './python/state-services.ts';
+import { pythonStateMenu } from './python/state-menu.ts';
 import { pythonString } from './quoting.ts';
 
 /** The file managers with a python binding that loads `~/.local/share/<name>-python/extensions/*.py`. */
@@ -12,26 +18,35 @@ export type PythonFileManager = 'nautilus' | 'nemo' | 'caja';
 const NAMESPACES: Record<PythonFileManager, string> = { nautilus: 'Nautilus', nemo: 'Nemo', caja: 'Caja' };
 
 /**
- * The extension's source. It reads `<profile>/folders/*.json` (app/profile/folder-pairs.ts) at every
- * menu request, so a folder synced later shows the entry without restarting the file manager, and
- * compares paths as given and with links resolved, the deepest folder first, as `findPairOf` does.
+ * The extension's source. "Copy share link" reads `<profile>/folders/*.json` (app/profile/folder-pairs.ts)
+ * at every menu request, so a folder synced later shows the entry without restarting the file manager,
+ * and compares paths as given and with links resolved, the deepest folder first, as `findPairOf` does.
+ * The emblems and the actions by state ask the running clients' state services
+ * (app/file-state/, common/file-state.ts) through the sockets in STATE_DIR: python/state-services.ts.
+ * Without a running client the extension is the share entry alone, as before.
  */
 export function renderPythonExtension(description: EntryDescription, fileManager: PythonFileManager): string {
   const namespace = NAMESPACES[fileManager];
   const suffix = description.profileKey === undefined ? '' : `_${description.profileKey}`;
   const command = description.command.map((word) => `    ${pythonString(word)},\n`).join('');
+  const emblemPrefix = emblemKeyword(description, 'shared').slice(0, -'shared'.length);
   return `# ${GENERATED_MARKER} for ${namespace}; \`mch-sync integrate --remove\` removes it.
 # Shows "${description.label}" when every selected item is inside a folder the profile below syncs (and
-# not in its ${STATE_FOLDER_NAME} folder), and runs the command below with the selected paths.
+# not in its ${STATE_FOLDER_NAME} folder), and runs the command below with the selected paths. While mch-sync
+# runs, draws each item's sync state as an emblem and adds the actions its state allows.
+import collections
 import json
 import os
 import re
+import shutil
+import socket
 import subprocess
 import sys
 import threading
+import time
 from urllib.parse import unquote, urlparse
 
-from gi.repository import GObject
+from gi.repository import Gio, GLib, GObject
 from gi.repository import ${namespace} as FileManager
 
 PROFILE_DIR = ${pythonString(description.profileDir)}
@@ -43,7 +58,10 @@ ICON = ${pythonString(description.iconName)}
 ITEM_NAME = ${pythonString(`MchSyncShare${suffix}::CopyShareLink`)}
 STATE_FOLDER = ${pythonString(STATE_FOLDER_NAME)}
 PAIR_FILE = re.compile(r"^[0-9a-f]{16}\\.json$")
-
+STATE_DIR = ${pythonString(stateSocketDir(description.profileDir))}
+STATE_ITEM_PREFIX = ${pythonString(`MchSyncState${suffix}::`)}
+EMBLEM_PREFIX = ${pythonString(emblemPrefix)}
+${pythonEmblemTable()}
 # Nautilus 43 and later show no icons in menus and may drop the property; pass it only where it exists.
 ICON_ARGUMENT = (
     {"icon": ICON}
@@ -128,6 +146,8 @@ def start(argv):
     threading.Thread(target=process.wait, daemon=True).start()
 
 
+${PYTHON_STATE_SERVICES}${PYTHON_STATE_CONNECTION}${pythonInfoProvider(`MchSyncEmblems${suffix}`)}${pythonStateMenu()}
+
 class MchSyncShareMenu${suffix}(GObject.GObject, FileManager.MenuProvider):
     def get_file_items(self, *args):
         # Nautilus 43 and later pass (files); older Nautilus, Nemo and Caja pass (window, files).
@@ -143,7 +163,7 @@ class MchSyncShareMenu${suffix}(GObject.GObject, FileManager.MenuProvider):
             paths.append(path)
         item = FileManager.MenuItem(name=ITEM_NAME, label=LABEL, tip=TOOLTIP, **ICON_ARGUMENT)
         item.connect("activate", lambda _item: start(COMMAND + paths))
-        return [item]
+        return [item] + state_items(paths, STATE_ITEM_PREFIX)
 
     def get_background_items(self, *args):
         return []

@@ -3,19 +3,29 @@
 #   {"items": [SELECTED...], "api": 4 | 3}       -> {"items": [{"name", "label", "tip"}...]}
 #   {"activate": [SELECTED...], "record_to": P}  -> {"recorded": what the command's recorder wrote, "session": ours}
 #   {"activate_only": [SELECTED...]}              -> {"activated": true} (the command runs on; nothing waited for)
+#   {"activate_label": L, "items": [SELECTED...]} -> {"activated": true}: the entry labelled L of that menu
+#   {"show": [PATH...]}                           -> {"emblems": {PATH: [...]}, "seconds": S}: the items shown, as
+#                                                    Nautilus shows a folder (update_file_info on each, in turn)
+#   {"shown": [PATH...]}                          -> {"emblems": {PATH: [...]}, "invalidated": {PATH: N},
+#                                                    "history": {PATH: [[...]...]}}: what the items shown
+#                                                    carry now, and every set they were drawn with
 # SELECTED is {"path": P} (a local file), {"uri": U} (any location) or {"uri_only": U} (an object with
-# get_uri but no get_location, as an old binding might pass).
+# get_uri but no get_location, as an old binding might pass). The requests are answered on a GLib main
+# loop, as Nautilus runs its extensions: what the extension schedules there (idle callbacks, its
+# folder monitor) runs between requests, and an item it invalidates is asked about again, as Nautilus
+# does for an item on screen.
 import importlib.util
 import json
 import os
 import sys
+import threading
 import time
 
 import gi
 
 gi.require_version("Nautilus", "4.0")
 gi.require_version("Gio", "2.0")
-from gi.repository import Gio, GObject, Nautilus  # noqa: E402
+from gi.repository import Gio, GLib, GObject, Nautilus  # noqa: E402
 
 
 class FileInfo(GObject.GObject, Nautilus.FileInfo):
@@ -24,6 +34,19 @@ class FileInfo(GObject.GObject, Nautilus.FileInfo):
     def __init__(self, location):
         super().__init__()
         self.location = location
+        self.emblems = []
+        self.invalidated = 0
+        # Every set of emblems the item was drawn with, in order: a state that came and went is seen.
+        self.history = []
+
+    def do_add_emblem(self, name):
+        self.emblems.append(name)
+
+    def do_invalidate_extension_info(self):
+        # Nautilus drops the extension's emblems and asks every info provider again.
+        self.invalidated += 1
+        self.emblems = []
+        GLib.idle_add(update, self)
 
     def do_get_location(self):
         return self.location
@@ -66,6 +89,19 @@ providers = [
 if len(providers) != 1:
     sys.exit("expected one MenuProvider in the extension, found %d" % len(providers))
 provider = providers[0]
+info_providers = [
+    value()
+    for value in vars(module).values()
+    if isinstance(value, type) and issubclass(value, Nautilus.InfoProvider) and value is not Nautilus.InfoProvider
+]
+shown = {}
+
+
+def update(info):
+    for each in info_providers:
+        each.update_file_info(info)
+    info.history.append(list(info.emblems))
+    return False
 
 
 def file_items(files, api):
@@ -77,17 +113,40 @@ def file_items(files, api):
     return items
 
 
-for line in sys.stdin:
-    request = json.loads(line)
+def answer(request):
+    if "show" in request:
+        started = time.monotonic()
+        for path in request["show"]:
+            info = shown.get(path)
+            if info is None:
+                info = shown[path] = FileInfo(Gio.File.new_for_path(path))
+            info.emblems = []
+            update(info)
+        seconds = time.monotonic() - started
+        return {"emblems": {path: shown[path].emblems for path in request["show"]}, "seconds": seconds}
+    if "shown" in request:
+        infos = {path: shown.get(path) for path in request["shown"]}
+        return {
+            "emblems": {path: info.emblems if info else None for path, info in infos.items()},
+            "invalidated": {path: info.invalidated if info else 0 for path, info in infos.items()},
+            "history": {path: info.history if info else [] for path, info in infos.items()},
+        }
+    if "activate_label" in request:
+        items = file_items([selected(each) for each in request["items"]], 4)
+        chosen = [item for item in items if item.get_property("label") == request["activate_label"]]
+        if len(chosen) != 1:
+            sys.exit("no single entry %r among %r" % (request["activate_label"], [i.get_property("label") for i in items]))
+        chosen[0].activate()
+        return {"activated": True}
     if "items" in request:
         items = file_items([selected(each) for each in request["items"]], request.get("api", 4))
-        answer = {"items": [{key: item.get_property(key) for key in ("name", "label", "tip")} for item in items]}
+        result = {"items": [{key: item.get_property(key) for key in ("name", "label", "tip")} for item in items]}
     elif "activate_only" in request:
         items = file_items([selected(each) for each in request["activate_only"]], 4)
         if len(items) != 1:
             sys.exit("expected one item to activate, got %d" % len(items))
         items[0].activate()
-        answer = {"activated": True}
+        result = {"activated": True}
     else:
         os.environ["RECORD_TO"] = request["record_to"]
         items = file_items([selected(each) for each in request["activate"]], 4)
@@ -101,5 +160,22 @@ for line in sys.stdin:
                 sys.exit("the command never ran")
             time.sleep(0.02)
         with open(request["record_to"], encoding="utf-8") as file:
-            answer = {"recorded": json.load(file), "session": os.getsid(0)}
-    print(json.dumps(answer), flush=True)
+            result = {"recorded": json.load(file), "session": os.getsid(0)}
+    return result
+
+
+def on_line(line):
+    print(json.dumps(answer(json.loads(line))), flush=True)
+    return False
+
+
+def read_stdin(loop):
+    # Requests are read here and answered on the main loop, one at a time, in order.
+    for line in sys.stdin:
+        GLib.idle_add(on_line, line)
+    GLib.idle_add(loop.quit)
+
+
+loop = GLib.MainLoop()
+threading.Thread(target=read_stdin, args=(loop,), daemon=True).start()
+loop.run()

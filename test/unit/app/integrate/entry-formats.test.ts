@@ -81,24 +81,48 @@ const EXPECTED_EXEC =
 describe.skipIf(missingGi() !== undefined)(
   `the key files, read by GLib's parser (${missingGi() ?? 'gi found'})`,
   () => {
-    it('the KDE service menu: a service for every local file and folder with one action', () => {
+    it('the KDE service menu: a service for every local file and folder, the entries by state in a submenu', () => {
       const dump = parseKeyFile('menu.desktop', renderKdeServiceMenu(GOLDEN_DESCRIPTION), [
         'MimeType',
         'Actions',
       ]);
-      expect(dump.groups).toEqual(['Desktop Entry', 'Desktop Action mchSyncShare']);
+      const states = ['Pin', 'Free', 'Include', 'Exclude', 'Why', 'Show'].map((name) => `mchSync${name}`);
+      expect(dump.groups).toEqual([
+        'Desktop Entry',
+        'Desktop Action mchSyncShare',
+        ...states.map((name) => `Desktop Action ${name}`),
+      ]);
       expect(dump.values['Desktop Entry']).toMatchObject({
         Type: 'Service',
         'X-KDE-Protocols': 'file',
         'X-KDE-ServiceTypes': 'KonqPopupMenu/Plugin',
         'X-KDE-Priority': 'TopLevel',
+        'X-KDE-Submenu': 'mch-sync',
       });
-      expect(dump.lists['Desktop Entry']).toEqual({ MimeType: ['all/all'], Actions: ['mchSyncShare'] });
+      expect(dump.lists['Desktop Entry']).toEqual({
+        MimeType: ['all/all'],
+        Actions: ['mchSyncShare', ...states],
+      });
       expect(dump.values['Desktop Action mchSyncShare']).toEqual({
         Name: 'Copy share link',
         Icon: 'insert-link',
         Exec: EXPECTED_EXEC,
       });
+      expect(dump.values['Desktop Action mchSyncExclude']).toEqual({
+        Name: 'Stop syncing this folder',
+        Exec: EXPECTED_EXEC.replace(' share --copy --notify %F', ' act --notify exclude %F'),
+      });
+    });
+
+    it('the KDE service menu of the desktop app: "Copy share link" alone, its command can do nothing else', () => {
+      const app = {
+        ...GOLDEN_DESCRIPTION,
+        command: ['/opt/MCH Sync/mch-sync', '--share'],
+        actCommand: undefined,
+      };
+      const dump = parseKeyFile('app.desktop', renderKdeServiceMenu(app), ['MimeType', 'Actions']);
+      expect(dump.groups).toEqual(['Desktop Entry', 'Desktop Action mchSyncShare']);
+      expect(dump.values['Desktop Entry']?.['X-KDE-Submenu']).toBeUndefined();
     });
 
     it('the Nemo action: any local selection, double quotes, hidden where nemo-python is installed', () => {

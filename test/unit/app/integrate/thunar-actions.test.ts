@@ -96,7 +96,7 @@ describe.skipIf(missingGi() !== undefined)('the merged file, read by an XML pars
   const work = mkdtempSync(join(tmpdir(), 'mch-integrate-uca-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('is well-formed and lists the foreign action and ours with its command', () => {
+  it('is well-formed and lists the foreign action and ours, the entries by state after it', () => {
     const path = join(work, 'uca.xml');
     writeFileSync(path, merge(FOREIGN));
     const actions = pythonJson<Array<[string, string]>>(
@@ -107,6 +107,12 @@ print(json.dumps([[a.findtext("unique-id").strip(), a.findtext("name")] for a in
     expect(actions).toEqual([
       ['1700000000000000-1', 'Open Terminal Here'],
       [ID, 'Copy share link'],
+      [`${ID}:pin`, 'Keep on this device'],
+      [`${ID}:free`, 'Free up space'],
+      [`${ID}:include`, 'Sync this folder'],
+      [`${ID}:exclude`, 'Stop syncing this folder'],
+      [`${ID}:why`, 'Why is this not synced?'],
+      [`${ID}:show`, 'Show in mch-sync'],
     ]);
   });
 });
