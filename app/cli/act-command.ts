@@ -32,6 +32,15 @@ const ACT_TIMEOUT_MS = 120_000;
 
 type Values = Record<string, string | boolean | undefined>;
 
+/** Its entry in main.ts's table of commands. */
+export const ACT_COMMAND = {
+  usage: ACT_USAGE,
+  options: { notify: { type: 'boolean' as const } },
+  takesArguments: true,
+  run: (context: CommandContext, values: Values, args: string[]): Promise<number> =>
+    runAct(context, values, args),
+};
+
 export async function runAct(context: CommandContext, values: Values, args: string[]): Promise<number> {
   const [action, ...given] = args;
   if (!isAction(action)) {

@@ -14,7 +14,7 @@ import {
 import { safeText } from './terminal/output.ts';
 import { runDevices } from './account-commands/devices-command.ts';
 import { INTEGRATE_USAGE, runIntegrate } from './integrate-command.ts';
-import { ACT_USAGE, runAct } from './act-command.ts';
+import { ACT_COMMAND } from './act-command.ts';
 import { runLogin } from './account-commands/login-command.ts';
 import { runLogout } from './account-commands/logout-command.ts';
 import { runRun } from './sync-commands/run-command.ts';
@@ -250,12 +250,7 @@ const COMMANDS: Record<string, Command> = {
     },
     run: (context, values) => runIntegrate(context, values),
   },
-  act: {
-    usage: ACT_USAGE,
-    options: { notify: { type: 'boolean' } },
-    takesArguments: true,
-    run: (context, values, args) => runAct(context, values, args),
-  },
+  act: ACT_COMMAND,
 };
 
 /** Every command also takes the global options, so `mch-sync login --profile DIR` works too. */
