@@ -21,6 +21,7 @@ Keeps a folder in sync with your personal cloud device. Commands:
   conflicts  the conflicts waiting to be settled
   resolve    settle a conflict: keep this computer's version, the device's, or both
   status     what live sync of a folder is doing (or what its last pass left)
+  state      the sync state of files and folders, as the file manager's emblems show it
   pause      pause live sync of a folder
   resume     resume live sync of a folder
   share      make (or find) the link of synced files and folders; --copy puts it on the clipboard
@@ -29,7 +30,7 @@ Keeps a folder in sync with your personal cloud device. Commands:
   search     find files on the device by name or camera, and where each is here
   photos     list the photos on the device taken between two dates
   ui         show the app's window in a browser (every folder pair syncs while it runs)
-  integrate  add (or remove) "Copy share link" in the file managers' context menus
+  integrate  add (or remove) the file managers' emblems, menu entries and sidebar places
   act        do what a file manager's menu entry does (keep, free, sync or stop syncing, show)
 
 Options:
