@@ -62,11 +62,17 @@ export class StateService {
   /** Tracks a pair's states from now on (its live service feeds them); replaces one for the same folder. */
   track(options: Omit<PairStatesOptions, 'onChange' | 'sharedIds'>): PairStates {
     const sharedIds = this.#options.sharedIds === undefined ? undefined : () => this.#sharedIds();
-    const states: PairStates = new PairStates({
+    // The constructor may already report (the conflicts the index holds): before it is tracked, nobody
+    // can have asked about the pair, so there is nothing to push.
+    const made: { states?: PairStates } = {};
+    const states = new PairStates({
       ...options,
       ...(sharedIds === undefined ? {} : { sharedIds }),
-      onChange: (paths) => this.#changed(states, paths),
+      onChange: (paths) => {
+        if (made.states !== undefined) this.#changed(made.states, paths);
+      },
     });
+    made.states = states;
     void states.refreshShares();
     this.#book.add(states);
     this.#server?.foldersChanged();
