@@ -158,10 +158,15 @@ export class PairStates {
 
   /** The state of a path of the pair ('' its folder). */
   stateOf(path: string): PathAnswer {
+    if (isOwnFolder(path) || path === '') return this.#stateWith(path, undefined);
+    return this.#stateWith(path, this.#options.index.byPath(path)?.kind);
+  }
+
+  /** `indexed`: the kind of the path's index row, undefined when it has none. */
+  #stateWith(path: string, indexed: 'file' | 'folder' | undefined): PathAnswer {
     const base = { onDemand: this.#options.onDemand, shared: this.#sharedPaths.has(path) };
     if (isOwnFolder(path)) return { ...base, state: 'outside', kind: null };
-    const row = path === '' ? undefined : this.#options.index.byPath(path);
-    const kind = path === '' ? 'folder' : (row?.kind ?? this.#diskKind(path));
+    const kind = path === '' ? 'folder' : (indexed ?? this.#diskKind(path));
     const own = this.#tree.own(path);
     if (kind === 'folder') {
       const level = this.#tree.urgencyBelow(path);
@@ -172,7 +177,7 @@ export class PairStates {
     }
     if (own !== undefined) return { ...base, kind, ...answerOf(own) };
     if (this.#isExcluded(path)) return { ...base, state: 'excluded', kind: kind ?? 'folder' };
-    if (row === undefined && path !== '') {
+    if (indexed === undefined && path !== '') {
       if (kind === null) return { ...base, state: 'outside', kind };
       // Temporary and system files are left out without an issue (nobody needs to act on them).
       const temporary = temporaryOrSystemReason(path.slice(path.lastIndexOf('/') + 1));
@@ -202,7 +207,13 @@ export class PairStates {
   /** The entries of a folder (on disk, in the index, or only known by an exception), with their states. */
   childrenOf(folder: string): Array<[string, PathAnswer]> {
     const names = new Set<string>();
-    for (const row of this.#options.index.rowsInFolder(folder)) names.add(row.name);
+    // The folder's rows in one range read, by path: what byPath would find for each entry, without
+    // one query per entry (10,000 of them were most of a large folder's answer).
+    const indexed = new Map<string, 'file' | 'folder'>();
+    for (const row of this.#options.index.rowsInFolder(folder)) {
+      names.add(row.name);
+      indexed.set(row.path, row.kind);
+    }
     try {
       for (const name of readdirSync(join(this.#options.syncRoot, folder))) names.add(name);
     } catch {
@@ -210,7 +221,10 @@ export class PairStates {
     }
     const prefix = folder === '' ? '' : `${folder}/`;
     if (folder === '') names.delete(STATE_FOLDER_NAME);
-    return [...names].sort().map((name) => [`${prefix}${name}`, this.stateOf(`${prefix}${name}`)]);
+    return [...names].sort().map((name) => {
+      const path = `${prefix}${name}`;
+      return [path, this.#stateWith(path, indexed.get(path))];
+    });
   }
 
   /** Whether a remote id is shared (for callers that hold ids). */
