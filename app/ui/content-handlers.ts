@@ -40,6 +40,8 @@ export function contentHandlers(core: HandlerCore): Handlers {
     }));
   };
   const sharesChanged = async (): Promise<void> => {
+    // The file managers' "shared" emblems follow the link at once, not at the next look.
+    core.sharesChanged();
     try {
       core.emit('shares:changed', await listShares());
     } catch (error) {

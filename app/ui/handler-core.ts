@@ -12,6 +12,7 @@ import type { PairConflicts } from './versions/conflict-paths.ts';
 import type { SystemSwitch } from '../system/system-switch.ts';
 import type { SystemSettings } from './system-settings.ts';
 import type { UiSettingsFile } from './ui-settings.ts';
+import type { WindowRoute } from '../../common/window-route.ts';
 import type { WindowLogLevel } from './window-log.ts';
 
 export interface UiCoreOptions {
@@ -36,6 +37,12 @@ export interface UiCoreOptions {
    * `shareCommand`: the app's Finder Quick Action on macOS (desktop/quick-action.ts).
    */
   fileManagerEntries?: SystemSwitch | null;
+  /**
+   * Shows the host's window at `route` ("Show in mch-sync", "Why is this not synced?" in the file
+   * manager): the app's window brought up, the headless host's address opened in the browser. Rejects
+   * when it cannot; absent, the file manager is told there is no window (`STATE_NO_WINDOW`).
+   */
+  showWindow?: (route: WindowRoute) => Promise<void>;
 }
 
 /** What exists while signed in with a device: the clients and the running pairs. */
@@ -66,4 +73,6 @@ export interface HandlerCore {
   pairsSettled(): Promise<void>;
   disconnect(): Promise<void>;
   pairViews(): PairView[];
+  /** A link made or revoked here: the file managers' emblems follow at once. */
+  sharesChanged(): void;
 }

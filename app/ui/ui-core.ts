@@ -29,6 +29,8 @@ import { SystemSettings } from './system-settings.ts';
 import { openWindowLog, type WindowLog, type WindowLogLevel } from './window-log.ts';
 import { FileManagerEntries } from '../integrate/file-manager-entries.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
+import type { StateService } from '../file-state/state-service.ts';
+import { startCoreStates } from './states/core-states.ts';
 
 export type { UiCoreOptions } from './handler-core.ts';
 
@@ -55,6 +57,8 @@ export class UiCore implements ContractService, HandlerCore {
   readonly #restarts = new Set<Promise<void>>();
   #pairsTimer: TimerHandle | undefined;
   #closed = false;
+  /** The file managers' states of every pair (app/file-state/); undefined when its socket could not be made. */
+  #states: StateService | undefined;
 
   private constructor(options: UiCoreOptions) {
     this.options = options;
@@ -77,6 +81,8 @@ export class UiCore implements ContractService, HandlerCore {
   /** Opens the core: when the profile is signed in with a device, every pair starts syncing. */
   static async open(options: UiCoreOptions): Promise<UiCore> {
     const core = new UiCore(options);
+    // Before the pairs start: each pair's service tracks itself in it as it starts.
+    core.#states = await startCoreStates(core);
     try {
       await core.reconnect();
     } catch (error) {
@@ -206,6 +212,7 @@ export class UiCore implements ContractService, HandlerCore {
       ignoreRules: settings.ignoreRules,
       history: this.history,
       conflicts: this.conflicts,
+      ...(this.#states === undefined ? {} : { states: this.#states }),
       warn: (message) => this.log('warn', message),
       onChange: (pairId) => this.#pairChanged(pairId),
       onActivity: (pairId, added) => {
@@ -231,12 +238,18 @@ export class UiCore implements ContractService, HandlerCore {
     if (this.#pairsTimer !== undefined) this.#clock.clearTimeout(this.#pairsTimer);
     this.#grouper.close();
     await this.disconnect();
+    // After the pairs: each stopped pair untracked itself.
+    await this.#states?.close();
     this.#listeners.clear();
     await this.#windowLog.close();
   }
 
   pairViews(): PairView[] {
     return this.#connection?.pairs.views() ?? [];
+  }
+
+  sharesChanged(): void {
+    this.#states?.sharesChanged();
   }
 
   #pairChanged(pairId: string): void {

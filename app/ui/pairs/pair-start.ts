@@ -3,7 +3,7 @@ import type { DeviceClient } from '../../api/device-client.ts';
 import { indexFilePath, openIndexDb, type IndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
 import { META_REMOTE_FOLDER } from '../../index/meta-keys.ts';
-import { startPairService, type PairService } from '../../live-service/pair-service.ts';
+import { startPairService, type PairService, type PairStateSink } from '../../live-service/pair-service.ts';
 import { lockSyncedFolder, type SyncedFolderLock } from '../../profile/folder-lock.ts';
 import type { FolderPair } from '../../profile/folder-pairs.ts';
 import type { DeviceName } from '../../sync/guards/device-check.ts';
@@ -21,6 +21,8 @@ export interface PairStartOptions {
   pollMs?: number;
   ignoreRules?: string;
   warn: (message: string) => void;
+  /** The core's state service (the file managers' emblems): every pair's service feeds it. */
+  states?: PairStateSink;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startPair(
       env: options.env,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
+      ...(options.states === undefined ? {} : { states: options.states }),
       onLogError: (error) =>
         options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
       onChange,
