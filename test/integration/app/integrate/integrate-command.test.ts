@@ -65,6 +65,7 @@ const entryFiles = (stem: string): string[] => [
   join(data, 'nemo', 'actions', `${stem}.nemo_action`),
   join(data, 'kio', 'servicemenus', `${stem}.desktop`),
 ];
+const emblems = (): string => join(data, 'icons', 'hicolor', 'scalable', 'emblems');
 const ucaXml = (): string => readFileSync(join(config, 'Thunar', 'uca.xml'), 'utf8');
 const count = (text: string, word: string): number => text.split(word).length - 1;
 
@@ -73,8 +74,12 @@ describe('mch-sync integrate with the default profile', () => {
     const result = await integrate(['--install']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(count(result.stdout, '\n                  written\n')).toBe(6);
+    // Six menu entries and the emblem icons.
+    expect(count(result.stdout, '\n                  written\n')).toBe(7);
     for (const path of entryFiles('mch-sync-share')) expect(existsSync(path), path).toBe(true);
+    expect(readdirSync(emblems()).filter((name) => name.startsWith('emblem-mch-sync-'))).toContain(
+      'emblem-mch-sync-up-to-date.svg',
+    );
     const [nautilus, , , nemoAction, kde] = entryFiles('mch-sync-share') as [
       string,
       string,
@@ -98,7 +103,7 @@ describe('mch-sync integrate with the default profile', () => {
   it('--status says every entry is installed and up to date', async () => {
     const result = await integrate(['--status']);
     expect(result.code).toBe(0);
-    expect(count(result.stdout, 'installed, up to date')).toBe(6);
+    expect(count(result.stdout, 'installed, up to date')).toBe(7);
     expect(result.stdout).toContain(
       `the entries would run: ${process.execPath} ${MCH_SYNC_BIN} share --copy --notify FILES...`,
     );
@@ -111,7 +116,7 @@ describe('mch-sync integrate with the default profile', () => {
     ]);
     const result = await integrate(['--install']);
     expect(result.code).toBe(0);
-    expect(count(result.stdout, 'unchanged (already up to date)')).toBe(6);
+    expect(count(result.stdout, 'unchanged (already up to date)')).toBe(7);
     const after = [...entryFiles('mch-sync-share'), join(config, 'Thunar', 'uca.xml')].map((path) => [
       readFileSync(path, 'utf8'),
       statSync(path).mtimeMs,
@@ -122,10 +127,12 @@ describe('mch-sync integrate with the default profile', () => {
   it('--remove removes them and gives uca.xml back as it was', async () => {
     const result = await integrate(['--remove']);
     expect(result.code).toBe(0);
-    expect(count(result.stdout, '\n                  removed\n')).toBe(6);
+    expect(count(result.stdout, '\n                  removed\n')).toBe(7);
     for (const path of entryFiles('mch-sync-share')) expect(existsSync(path), path).toBe(false);
+    const left = existsSync(emblems()) ? readdirSync(emblems()) : [];
+    expect(left.filter((name) => name.startsWith('emblem-mch-sync-'))).toEqual([]);
     expect(ucaXml()).toBe(FOREIGN_UCA);
-    expect(count((await integrate(['--status'])).stdout, 'not installed')).toBe(6);
+    expect(count((await integrate(['--status'])).stdout, 'not installed')).toBe(7);
   });
 });
 
