@@ -98,10 +98,17 @@ async function start(): Promise<void> {
       getLoginItem: () => app.getLoginItemSettings().openAtLogin,
     },
   });
+  // The file manager's "Show in mch-sync" may ask before the window exists (the core starts first).
+  const shown: { at?: (route: WindowRoute) => void } = {};
   const core = await UiCore.open({
     profileDir,
     env: process.env,
     openExternal: openWithSystem,
+    showWindow: (route) => {
+      if (shown.at === undefined) return Promise.reject(new Error('the window is not made yet'));
+      shown.at(route);
+      return Promise.resolve();
+    },
     log,
     autostart,
     shareCommand: [...withProfile, ...APP_SHARE_WORDS],
@@ -140,6 +147,7 @@ async function start(): Promise<void> {
       runTrayAction(action, { core, shell, show, share: (paths) => batcher.add(paths), quit }),
   });
   const show = (view?: ViewName | WindowRoute | null): void => appWindow.show(view, tray.tray.getBounds());
+  shown.at = show;
   const notifier = new Notifier(show);
   const stopNotifications = core.onEvent((name, payload) => {
     if (name === 'notification') notifier.show(payload as { title: string; body: string; view: ViewName });

@@ -1,8 +1,9 @@
 // The app's one window: the renderer from mch-app://ui with every webPreferences field set, placed as a popover near the tray or as a normal window, hidden (not closed) when closed.
 import { BrowserWindow, screen, type Rectangle } from 'electron';
 import type { ViewName } from '../common/contract.ts';
-import { routeFragment, type WindowRoute } from '../common/window-route.ts';
-import { windowPlacementOf } from '../app/desktop/window-placement.ts';
+import type { WindowRoute } from '../common/window-route.ts';
+import { windowPlacementOf } from '../app/desktop/window/window-placement.ts';
+import { windowShowOf } from '../app/desktop/window/window-show.ts';
 import { APP_URL } from './app-protocol.ts';
 
 /** desktop-app.md §2: the views fit a 400×600 popover. */
@@ -57,7 +58,6 @@ export function createAppWindow(options: { preload: string; icon?: string }): Ap
     event.preventDefault();
     window.hide();
   });
-  let loaded = false;
   const show = (view?: ViewName | WindowRoute | null, trayBounds?: Rectangle | null): void => {
     const anchor = trayBounds ?? null;
     const point = anchor === null ? screen.getCursorScreenPoint() : { x: anchor.x, y: anchor.y };
@@ -69,13 +69,15 @@ export function createAppWindow(options: { preload: string; icon?: string }): Ap
     if (!window.isVisible()) {
       window.setBounds({ x: placement.x, y: placement.y, width: placement.width, height: placement.height });
     }
-    // The renderer routes by the hash: a new one is an in-page navigation, not a reload.
-    const route = typeof view === 'string' ? { view } : view;
-    const target = route === undefined || route === null ? APP_URL : `${APP_URL}#${routeFragment(route)}`;
-    if (!loaded || target !== APP_URL) {
-      loaded = true;
-      void window.loadURL(target);
-    }
+    const route = typeof view === 'string' ? { view } : (view ?? null);
+    const steps = windowShowOf({
+      appUrl: APP_URL,
+      currentUrl: window.webContents.getURL(),
+      route,
+      minimized: window.isMinimized(),
+    });
+    if (steps.load !== null) void window.loadURL(steps.load);
+    if (steps.restore) window.restore();
     window.show();
     window.focus();
   };

@@ -7,7 +7,9 @@ import { profileKeyOf, SHARE_WORDS } from '../integrate/entry-description.ts';
 import { ownCommand, profileWords } from '../integrate/entry-command.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
 import type { SystemSwitch } from '../system/system-switch.ts';
-import { startUiHost } from '../ui-host/ui-host.ts';
+import { startUiHost, type UiHost } from '../ui-host/ui-host.ts';
+import type { WindowRoute } from '../../common/window-route.ts';
+import { StateError } from '../file-state/state-errors.ts';
 import { UiCore } from '../ui/ui-core.ts';
 import { terminalSafe } from '../search/terminal-text.ts';
 import { UsageError, type CommandContext } from './terminal/cli-context.ts';
@@ -72,11 +74,14 @@ export function rendererDir(): string {
 
 export async function runUi(context: CommandContext, values: Values): Promise<number> {
   const port = readPort(values['port']);
+  // Set once the host listens; the core (and its state socket) starts first.
+  let shown: UiHost | undefined;
   const core = await UiCore.open({
     profileDir: context.profileDir,
     env: context.deps.env,
     ...headlessSwitches(context.profileDir, context.deps.env),
     openExternal: context.deps.openBrowser,
+    showWindow: (route) => showInBrowser(context, shown, route),
     ...(context.deps.keychain === undefined ? {} : { keychain: context.deps.keychain }),
     log: (level, message) => {
       if (level !== 'info')
@@ -92,6 +97,7 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
       // there to stderr.
       log: (line) => core.log(/ failed|could not| not JSON/.test(line) ? 'error' : 'warn', line),
     });
+    shown = host;
     try {
       context.print(`The window is at ${host.openUrl}`);
       context.print('(the address holds a secret of this run: do not share it). Ctrl+C stops.');
@@ -102,6 +108,7 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
       }
       await stopped(context.deps.signal);
     } finally {
+      shown = undefined;
       await host.close();
     }
   } finally {
@@ -109,6 +116,35 @@ export async function runUi(context: CommandContext, values: Values): Promise<nu
   }
   context.print('Stopped. The next run continues from here.');
   return 0;
+}
+
+/**
+ * The file manager's "Show in mch-sync" and "Why is this not synced?": a tab of the system browser at
+ * the route, through the opener of the start (also with --no-open, which is about the start only: here
+ * the person asked for the window). A browser has no tab this host could bring forward, so each ask
+ * opens one.
+ */
+async function showInBrowser(
+  context: CommandContext,
+  host: UiHost | undefined,
+  route: WindowRoute,
+): Promise<void> {
+  if (host === undefined) {
+    throw new StateError(
+      'STATE_NO_WINDOW',
+      'The window of `mch-sync ui` is not ready yet: try again in a moment.',
+    );
+  }
+  try {
+    await context.deps.openBrowser(host.routeUrl(route));
+  } catch (error) {
+    // The address holds this run's secret: said where `mch-sync ui` printed it, never in a file manager's message.
+    throw new StateError(
+      'STATE_NO_WINDOW',
+      `No browser could be opened (${(error as Error).message}): open the address \`mch-sync ui\` printed, then ${route.view === 'issues' ? 'Issues' : 'Status'}.`,
+      { cause: error },
+    );
+  }
 }
 
 /** `--port N`: 0 (the default) is any free port, as for the device's own `--port 0`. */

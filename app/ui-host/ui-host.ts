@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { UiError } from '../../common/contract.ts';
+import { routeFragment, type WindowRoute } from '../../common/window-route.ts';
 import type { ContractService } from '../ui/dispatch.ts';
 import { BRIDGE_PATH, BRIDGE_SCRIPT } from './bridge-script.ts';
 import { EventStreams } from './event-stream.ts';
@@ -32,6 +33,13 @@ export interface UiHost {
   /** `url` with `?secret=…`: what to print and open; the first visit trades it for the cookie. */
   openUrl: string;
   /**
+   * `openUrl` with the window's route as its fragment (`…?secret=…#issues?item=…`): what the browser is
+   * sent to for "Why is this not synced?". The secret makes it work in a browser without the cookie;
+   * the 303 that trades it keeps the fragment (a redirect without one keeps the request's, RFC 9110
+   * §10.2.2), so the page opens at the route.
+   */
+  routeUrl(route: WindowRoute): string;
+  /**
    * Stops listening, ends every event stream and closes every connection; resolves once they are all
    * closed. A call still being answered loses its answer (the page hears UI_HOST_UNREACHABLE): the
    * caller stops the service's own work.
@@ -55,6 +63,7 @@ export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
   return {
     url: `${address.origin}/`,
     openUrl: `${address.origin}/?secret=${handler.secret.value}`,
+    routeUrl: (route) => `${address.origin}/?secret=${handler.secret.value}#${routeFragment(route)}`,
     close: () => handler.close(),
   };
 }

@@ -4,7 +4,7 @@ import {
   taskbarEdgeOf,
   windowPlacementOf,
   type Rectangle,
-} from '../../../../app/desktop/window-placement.ts';
+} from '../../../../../app/desktop/window/window-placement.ts';
 
 const size = { width: 400, height: 600 };
 // A 1920×1080 display with a 40 px taskbar on each side in turn.
