@@ -1,6 +1,7 @@
-// One folder pair on the status view: state in the core's words, progress, files opening on demand (or an open that failed), a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works.
+// One folder pair on the status view: state in the core's words, progress, files opening on demand (or an open that failed), a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works; highlighted when a route points at an item in it.
 import { FolderOpen, Pause, Play, RefreshCw } from 'lucide-preact';
 import type { JSX } from 'preact';
+import { useRef } from 'preact/hooks';
 import type { PairView } from '../../../common/contract.ts';
 import { baseName, formatCount, formatWhen, isoTime } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
@@ -9,11 +10,21 @@ import { ErrorNote } from './error-note.tsx';
 import { PairProgress } from './pair-progress.tsx';
 import { isSyncing, PairState } from './pair-state.tsx';
 import { OnDemandStatus } from './on-demand-status.tsx';
+import { usePointedAt } from './pointed-at.ts';
 import { useAction } from './use-action.ts';
 import { WaitingFolders } from './waiting-folders.tsx';
 
-export function PairCard({ pair }: { pair: PairView }): JSX.Element {
+/** `pointedItem`: the item in this pair a route points at ("Show in mch-sync"), null when none. */
+export function PairCard({
+  pair,
+  pointedItem = null,
+}: {
+  pair: PairView;
+  pointedItem?: string | null;
+}): JSX.Element {
   const { pairs, core } = useStores();
+  const ref = useRef<HTMLElement>(null);
+  usePointedAt(ref, pointedItem !== null);
   const name = baseName(pair.localRoot);
   const headingId = `pair-${pair.id}`;
   const toggle = useAction(() => (pair.paused ? pairs.resume(pair.id) : pairs.pause(pair.id)));
@@ -22,7 +33,13 @@ export function PairCard({ pair }: { pair: PairView }): JSX.Element {
   // A pass running (or an answer to a hold being carried out) is what "Sync now" would ask for.
   const working = isSyncing(pair.state) || pair.answering !== null;
   return (
-    <article class="card pair" aria-labelledby={headingId}>
+    <article
+      ref={ref}
+      class={pointedItem === null ? 'card pair' : 'card pair pointed'}
+      aria-labelledby={headingId}
+      tabIndex={-1}
+      aria-current={pointedItem === null ? undefined : 'true'}
+    >
       <header class="pair-head">
         <h2 id={headingId}>{name}</h2>
         {/* Polite: a change of state is said once, the numbers below are not read as they move. */}
@@ -42,6 +59,11 @@ export function PairCard({ pair }: { pair: PairView }): JSX.Element {
           </>
         )}
       </dl>
+      {pointedItem !== null && pointedItem !== pair.localRoot && (
+        <p class="pair-pointed">
+          In this folder: <span class="issue-path">{pointedItem.slice(pair.localRoot.length + 1)}</span>
+        </p>
+      )}
       {pair.detail !== null && <p class="pair-detail">{pair.detail}</p>}
       {pair.progress !== null && <PairProgress progress={pair.progress} name={name} />}
       <OnDemandStatus pair={pair} name={name} />

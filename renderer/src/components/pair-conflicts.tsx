@@ -1,13 +1,14 @@
 // A pair's conflicts under Issues: each with both sides side by side and "Keep this computer's", "Keep the device's" or "Keep both"; several checked are settled alike at once. The loser is always kept as a version.
 import { Copy, Files, HardDrive, Monitor } from 'lucide-preact';
 import type { JSX } from 'preact';
-import { useId, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import type { ConflictKeepView, ConflictView } from '../../../common/contract.ts';
 import { baseName } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
 import { BusyButton } from './busy-button.tsx';
 import { ConflictSide } from './conflict-side.tsx';
 import { ErrorNote } from './error-note.tsx';
+import { usePointedAt } from './pointed-at.ts';
 import { useAction } from './use-action.ts';
 
 /** "Keep this computer's" when this computer made the copy; another computer's copy is said so. */
@@ -24,9 +25,12 @@ const KEEP_ICONS = { this: Monitor, device: HardDrive, both: Files } as const;
 export function PairConflicts({
   pairId,
   conflicts,
+  pointed = null,
 }: {
   pairId: string;
   conflicts: ConflictView[];
+  /** The conflicted copy of the conflict a route points at (`#issues?item=…`), highlighted. */
+  pointed?: string | null;
 }): JSX.Element {
   const { conflicts: store } = useStores();
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
@@ -103,6 +107,7 @@ export function PairConflicts({
             key={conflict.copyPath}
             conflict={conflict}
             checked={checked.has(conflict.copyPath)}
+            pointed={pointed === conflict.copyPath}
             selectable={conflicts.length > 1}
             busy={settle.busy}
             onCheck={(on) => toggle(conflict.copyPath, on)}
@@ -117,6 +122,7 @@ export function PairConflicts({
 function ConflictItem(props: {
   conflict: ConflictView;
   checked: boolean;
+  pointed: boolean;
   selectable: boolean;
   busy: boolean;
   onCheck: (on: boolean) => void;
@@ -126,9 +132,17 @@ function ConflictItem(props: {
   const headingId = useId();
   const checkId = useId();
   const copyNewer = conflict.copy.mTimeMs > conflict.original.mTimeMs;
+  const ref = useRef<HTMLLIElement>(null);
+  usePointedAt(ref, props.pointed);
   const whose = conflict.copy.from === 'this-computer' ? 'on this computer' : 'on another computer';
   return (
-    <li class="card issue conflict" aria-labelledby={headingId}>
+    <li
+      ref={ref}
+      class={props.pointed ? 'card issue conflict pointed' : 'card issue conflict'}
+      aria-labelledby={headingId}
+      tabIndex={-1}
+      aria-current={props.pointed ? 'true' : undefined}
+    >
       <p class="issue-head">
         {props.selectable && (
           <input

@@ -1,4 +1,4 @@
-// Which view is shown, and whose versions over it, kept in the address's fragment (#shares, #activity?versions=…) so a reload, the back button, a notification's link and the tray's "Versions" agree.
+// Which view is shown, whose versions over it and which item it points at, kept in the address's fragment (#shares, #activity?versions=…, #issues?item=…) so a reload, the back button, a notification's link, the tray's "Versions" and the file manager's entries agree.
 import { signal } from '@preact/signals';
 import type { ViewName } from '../../../common/contract.ts';
 import { routeFragment, routeOf } from '../../../common/window-route.ts';
@@ -18,6 +18,11 @@ export class Navigation {
   readonly view = signal<ViewName>(routeOf(window.location.hash, VIEW_NAMES).view);
   /** A synced file (its path here) whose versions are shown over the view; null when none. */
   readonly versionsOf = signal<string | null>(routeOf(window.location.hash, VIEW_NAMES).versionsOf ?? null);
+  /**
+   * A synced item (its path here) the view points at: its issue in Issues, its folder in Status (the
+   * file manager's "Why is this not synced?" and "Show in mch-sync"); null when none.
+   */
+  readonly item = signal<string | null>(routeOf(window.location.hash, VIEW_NAMES).item ?? null);
   /** Bumped by each navigation the user asks for, so the new view can take the focus (not on first load). */
   readonly moves = signal(0);
 
@@ -28,12 +33,13 @@ export class Navigation {
       const moved = route.view !== this.view.value;
       this.view.value = route.view;
       this.versionsOf.value = route.versionsOf ?? null;
+      this.item.value = route.item ?? null;
       if (moved) this.moves.value += 1;
     });
   }
 
   go(view: ViewName): void {
-    if (this.view.value === view && this.versionsOf.value === null) {
+    if (this.view.value === view && this.versionsOf.value === null && this.item.value === null) {
       this.moves.value += 1;
       return;
     }

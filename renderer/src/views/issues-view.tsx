@@ -1,7 +1,7 @@
-// Issues: every item that is not synced, with why and what to do, in the command line's groups (conflicts with both sides and their three answers); then, quietly, what the client's rules left out or synced with a warning; held deletes first, and a hold's answer while it is carried out (desktop-app.md §2.4).
-import { CircleCheck, ExternalLink, FolderSearch } from 'lucide-preact';
+// Issues: every item that is not synced, with why and what to do, in the command line's groups (conflicts with both sides and their three answers); then, quietly, what the client's rules left out or synced with a warning; held deletes first, and a hold's answer while it is carried out (desktop-app.md §2.4); the item a route points at (`#issues?item=…`) highlighted, or said to have no issue.
+import { CircleCheck, ExternalLink, FolderSearch, Info } from 'lucide-preact';
 import type { JSX } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type {
   ConflictView,
   HoldAnswerView,
@@ -9,11 +9,13 @@ import type {
   IssueView,
   PairView,
 } from '../../../common/contract.ts';
+import { isRouteItem } from '../../../common/window-route.ts';
 import { BusyButton, Spinner } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { HoldPanel } from '../components/hold-panel.tsx';
 import { PairConflicts } from '../components/pair-conflicts.tsx';
 import { PairProgress } from '../components/pair-progress.tsx';
+import { usePointedAt } from '../components/pointed-at.ts';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
 import { baseName } from '../format.ts';
@@ -39,7 +41,8 @@ const QUIET_WORDS: Partial<Record<IssueGroupView, string>> = {
 };
 
 export function IssuesView(): JSX.Element {
-  const { issues, pairs, conflicts } = useStores();
+  const { issues, pairs, conflicts, navigation } = useStores();
+  const item = navigation.item.value;
   // Conflicts come with both sides from conflicts:list (a moment after the rest, the first time); if it
   // failed, they are listed as the plain issues issues:list has.
   const detailed = conflicts.conflicts.value;
@@ -65,6 +68,16 @@ export function IssuesView(): JSX.Element {
     (detailed ?? []).length === 0 &&
     held.length === 0 &&
     !conflictsComing;
+  // Said only once the lists are in: before that, every item would read as having no issue.
+  const itemMissing =
+    item !== null &&
+    list !== null &&
+    !conflictsComing &&
+    !pairList.some(
+      (pair) =>
+        list.some((issue) => issue.pairId === pair.id && isIssueOf(item, pair, issue)) ||
+        (!plainConflicts && pointedConflict(item, pair, conflicts.ofPair(pair.id)) !== null),
+    );
   return (
     <div class="view">
       <ViewHeader title="Issues" />
@@ -85,6 +98,15 @@ export function IssuesView(): JSX.Element {
           </span>
         </p>
       )}
+      {itemMissing && (
+        <p class="note item-missing" role="status">
+          <Info aria-hidden="true" />
+          <span>
+            Nothing is listed for <span class="issue-path">{item}</span> any more: it has synced since, or it
+            is left out on purpose (your ignore rules, or a system file mch-sync never syncs).
+          </span>
+        </p>
+      )}
       {nothing && (
         <p class="card empty">
           <CircleCheck />
@@ -96,7 +118,7 @@ export function IssuesView(): JSX.Element {
           const own = list.filter((issue) => issue.pairId === pair.id);
           const ownConflicts = plainConflicts ? [] : conflicts.ofPair(pair.id);
           return own.length === 0 && ownConflicts.length === 0 ? null : (
-            <PairIssues key={pair.id} pair={pair} issues={own} conflicts={ownConflicts} />
+            <PairIssues key={pair.id} pair={pair} issues={own} conflicts={ownConflicts} item={item} />
           );
         })}
     </div>
@@ -129,10 +151,13 @@ function PairIssues({
   pair,
   issues,
   conflicts,
+  item,
 }: {
   pair: PairView;
   issues: IssueView[];
   conflicts: ConflictView[];
+  /** The item the route points at (absolute), if any. */
+  item: string | null;
 }): JSX.Element {
   const headingId = `issues-${pair.id}`;
   const needing = issues.filter((issue) => QUIET_WORDS[issue.group] === undefined);
@@ -144,11 +169,21 @@ function PairIssues({
         {baseName(pair.localRoot)}
         {count > 0 && <span class="muted"> ({count})</span>}
       </h2>
-      {conflicts.length > 0 && <PairConflicts pairId={pair.id} conflicts={conflicts} />}
+      {conflicts.length > 0 && (
+        <PairConflicts
+          pairId={pair.id}
+          conflicts={conflicts}
+          pointed={item === null ? null : pointedConflict(item, pair, conflicts)}
+        />
+      )}
       {needing.length > 0 && (
         <ul class="issue-list">
           {needing.map((issue) => (
-            <IssueItem key={`${issue.kind}:${issue.path}`} issue={issue} />
+            <IssueItem
+              key={`${issue.kind}:${issue.path}`}
+              issue={issue}
+              pointed={item !== null && isIssueOf(item, pair, issue)}
+            />
           ))}
         </ul>
       )}
@@ -157,7 +192,11 @@ function PairIssues({
           <h3 class="issue-quiet-heading muted">For your information</h3>
           <ul class="issue-list">
             {quiet.map((issue) => (
-              <IssueItem key={`${issue.kind}:${issue.path}`} issue={issue} />
+              <IssueItem
+                key={`${issue.kind}:${issue.path}`}
+                issue={issue}
+                pointed={item !== null && isIssueOf(item, pair, issue)}
+              />
             ))}
           </ul>
         </>
@@ -166,13 +205,38 @@ function PairIssues({
   );
 }
 
-function IssueItem({ issue }: { issue: IssueView }): JSX.Element {
+/** The issue is the item's: at its path, or (a conflict) its conflicted copy. */
+function isIssueOf(item: string, pair: PairView, issue: IssueView): boolean {
+  return (
+    isRouteItem(item, pair.localRoot, issue.path) ||
+    (issue.otherCopy !== null && isRouteItem(item, issue.otherCopy, ''))
+  );
+}
+
+/** The conflicted copy of the pair's conflict that is the item's (its original or its copy), if any. */
+function pointedConflict(item: string, pair: PairView, conflicts: readonly ConflictView[]): string | null {
+  const found = conflicts.find(
+    (conflict) =>
+      isRouteItem(item, pair.localRoot, conflict.originalPath) ||
+      isRouteItem(item, pair.localRoot, conflict.copyPath),
+  );
+  return found?.copyPath ?? null;
+}
+
+function IssueItem({ issue, pointed }: { issue: IssueView; pointed: boolean }): JSX.Element {
   const { core } = useStores();
+  const ref = useRef<HTMLLIElement>(null);
+  usePointedAt(ref, pointed);
   const openThis = useAction((path: string) => core.invoke('shell:openPath', { path }));
   const openOther = useAction((path: string) => core.invoke('shell:openPath', { path }));
   const show = useAction((path: string) => core.invoke('shell:showItem', { path }));
   return (
-    <li class={`card issue issue-${issue.group}`}>
+    <li
+      ref={ref}
+      class={`card issue issue-${issue.group}${pointed ? ' pointed' : ''}`}
+      tabIndex={-1}
+      aria-current={pointed ? 'true' : undefined}
+    >
       <p class="issue-head">
         <span class={`tag tag-${issue.group}`}>{GROUP_WORDS[issue.group]}</span>
         <span class="issue-path">{issue.path}</span>

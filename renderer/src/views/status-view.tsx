@@ -1,6 +1,7 @@
-// Status: every folder pair with its state, progress and controls (desktop-app.md §2.2).
+// Status: every folder pair with its state, progress and controls (desktop-app.md §2.2); the pair of the item a route points at (`#status?item=…`) highlighted.
 import { FolderPlus, Pause, Play } from 'lucide-preact';
 import type { JSX } from 'preact';
+import { isRouteItem } from '../../../common/window-route.ts';
 import { BusyButton } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { PairCard } from '../components/pair-card.tsx';
@@ -9,7 +10,15 @@ import { ViewHeader } from '../components/view-header.tsx';
 import { useStores } from '../stores/stores.ts';
 
 export function StatusView(): JSX.Element {
-  const { pairs } = useStores();
+  const { pairs, navigation } = useStores();
+  const item = navigation.item.value;
+  // A pair nested in another holds its own items: the deepest folder that holds the item is its pair.
+  const pointedPair =
+    item === null
+      ? undefined
+      : (pairs.pairs.value ?? [])
+          .filter((pair) => isRouteItem(item, pair.localRoot, '', true))
+          .sort((a, b) => b.localRoot.length - a.localRoot.length)[0];
   const list = pairs.pairs.value ?? [];
   const allPaused = list.length > 0 && list.every((pair) => pair.paused);
   const all = useAction((work: () => Promise<void>) => work());
@@ -39,7 +48,7 @@ export function StatusView(): JSX.Element {
       ) : (
         <div class="pairs">
           {list.map((pair) => (
-            <PairCard key={pair.id} pair={pair} />
+            <PairCard key={pair.id} pair={pair} pointedItem={pair.id === pointedPair?.id ? item : null} />
           ))}
         </div>
       )}
