@@ -1,4 +1,4 @@
-// The window core's state service for an on-demand pair, against the real device and a real mount: "Keep on this device" and "Free up space" asked on its socket as the file manager asks, the file downloaded and freed for real; and a core without a host window says so.
+// The window core's state service for an on-demand pair, against the real device and a real mount: "Keep on this device" and "Free up space" asked on its socket as the file manager asks, the file downloaded and freed for real; a link made in the window drawn at once; and a core without a host window says so.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +106,23 @@ describe.skipIf(onDemandUnavailable() !== undefined)('the window core’s file-m
     await stateBecomes('Photos/beach.jpg', 'online-only');
     expect(readPairOnDemand(profile, folder)?.pinned).toEqual([]);
     expect(await act('unpin', 'Photos')).toBe('Nothing there was kept on this computer; nothing changed.');
+  });
+
+  it('draws a link made or revoked in the window at once, not at the next look at the shares', async () => {
+    const sharedNow = async (): Promise<boolean | undefined> => {
+      const reply = await service?.request({ op: 'state', paths: [at('Photos')] });
+      return reply?.type === 'answer' ? reply.states[0]?.shared : undefined;
+    };
+    expect(await sharedNow()).toBe(false);
+    const link = await callCore(core!, 'shares:create', { paths: [at('Photos')], fresh: false });
+    // Well inside the 20 s the service keeps the account's shares between looks.
+    await waitFor('Photos shared', async () => ((await sharedNow()) === true ? true : undefined), 10_000);
+    await callCore(core!, 'shares:revoke', { shareId: link.shareId });
+    await waitFor(
+      'Photos no longer shared',
+      async () => ((await sharedNow()) === false ? true : undefined),
+      10_000,
+    );
   });
 
   it('says there is no window to show when its host gave none', async () => {
