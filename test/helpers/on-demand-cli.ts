@@ -94,7 +94,9 @@ export async function liveSync(
     }
     await waitFor('a first pass', async () => {
       const now = await serviceStatus(profile, folder);
-      return now?.state === 'idle' && now.lastSyncAtMs !== null ? true : undefined;
+      // Over: synced, or over with items it could not sync (a name clash stays).
+      const over = now?.lastSyncAtMs !== null || (now?.issues.length ?? 0) > 0;
+      return now?.state === 'idle' && over ? true : undefined;
     });
   } catch (error) {
     child.kill('SIGKILL');
