@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FileSyncState } from '../../common/file-state.ts';
 import { writeFileAtomic } from '../profile/private-file.ts';
 import { GENERATED_MARKER, type EntryDescription } from './entry-description.ts';
-import { IntegrateError } from './integrate-errors.ts';
+import { guardedIo } from './integrate-errors.ts';
 
 /** The emblems we draw: one per state a file manager shows (both syncing directions share one), and shared. */
 export type EmblemName =
@@ -154,7 +154,7 @@ export async function emblemIconsState(
   let current = 0;
   for (const file of target.files) {
     const path = join(target.path, file.name);
-    const text = await guarded(path, 'read', () => readOrUndefined(path));
+    const text = await guardedIo(path, 'read', () => readOrUndefined(path));
     if (text === undefined) continue;
     found += 1;
     if (text === file.content && ((await stat(path)).mode & 0o777) === target.mode) current += 1;
@@ -165,7 +165,7 @@ export async function emblemIconsState(
 
 export async function installEmblemIcons(target: EmblemIconsTarget): Promise<'written' | 'unchanged'> {
   if ((await emblemIconsState(target)).state === 'installed') return 'unchanged';
-  await guarded(target.path, 'write', async () => {
+  await guardedIo(target.path, 'write', async () => {
     await mkdir(target.path, { recursive: true, mode: 0o755 });
     for (const file of target.files) {
       const path = join(target.path, file.name);
@@ -187,13 +187,13 @@ export async function removeEmblemIcons(
   let foreign = 0;
   for (const file of target.files) {
     const path = join(target.path, file.name);
-    const text = await guarded(path, 'read', () => readOrUndefined(path));
+    const text = await guardedIo(path, 'read', () => readOrUndefined(path));
     if (text === undefined) continue;
     if (!(text.split('\n', 1)[0] ?? '').includes(GENERATED_MARKER)) {
       foreign += 1;
       continue;
     }
-    await guarded(path, 'remove', () => rm(path, { force: true }));
+    await guardedIo(path, 'remove', () => rm(path, { force: true }));
     removed += 1;
   }
   if (removed > 0) await touchTheme(target);
@@ -208,7 +208,7 @@ export async function removeEmblemIcons(
  */
 async function touchTheme(target: EmblemIconsTarget): Promise<void> {
   const now = new Date();
-  await guarded(target.themeDir, 'write', () => utimes(target.themeDir, now, now));
+  await guardedIo(target.themeDir, 'write', () => utimes(target.themeDir, now, now));
 }
 
 async function readOrUndefined(path: string): Promise<string | undefined> {
@@ -217,23 +217,5 @@ async function readOrUndefined(path: string): Promise<string | undefined> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
-  }
-}
-
-async function guarded<T>(
-  path: string,
-  what: 'read' | 'write' | 'remove',
-  run: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    throw new IntegrateError(
-      'INTEGRATION_IO_FAILED',
-      `Could not ${what} ${path}: ${(error as Error).message}.`,
-      {
-        cause: error,
-      },
-    );
   }
 }

@@ -11,7 +11,7 @@ import {
   type EmblemIconsTarget,
 } from './emblem-icons.ts';
 import { entryStem, GENERATED_MARKER, type EntryDescription } from './entry-description.ts';
-import { IntegrateError } from './integrate-errors.ts';
+import { guardedIo, IntegrateError } from './integrate-errors.ts';
 import { KDE_SERVICE_MENU_MODE, renderKdeServiceMenu } from './kde-service-menu.ts';
 import { renderNemoAction } from './nemo-action.ts';
 import { renderPythonExtension } from './python-extension.ts';
@@ -136,14 +136,14 @@ export async function targetState(target: IntegrationTarget): Promise<TargetStat
     if (target.kind === 'sidebar-places') return await sidebarPlacesState(target);
     if (target.kind === 'emblem-icons') return await emblemIconsState(target);
     if (target.kind === 'own-file') {
-      const found = await guarded(target.path, 'read', () => readWithMode(target.path));
+      const found = await guardedIo(target.path, 'read', () => readWithMode(target.path));
       if (found === undefined) return { state: 'not-installed' };
       return found.text === target.content && found.mode === target.mode
         ? { state: 'installed' }
         : { state: 'outdated' };
     }
     const path = await resolveLink(target.path);
-    const text = await guarded(path, 'read', () => readText(path));
+    const text = await guardedIo(path, 'read', () => readText(path));
     if (text === undefined) return { state: 'not-installed' };
     const count = countThunarActions(text, target.uniqueId, target.path);
     if (count === 0) return { state: 'not-installed' };
@@ -163,7 +163,7 @@ export async function installTarget(target: IntegrationTarget): Promise<InstallO
   if (target.kind === 'emblem-icons') return await installEmblemIcons(target);
   if (target.kind === 'own-file') {
     if ((await targetState(target)).state === 'installed') return 'unchanged';
-    await guarded(target.path, 'write', async () => {
+    await guardedIo(target.path, 'write', async () => {
       await mkdir(dirname(target.path), { recursive: true, mode: 0o755 });
       await writeFileAtomic(target.path, target.content, target.mode);
     });
@@ -171,7 +171,7 @@ export async function installTarget(target: IntegrationTarget): Promise<InstallO
   }
   // A link (a dotfiles folder) is followed: the file it points at is the one Thunar reads.
   const path = await resolveLink(target.path);
-  const found = await guarded(path, 'read', () => readWithMode(path));
+  const found = await guardedIo(path, 'read', () => readWithMode(path));
   // Without a file of the user's, Thunar reads the system one (XDG_CONFIG_DIRS): start from it, or
   // its actions ("Open Terminal Here"...) would disappear behind ours.
   const system = found === undefined ? await firstExisting(target.systemFiles) : undefined;
@@ -179,7 +179,7 @@ export async function installTarget(target: IntegrationTarget): Promise<InstallO
   // A system file that cannot be merged into is named in the error: it is the one to look at.
   const merged = mergeThunarAction(base, target.block, target.uniqueId, system?.path ?? path);
   if (found !== undefined && merged === found.text) return 'unchanged';
-  await guarded(path, 'write', async () => {
+  await guardedIo(path, 'write', async () => {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await writeFileAtomic(path, merged, found?.mode ?? UCA_XML_MODE);
   });
@@ -193,21 +193,21 @@ export async function removeTarget(target: IntegrationTarget): Promise<RemoveOut
   if (target.kind === 'sidebar-places') return await removeSidebarPlaces(target);
   if (target.kind === 'emblem-icons') return await removeEmblemIcons(target);
   if (target.kind === 'own-file') {
-    const text = await guarded(target.path, 'read', () => readText(target.path));
+    const text = await guardedIo(target.path, 'read', () => readText(target.path));
     if (text === undefined) return 'absent';
     // A file at our name that we did not write is someone else's: left alone.
     if (!(text.split('\n', 1)[0] ?? '').includes(GENERATED_MARKER)) return 'not-ours';
-    await guarded(target.path, 'remove', () => rm(target.path, { force: true }));
+    await guardedIo(target.path, 'remove', () => rm(target.path, { force: true }));
     return 'removed';
   }
   const path = await resolveLink(target.path);
-  const found = await guarded(path, 'read', () => readWithMode(path));
+  const found = await guardedIo(path, 'read', () => readWithMode(path));
   if (found === undefined) return 'absent';
   const remaining = removeThunarAction(found.text, target.uniqueId, path);
   if (remaining === found.text) return 'absent';
   // The file stays even when ours was its only action: an empty uca.xml still hides the system one,
   // which may be what its user wanted.
-  await guarded(path, 'write', () => writeFileAtomic(path, remaining, found.mode));
+  await guardedIo(path, 'write', () => writeFileAtomic(path, remaining, found.mode));
   return 'removed';
 }
 
@@ -255,25 +255,5 @@ async function resolveLink(path: string): Promise<string> {
     return await realpath(path);
   } catch {
     return path;
-  }
-}
-
-/** Runs a file operation; a failure becomes INTEGRATION_IO_FAILED naming the file and what was done. */
-async function guarded<T>(
-  path: string,
-  what: 'read' | 'write' | 'remove',
-  operation: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    if (error instanceof IntegrateError) throw error;
-    throw new IntegrateError(
-      'INTEGRATION_IO_FAILED',
-      `Could not ${what} ${path}: ${(error as Error).message}.`,
-      {
-        cause: error,
-      },
-    );
   }
 }

@@ -25,3 +25,18 @@ export class IntegrateError extends MchError {
     super(code, TITLES[code], message, options);
   }
 }
+
+/** Runs a file operation; a failure becomes INTEGRATION_IO_FAILED naming the file and what was done. */
+export async function guardedIo<T>(
+  path: string,
+  what: 'read' | 'write' | 'remove',
+  operation: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof IntegrateError) throw error;
+    const message = `Could not ${what} ${path}: ${(error as Error).message}.`;
+    throw new IntegrateError('INTEGRATION_IO_FAILED', message, { cause: error });
+  }
+}

@@ -6,7 +6,7 @@ import { listFolderPairs } from '../profile/folder-pairs.ts';
 import { writeFileAtomic, writePrivateFileAtomic } from '../profile/private-file.ts';
 import type { EntryDescription } from './entry-description.ts';
 import { withGtkBookmark, withoutGtkBookmarks, type Bookmarks } from './gtk-bookmarks.ts';
-import { IntegrateError } from './integrate-errors.ts';
+import { guardedIo, IntegrateError } from './integrate-errors.ts';
 import { EMPTY_XBEL, kdePlaceId, withKdePlace, withoutKdePlaces } from './kde-places.ts';
 
 export type SidebarPlacesId = 'gtk-bookmarks' | 'kde-places';
@@ -260,7 +260,7 @@ async function commit(
 
 async function readRecord(profileDir: string): Promise<PlacesRecord | undefined> {
   const path = join(profileDir, RECORD_NAME);
-  const text = await io(path, 'read', () => readFile(path, 'utf8').catch(absentAsUndefined));
+  const text = await guardedIo(path, 'read', () => readFile(path, 'utf8').catch(absentAsUndefined));
   if (text === undefined) return undefined;
   try {
     return recordSchema.parse(JSON.parse(text));
@@ -277,12 +277,12 @@ async function readRecord(profileDir: string): Promise<PlacesRecord | undefined>
 async function writeRecord(profileDir: string, record: PlacesRecord): Promise<void> {
   const path = join(profileDir, RECORD_NAME);
   if (record['gtk-bookmarks'] === undefined && record['kde-places'] === undefined) {
-    await io(path, 'remove', () => rm(path, { force: true }));
+    await guardedIo(path, 'remove', () => rm(path, { force: true }));
     return;
   }
   const text = `${JSON.stringify(record, null, 2)}\n`;
-  const current = await io(path, 'read', () => readFile(path, 'utf8').catch(absentAsUndefined));
-  if (current !== text) await io(path, 'write', () => writePrivateFileAtomic(path, text));
+  const current = await guardedIo(path, 'read', () => readFile(path, 'utf8').catch(absentAsUndefined));
+  if (current !== text) await guardedIo(path, 'write', () => writePrivateFileAtomic(path, text));
 }
 
 /** A sidebar file: where it really is (a link followed), its bytes and mode; no bytes when missing. */
@@ -295,7 +295,7 @@ interface PlacesFile {
 async function readPlacesFile(given: string): Promise<PlacesFile> {
   // A link (a dotfiles folder) is followed: the file it points at is the one the file managers read.
   const path = await realpath(given).catch(() => given);
-  return io(path, 'read', async () => {
+  return guardedIo(path, 'read', async () => {
     const content = await readFile(path).catch(absentAsUndefined);
     if (content === undefined) return { path, bytes: undefined, mode: NEW_FILE_MODE };
     return { path, bytes: content.toString('latin1'), mode: (await stat(path)).mode & 0o777 };
@@ -314,10 +314,10 @@ async function writePlacesFile(
 ): Promise<boolean> {
   if (bytes === (file.bytes ?? '')) return false;
   if (created && (bytes === EMPTY[id] || bytes === '')) {
-    await io(file.path, 'remove', () => rm(file.path, { force: true }));
+    await guardedIo(file.path, 'remove', () => rm(file.path, { force: true }));
     return true;
   }
-  await io(file.path, 'write', async () => {
+  await guardedIo(file.path, 'write', async () => {
     await mkdir(dirname(file.path), { recursive: true, mode: 0o700 });
     await writeFileAtomic(file.path, Buffer.from(bytes, 'latin1'), file.mode);
   });
@@ -327,19 +327,4 @@ async function writePlacesFile(
 function absentAsUndefined(error: unknown): undefined {
   if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
   throw error;
-}
-
-/** Runs a file operation; a failure becomes INTEGRATION_IO_FAILED naming the file and what was done. */
-async function io<T>(
-  path: string,
-  what: 'read' | 'write' | 'remove',
-  operation: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    if (error instanceof IntegrateError) throw error;
-    const message = `Could not ${what} ${path}: ${(error as Error).message}.`;
-    throw new IntegrateError('INTEGRATION_IO_FAILED', message, { cause: error });
-  }
 }
