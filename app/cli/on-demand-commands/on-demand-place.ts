@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAtOrBelow } from '../../model/selection.ts';
-import type { IndexStore } from '../../index/index-store.ts';
+import { ancestorIds } from '../../index/ancestors.ts';
 import { META_REMOTE_ROOT } from '../../index/meta-keys.ts';
 import { findPairOf, type FolderPair } from '../../profile/folder-pairs.ts';
 import { knownFolderPairs } from '../../profile/known-pairs.ts';
@@ -90,18 +90,6 @@ function notSynced(path: string, pair: FolderPair, usage: string): UsageError {
     `${what} is not synced yet (the index of ${terminalSafe(pair.localRoot)} does not know it): let \`mch-sync run\` sync it first.`,
     usage,
   );
-}
-
-/** The ids of the folders above `id`, nearest first, ending with the pair's own device folder. */
-function ancestorIds(index: IndexStore, id: string): string[] {
-  const found: string[] = [];
-  const seen = new Set<string>([id]);
-  for (let at = index.get(id)?.parentRemoteId; at !== undefined && !seen.has(at);) {
-    found.push(at);
-    seen.add(at);
-    at = index.get(at)?.parentRemoteId;
-  }
-  return found;
 }
 
 /** The pinned item that keeps `item` (itself or a folder above it), if any. */

@@ -1,7 +1,7 @@
 // "Keep on this device", its undoing and "Free up space" for the window's core: the pair's pins changed in its record (as `mch-sync pin`, `unpin` and `free` change them), a pass asked for, files freed by the pair's own live service.
 import { formatBytes } from '../../../common/units.ts';
 import { StateError } from '../../file-state/state-errors.ts';
-import type { IndexStore } from '../../index/index-store.ts';
+import { ancestorIds } from '../../index/ancestors.ts';
 import { folderKey } from '../../index/index-db.ts';
 import { META_REMOTE_ROOT } from '../../index/meta-keys.ts';
 import { askService } from '../../live-service/control-client.ts';
@@ -157,18 +157,6 @@ function keeperOf(place: PinPlace, item: PinPlace['items'][number]): PinnedItem 
     if (pin !== undefined) return { id: pin.id, path: place.pinnedPaths.get(pin.id) ?? pin.path };
   }
   return undefined;
-}
-
-/** The ids of the folders above `id`, nearest first, ending with the pair's own device folder. */
-function ancestorIds(index: IndexStore, id: string): string[] {
-  const found: string[] = [];
-  const seen = new Set<string>([id]);
-  for (let at = index.get(id)?.parentRemoteId; at !== undefined && !seen.has(at);) {
-    found.push(at);
-    seen.add(at);
-    at = index.get(at)?.parentRemoteId;
-  }
-  return found;
 }
 
 function syncNow(core: PinCore, pair: FolderPair): void {
