@@ -1,5 +1,4 @@
 // The nautilus-python extension `mch-sync integrate` installs, run under Debian's python against Nautilus 4.0's real introspection data.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
   copyFileSync,
   mkdirSync,
@@ -11,59 +10,15 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface, type Interface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFolderPair } from '../../../../app/profile/folder-pairs.ts';
 import { cliEnv, runMchSync } from '../../../helpers/mch-sync.ts';
-import { HELPER_DIR, missingGi, SYSTEM_PYTHON } from '../../../helpers/python-gi.ts';
+import { HELPER_DIR, missingGi } from '../../../helpers/python-gi.ts';
+import { NautilusHarness, type Selected } from '../../../helpers/nautilus-harness.ts';
 
-type Selected = { path: string } | { uri: string } | { uri_only: string };
-interface Item {
-  name: string;
-  label: string;
-  tip: string;
-}
 interface Recorded {
   recorded: { argv: string[]; session: number; stdio: Array<string | null> };
   session: number;
-}
-
-/** nautilus-harness.py: the extension loaded once, asked one JSON line at a time, as Nautilus would. */
-class Harness {
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly #lines: Interface;
-  readonly #answers: Array<(line: string) => void> = [];
-  #stderr = '';
-
-  constructor(extension: string) {
-    this.#child = spawn(SYSTEM_PYTHON, [join(HELPER_DIR, 'nautilus-harness.py'), extension]);
-    this.#child.stderr.on('data', (chunk: Buffer) => (this.#stderr += chunk.toString()));
-    this.#lines = createInterface({ input: this.#child.stdout });
-    this.#lines.on('line', (line) => this.#answers.shift()?.(line));
-  }
-
-  ask<T>(request: object): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null): void =>
-        reject(new Error(`the harness ended (${code}):\n${this.#stderr}`));
-      this.#child.once('exit', onExit);
-      this.#answers.push((line) => {
-        this.#child.off('exit', onExit);
-        resolve(JSON.parse(line) as T);
-      });
-      this.#child.stdin.write(`${JSON.stringify(request)}\n`);
-    });
-  }
-
-  async items(selection: Selected[], api: 3 | 4 = 4): Promise<Item[]> {
-    return (await this.ask<{ items: Item[] }>({ items: selection, api })).items;
-  }
-
-  close(): void {
-    this.#lines.close();
-    this.#child.stdin.end();
-    this.#child.kill();
-  }
 }
 
 const skipReason = missingGi({ nautilus: true });
@@ -76,7 +31,7 @@ describe.skipIf(skipReason !== undefined)(
     let synced: string;
     let outside: string;
     let recorder: string;
-    let harness: Harness;
+    let harness: NautilusHarness;
     let records = 0;
 
     beforeAll(async () => {
@@ -109,7 +64,7 @@ describe.skipIf(skipReason !== undefined)(
       expect(install.stderr).toBe('');
       const extensions = join(home, 'data', 'nautilus-python', 'extensions');
       const [name] = readdirSync(extensions);
-      harness = new Harness(join(extensions, name ?? ''));
+      harness = new NautilusHarness(join(extensions, name ?? ''));
     });
 
     afterAll(() => {
