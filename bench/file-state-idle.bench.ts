@@ -3,8 +3,8 @@
 // Two folders of 10,000 small files in 100 folders each, synced to the same device (a child) by `mch-sync
 // run --once`, then served by one `mch-sync run` each (bin/mch-sync.js, children of this process) once
 // their first passes are over. Phase 1: a python child (/usr/bin/python3, the extensions' python) holds a
-// connection to A as the extension does (asks `children` of one folder once, as showing it does,
-// subscribes, and reads pushes on a blocking recv), and both services' CPU time (utime + stime of every
+// connection to A as the extension does (subscribed, reading pushes on a blocking recv; no `children`
+// asked, whose answer's garbage would be collected in the window and is not the subscription's cost), and both services' CPU time (utime + stime of every
 // thread, /proc/<pid>/stat, 10 ms ticks) is read over the same BENCH_SECONDS window (default 60 s: two
 // of each service's 30 s polls). Phase 2: the same with the client on B instead, so neither process's own
 // timing sits on one side only (BENCH_STATE_IDLE_PHASES=4: A, B, A, B). Ratio: the subscribed windows'
@@ -28,7 +28,6 @@ const GOAL = 1.05;
 
 interface Served {
   name: string;
-  folder: string;
   live: LiveChild;
 }
 
@@ -49,10 +48,10 @@ async function phase(
   all: readonly Served[],
   devicePid: number | undefined,
 ): Promise<Phase> {
-  const client = PythonClient.start(work, ['subscribe', on.live.socketPath, join(on.folder, 'folder-0')]);
+  const client = PythonClient.start(work, ['subscribe', on.live.socketPath]);
   try {
     await client.next();
-    // The children answer and the subscription are behind us before the window opens.
+    // The subscription is behind us before the window opens.
     await sleep(2_000);
     const started = process.hrtime.bigint();
     const before = new Map(all.map((served) => [served.name, cpuSeconds(served.live.pid)]));
@@ -85,7 +84,7 @@ async function main(): Promise<void> {
     }
     for (const name of ['A', 'B']) {
       const folder = join(bench.work, 'home', `Idle-${name}`);
-      served.push({ name, folder, live: await startLiveChild(bench.profile, folder, `/state-idle-${name}`) });
+      served.push({ name, live: await startLiveChild(bench.profile, folder, `/state-idle-${name}`) });
     }
     // The passes that follow a start (and their share asks) are over before anything is measured.
     await sleep(5_000);

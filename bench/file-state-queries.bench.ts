@@ -24,7 +24,7 @@ import { printLatencyComparison, summarize } from './lib/latency-report.ts';
 import { load, startStateBench, syncOnce, writeFlatFolder } from './lib/state-bench-setup.ts';
 import { startLiveChild, type LiveChild } from './lib/state-live-child.ts';
 import { PythonClient } from './lib/state-python.ts';
-import { secondsSince } from './lib/timing.ts';
+import { median, secondsSince } from './lib/timing.ts';
 import { profileWindows } from './lib/window-profile.ts';
 
 const FILES = Number(process.env['BENCH_STATE_QUERY_FILES'] ?? 10_000);
@@ -44,6 +44,9 @@ interface Round {
   bytes: number;
   pushes: number;
   windowUs: [number, number];
+  firstByteMs: number;
+  readMs: number;
+  parseMs: number;
 }
 
 interface BusyRound extends Round {
@@ -85,6 +88,12 @@ async function busyRounds(live: LiveChild, query: PythonClient): Promise<BusyRou
     await sleep(BUSY_GAP_MS);
   }
   return rounds;
+}
+
+/** Medians of the request's parts as python saw them. */
+function partsLine(rounds: readonly Round[]): string {
+  const of = (pick: (r: Round) => number): string => median(rounds.map(pick)).toFixed(1);
+  return `request parts (medians): sent → first byte ${of((r) => r.firstByteMs)} ms (the service), first → last byte ${of((r) => r.readMs)} ms, json.loads + dict ${of((r) => r.parseMs)} ms`;
 }
 
 function ratioLine(name: string, rounds: readonly Round[]): string {
@@ -173,6 +182,7 @@ async function main(): Promise<void> {
           },
         ],
       );
+      console.log(partsLine(idle));
       console.log(ratioLine('idle', idle));
       if (during.length > 0) {
         printLatencyComparison(
@@ -190,6 +200,7 @@ async function main(): Promise<void> {
             },
           ],
         );
+        console.log(partsLine(during));
         console.log(ratioLine('during a first pass', during));
       } else {
         console.log('no busy round was counted: the pass was over too soon (BENCH_STATE_QUERY_BULK)');

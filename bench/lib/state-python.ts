@@ -15,7 +15,9 @@ export const SYSTEM_PYTHON = '/usr/bin/python3';
  * stdin line `stat-first` or `query-first` does both in that order and prints one JSON line: `statMs`
  * (os.stat of every entry), `queryMs` (one `children` request sent, its answer read, parsed and made a
  * dict path → state), `entries`, `bytes`, `pushes` (lines that were not the answer), `windowUs` (the
- * request's start and end on CLOCK_MONOTONIC, python's perf_counter, to cut a profile of the service).
+ * request's start and end on CLOCK_MONOTONIC, python's perf_counter, to cut a profile of the service), and
+ * the request's parts: `firstByteMs` (sent to the answer's first bytes: the service's work and its
+ * wait for its event loop), `readMs` (first to last byte), `parseMs` (json.loads and the dict).
  *
  * `subscribe SOCKET [FOLDER]`: asks `children` of FOLDER once (what showing it costs), subscribes, and
  * prints for each `changed` line `{"recvMs", "atMs", "count", "states": [[path, state]...]}` (the first
@@ -33,6 +35,7 @@ class Lines:
         self.sock.connect(path)
         self.buffer = bytearray()
         self.pending = []
+        self.first_at = None
 
     def send(self, message):
         self.sock.sendall((json.dumps(message) + "\n").encode("utf-8"))
@@ -43,6 +46,8 @@ class Lines:
             chunk = self.sock.recv(1 << 16)
             if not chunk:
                 raise EOFError("the service closed the socket")
+            if self.first_at is None:
+                self.first_at = time.perf_counter()
             start = len(self.buffer)
             self.buffer += chunk
             end = self.buffer.find(b"\n", start)
@@ -72,11 +77,13 @@ def query(socket_path, folder):
     def ask():
         nonlocal next_id
         next_id += 1
+        lines.first_at = None
         started = time.perf_counter()
         lines.send({"id": next_id, "op": "children", "path": folder})
         others = 0
         while True:
             line = lines.next()
+            read = time.perf_counter()
             message = json.loads(line.decode("utf-8"))
             if message.get("id") == next_id:
                 break
@@ -85,18 +92,23 @@ def query(socket_path, folder):
         ended = time.perf_counter()
         if message.get("type") != "answer":
             raise RuntimeError(message)
-        return (ended - started) * 1000, len(states), len(line), others, [started * 1e6, ended * 1e6]
+        parts = {
+            "firstByteMs": (lines.first_at - started) * 1000,
+            "readMs": (read - lines.first_at) * 1000,
+            "parseMs": (ended - read) * 1000,
+        }
+        return (ended - started) * 1000, len(states), len(line), others, [started * 1e6, ended * 1e6], parts
 
     out({"ready": len(paths)})
     for command in sys.stdin:
         command = command.strip()
         if command == "stat-first":
             stat_ms = stat_all()
-            query_ms, entries, size, others, window = ask()
+            query_ms, entries, size, others, window, parts = ask()
         else:
-            query_ms, entries, size, others, window = ask()
+            query_ms, entries, size, others, window, parts = ask()
             stat_ms = stat_all()
-        out({"statMs": stat_ms, "queryMs": query_ms, "entries": entries, "bytes": size, "pushes": others, "windowUs": window})
+        out({"statMs": stat_ms, "queryMs": query_ms, "entries": entries, "bytes": size, "pushes": others, "windowUs": window, **parts})
 
 def subscribe(socket_path, folder):
     lines = Lines(socket_path)
