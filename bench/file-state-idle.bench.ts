@@ -7,7 +7,7 @@
 // asked, whose answer's garbage would be collected in the window and is not the subscription's cost), and both services' CPU time (utime + stime of every
 // thread, /proc/<pid>/stat, 10 ms ticks) is read over the same BENCH_SECONDS window (default 60 s: two
 // of each service's 30 s polls). Phase 2: the same with the client on B instead, so neither process's own
-// timing sits on one side only (BENCH_STATE_IDLE_PHASES=4: A, B, A, B). Ratio: the subscribed windows'
+// timing sits on one side only; BENCH_STATE_IDLE_PHASES windows in all (default 4: A, B, A, B). Ratio: the subscribed windows'
 // CPU over the unsubscribed ones'. Goal (issue 32): at most 1.05×.
 //
 //   npm run bench -- file-state-idle   (BENCH_STATE_IDLE_FILES, _PHASES, BENCH_SECONDS)
@@ -23,7 +23,7 @@ const FILES = Number(process.env['BENCH_STATE_IDLE_FILES'] ?? 10_000);
 const FOLDERS = Math.max(1, Math.round(FILES / 100));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 60);
 /** Windows in all, the client on A, then B, then A…: more of them average the polls' and GC's timing out. */
-const PHASES = Number(process.env['BENCH_STATE_IDLE_PHASES'] ?? 2);
+const PHASES = Number(process.env['BENCH_STATE_IDLE_PHASES'] ?? 4);
 const GOAL = 1.05;
 
 interface Served {
