@@ -47,6 +47,7 @@ export class PairStates {
   #excluded: readonly string[] = [];
   #shared: ReadonlySet<string> = new Set();
   #sharedPaths = new Set<string>();
+  #closed = false;
 
   constructor(options: PairStatesOptions) {
     this.#options = options;
@@ -133,16 +134,25 @@ export class PairStates {
     return [...changed];
   }
 
-  /** The shared items asked again; a failure keeps the last answer (offline, signed out). */
+  /**
+   * The pair's service stopped: its index is about to close, so an answer still on its way (the shares)
+   * is dropped when it comes.
+   */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** The shared items asked again; a failure keeps the last answer (offline, signed out). Never rejects. */
   async refreshShares(): Promise<void> {
     const ask = this.#options.sharedIds;
-    if (ask === undefined) return;
+    if (ask === undefined || this.#closed) return;
     let shared: ReadonlySet<string>;
     try {
       shared = await ask();
     } catch {
       return;
     }
+    if (this.#closed) return;
     const index = this.#options.index;
     const paths = new Set<string>();
     for (const id of shared) {

@@ -83,6 +83,7 @@ export class StateService {
   untrack(observer: unknown): void {
     const states = this.#book.find((states) => states === observer);
     if (states === undefined || !this.#book.remove(states)) return;
+    states.close();
     this.#pending.delete(states);
     this.#server?.foldersChanged();
   }

@@ -1,4 +1,5 @@
 // `mch-sync run`: one sync pass of a folder pair (--once) or live sync until stopped, under a per-folder lock.
+import type { StateService } from '../../file-state/state-service.ts';
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { assertNever, MchError } from '../../../common/errors.ts';
@@ -29,7 +30,7 @@ import type { PassReport } from '../../sync/pass-report.ts';
 import { commandContext, stoppedByUser, UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { deviceAddress } from '../../auth/device-address.ts';
 import { lockSyncedFolder } from '../../profile/folder-lock.ts';
-import { runLive } from './run-live.ts';
+import { runLive, startStates } from './run-live.ts';
 import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts';
 import { formatRunSummary } from './run-summary.ts';
 import { shownPath } from '../terminal/issue-lines.ts';
@@ -44,15 +45,25 @@ export const EXIT_HELD = 3;
 
 export { RunError, type RunErrorCode } from './run-request.ts';
 
-export async function runRun(context: CommandContext, values: Values): Promise<number> {
+/** `states`: the process's state service, when several pairs run live in it (else each run starts its own). */
+export async function runRun(
+  context: CommandContext,
+  values: Values,
+  states?: StateService,
+): Promise<number> {
   if (values['folder'] === undefined) return runEveryPair(context, values);
-  return runFolder(context, values, (request, report) => printReport(context, request, report));
+  return runFolder(context, values, (request, report) => printReport(context, request, report), states);
 }
 
 /** What becomes of a finished pass: printed (or kept), and the exit code it means. */
 type PassOutcome = (request: RunRequest, report: PassReport) => number;
 
-async function runFolder(context: CommandContext, values: Values, outcome: PassOutcome): Promise<number> {
+async function runFolder(
+  context: CommandContext,
+  values: Values,
+  outcome: PassOutcome,
+  states?: StateService,
+): Promise<number> {
   const given = readRequest(values);
   checkLocalFolder(given.localRoot);
   const pairs = await knownFolderPairs(context.profileDir, context.warn);
@@ -84,6 +95,7 @@ async function runFolder(context: CommandContext, values: Values, outcome: PassO
           index: new IndexStore(db),
           device: deviceOf(session),
           folderLock: lock,
+          ...(states === undefined ? {} : { states }),
         });
       } finally {
         db.close();
@@ -184,6 +196,8 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
     'remote-folder': pair.remoteFolder,
   });
   if (values['once'] === true) return everyPairOnce(context, pairs, valuesOf, values['json'] === true);
+  // One state service for the process (one socket per running client), closed after every pair.
+  const states = await startStates(context);
   // One terminal cannot show several live displays: plain lines, each with its folder's name (which
   // may hold an escape sequence or a newline: shown inert, as every name).
   const codes = await Promise.all(
@@ -197,11 +211,12 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
         },
         context.profileDir,
       );
-      return runRun(paired, valuesOf(pair)).catch((error: unknown) =>
+      return runRun(paired, valuesOf(pair), states).catch((error: unknown) =>
         reportPairFailure(context, pair, error),
       );
     }),
   );
+  await states?.close();
   return Math.max(...codes);
 }
 

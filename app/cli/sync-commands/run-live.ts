@@ -24,6 +24,8 @@ export interface LiveRun {
   folderLock: FolderLockRenewal;
 
   verbose: boolean;
+  /** The process's state service, shared by the pairs of `run` without --folder. */
+  states?: StateService;
 }
 
 /**
@@ -34,7 +36,8 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
   const signal = context.deps.signal;
   // The display reads the service's status, and the service reports to the display: set once both exist.
   const view: { display?: LiveDisplay } = {};
-  const states = await startStates(context);
+  // A run of every pair shares the process's service; a run of one pair has its own.
+  const states = run.states ?? (await startStates(context));
   const service = await startPairService({
     ...(states === undefined ? {} : { states }),
     profileDir: context.profileDir,
@@ -73,7 +76,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     });
   } finally {
     await service.stop();
-    await states?.close();
+    if (run.states === undefined) await states?.close();
     view.display.close();
   }
   context.print('Stopped. The next run continues from here.');
@@ -84,7 +87,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
  * The state service of this run (the file manager's emblems and entries). Without it sync goes on:
  * a socket that cannot be made is said once, and the emblems are missing.
  */
-async function startStates(context: CommandContext): Promise<StateService | undefined> {
+export async function startStates(context: CommandContext): Promise<StateService | undefined> {
   let sharing: ReturnType<typeof openShareSession> | undefined;
   try {
     return await StateService.start({
