@@ -4,6 +4,7 @@ import { BugError } from '../../common/errors.ts';
 import type { IndexEntry, IndexRow, ItemKind, RelativePath } from '../model/items.ts';
 import type { IndexDb } from './index-db.ts';
 import { DigestStore } from './digest-store.ts';
+import { FolderNames } from './folder-names.ts';
 import { ListingStore } from './listing-store.ts';
 import { VersionRows } from './version-rows.ts';
 
@@ -124,6 +125,8 @@ export class IndexStore {
   readonly digests: DigestStore;
   /** Content kept before this client replaced or removed it, and the conflicts settled by keeping both. */
   readonly versions: VersionRows;
+  /** A folder's names and kinds alone (what the state service's `children` reads). */
+  readonly folderNames: FolderNames;
 
   constructor(db: IndexDb) {
     this.#db = db;
@@ -131,6 +134,7 @@ export class IndexStore {
     this.listings = new ListingStore(db);
     this.digests = new DigestStore(db);
     this.versions = new VersionRows(db);
+    this.folderNames = new FolderNames(db);
   }
 
   /** Runs `work` in one IMMEDIATE transaction (nested calls join it): all of it is written, or none. */
