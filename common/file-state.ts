@@ -36,7 +36,7 @@ export const FILE_SYNC_STATES = [
 export type NotSyncedReason = 'name-clash' | 'ignored' | 'too-large' | 'error';
 
 export interface FileStateAnswer {
-  /** Absolute, as asked (or as found in the folder, for `children`). */
+  /** Absolute: as asked, or in a `changed` line under the synced folder as `hello` names it. */
   path: string;
   /**
    * The item's state; for a folder the most urgent state below it as well (not-synced over conflict
@@ -60,6 +60,27 @@ export interface FileStateAnswer {
   from?: string;
 }
 
+/**
+ * One entry of a `children` answer, keyed by its name in the folder asked: its state alone, the common
+ * case, or an object when more must be said: `shared` (only when true), `reason`, `code` and `message`
+ * (not synced), `from` (a folder whose state comes from below: that item's path relative to the folder
+ * asked, not absolute). What every entry shares is the folder answer's: its `folder` (the synced
+ * folder; none for an entry `outside`) and `onDemand`. Its `kind` is not said: the file manager has it,
+ * and a `state` request says it. Kept this small for the file manager's sake: a folder of 10,000 up to
+ * date files is `"name":"up-to-date"` 10,000 times, which python reads into a dict in a millisecond
+ * (full answers, with absolute paths and the folder in each, were 200 bytes an entry and 10 ms).
+ */
+export type FileStateEntry = FileSyncState | FileStateEntryDetail;
+
+export interface FileStateEntryDetail {
+  state: FileSyncState;
+  shared?: true;
+  reason?: NotSyncedReason;
+  code?: string;
+  message?: string;
+  from?: string;
+}
+
 /** What the state service may be asked to do for the file manager's menu entries. */
 export type FileStateAction = 'pin' | 'unpin' | 'free' | 'include' | 'exclude' | 'show' | 'why';
 
@@ -77,9 +98,10 @@ export const FILE_STATE_ACTIONS = [
 export const FILE_STATE_PROTOCOL = 1;
 
 /**
- * Requests, one JSON object per line. `state`: the state of each path (at most 10,000); `children`: a
- * folder's own state and every entry's in it (on disk or on the device), what a file manager showing
- * the folder needs in one question; `subscribe`: from now on `changed` lines come on this connection;
+ * Requests, one JSON object per line. `state`: the state of each path (at most 10,000), full answers;
+ * `children`: a folder's own state (a full answer) and every entry's in it (on disk or in the index),
+ * by name and compact (`FileStateChildren`), what a file manager showing the folder needs in one
+ * question; `subscribe`: from now on `changed` lines come on this connection;
  * `act`: carry out a menu entry on paths (by the client that syncs them); `shares-changed`: a link was
  * made or revoked elsewhere (a command), so the shared items are asked again now.
  */
@@ -90,11 +112,24 @@ export type FileStateRequest =
   | { id: number | string; op: 'act'; action: FileStateAction; paths: string[] }
   | { id: number | string; op: 'shares-changed' };
 
+/**
+ * The answer to `children`: the folder's own answer, and its entries by name (in no particular order;
+ * none when the folder is `outside` or not a folder). A pushed `changed` line later names an entry by its
+ * absolute path, in full.
+ */
+export interface FileStateChildren {
+  type: 'answer';
+  id: number | string;
+  folder: FileStateAnswer;
+  entries: Record<string, FileStateEntry>;
+}
+
 /** Lines the service sends: the first is always `hello`; `folders` again whenever its folders change. */
 export type FileStateMessage =
   | { type: 'hello'; version: number; pid: number; folders: string[] }
   | { type: 'folders'; folders: string[] }
-  | { type: 'answer'; id: number | string; states: FileStateAnswer[]; folder?: FileStateAnswer }
+  | { type: 'answer'; id: number | string; states: FileStateAnswer[] }
+  | FileStateChildren
   | { type: 'done'; id: number | string; message: string }
   /** `atMs`: when the first of these changes was recorded (ms since the epoch, with a fraction). */
   | { type: 'changed'; states: FileStateAnswer[]; atMs?: number }

@@ -1,7 +1,12 @@
 // The state of every path of one pair, kept as the live service works: what the index knows, plus what is waiting, moving, in conflict or left out.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FileStateAnswer, NotSyncedReason } from '../../common/file-state.ts';
+import type {
+  FileStateAnswer,
+  FileStateEntry,
+  FileSyncState,
+  NotSyncedReason,
+} from '../../common/file-state.ts';
 import type { SyncProgress } from '../../common/sync-status.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { STATE_FOLDER_NAME } from '../profile/folder-pairs.ts';
@@ -168,73 +173,115 @@ export class PairStates {
 
   /** The state of a path of the pair ('' its folder). */
   stateOf(path: string): PathAnswer {
-    if (isOwnFolder(path) || path === '') return this.#stateWith(path, undefined);
-    return this.#stateWith(path, this.#options.index.byPath(path)?.kind);
+    const onDemand = this.#options.onDemand;
+    if (isOwnFolder(path)) {
+      return { onDemand, shared: this.#sharedPaths.has(path), state: 'outside', kind: null };
+    }
+    const indexed = path === '' ? undefined : this.#options.index.byPath(path)?.kind;
+    const kind = path === '' ? 'folder' : (indexed ?? this.#diskKind(path));
+    const entry = this.#entryOf(path, kind, indexed, 0);
+    if (typeof entry === 'string') {
+      return {
+        onDemand,
+        shared: false,
+        state: entry,
+        kind: entry === 'excluded' ? (kind ?? 'folder') : kind,
+      };
+    }
+    const { shared, ...rest } = entry;
+    return {
+      onDemand,
+      shared: shared === true,
+      ...rest,
+      kind: rest.state === 'excluded' ? (kind ?? 'folder') : kind,
+    };
   }
 
-  /** `indexed`: the kind of the path's index row, undefined when it has none. */
-  #stateWith(path: string, indexed: 'file' | 'folder' | undefined): PathAnswer {
-    const base = { onDemand: this.#options.onDemand, shared: this.#sharedPaths.has(path) };
-    if (isOwnFolder(path)) return { ...base, state: 'outside', kind: null };
-    const kind = path === '' ? 'folder' : (indexed ?? this.#diskKind(path));
+  /**
+   * The entries of a folder (on disk or in the index) by name, each as a `children` answer says it
+   * (`from` relative to the folder). Built for a folder of 10,000: three columns of its rows, no
+   * path per entry beyond the one its state is looked up by, and an entry that is only a state is the
+   * state's own string.
+   */
+  entriesOf(folder: string): Record<string, FileStateEntry> {
+    // No prototype: a file named `__proto__` is an entry like any other.
+    const entries = Object.create(null) as Record<string, FileStateEntry>;
+    const prefix = folder === '' ? '' : `${folder}/`;
+    const cut = prefix.length;
+    const add = (name: string, indexed: 'file' | 'folder' | undefined): void => {
+      if (entries[name] !== undefined || (cut === 0 && name === STATE_FOLDER_NAME)) return;
+      const path = `${prefix}${name}`;
+      entries[name] = this.#entryOf(path, indexed ?? this.#diskKind(path), indexed, cut);
+    };
+    // An entry's row is the one stored at `folder/name`. Nearly always that row's name is the name;
+    // a row whose stored path ends otherwise (another Unicode form) is set aside, so each name finds
+    // exactly the row byPath would, without a map of every row.
+    const renamed = new Map<string, 'file' | 'folder'>();
+    const names: string[] = [];
+    for (const row of this.#options.index.folderNames.of(folder)) {
+      if (row.path.length === cut + row.name.length && row.path.endsWith(row.name)) {
+        add(row.name, row.kind);
+      } else {
+        renamed.set(row.path.slice(cut), row.kind);
+        names.push(row.name);
+      }
+    }
+    for (const name of names) add(name, renamed.get(name));
+    let here: string[] = [];
+    try {
+      here = readdirSync(join(this.#options.syncRoot, folder));
+    } catch {
+      // A folder not here (excluded, gone): what the index knows of it.
+    }
+    for (const name of here) add(name, renamed.get(name));
+    return entries;
+  }
+
+  /**
+   * A path's state as an entry says it: the state alone unless more must be said. `kind`: what is at
+   * the path (null: nothing); `indexed`: its index row's kind, undefined when it has none; `cut`: how
+   * much of a `from` path to leave out (the folder an entry is named in).
+   */
+  #entryOf(
+    path: string,
+    kind: 'file' | 'folder' | null,
+    indexed: 'file' | 'folder' | undefined,
+    cut: number,
+  ): FileStateEntry {
+    const shared = this.#sharedPaths.size > 0 && this.#sharedPaths.has(path);
     const own = this.#tree.own(path);
     if (kind === 'folder') {
       const level = this.#tree.urgencyBelow(path);
       if (level > 0 && (own === undefined || urgency(own) < level)) {
         const source = this.#tree.sourceBelow(path, level);
-        if (source !== undefined) return { ...base, kind, ...answerOf(source[1]), from: source[0] };
+        if (source !== undefined) return exceptionEntry(source[1], shared, source[0].slice(cut));
       }
     }
-    if (own !== undefined) return { ...base, kind, ...answerOf(own) };
-    if (this.#isExcluded(path)) return { ...base, state: 'excluded', kind: kind ?? 'folder' };
-    if (indexed === undefined && path !== '') {
-      if (kind === null) return { ...base, state: 'outside', kind };
-      // Temporary and system files are left out without an issue (nobody needs to act on them).
-      const temporary = temporaryOrSystemReason(path.slice(path.lastIndexOf('/') + 1));
-      if (temporary !== undefined) {
-        const message = `Never synced: ${temporary}.`;
-        return {
-          ...base,
-          state: 'not-synced',
-          kind,
-          reason: 'ignored',
-          code: 'TEMPORARY_OR_SYSTEM',
-          message,
-        };
+    if (own !== undefined) return exceptionEntry(own, shared, undefined);
+    let state: FileSyncState = 'up-to-date';
+    if (this.#isExcluded(path)) state = 'excluded';
+    else if (indexed === undefined && path !== '') {
+      if (kind === null) state = 'outside';
+      else {
+        // Temporary and system files are left out without an issue (nobody needs to act on them).
+        const temporary = temporaryOrSystemReason(path.slice(path.lastIndexOf('/') + 1));
+        if (temporary !== undefined) {
+          return {
+            state: 'not-synced',
+            ...(shared ? { shared } : {}),
+            reason: 'ignored',
+            code: 'TEMPORARY_OR_SYSTEM',
+            message: `Never synced: ${temporary}.`,
+          };
+        }
+        // Here and not in the index: new, and the next pass takes it (ignored ones carry an issue).
+        state = 'waiting';
       }
-      // Here and not in the index: new, and the next pass takes it (ignored ones carry an issue).
-      return { ...base, state: 'waiting', kind };
+    } else if (this.#options.onDemand) {
+      if (kind === 'file' && isPlaceholder(join(this.#options.syncRoot, path))) state = 'online-only';
+      else if (this.#isPinned(path)) state = 'kept';
     }
-    if (this.#options.onDemand) {
-      if (kind === 'file' && isPlaceholder(join(this.#options.syncRoot, path))) {
-        return { ...base, state: 'online-only', kind };
-      }
-      if (this.#isPinned(path)) return { ...base, state: 'kept', kind };
-    }
-    return { ...base, state: 'up-to-date', kind };
-  }
-
-  /** The entries of a folder (on disk, in the index, or only known by an exception), with their states. */
-  childrenOf(folder: string): Array<[string, PathAnswer]> {
-    const names = new Set<string>();
-    // The folder's rows in one range read, by path: what byPath would find for each entry, without
-    // one query per entry (10,000 of them were most of a large folder's answer).
-    const indexed = new Map<string, 'file' | 'folder'>();
-    for (const row of this.#options.index.rowsInFolder(folder)) {
-      names.add(row.name);
-      indexed.set(row.path, row.kind);
-    }
-    try {
-      for (const name of readdirSync(join(this.#options.syncRoot, folder))) names.add(name);
-    } catch {
-      // A folder not here (excluded, gone): what the index knows of it.
-    }
-    const prefix = folder === '' ? '' : `${folder}/`;
-    if (folder === '') names.delete(STATE_FOLDER_NAME);
-    return [...names].sort().map((name) => {
-      const path = `${prefix}${name}`;
-      return [path, this.#stateWith(path, indexed.get(path))];
-    });
+    return shared ? { state, shared } : state;
   }
 
   /** Whether a remote id is shared (for callers that hold ids). */
@@ -263,12 +310,19 @@ export class PairStates {
   }
 }
 
-function answerOf(exception: Exception): Omit<PathAnswer, 'kind' | 'shared' | 'onDemand'> {
+/** An exception as an entry: its state alone when nothing else is to be said. */
+function exceptionEntry(exception: Exception, shared: boolean, from: string | undefined): FileStateEntry {
+  const { state, reason, code, message } = exception;
+  if (!shared && reason === undefined && code === undefined && message === undefined && from === undefined) {
+    return state;
+  }
   return {
-    state: exception.state,
-    ...(exception.reason === undefined ? {} : { reason: exception.reason }),
-    ...(exception.code === undefined ? {} : { code: exception.code }),
-    ...(exception.message === undefined ? {} : { message: exception.message }),
+    state,
+    ...(shared ? { shared } : {}),
+    ...(reason === undefined ? {} : { reason }),
+    ...(code === undefined ? {} : { code }),
+    ...(message === undefined ? {} : { message }),
+    ...(from === undefined ? {} : { from }),
   };
 }
 

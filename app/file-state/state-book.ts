@@ -1,6 +1,6 @@
 // The pairs whose states one client knows, and a path's pair found by its deepest folder: what the service and the offline answer share.
 import { realpathSync } from 'node:fs';
-import type { FileStateAnswer } from '../../common/file-state.ts';
+import type { FileStateAnswer, FileStateEntry } from '../../common/file-state.ts';
 import type { PairStates, PathAnswer } from './pair-states.ts';
 
 interface Served {
@@ -45,24 +45,14 @@ export class StateBook {
     return answerOf(given, found.states.folder, found.relative, found.states.stateOf(found.relative));
   }
 
-  childrenOf(given: string): { folder: FileStateAnswer; states: FileStateAnswer[] } {
+  /** A folder's own answer and its entries by name (none when it is not a folder this client syncs). */
+  childrenOf(given: string): { folder: FileStateAnswer; entries: Record<string, FileStateEntry> } {
     const folder = this.stateOf(given);
-    const base = trimmed(given);
-    const found = this.pairOf(base);
+    const found = this.pairOf(trimmed(given));
     if (found === undefined || folder.kind !== 'folder' || folder.state === 'outside') {
-      return { folder, states: [] };
+      return { folder, entries: {} };
     }
-    const states = found.states
-      .childrenOf(found.relative)
-      .map(([relative, state]) =>
-        answerOf(
-          `${base}/${relative.slice(relative.lastIndexOf('/') + 1)}`,
-          found.states.folder,
-          relative,
-          state,
-        ),
-      );
-    return { folder, states };
+    return { folder, entries: found.states.entriesOf(found.relative) };
   }
 
   /** The pair holding a path (the deepest folder), and the path inside it. */

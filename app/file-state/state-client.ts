@@ -2,7 +2,12 @@
 import { readdir } from 'node:fs/promises';
 import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { FileStateAnswer, FileStateMessage, FileStateRequest } from '../../common/file-state.ts';
+import type {
+  FileStateAnswer,
+  FileStateChildren,
+  FileStateMessage,
+  FileStateRequest,
+} from '../../common/file-state.ts';
 import { checkControlSocketDir } from '../live-service/control-socket-path.ts';
 import { StateError } from './state-errors.ts';
 import { StateLineReader } from './state-protocol.ts';
@@ -10,6 +15,10 @@ import { stateSocketDir, STATE_SOCKET_PATTERN } from './state-socket-path.ts';
 
 type Request = FileStateRequest extends infer R ? (R extends { id: unknown } ? Omit<R, 'id'> : never) : never;
 type Reply = Extract<FileStateMessage, { type: 'answer' | 'done' }>;
+/** What a request is answered with: `children` its entries by name, the others states (or words, for `act`). */
+type ReplyTo<R extends Request> = R extends { op: 'children' }
+  ? FileStateChildren
+  : Exclude<Reply, FileStateChildren>;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -77,7 +86,7 @@ export class StateConnection {
   }
 
   /** Sends a request; resolves to its answer, rejects with the service's error (its code kept). */
-  request(request: Request): Promise<Reply> {
+  request<R extends Request>(request: R): Promise<ReplyTo<R>> {
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -89,7 +98,8 @@ export class StateConnection {
       this.#waiting.set(id, {
         resolve: (reply) => {
           clearTimeout(timer);
-          resolve(reply);
+          // The service answers a request by its kind (state-server.ts's answer).
+          resolve(reply as ReplyTo<R>);
         },
         reject: (error) => {
           clearTimeout(timer);

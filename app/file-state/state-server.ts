@@ -6,6 +6,7 @@ import {
   FILE_STATE_PROTOCOL,
   type FileStateAction,
   type FileStateAnswer,
+  type FileStateEntry,
   type FileStateMessage,
   type FileStateRequest,
 } from '../../common/file-state.ts';
@@ -25,7 +26,8 @@ export interface StateHandler {
   /** The synced folders this client serves, absolute. */
   folders(): string[];
   state(paths: readonly string[]): FileStateAnswer[];
-  children(path: string): { folder: FileStateAnswer; states: FileStateAnswer[] };
+  /** A folder's own answer and its entries by name (`FileStateChildren`). */
+  children(path: string): { folder: FileStateAnswer; entries: Record<string, FileStateEntry> };
   /** Carries out a menu entry; resolves to words for the user, or throws a typed error. */
   act(action: FileStateAction, paths: readonly string[]): Promise<string>;
   /** A link was made or revoked elsewhere: the shared items are asked again. */
@@ -182,8 +184,8 @@ async function answer(
     case 'state':
       return { type: 'answer', id: request.id, states: handler.state(request.paths) };
     case 'children': {
-      const { folder, states } = handler.children(request.path);
-      return { type: 'answer', id: request.id, folder, states };
+      const { folder, entries } = handler.children(request.path);
+      return { type: 'answer', id: request.id, folder, entries };
     }
     case 'subscribe':
       subscribe();

@@ -1,5 +1,5 @@
 // One running client's state service: its pairs' states behind one socket, changes pushed to subscribers once per turn of the event loop.
-import type { FileStateAction, FileStateAnswer } from '../../common/file-state.ts';
+import type { FileStateAction, FileStateAnswer, FileStateEntry } from '../../common/file-state.ts';
 import { PairStates, type PairStatesOptions } from './pair-states.ts';
 import { answerOf, StateBook, trimmed } from './state-book.ts';
 import { StateError } from './state-errors.ts';
@@ -96,7 +96,7 @@ export class StateService {
     return this.#book.stateOf(path);
   }
 
-  childrenOf(path: string): { folder: FileStateAnswer; states: FileStateAnswer[] } {
+  childrenOf(path: string): { folder: FileStateAnswer; entries: Record<string, FileStateEntry> } {
     return this.#book.childrenOf(path);
   }
 

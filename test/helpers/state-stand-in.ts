@@ -1,13 +1,27 @@
 // A stand-in for a client's state socket (common/file-state.ts), answering from a table the test sets: for the file-manager extension's own tests.
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { dirname } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import type {
   FileStateAction,
   FileStateAnswer,
+  FileStateEntry,
   FileStateMessage,
   FileStateRequest,
 } from '../../common/file-state.ts';
+
+/** A full answer as a `children` entry in `folder` says it: the state alone unless more is to be said. */
+export function entryOfAnswer(answer: FileStateAnswer, folder: string): FileStateEntry {
+  const { state, shared, reason, code, message, from } = answer;
+  const more = {
+    ...(shared ? { shared } : {}),
+    ...(reason === undefined ? {} : { reason }),
+    ...(code === undefined ? {} : { code }),
+    ...(message === undefined ? {} : { message }),
+    ...(from === undefined ? {} : { from: relative(folder, from) }),
+  };
+  return Object.keys(more).length === 0 ? state : { state, ...more };
+}
 
 /** What an `act` answers: words for the user, or an error with its code. */
 export type ActReply = { message: string } | { code: string; message: string };
@@ -117,9 +131,13 @@ export class StateStandIn {
       case 'children': {
         if (this.childrenDelayMs > 0)
           await new Promise((resolve) => setTimeout(resolve, this.childrenDelayMs));
-        const states = [...this.states.values()].filter((answer) => dirname(answer.path) === request.path);
+        const entries: Record<string, FileStateEntry> = {};
+        for (const answer of this.states.values()) {
+          if (dirname(answer.path) === request.path)
+            entries[basename(answer.path)] = entryOfAnswer(answer, request.path);
+        }
         const folder = this.#of(request.path);
-        this.#send(socket, { type: 'answer', id: request.id, folder, states });
+        this.#send(socket, { type: 'answer', id: request.id, folder, entries });
         return;
       }
       case 'shares-changed':

@@ -11,8 +11,10 @@ import { serviceOf, stateBecomes, statesNow, subscribe } from '../../../helpers/
 import { local, syncedWorld, writeLocal } from '../../../helpers/versions-cli.ts';
 import { stateSocketDir } from '../../../../app/file-state/state-socket-path.ts';
 import type { StateJson } from '../../../../app/cli/state-commands/state-command.ts';
-import { MAX_STATE_PATHS } from '../../../../common/file-state.ts';
+import { MAX_STATE_PATHS, type FileStateChildren } from '../../../../common/file-state.ts';
+import type { StateConnection } from '../../../../app/file-state/state-client.ts';
 import { SYSTEM_PYTHON } from '../../../helpers/python-gi.ts';
+import { entryOfAnswer } from '../../../helpers/state-stand-in.ts';
 
 const SLOW = 300_000;
 
@@ -32,6 +34,27 @@ function rawExchange(socketPath: string, payload: Buffer | string, count: number
     socket.once('error', reject);
     socket.write(payload);
   });
+}
+
+/** Every entry of a `children` answer is what `state` says of it, and they are all there is. */
+async function expectEntriesAsStated(
+  service: StateConnection,
+  folder: string,
+  children: FileStateChildren,
+): Promise<void> {
+  const names = Object.keys(children.entries).sort();
+  expect(names).toEqual(
+    readdirSync(folder)
+      .filter((name) => name !== '.mch-sync')
+      .sort(),
+  );
+  const full = await statesNow(service, folder, names);
+  expect(Object.fromEntries(full.map((answer, at) => [names[at], entryOfAnswer(answer, folder)]))).toEqual(
+    children.entries,
+  );
+  expect(full.map((answer) => [answer.folder, answer.onDemand])).toEqual(
+    names.map(() => [children.folder.folder, children.folder.onDemand]),
+  );
 }
 
 describe('the state service of mch-sync run', () => {
@@ -102,13 +125,20 @@ describe('the state service of mch-sync run', () => {
         expect(copy).toBeDefined();
         expect((await statesNow(service, world.folder, [copy ?? '']))[0]?.state).toBe('conflict');
 
-        // `children`: a folder's own state and every entry's, in one answer.
-        const children = await service.request({ op: 'children', path: local(world, 'docs') });
-        expect(children.type === 'answer' && children.folder?.state).toBe('not-synced');
-        const names = children.type === 'answer' ? children.states.map((answer) => answer.path) : [];
-        expect(names).toEqual(
-          expect.arrayContaining([local(world, 'docs/a.txt'), local(world, 'docs/deep')]),
-        );
+        // `children`: a folder's own state and every entry's by name, in one answer, each entry what
+        // `state` says of it, in short.
+        const docs = local(world, 'docs');
+        const children = await service.request({ op: 'children', path: docs });
+        expect(children.folder).toMatchObject({ path: docs, state: 'not-synced', kind: 'folder' });
+        expect(children.entries['a.txt']).toBe('up-to-date');
+        await expectEntriesAsStated(service, docs, children);
+        // The pair's folder: its own folder left out, `from` said relative to the folder asked.
+        const top = await service.request({ op: 'children', path: world.folder });
+        const docsEntry = top.entries['docs'];
+        expect(typeof docsEntry === 'object' && docsEntry.state).toBe('not-synced');
+        expect(typeof docsEntry === 'object' && docsEntry.from).toMatch(/^docs\/caf/);
+        expect(top.entries['top.txt~']).toMatchObject({ state: 'not-synced', reason: 'ignored' });
+        await expectEntriesAsStated(service, world.folder, top);
 
         // The command line asks the same service.
         const cli = await mch(profile, ['state', local(world, 'docs/a.txt'), profile.home, '--json']);

@@ -151,6 +151,7 @@ class _Folder:
         self.connection = connection
         self.path = path
         self.own = None
+        # name -> the answer's entry: a state string, or a dict (a pushed change is a full answer).
         self.states = {}
         self.ready = threading.Event()
         self.deadline = time.monotonic() + ANSWER_TIMEOUT
@@ -258,7 +259,10 @@ class StateServices:
         folder = self._folder(connection, parent)
         folder.ready.wait(max(0.0, folder.deadline - time.monotonic()))
         with self._lock:
-            return folder.own if named == parent else folder.states.get(named)
+            if named == parent:
+                return folder.own
+            entry = folder.states.get(os.path.basename(named))
+        return {"state": entry} if isinstance(entry, str) else entry
 
     def ask_states(self, paths):
         """The answers for a selection, asked anew (one request per client); None unless all answered."""
@@ -308,11 +312,11 @@ class StateServices:
         with self._lock:
             if isinstance(message, dict) and message.get("type") == "answer":
                 own = message.get("folder")
+                entries = message.get("entries")
                 folder.own = own if isinstance(own, dict) else None
-                for state in message.get("states") or []:
-                    if isinstance(state, dict) and isinstance(state.get("path"), str):
-                        # Lines come in the order the client wrote them: this answer is newer than any change before it.
-                        folder.states[state["path"]] = state
+                # Lines come in the order the client wrote them: this answer is newer than any change
+                # before it, so it replaces whatever those put in the cache.
+                folder.states = entries if isinstance(entries, dict) else {}
             late = time.monotonic() > folder.deadline
         folder.ready.set()
         if late:
@@ -328,7 +332,7 @@ class StateServices:
                     continue
                 folder = self._folders.get(os.path.dirname(path))
                 if folder is not None and folder.connection is connection:
-                    folder.states[path] = state
+                    folder.states[os.path.basename(path)] = state
                 own = self._folders.get(path)
                 if own is not None and own.connection is connection:
                     own.own = state
