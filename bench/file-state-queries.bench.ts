@@ -4,13 +4,14 @@
 // `mch-sync run` (bin/mch-sync.js, a child) serves it, the device is another child. A python child
 // (/usr/bin/python3, the extensions' python) lists `query/` once, then each round does, in turn
 // (alternating which goes first): `os.stat` of each of the 10,000 entries (the baseline: what a file
-// manager does anyway to show them), and one `children` request for the folder over the state socket,
-// its answer read as the extension reads (recv of 64 KiB), parsed (json.loads) and made a dict path →
-// state. A second python child stays subscribed on its own connection, as an open file manager does, so
-// the service also computes its pushes. Rounds are taken idle; then `bulk/` (100,000 new files in 1,000
-// folders, written beforehand outside the folder) is moved into the folder with one rename, and rounds
-// are taken while the service's first pass over them runs (a round counts only when the service said
-// scanning or syncing before and after it). Goal (issue 32): the query at most 2× the stat, both cases.
+// manager does anyway to show them), and one `children` request for the folder over the state socket, its
+// answer read as the extension reads (recv of 64 KiB), parsed (json.loads) and taken as its cache takes it
+// (the `entries` dict, name → state). A second python child stays subscribed on its own connection, as an
+// open file manager does, so the service also computes its pushes. Rounds are taken idle; then `bulk/`
+// (100,000 new files in 1,000 folders, written beforehand outside the folder) is moved into the folder with
+// one rename, and rounds are taken while the service's first pass over them runs (a round counts only when
+// the service said scanning or syncing before and after it). Goal (issue 32): the query at most 2× the
+// stat, both cases.
 //
 //   npm run bench -- file-state-queries   (BENCH_STATE_QUERY_FILES, _BULK, _ROUNDS, _BUSY_ROUNDS,
 //   _BUSY_GAP_MS; BENCH_STATE_QUERY_PROF=DIR: the service runs with --cpu-prof and the samples taken
@@ -107,7 +108,14 @@ function ratioLine(name: string, rounds: readonly Round[]): string {
 function printProfile(pid: number, rounds: readonly Round[], label: string): void {
   if (PROFILE_DIR === undefined) return;
   const windows = rounds.map((r) => r.windowUs);
-  const files = ['pair-states.ts', 'state-book.ts', 'state-server.ts', 'state-protocol.ts', 'index-store.ts'];
+  const files = [
+    'pair-states.ts',
+    'state-book.ts',
+    'state-server.ts',
+    'state-protocol.ts',
+    'index-store.ts',
+    'folder-names.ts',
+  ];
   const found = profileWindows(PROFILE_DIR, pid, windows, files);
   if (found === undefined) {
     console.log(`no profile of ${pid} in ${PROFILE_DIR}`);

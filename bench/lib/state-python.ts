@@ -13,11 +13,12 @@ export const SYSTEM_PYTHON = '/usr/bin/python3';
  *
  * `query SOCKET FOLDER`: lists FOLDER once (a file manager has the listing already), then for each
  * stdin line `stat-first` or `query-first` does both in that order and prints one JSON line: `statMs`
- * (os.stat of every entry), `queryMs` (one `children` request sent, its answer read, parsed and made a
- * dict path → state), `entries`, `bytes`, `pushes` (lines that were not the answer), `windowUs` (the
+ * (os.stat of every entry), `queryMs` (one `children` request sent, its answer read, parsed and taken
+ * as the extension's cache takes it: its `entries` dict, name → state), `entries`, `bytes`, `pushes`
+ * (lines that were not the answer), `windowUs` (the
  * request's start and end on CLOCK_MONOTONIC, python's perf_counter, to cut a profile of the service), and
  * the request's parts: `firstByteMs` (sent to the answer's first bytes: the service's work and its
- * wait for its event loop), `readMs` (first to last byte), `parseMs` (json.loads and the dict).
+ * wait for its event loop), `readMs` (first to last byte), `parseMs` (json.loads and the cache).
  *
  * `subscribe SOCKET [FOLDER]`: asks `children` of FOLDER once (what showing it costs), subscribes, and
  * prints for each `changed` line `{"recvMs", "atMs", "count", "states": [[path, state]...]}` (the first
@@ -88,7 +89,9 @@ def query(socket_path, folder):
             if message.get("id") == next_id:
                 break
             others += 1
-        states = {state["path"]: state["state"] for state in message["states"]}
+        # What the extension's _filled does with the answer (app/integrate/python/state-services.ts).
+        entries = message.get("entries")
+        states = entries if isinstance(entries, dict) else {}
         ended = time.perf_counter()
         if message.get("type") != "answer":
             raise RuntimeError(message)
