@@ -1,19 +1,22 @@
-# Loads a generated nautilus-python extension against Nautilus 4.0's real introspection data, as Nautilus does, and answers requests.
-# Usage: nautilus-harness.py EXTENSION_FILE; then one JSON request per line on stdin, one JSON answer per line:
-#   {"items": [SELECTED...], "api": 4 | 3}       -> {"items": [{"name", "label", "tip"}...]}
+# Loads a generated nautilus-, nemo- or caja-python extension against its file manager's real introspection data, as the file manager does, and answers requests.
+# Usage: nautilus-harness.py EXTENSION_FILE [NAMESPACE VERSION] (Nautilus 4.0 when not given; Nemo 3.0,
+# Caja 2.0); then one JSON request per line on stdin, one JSON answer per line:
+#   {"items": [SELECTED...], "api": 4 | 3}       -> {"items": [{"name", "label", "tip"}...]} (Nemo and Caja
+#                                                    always call as 3 does)
 #   {"activate": [SELECTED...], "record_to": P}  -> {"recorded": what the command's recorder wrote, "session": ours}
 #   {"activate_only": [SELECTED...]}              -> {"activated": true} (the command runs on; nothing waited for)
 #   {"activate_label": L, "items": [SELECTED...]} -> {"activated": true}: the entry labelled L of that menu
 #   {"show": [PATH...]}                           -> {"emblems": {PATH: [...]}, "seconds": S}: the items shown, as
-#                                                    Nautilus shows a folder (update_file_info on each, in turn)
+#                                                    the file manager shows a folder (update_file_info on each, in turn)
 #   {"shown": [PATH...]}                          -> {"emblems": {PATH: [...]}, "invalidated": {PATH: N},
 #                                                    "history": {PATH: [[...]...]}}: what the items shown
 #                                                    carry now, and every set they were drawn with
 # SELECTED is {"path": P} (a local file), {"uri": U} (any location) or {"uri_only": U} (an object with
 # get_uri but no get_location, as an old binding might pass). The requests are answered on a GLib main
-# loop, as Nautilus runs its extensions: what the extension schedules there (idle callbacks, its
-# folder monitor) runs between requests, and an item it invalidates is asked about again, as Nautilus
-# does for an item on screen.
+# loop, as the file manager runs its extensions: what the extension schedules there (idle callbacks, its
+# folder monitor) runs between requests, and an item it invalidates is asked about again, as the file
+# manager does for an item on screen.
+import importlib
 import importlib.util
 import json
 import os
@@ -23,13 +26,21 @@ import time
 
 import gi
 
-gi.require_version("Nautilus", "4.0")
+NAMESPACE, VERSION = sys.argv[2:4] if len(sys.argv) > 2 else ("Nautilus", "4.0")
+# The binding has loaded its namespace before it imports the extensions, which ask for no version.
+gi.require_version(NAMESPACE, VERSION)
 gi.require_version("Gio", "2.0")
-from gi.repository import Gio, GLib, GObject, Nautilus  # noqa: E402
+from gi.repository import Gio, GLib, GObject  # noqa: E402
+
+FileManager = importlib.import_module("gi.repository." + NAMESPACE)
+# Nautilus 43 and later call get_file_items(files); nautilus-python 1.x and 3.x, nemo-python and
+# caja-python pass (window, files).
+DEFAULT_API = 4 if NAMESPACE == "Nautilus" else 3
 
 
-class FileInfo(GObject.GObject, Nautilus.FileInfo):
-    """A file as Nautilus hands it to extensions: a GObject implementing the NautilusFileInfo interface."""
+class FileInfo(GObject.GObject, FileManager.FileInfo):
+    """A file as the file manager hands it to extensions: a GObject implementing its FileInfo interface
+    (NautilusFileInfo, NemoFileInfo and CajaFileInfo have the same virtual methods)."""
 
     def __init__(self, location):
         super().__init__()
@@ -43,7 +54,7 @@ class FileInfo(GObject.GObject, Nautilus.FileInfo):
         self.emblems.append(name)
 
     def do_invalidate_extension_info(self):
-        # Nautilus drops the extension's emblems and asks every info provider again.
+        # The file manager drops the extension's emblems and asks every info provider again.
         self.invalidated += 1
         self.emblems = []
         GLib.idle_add(update, self)
@@ -80,11 +91,13 @@ def selected(spec):
 spec = importlib.util.spec_from_file_location("mch_sync_share_extension", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-# Nautilus instantiates every class of the module that implements a provider interface.
+# The file manager instantiates every class of the module that implements a provider interface.
 providers = [
     value()
     for value in vars(module).values()
-    if isinstance(value, type) and issubclass(value, Nautilus.MenuProvider) and value is not Nautilus.MenuProvider
+    if isinstance(value, type)
+    and issubclass(value, FileManager.MenuProvider)
+    and value is not FileManager.MenuProvider
 ]
 if len(providers) != 1:
     sys.exit("expected one MenuProvider in the extension, found %d" % len(providers))
@@ -92,7 +105,9 @@ provider = providers[0]
 info_providers = [
     value()
     for value in vars(module).values()
-    if isinstance(value, type) and issubclass(value, Nautilus.InfoProvider) and value is not Nautilus.InfoProvider
+    if isinstance(value, type)
+    and issubclass(value, FileManager.InfoProvider)
+    and value is not FileManager.InfoProvider
 ]
 shown = {}
 
@@ -104,12 +119,13 @@ def update(info):
     return False
 
 
-def file_items(files, api):
-    # Nautilus 43 and later call get_file_items(files); nautilus-python 1.x and 3.x passed (window, files).
+def file_items(files, api=DEFAULT_API):
+    if NAMESPACE != "Nautilus":
+        api = 3
     items = provider.get_file_items(files) if api == 4 else provider.get_file_items(None, files)
     for item in items:
-        if not isinstance(item, Nautilus.MenuItem):
-            sys.exit("get_file_items returned something other than a Nautilus.MenuItem")
+        if not isinstance(item, FileManager.MenuItem):
+            sys.exit("get_file_items returned something other than a %s.MenuItem" % NAMESPACE)
     return items
 
 
@@ -132,24 +148,24 @@ def answer(request):
             "history": {path: info.history if info else [] for path, info in infos.items()},
         }
     if "activate_label" in request:
-        items = file_items([selected(each) for each in request["items"]], 4)
+        items = file_items([selected(each) for each in request["items"]])
         chosen = [item for item in items if item.get_property("label") == request["activate_label"]]
         if len(chosen) != 1:
             sys.exit("no single entry %r among %r" % (request["activate_label"], [i.get_property("label") for i in items]))
         chosen[0].activate()
         return {"activated": True}
     if "items" in request:
-        items = file_items([selected(each) for each in request["items"]], request.get("api", 4))
+        items = file_items([selected(each) for each in request["items"]], request.get("api", DEFAULT_API))
         result = {"items": [{key: item.get_property(key) for key in ("name", "label", "tip")} for item in items]}
     elif "activate_only" in request:
-        items = file_items([selected(each) for each in request["activate_only"]], 4)
+        items = file_items([selected(each) for each in request["activate_only"]])
         if len(items) != 1:
             sys.exit("expected one item to activate, got %d" % len(items))
         items[0].activate()
         result = {"activated": True}
     else:
         os.environ["RECORD_TO"] = request["record_to"]
-        items = file_items([selected(each) for each in request["activate"]], 4)
+        items = file_items([selected(each) for each in request["activate"]])
         if len(items) != 1:
             sys.exit("expected one item to activate, got %d" % len(items))
         items[0].activate()

@@ -1,8 +1,8 @@
-// Drives test/helpers/nautilus-harness.py: a generated nautilus-python extension loaded as Nautilus loads it, asked one JSON line at a time.
+// Drives test/helpers/nautilus-harness.py: a generated nautilus-, nemo- or caja-python extension loaded as its file manager loads it, asked one JSON line at a time.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { HELPER_DIR, SYSTEM_PYTHON } from './python-gi.ts';
+import { FILE_MANAGER_TYPELIBS, HELPER_DIR, SYSTEM_PYTHON, type HarnessFileManager } from './python-gi.ts';
 
 export type Selected = { path: string } | { uri: string } | { uri_only: string };
 
@@ -25,8 +25,15 @@ export class NautilusHarness {
   readonly #answers: Array<(line: string) => void> = [];
   #stderr = '';
 
-  constructor(extension: string, env: NodeJS.ProcessEnv = process.env) {
-    this.#child = spawn(SYSTEM_PYTHON, [join(HELPER_DIR, 'nautilus-harness.py'), extension], { env });
+  /** Loads `extension` into Nautilus 4.0, or into the file manager named (Nemo 3.0, Caja 2.0). */
+  constructor(
+    extension: string,
+    env: NodeJS.ProcessEnv = process.env,
+    fileManager: HarnessFileManager = 'nautilus',
+  ) {
+    const { namespace, version } = FILE_MANAGER_TYPELIBS[fileManager];
+    const script = join(HELPER_DIR, 'nautilus-harness.py');
+    this.#child = spawn(SYSTEM_PYTHON, [script, extension, namespace, version], { env });
     this.#child.stderr.on('data', (chunk: Buffer) => (this.#stderr += chunk.toString()));
     this.#lines = createInterface({ input: this.#child.stdout });
     this.#lines.on('line', (line) => this.#answers.shift()?.(line));
@@ -58,7 +65,7 @@ export class NautilusHarness {
     return (await this.items(paths.map((path) => ({ path })))).map((item) => item.label);
   }
 
-  /** The items shown as Nautilus shows a folder: update_file_info on each; their emblems and the time taken. */
+  /** The items shown as the file manager shows a folder: update_file_info on each; their emblems and the time taken. */
   show(paths: string[]): Promise<{ emblems: Record<string, string[]>; seconds: number }> {
     return this.ask({ show: paths });
   }

@@ -37,25 +37,41 @@ export function pythonJson<T>(code: string, args: readonly string[] = [], env?: 
   return JSON.parse(run.stdout) as T;
 }
 
+/** The file managers whose python binding the tests load an extension into. */
+export type HarnessFileManager = 'nautilus' | 'nemo' | 'caja';
+
+/** Each one's introspection namespace and version, as its binding loads it, and the Debian package with it. */
+export const FILE_MANAGER_TYPELIBS: Record<
+  HarnessFileManager,
+  { namespace: string; version: string; debianPackage: string }
+> = {
+  nautilus: { namespace: 'Nautilus', version: '4.0', debianPackage: 'gir1.2-nautilus-4.0' },
+  nemo: { namespace: 'Nemo', version: '3.0', debianPackage: 'gir1.2-nemo-3.0' },
+  caja: { namespace: 'Caja', version: '2.0', debianPackage: 'gir1.2-caja-2.0' },
+};
+
 /**
- * Why the tests that need PyGObject (and, with `nautilus`, Nautilus 4.0's introspection data) cannot
- * run here, or undefined when they can. `.ci/run` installs both.
+ * Why the tests that need PyGObject (and, with `nautilus` or `fileManager`, that file manager's
+ * introspection data) cannot run here, or undefined when they can. `.ci/run` installs them all.
  */
-export function missingGi(options: { nautilus?: boolean } = {}): string | undefined {
+export function missingGi(
+  options: { nautilus?: boolean; fileManager?: HarnessFileManager } = {},
+): string | undefined {
   if (!existsSync(SYSTEM_PYTHON)) return `${SYSTEM_PYTHON} is not installed (Debian package python3)`;
   if (runPython(['-c', 'import gi']).status !== 0)
     return `${SYSTEM_PYTHON} has no gi (Debian package python3-gi)`;
-  if (options.nautilus === true && !nautilusTypelibExists()) {
-    return 'Nautilus-4.0.typelib is not installed (Debian package gir1.2-nautilus-4.0)';
-  }
-  return undefined;
+  const fileManager = options.fileManager ?? (options.nautilus === true ? 'nautilus' : undefined);
+  if (fileManager === undefined) return undefined;
+  const { namespace, version, debianPackage } = FILE_MANAGER_TYPELIBS[fileManager];
+  const typelib = `${namespace}-${version}.typelib`;
+  return typelibExists(typelib) ? undefined : `${typelib} is not installed (Debian package ${debianPackage})`;
 }
 
-function nautilusTypelibExists(): boolean {
+function typelibExists(typelib: string): boolean {
   const roots = ['/usr/lib', '/usr/lib64'];
   const dirs = roots.flatMap((root) => {
     const arch = existsSync(root) ? readdirSync(root).map((name) => join(root, name)) : [];
     return [root, ...arch].map((dir) => join(dir, 'girepository-1.0'));
   });
-  return dirs.some((dir) => existsSync(join(dir, 'Nautilus-4.0.typelib')));
+  return dirs.some((dir) => existsSync(join(dir, typelib)));
 }
