@@ -2,14 +2,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-interface ProfileNode {
+/** A node of a `--cpu-prof` profile: one function at one place in the call tree. */
+export interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
 
-interface CpuProfile {
+/** A `--cpu-prof` profile as V8 writes it. */
+export interface CpuProfile {
   nodes: ProfileNode[];
+  /** µs on CLOCK_MONOTONIC, the clock of process.hrtime and of python's time.perf_counter on Linux. */
   startTime: number;
   samples: number[];
   timeDeltas: number[];

@@ -1,20 +1,7 @@
 // Where a child's main thread spent given windows of time, read from its `node --cpu-prof` profile: self time by function and by source file.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-
-interface CpuProfile {
-  nodes: ProfileNode[];
-  /** µs on CLOCK_MONOTONIC, the clock of process.hrtime and of python's time.perf_counter on Linux. */
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
+import type { CpuProfile, ProfileNode } from './profile-summary.ts';
 
 export interface WindowProfile {
   /** Sampled ms inside the windows, all parts. */
