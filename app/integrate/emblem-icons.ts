@@ -8,15 +8,7 @@ import { guardedIo } from './integrate-errors.ts';
 
 /** The emblems we draw: one per state a file manager shows (both syncing directions share one), and shared. */
 export type EmblemName =
-  | 'up-to-date'
-  | 'syncing'
-  | 'waiting'
-  | 'conflict'
-  | 'not-synced'
-  | 'online-only'
-  | 'kept'
-  | 'excluded'
-  | 'shared';
+  Exclude<FileSyncState, 'outside' | 'syncing-up' | 'syncing-down'> | 'syncing' | 'shared';
 
 /** Which emblem a state gets; `outside` gets none. */
 export const STATE_EMBLEMS: Record<Exclude<FileSyncState, 'outside'>, EmblemName> = {
