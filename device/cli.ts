@@ -5,6 +5,8 @@ import { randomInt } from 'node:crypto';
 import { defaultDataDir } from './data-dir.ts';
 import { describeFaultSpec, FaultSpecError, parseFaultSpec, type FaultSpec } from './faults.ts';
 import { DEFAULT_UPLOAD_TTL_SECONDS } from './store/upload-sweeper.ts';
+import { LinkShapeError, parseLatency, parseRate } from './forwarder.ts';
+import { createInterface } from 'node:readline';
 import {
   DEFAULT_PORT,
   DEFAULT_TOKEN_TTL_SECONDS,
@@ -31,6 +33,15 @@ Options:
                         (error: 503; reset: connection dropped before handling; lost: handled, answer
                         dropped; latency: wait MIN-MAX ms; scope=all: configuration and identity too)
   --seed N              seed of the fault sequence (default: random, printed)
+  --home HOST[:PORT]    a home address, e.g. 127.0.0.2, advertised as the device record's
+                        internalDNSName (default: the listening address, as localhost)
+  --relay HOST[:PORT]   a relay address, e.g. 127.0.0.3, advertised as its proxyURL
+                        (HOST:PORT/proxy/<deviceId>); a free port when PORT is left out
+  --relay-latency T     latency the relay adds each way, e.g. 40ms or 0.2s (default 0)
+  --relay-rate R        bandwidth cap of the relay each way, shared by its connections, e.g. 5MB/s
+                        (default: none)
+                        With --home or --relay, a line on standard input such as "relay down" or
+                        "home up" switches that address off (refused, open connections cut) or on.
   --verbose             log every request
   -h, --help            show this help`;
 
@@ -45,6 +56,8 @@ export interface CliOptions {
   tokenTtlSeconds: number;
   uploadTtlSeconds: number;
   faults?: { spec: FaultSpec; seed: number };
+  home?: { host: string; port: number };
+  relay?: { host: string; port: number; latencyMs: number; bytesPerSecond?: number };
   verbose: boolean;
   help: boolean;
 }
@@ -72,6 +85,10 @@ export function parseCliArgs(argv: string[]): CliOptions {
         'upload-ttl': { type: 'string' },
         faults: { type: 'string' },
         seed: { type: 'string' },
+        home: { type: 'string' },
+        relay: { type: 'string' },
+        'relay-latency': { type: 'string' },
+        'relay-rate': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -115,8 +132,25 @@ export function parseCliArgs(argv: string[]): CliOptions {
   } else if (values.seed !== undefined) {
     throw new UsageError('--seed goes with --faults.');
   }
+  const home = values.home === undefined ? undefined : parseAddress(values.home, '--home');
+  const relayAddress = values.relay === undefined ? undefined : parseAddress(values.relay, '--relay');
+  if (!relayAddress && (values['relay-latency'] !== undefined || values['relay-rate'] !== undefined)) {
+    throw new UsageError('--relay-latency and --relay-rate go with --relay.');
+  }
+  let relay: CliOptions['relay'];
+  if (relayAddress) {
+    const latency = values['relay-latency'];
+    const rate = values['relay-rate'];
+    relay = {
+      ...relayAddress,
+      latencyMs: latency === undefined ? 0 : withFlag('--relay-latency', () => parseLatency(latency)),
+      ...(rate === undefined ? {} : { bytesPerSecond: withFlag('--relay-rate', () => parseRate(rate)) }),
+    };
+  }
   return {
     ...(faults === undefined ? {} : { faults }),
+    ...(home === undefined ? {} : { home }),
+    ...(relay === undefined ? {} : { relay }),
     port: values.port === undefined ? DEFAULT_PORT : parseInteger(values.port, '--port', 0, 65535),
     host: values.host ?? '127.0.0.1',
     dataDir: resolve(values.data ?? defaultDataDir()),
@@ -135,6 +169,25 @@ export function parseCliArgs(argv: string[]): CliOptions {
   };
 }
 
+function withFlag<T>(flag: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof LinkShapeError) throw new UsageError(`${flag} ${error.message}`);
+    throw error;
+  }
+}
+
+/** `127.0.0.2` or `127.0.0.2:4781` (port 0, a free one, when left out); an IPv6 host goes in brackets. */
+function parseAddress(text: string, flag: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+))(?::(\d+))?$/.exec(text);
+  const host = match?.[1] ?? match?.[2];
+  if (!match || host === undefined) {
+    throw new UsageError(`${flag} takes HOST or HOST:PORT, e.g. 127.0.0.2 or 127.0.0.2:4781, got "${text}".`);
+  }
+  return { host, port: match[3] === undefined ? 0 : parseInteger(match[3], `${flag}'s port`, 0, 65535) };
+}
+
 /** Starts the device from parsed options and prints where it can be reached. */
 export async function runDevice(options: CliOptions, print: (line: string) => void): Promise<RunningDevice> {
   const device = await startDevice({
@@ -147,6 +200,8 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
     logLevel: options.verbose ? 'info' : 'error',
     ...(options.faults === undefined ? {} : { faults: options.faults }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.home === undefined ? {} : { home: options.home }),
+    ...(options.relay === undefined ? {} : { relay: options.relay }),
   });
   print(`mch-device: local device ${device.context.device.id} ready`);
   print(`data folder: ${options.dataDir}`);
@@ -160,6 +215,12 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
   print(`listening on: ${device.listenUrl}`);
   if (options.faults) {
     print(`faults: ${describeFaultSpec(options.faults.spec)} --seed ${options.faults.seed}`);
+  }
+  if (device.addresses.home) print(`home address: ${device.urls.network.internalURL}`);
+  if (device.addresses.relay) {
+    const { latencyMs, bytesPerSecond } = options.relay ?? { latencyMs: 0 };
+    const rate = bytesPerSecond === undefined ? 'no cap' : `${bytesPerSecond} B/s`;
+    print(`relay address: ${device.urls.network.proxyURL} (latency ${latencyMs} ms, ${rate})`);
   }
   print(`device api: ${device.urls.base}/sdk/v2`);
   print(`config url: ${device.urls.config}`);
@@ -199,6 +260,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   console.log('Press Ctrl+C to stop.');
+  const control = listenForAddressSwitches(device);
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string): void => {
       console.log(`mch-device: ${signal} received, stopping`);
@@ -207,7 +269,29 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  control?.close();
   await device.close();
   console.log('mch-device: stopped');
   return 0;
+}
+
+/** Reads "home down", "relay up"... from standard input, when the device has such addresses. */
+function listenForAddressSwitches(device: RunningDevice): { close(): void } | undefined {
+  if (!device.addresses.home && !device.addresses.relay) return undefined;
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    const match = /^\s*(home|relay)\s+(up|down)\s*$/.exec(line);
+    if (!match) {
+      if (line.trim() !== '')
+        console.error(`mch-device: say "home up", "home down", "relay up" or "relay down".`);
+      return;
+    }
+    const name = match[1] as 'home' | 'relay';
+    const state = match[2] as 'up' | 'down';
+    device.setAddress(name, state).then(
+      () => console.log(`mch-device: ${name} address ${state}`),
+      (error: unknown) => console.error(`mch-device: ${name} ${state} failed: ${(error as Error).message}`),
+    );
+  });
+  return lines;
 }

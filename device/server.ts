@@ -25,6 +25,7 @@ import { UserStore } from './store/users.ts';
 import { UploadStore } from './store/uploads.ts';
 import { DEFAULT_UPLOAD_TTL_SECONDS, sweepIntervalFor, UploadSweeper } from './store/upload-sweeper.ts';
 import { deriveUrls, type DeviceUrls } from './urls.ts';
+import { Forwarder, type AddressState, type LinkShape } from './forwarder.ts';
 
 export const DEFAULT_PORT = 4780;
 export const DEFAULT_TOKEN_TTL_SECONDS = 86_400;
@@ -53,7 +54,13 @@ export interface DeviceOptions {
   now?: () => number;
   /** Injected failures for client tests (`mch-device --faults`). */
   faults?: { spec: FaultSpec; seed: number };
+  /** A home address (e.g. 127.0.0.2), advertised as `internalDNSName` instead of the listener. */
+  home?: { host: string; port?: number };
+  /** A relay address (e.g. 127.0.0.3), advertised as `proxyURL`, with its latency and bandwidth cap. */
+  relay?: { host: string; port?: number } & Partial<LinkShape>;
 }
+
+export type AddressName = 'home' | 'relay';
 
 export interface RunningDevice {
   app: FastifyInstance;
@@ -63,6 +70,10 @@ export interface RunningDevice {
   listenUrl: string;
   /** The users this start created (for example the demo user). */
   createdUsers: string[];
+  /** The separate addresses that were asked for (`home`, `relay`), each with its own listener. */
+  addresses: Partial<Record<AddressName, Forwarder>>;
+  /** Takes a separate address down (refused, open connections cut) or brings it back on the same port. */
+  setAddress(name: AddressName, state: AddressState): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -202,7 +213,18 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
     options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
   const hostPart = host.includes(':') ? `[${host}]` : host;
   const listenUrl = `http://${hostPart}:${port}`;
-  const urls = deriveUrls(options.publicUrl ?? listenUrl, context.device.id);
+  let addresses: RunningDevice['addresses'];
+  try {
+    addresses = await startAddresses(options, { host, port });
+  } catch (error) {
+    await app.close();
+    context.db.close();
+    throw error;
+  }
+  const urls = deriveUrls(options.publicUrl ?? listenUrl, context.device.id, {
+    ...(addresses.home ? { home: hostAndPort(addresses.home) } : {}),
+    ...(addresses.relay ? { relay: `http://${hostAndPort(addresses.relay)}` } : {}),
+  });
   known.urls = urls;
   // Finish folder deletes a previous run left half done.
   context.deleter.kick();
@@ -214,8 +236,15 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
     urls,
     listenUrl,
     createdUsers,
+    addresses,
+    setAddress: async (name, state) => {
+      const forwarder = addresses[name];
+      if (!forwarder) throw new Error(`The device was started without a ${name} address.`);
+      await forwarder.set(state);
+    },
     close: () => {
       closing ??= (async () => {
+        await Promise.all([addresses.home?.stop(), addresses.relay?.stop()]);
         await app.close();
         await context.uploadSweeper.close();
         await context.deleter.close();
@@ -225,4 +254,44 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
       return closing;
     },
   };
+}
+
+function hostAndPort(forwarder: Forwarder): string {
+  return `${forwarder.host.includes(':') ? `[${forwarder.host}]` : forwarder.host}:${forwarder.port}`;
+}
+
+/**
+ * The home and relay addresses are forwarders inside the device process, in front of its one listener.
+ * Why not a child process for the relay: what a client can observe of a relay is its address, its
+ * latency, its bandwidth and it going away, and a forwarder here gives all four exactly (the latency
+ * and the cap are timed per chunk of bytes on the wire, so a busy device can only add to them, never
+ * take away), while the switch stays a plain call that tests await, with no second process to start,
+ * find and reap. Both forward bytes, not requests: keep-alive, streaming and a connection cut mid-body
+ * behave as on the wire, and the relay's path `/proxy/{deviceId}` is served by the device itself.
+ */
+async function startAddresses(
+  options: DeviceOptions,
+  target: { host: string; port: number },
+): Promise<RunningDevice['addresses']> {
+  const addresses: RunningDevice['addresses'] = {};
+  try {
+    if (options.home) {
+      addresses.home = new Forwarder({ host: options.home.host, port: options.home.port ?? 0, target });
+      await addresses.home.start();
+    }
+    if (options.relay) {
+      const { host, port = 0, latencyMs = 0, bytesPerSecond } = options.relay;
+      addresses.relay = new Forwarder({
+        host,
+        port,
+        target,
+        shape: { latencyMs, ...(bytesPerSecond === undefined ? {} : { bytesPerSecond }) },
+      });
+      await addresses.relay.start();
+    }
+  } catch (error) {
+    await addresses.home?.stop();
+    throw error;
+  }
+  return addresses;
 }

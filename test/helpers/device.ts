@@ -19,6 +19,11 @@ export interface TestDevice {
   tokenFor(userName?: string, scope?: string): string;
   /** fetch against the device with the user's bearer token; `path` is relative to `base`. */
   fetchAs(userName: string, path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * With `home`/`relay` options, takes that address down (refused, open connections cut) or brings it
+   * back on the same port.
+   */
+  setAddress(name: 'home' | 'relay', state: 'up' | 'down'): Promise<void>;
   /** Stops the server; with `keepData`, leaves the data folder for a restart. */
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -62,6 +67,7 @@ export async function startTestDevice(options: TestDeviceOptions = {}): Promise<
       if (!headers.has('authorization')) headers.set('authorization', `Bearer ${tokenFor(userName)}`);
       return fetch(`${base}${path}`, { ...init, headers });
     },
+    setAddress: (name, state) => running.setAddress(name, state),
     stop: async ({ keepData = false } = {}) => {
       await running.close();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,183 @@
+// A second address of the device: a TCP forwarder to its listener that can be taken down and brought back, and
+// can shape its traffic like a relay (a one-way latency and a bandwidth cap shared by all its connections).
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+export interface LinkShape {
+  /** Added to every chunk, each way (so a request/answer round trip gets twice this). */
+  latencyMs: number;
+  /** Bytes per second, each way, shared by every connection through the forwarder; undefined: no cap. */
+  bytesPerSecond?: number;
+}
+
+export type AddressState = 'up' | 'down';
+
+/** Bytes a connection may have waiting in the shaper before its sender is paused. */
+const MAX_QUEUED_BYTES = 256 * 1024;
+
+/**
+ * One direction of the link. The cap is a virtual clock: each chunk occupies the wire for
+ * bytes/rate seconds after the one before it, then arrives `latencyMs` later. The clock is shared by
+ * every connection, so two downloads through the relay split its bandwidth as they would on a real
+ * uplink. Delivery times only grow, so the chunks of one connection keep their order.
+ */
+class Direction {
+  readonly shape: LinkShape;
+  #wireFreeAt = 0;
+
+  constructor(shape: LinkShape) {
+    this.shape = shape;
+  }
+
+  deliveryTime(bytes: number, now: number): number {
+    const rate = this.shape.bytesPerSecond;
+    if (rate === undefined) return now + this.shape.latencyMs;
+    const start = Math.max(now, this.#wireFreeAt);
+    this.#wireFreeAt = start + (bytes / rate) * 1000;
+    return this.#wireFreeAt + this.shape.latencyMs;
+  }
+}
+
+export class Forwarder {
+  readonly host: string;
+  #port: number;
+  readonly #target: { host: string; port: number };
+  readonly #up: Direction | undefined;
+  readonly #down: Direction | undefined;
+  readonly #sockets = new Set<Socket>();
+  #server: Server | undefined;
+
+  constructor(options: {
+    host: string;
+    port: number;
+    target: { host: string; port: number };
+    shape?: LinkShape;
+  }) {
+    this.host = options.host;
+    this.#port = options.port;
+    this.#target = options.target;
+    if (options.shape) {
+      this.#up = new Direction(options.shape);
+      this.#down = new Direction(options.shape);
+    }
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get state(): AddressState {
+    return this.#server ? 'up' : 'down';
+  }
+
+  /** Listens; once up, the port stays the same across down and up, so the advertised address holds. */
+  async start(): Promise<void> {
+    if (this.#server) return;
+    const server = createServer((client) => this.#accept(client));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: this.host, port: this.#port, exclusive: true }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    if (typeof address === 'object' && address) this.#port = address.port;
+    this.#server = server;
+  }
+
+  /** Stops listening (new connections are refused) and cuts every open connection. */
+  async stop(): Promise<void> {
+    const server = this.#server;
+    if (!server) return;
+    this.#server = undefined;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.#sockets) socket.destroy();
+    this.#sockets.clear();
+    await closed;
+  }
+
+  async set(state: AddressState): Promise<void> {
+    if (state === 'up') await this.start();
+    else await this.stop();
+  }
+
+  #accept(client: Socket): void {
+    const device = createConnection(this.#target);
+    this.#sockets.add(client);
+    this.#sockets.add(device);
+    const cut = (): void => {
+      client.destroy();
+      device.destroy();
+      this.#sockets.delete(client);
+      this.#sockets.delete(device);
+    };
+    client.on('error', cut).on('close', cut);
+    device.on('error', cut).on('close', cut);
+    if (!this.#up || !this.#down) {
+      client.pipe(device);
+      device.pipe(client);
+      return;
+    }
+    this.#shapeInto(client, device, this.#up);
+    this.#shapeInto(device, client, this.#down);
+  }
+
+  /** Copies `from` to `to` through the shaper, pausing `from` while too much waits (backpressure). */
+  #shapeInto(from: Socket, to: Socket, direction: Direction): void {
+    let queued = 0;
+    let ended = false;
+    let pending = 0;
+    let waitingForDrain = false;
+    from.on('data', (chunk: Buffer) => {
+      queued += chunk.length;
+      pending += 1;
+      if (queued > MAX_QUEUED_BYTES) from.pause();
+      const delay = Math.max(0, direction.deliveryTime(chunk.length, Date.now()) - Date.now());
+      setTimeout(() => {
+        queued -= chunk.length;
+        pending -= 1;
+        if (to.destroyed) return;
+        const flushed = to.write(chunk);
+        if (queued <= MAX_QUEUED_BYTES) {
+          if (flushed) from.resume();
+          else if (!waitingForDrain) {
+            waitingForDrain = true;
+            to.once('drain', () => {
+              waitingForDrain = false;
+              from.resume();
+            });
+          }
+        }
+        if (ended && pending === 0) to.end();
+      }, delay);
+    });
+    from.on('end', () => {
+      ended = true;
+      if (pending === 0) to.end();
+    });
+  }
+}
+
+const UNITS: Record<string, number> = { '': 1, k: 1000, m: 1000 ** 2, g: 1000 ** 3 };
+
+export class LinkShapeError extends Error {}
+
+/** Parses a latency such as `40ms`, `0.2s` or `40` (milliseconds), at most a minute. */
+export function parseLatency(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
+  const value = match ? Number(match[1]) * (match[2] === 's' ? 1000 : 1) : Number.NaN;
+  if (!match || !Number.isFinite(value) || value > 60_000) {
+    throw new LinkShapeError(`takes a latency such as 40ms or 0.2s (at most 60s), got "${text}".`);
+  }
+  return Math.round(value);
+}
+
+/** Parses a rate such as `5MB/s`, `500kB/s` or `1000000` (bytes per second; decimal units, like network rates). */
+export function parseRate(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(?:([kKmMgG]?)B\/s)?$/.exec(text.trim());
+  const value = match ? Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? Number.NaN) : Number.NaN;
+  if (!match || !Number.isFinite(value) || value < 1024) {
+    throw new LinkShapeError(`takes a rate such as 5MB/s or 500kB/s (at least 1024 B/s), got "${text}".`);
+  }
+  return value;
+}
