@@ -53,11 +53,14 @@ export class PairStates {
   #shared: ReadonlySet<string> = new Set();
   #sharedPaths = new Set<string>();
   #closed = false;
+  /** The synced files named as conflicted copies, as the last pass that changed files left them. */
+  #namedCopies: readonly string[] = [];
 
   constructor(options: PairStatesOptions) {
     this.#options = options;
     this.refreshRecords();
-    this.#changed(this.#tree.replace('conflict', conflictsOf(options.index)));
+    this.#namedCopies = options.index.versions.conflictedCopyPaths();
+    this.#changed(this.#tree.replace('conflict', conflictsOf(options.index, this.#namedCopies)));
   }
 
   get folder(): string {
@@ -109,7 +112,12 @@ export class PairStates {
       }
       changed.push(...this.#tree.replace('issue', issuesOf(report.issues)));
     }
-    changed.push(...this.#tree.replace('conflict', conflictsOf(this.#options.index)));
+    // The copies known by their name need a scan of every row: read again only after a pass that changed
+    // files (a quiet poll every 30 s changes none); the conflicts table itself is small and read each time.
+    if (report !== null && Object.values(report.counts).some((count) => count > 0)) {
+      this.#namedCopies = this.#options.index.versions.conflictedCopyPaths();
+    }
+    changed.push(...this.#tree.replace('conflict', conflictsOf(this.#options.index, this.#namedCopies)));
     changed.push(...this.refreshRecords());
     this.#changed(changed);
     void this.refreshShares();
@@ -348,9 +356,9 @@ function reasonOf(issue: PassIssue): NotSyncedReason {
   return 'error';
 }
 
-function conflictsOf(index: IndexStore): Map<string, Exception> {
+function conflictsOf(index: IndexStore, namedCopies: readonly string[]): Map<string, Exception> {
   const found = new Map<string, Exception>();
-  for (const path of conflictedPaths(index)) found.set(path, { state: 'conflict' });
+  for (const path of conflictedPaths(index, namedCopies)) found.set(path, { state: 'conflict' });
   return found;
 }
 
