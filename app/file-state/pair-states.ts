@@ -50,7 +50,6 @@ export class PairStates {
   #coveredUpTo = 0;
   #pinnedPaths: readonly string[] = [];
   #excluded: readonly string[] = [];
-  #shared: ReadonlySet<string> = new Set();
   #sharedPaths = new Set<string>();
   #closed = false;
   /** The synced files named as conflicted copies, as the last pass that changed files left them. */
@@ -174,7 +173,6 @@ export class PairStates {
     }
     const changed = [...paths].filter((path) => !this.#sharedPaths.has(path));
     changed.push(...[...this.#sharedPaths].filter((path) => !paths.has(path)));
-    this.#shared = shared;
     this.#sharedPaths = paths;
     this.#changed(changed);
   }
@@ -290,11 +288,6 @@ export class PairStates {
       else if (this.#isPinned(path)) state = 'kept';
     }
     return shared ? { state, shared } : state;
-  }
-
-  /** Whether a remote id is shared (for callers that hold ids). */
-  isShared(id: string): boolean {
-    return this.#shared.has(id);
   }
 
   #diskKind(path: string): 'file' | 'folder' | null {

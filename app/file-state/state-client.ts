@@ -142,21 +142,13 @@ export class StateConnection {
   }
 }
 
-/** An error answered by the service, with its code (a StateErrorCode or an action's own). */
-export class StateRefusal extends StateError {
-  readonly serviceCode: string;
-
-  constructor(code: string, message: string) {
-    super('STATE_ACTION_FAILED', message);
-    this.serviceCode = code;
-  }
-}
-
+/** An error the service answered: its own code when it is one of ours, else an action that failed. */
 function refusal(code: string, message: string): StateError {
   const known = ['STATE_BAD_REQUEST', 'STATE_TOO_LARGE', 'STATE_NOT_SERVED', 'STATE_NO_WINDOW'];
-  return known.includes(code)
-    ? new StateError(code as 'STATE_BAD_REQUEST', message)
-    : new StateRefusal(code, message);
+  return new StateError(
+    known.includes(code) ? (code as 'STATE_BAD_REQUEST') : 'STATE_ACTION_FAILED',
+    message,
+  );
 }
 
 /**
