@@ -15,6 +15,8 @@ let first: SignedInProfile;
 let second: SignedInProfile;
 let folder: string;
 let holder: ChildProcessWithoutNullStreams | undefined;
+/** What the holder printed, so a holder that ended early fails the test with its own words. */
+let holderOutput = '';
 
 function mch(profile: SignedInProfile, args: string[]): Promise<CliRun> {
   return runMchSync(['--profile', profile.profile, ...args], { env: profile.env, timeoutMs: 60_000 });
@@ -46,12 +48,17 @@ describe('a folder synced live by one process', () => {
       env: first.env,
     });
     const started = holder;
+    started.stdout.on('data', (chunk: Buffer) => (holderOutput += chunk.toString()));
+    started.stderr.on('data', (chunk: Buffer) => (holderOutput += chunk.toString()));
     await waitFor('the live run', async () => {
+      if (started.exitCode !== null || started.signalCode !== null) {
+        throw new Error(`the live run ended (${started.exitCode ?? started.signalCode}):\n${holderOutput}`);
+      }
       const status = await mch(first, ['status', '--folder', folder, '--json']);
       const parsed = status.code === 0 ? (JSON.parse(status.stdout) as { pid: number | null }) : undefined;
       return parsed?.pid === started.pid ? true : undefined;
     });
-  });
+  }, 90_000);
 
   it.each([
     ['another profile', () => [second, folder] as const],
@@ -86,6 +93,8 @@ describe('a folder synced live by one process', () => {
   it('blocks nothing once its holder is killed', async ({ device }) => {
     const killed = holder;
     if (killed === undefined) throw new Error('no holder');
+    if (killed.exitCode !== null || killed.signalCode !== null)
+      throw new Error(`the holder ended early:\n${holderOutput}`);
     const exited = once(killed, 'exit');
     killed.kill('SIGKILL');
     await exited;
@@ -103,5 +112,5 @@ describe('a folder synced live by one process', () => {
       matches: unknown[];
     };
     expect(found.matches).toHaveLength(1);
-  });
+  }, 90_000);
 });
