@@ -17,12 +17,14 @@ import { isIdempotent, nextDelayMs, retryPolicy, type RetryPolicy } from './retr
 import { attemptOnce, headerText, readAll, type RequestSpec } from './http-attempt.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from './http-limits.ts';
 import { assertTokenSafe, describeRequest } from './url-safety.ts';
+import type { RequestRoute } from './request-route.ts';
 
 export type { HttpMethod } from './url-safety.ts';
 export type { ResponseKind } from './http-errors.ts';
 export type { RequestSpec } from './http-attempt.ts';
 export { headerText } from './http-attempt.ts';
 export type { Progress, Timeouts } from './http-limits.ts';
+export type { RequestRoute } from './request-route.ts';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS } from './http-limits.ts';
 
 /** Where requests get their bearer token; the token manager of `app/auth/` implements it. */
@@ -53,6 +55,8 @@ export interface TransportOptions {
   /** For the backoff jitter; tests pass a seeded one. */
   random?: () => number;
   userAgent?: string;
+  /** The service's addresses when it has several (the device): each attempt goes where the route says. */
+  route?: RequestRoute;
 }
 
 interface ResponseHead {
@@ -105,6 +109,11 @@ export class Transport {
   /** Same options, another token provider (none for the identity provider, or a share's token). */
   withTokens(tokens: AccessTokenProvider | undefined): Transport {
     return new Transport({ ...this.#options, tokens });
+  }
+
+  /** Same options, requests sent where `route` says (a device client's transport). */
+  withRoute(route: RequestRoute | undefined): Transport {
+    return new Transport({ ...this.#options, route });
   }
 
   /** Same token provider, some options changed (for example a short probe without retries). */
@@ -162,6 +171,7 @@ export class Transport {
     const details = { correlationId, request };
     const idempotent = spec.idempotent ?? isIdempotent(spec.method, spec.headers ?? {});
     const auth = spec.auth ?? (this.tokens ? 'provider' : 'none');
+    const route = this.#options.route;
     if (auth !== 'none') assertTokenSafe(spec.url);
     const startedAt = Date.now();
     let token = await this.#firstToken(auth);
@@ -170,8 +180,12 @@ export class Transport {
     let maybeApplied = false;
     for (let attempt = 1; ; attempt += 1) {
       if (spec.signal?.aborted) throw new AbortedError(details);
+      // Each attempt goes to the address in use now: a retry after the home address went away goes
+      // through the relay without waiting for the backoff to run out on the dead one.
+      const url = route === undefined ? spec.url : await route.resolve(spec.url, spec.signal);
+      if (auth !== 'none' && url !== spec.url) assertTokenSafe(url);
       const began = Date.now();
-      const outcome = await attemptOnce(this.#got, spec, {
+      const outcome = await attemptOnce(this.#got, url === spec.url ? spec : { ...spec, url }, {
         token,
         correlationId,
         mode,
@@ -187,6 +201,9 @@ export class Transport {
       if ('error' in outcome) {
         failure = outcome.error;
         this.#log?.({ message: 'failed', correlationId, request, attempt, error: failure.describe() });
+        if (failure.code === 'NETWORK' || failure.code === 'TIMEOUT' || failure.code === 'OUTCOME_UNKNOWN') {
+          route?.unreachable(url, failure);
+        }
         // Asking again does not make a cancelled request wanted, nor a broken answer well-formed, nor a
         // file that changed while it was sent quiet (file-source.ts: a later pass sends it again).
         if (
@@ -210,7 +227,7 @@ export class Transport {
           durationMs: Date.now() - began,
         });
         if (isSuccessKind(kind) || spec.accept?.includes(kind)) {
-          const head: ResponseHead = { kind, headers, correlationId, url: spec.url };
+          const head: ResponseHead = { kind, headers, correlationId, url };
           return { ...head, body: outcome.body } as ApiResponse | StreamResponse;
         }
         const errorBody = Buffer.isBuffer(outcome.body)
@@ -243,6 +260,8 @@ export class Transport {
       const elapsedMs = Date.now() - startedAt;
       const delay = nextDelayMs(this.#policy, { attempt, elapsedMs, retryAfterMs: retryAfter }, this.#random);
       if (delay === undefined) throw failure;
+      // Another address answers: go there at once rather than after the backoff.
+      if (route !== undefined && (await route.resolve(spec.url, spec.signal)).href !== url.href) continue;
       this.#log?.({ message: `retrying in ${delay} ms`, correlationId, request, attempt });
       try {
         await sleep(delay, undefined, { signal: spec.signal });
