@@ -20,6 +20,13 @@ export interface ChosenDevice {
   name: string;
   /** The device base URL that answered last (device-api.md §1); absent when none did. */
   url?: string;
+  /** Every address the device record gave, best first (home, then the relay), so a run can switch between them. */
+  addresses?: DeviceAddressRecord[];
+}
+
+export interface DeviceAddressRecord {
+  via: 'home' | 'relay';
+  url: string;
 }
 
 export interface ProfileSettings {
@@ -38,7 +45,14 @@ const settingsSchema = z.looseObject({
   configUrl: z.string().optional(),
   user: z.object({ id: z.string(), name: z.string(), email: z.string().optional() }).optional(),
   secretStore: z.enum(['keychain', 'file']).optional(),
-  device: z.object({ id: z.string(), name: z.string(), url: z.string().optional() }).optional(),
+  device: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      url: z.string().optional(),
+      addresses: z.array(z.object({ via: z.enum(['home', 'relay']), url: z.string() })).optional(),
+    })
+    .optional(),
 });
 type StoredSettings = z.infer<typeof settingsSchema>;
 
@@ -108,8 +122,10 @@ function toSettings(stored: StoredSettings): ProfileSettings {
   }
   if (stored.secretStore !== undefined) settings.secretStore = stored.secretStore;
   if (stored.device !== undefined) {
-    const { id, name, url } = stored.device;
-    settings.device = url === undefined ? { id, name } : { id, name, url };
+    const { id, name, url, addresses } = stored.device;
+    settings.device = { id, name };
+    if (url !== undefined) settings.device.url = url;
+    if (addresses !== undefined) settings.device.addresses = addresses;
   }
   return settings;
 }
