@@ -18,6 +18,8 @@ import { attemptOnce, headerText, readAll, type RequestSpec } from './http-attem
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from './http-limits.ts';
 import { assertTokenSafe, describeRequest } from './url-safety.ts';
 import type { RequestRoute } from './request-route.ts';
+import type { ProxyResolver } from './proxy-resolver.ts';
+import { limitedAnswer, limitedUpload, takeInMemoryUpload, type Bandwidth } from './bandwidth.ts';
 
 export type { HttpMethod } from './url-safety.ts';
 export type { ResponseKind } from './http-errors.ts';
@@ -57,6 +59,10 @@ export interface TransportOptions {
   userAgent?: string;
   /** The service's addresses when it has several (the device): each attempt goes where the route says. */
   route?: RequestRoute;
+  /** The proxies of the run (settings, environment, system): one instance, kept by derived transports. */
+  proxy?: ProxyResolver;
+  /** The process's upload and download limits: one instance, kept by every transport derived from this one. */
+  bandwidth?: Bandwidth;
 }
 
 interface ResponseHead {
@@ -147,6 +153,11 @@ export class Transport {
     return this.#userAgent;
   }
 
+  /** The proxies requests go through (the listing revalidator asks whether the device's is one). */
+  get proxy(): ProxyResolver | undefined {
+    return this.#options.proxy;
+  }
+
   /** Sends the request (retrying as the policy allows) and reads the whole answer. */
   async request(spec: RequestSpec): Promise<ApiResponse> {
     return (await this.#send(spec, 'buffer')) as ApiResponse;
@@ -178,20 +189,28 @@ export class Transport {
     let refreshed = false;
     // A write whose answer was lost may have been applied (see the 412 case below).
     let maybeApplied = false;
+    const bandwidth = this.#options.bandwidth;
+    const sent = bandwidth === undefined ? spec : limitedUpload(spec, bandwidth.up);
     for (let attempt = 1; ; attempt += 1) {
       if (spec.signal?.aborted) throw new AbortedError(details);
       // Each attempt goes to the address in use now: a retry after the home address went away goes
       // through the relay without waiting for the backoff to run out on the dead one.
       const url = route === undefined ? spec.url : await route.resolve(spec.url, spec.signal);
       if (auth !== 'none' && url !== spec.url) assertTokenSafe(url);
+      if (bandwidth !== undefined) {
+        await takeInMemoryUpload(spec, bandwidth.up).catch(() => {
+          throw new AbortedError(details);
+        });
+      }
       const began = Date.now();
-      const outcome = await attemptOnce(this.#got, url === spec.url ? spec : { ...spec, url }, {
+      const outcome = await attemptOnce(this.#got, url === spec.url ? sent : { ...sent, url }, {
         token,
         correlationId,
         mode,
         timeouts: this.#timeouts,
         maxBodyBytes: this.#maxBodyBytes,
         userAgent: this.#userAgent,
+        proxy: this.#options.proxy,
       }).then(
         (answer) => answer,
         (error: unknown) => errorFromFailure(error, { what: spec.what, details, idempotent }),
@@ -228,7 +247,14 @@ export class Transport {
         });
         if (isSuccessKind(kind) || spec.accept?.includes(kind)) {
           const head: ResponseHead = { kind, headers, correlationId, url };
-          return { ...head, body: outcome.body } as ApiResponse | StreamResponse;
+          const body =
+            bandwidth === undefined
+              ? outcome.body
+              : await limitedAnswer(outcome.body, bandwidth.down, spec.signal).catch((error: unknown) => {
+                  if (!Buffer.isBuffer(outcome.body)) outcome.body.destroy();
+                  throw error instanceof AbortedError ? new AbortedError(details) : error;
+                });
+          return { ...head, body } as ApiResponse | StreamResponse;
         }
         const errorBody = Buffer.isBuffer(outcome.body)
           ? outcome.body
