@@ -37,6 +37,14 @@ export interface ProfileSettings {
   /** Where this sign-in's tokens are, fixed at login so a later run never looks in the wrong place. */
   secretStore?: SecretStoreKind;
   device?: ChosenDevice;
+  /** Upload and download limits of every pair of the profile together; absent: no limit (`mch-sync limits`). */
+  limits?: BandwidthLimitSettings;
+}
+
+/** Bytes per second; a direction without a number has no limit. */
+export interface BandwidthLimitSettings {
+  upBytesPerSec?: number;
+  downBytesPerSec?: number;
 }
 
 // Loose objects: later parts of the client add their own keys, and a rewrite must not drop them.
@@ -51,6 +59,12 @@ const settingsSchema = z.looseObject({
       name: z.string(),
       url: z.string().optional(),
       addresses: z.array(z.object({ via: z.enum(['home', 'relay']), url: z.string() })).optional(),
+    })
+    .optional(),
+  limits: z
+    .object({
+      upBytesPerSec: z.number().int().positive().optional(),
+      downBytesPerSec: z.number().int().positive().optional(),
     })
     .optional(),
 });
@@ -78,6 +92,7 @@ export class SettingsFile {
     const { configUrl, user, secretStore, device } = next;
     // Known keys are replaced as a whole (undefined removes them); unknown keys are carried over.
     const written: StoredSettings = { ...stored, version: 1, configUrl, user, secretStore, device };
+    written.limits = next.limits;
     await writePrivateFileAtomic(this.path, `${JSON.stringify(written, null, 2)}\n`);
     return next;
   }
@@ -126,6 +141,12 @@ function toSettings(stored: StoredSettings): ProfileSettings {
     settings.device = { id, name };
     if (url !== undefined) settings.device.url = url;
     if (addresses !== undefined) settings.device.addresses = addresses;
+  }
+  if (stored.limits !== undefined) {
+    const { upBytesPerSec: up, downBytesPerSec: down } = stored.limits;
+    settings.limits = {};
+    if (up !== undefined) settings.limits.upBytesPerSec = up;
+    if (down !== undefined) settings.limits.downBytesPerSec = down;
   }
   return settings;
 }
