@@ -30,6 +30,7 @@ import { runVersions, VERSIONS_USAGE } from './version-commands/versions-command
 import { RESTORE_USAGE, runRestore } from './version-commands/restore-command.ts';
 import { DELETED_USAGE, runDeleted } from './version-commands/deleted-command.ts';
 import { CONFLICTS_USAGE, runConflicts } from './version-commands/conflicts-command.ts';
+import { LIMITS_USAGE, runLimits } from './network-commands/limits-command.ts';
 import { RESOLVE_USAGE, runResolve } from './version-commands/resolve-command.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -246,6 +247,11 @@ export const COMMANDS: Record<string, Command> = {
       command: { type: 'string' },
     },
     run: (context, values) => runIntegrate(context, values),
+  },
+  limits: {
+    usage: LIMITS_USAGE,
+    options: { up: { type: 'string' }, down: { type: 'string' }, ...JSON_OPTION },
+    run: (context, values) => runLimits(context, values),
   },
   act: ACT_COMMAND,
 };
