@@ -86,4 +86,16 @@ export interface SyncStatus {
   pid: number | null;
   /** An on-demand pair's mount and its downloads on opening; absent for other pairs. */
   mount?: MountStatus;
+  /** Which of the device's addresses the service uses; absent when read from the index while none runs. */
+  connection?: DeviceConnection;
+}
+
+/**
+ * How the device is reached: on the home network ("at home"), through the relay ("through the
+ * internet"), or at an address given by hand. `reachable` is false when no address answered at the
+ * last check.
+ */
+export interface DeviceConnection {
+  via: 'home' | 'relay' | 'pinned';
+  reachable: boolean;
 }
