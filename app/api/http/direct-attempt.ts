@@ -7,7 +7,7 @@
 // a file) stay on got; this path keeps got's behaviour for everything the Transport relies
 // on: the same timeouts, the same error codes and names (read by http-errors.ts), decompression,
 // no redirects followed, and bounded reading.
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
@@ -31,6 +31,8 @@ export interface DirectRequest {
   /** For the message of a body that is too large. */
   what: string;
   details: { correlationId: string; request: string };
+  /** The proxy's agent (proxy-agents.ts) when the request goes through one; Node's global agent else. */
+  agent?: Agent | undefined;
 }
 
 export interface DirectAnswer {
@@ -169,7 +171,11 @@ export function sendDirect(spec: DirectRequest): Promise<DirectAnswer> {
 function openRequest(spec: DirectRequest, headers: Record<string, string>): ClientRequest | Error {
   const send = spec.url.protocol === 'https:' ? httpsRequest : httpRequest;
   try {
-    return send(spec.url, { method: spec.method, headers });
+    return send(spec.url, {
+      method: spec.method,
+      headers,
+      ...(spec.agent === undefined ? {} : { agent: spec.agent }),
+    });
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }

@@ -1,10 +1,12 @@
 // One HTTP attempt: headers, body, timeouts, upload progress; no retries or token logic here.
 import type { IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import type { Got } from 'got';
 import { BadResponseError } from '../../../common/errors.ts';
 import { sendDirect } from './direct-attempt.ts';
-import type { ResponseKind } from './http-errors.ts';
+import { proxyRefusalOf, type ResponseKind } from './http-errors.ts';
+import type { ProxyResolver } from './proxy-resolver.ts';
 import { describeRequest, type HttpMethod } from './url-safety.ts';
 import type { Progress, Timeouts } from './http-limits.ts';
 
@@ -44,9 +46,12 @@ export async function attemptOnce(
     timeouts: Timeouts;
     maxBodyBytes: number;
     userAgent: string;
+    /** The proxies of the run; requests go direct without. */
+    proxy?: ProxyResolver | undefined;
   },
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer | Readable }> {
   const { token, correlationId, mode } = context;
+  const agent = context.proxy?.agentFor(spec.url);
   const sent: Record<string, string> = { ...spec.headers, 'x-correlation-id': correlationId };
   if (token !== undefined) sent['authorization'] = `Bearer ${token}`;
   if (spec.raw) sent['accept-encoding'] = 'identity';
@@ -64,7 +69,7 @@ export async function attemptOnce(
   if (spec.contentLength !== undefined) sent['content-length'] = String(spec.contentLength);
   const t = context.timeouts;
   if (mode === 'buffer' && !(body instanceof Readable)) {
-    return sendDirect({
+    const answer = await sendDirect({
       method: spec.method,
       url: spec.url,
       headers: { 'user-agent': context.userAgent, ...sent },
@@ -76,7 +81,11 @@ export async function attemptOnce(
       onUploadProgress: spec.onUploadProgress,
       what: spec.what,
       details: { correlationId, request: describeRequest(spec.method, spec.url) },
+      agent,
     });
+    const refused = proxyRefusalOf(answer.status, spec.url, context.proxy);
+    if (refused !== undefined) throw refused;
+    return answer;
   }
   const stream = got.stream(spec.url, {
     method: spec.method,
@@ -84,6 +93,7 @@ export async function attemptOnce(
     body,
     signal: spec.signal,
     decompress: spec.raw !== true,
+    ...(agent === undefined ? {} : { agent: agent instanceof HttpsAgent ? { https: agent } : { http: agent } }),
     timeout: {
       connect: t.connectMs,
       secureConnect: t.connectMs,
@@ -119,6 +129,11 @@ export async function attemptOnce(
     },
   );
   closeSource();
+  const refused = proxyRefusalOf(response.statusCode, spec.url, context.proxy);
+  if (refused !== undefined) {
+    stream.destroy();
+    throw refused;
+  }
   if (mode === 'stream') return { status: response.statusCode, headers: response.headers, body: stream };
   const details = { correlationId, request: describeRequest(spec.method, spec.url) };
   const limit = spec.maxBodyBytes ?? context.maxBodyBytes;

@@ -14,6 +14,8 @@ import {
   PreconditionFailedError,
   SourceChangedError,
 } from '../../../common/errors.ts';
+import { ProxyRefusedError, proxyRefusal } from './proxy-agents.ts';
+import type { ProxyResolver } from './proxy-resolver.ts';
 
 /**
  * What a status means to the transport. Clients switch on this, never on the number: `partial` is a
@@ -213,6 +215,17 @@ export function errorFromFailure(
     return { error: new AbortedError(details), notSent: false };
   }
   if (error instanceof BadResponseError) return { error, notSent: false };
+  // A proxy that would not carry the request: nothing reached the service, and the proxy says why.
+  const refusal = error instanceof ProxyRefusedError ? error : cause instanceof ProxyRefusedError ? cause : undefined;
+  if (refusal !== undefined) {
+    return {
+      error: new NetworkError('NETWORK', `Could not ${context.what}: ${refusal.message}.`, {
+        ...details,
+        cause: refusal,
+      }),
+      notSent: true,
+    };
+  }
   const notSent = failedBeforeSending(code, event);
   const detail = typeof record['message'] === 'string' ? record['message'] : String(error);
   if (!notSent && !context.idempotent) {
@@ -242,4 +255,18 @@ export function errorFromFailure(
     ),
     notSent,
   };
+}
+
+/**
+ * A 407 to an http request sent through a proxy is the proxy's, never the device's (which has no
+ * proxy to authenticate): the proxy's refusal, by name, instead of a refusal of the device.
+ */
+export function proxyRefusalOf(
+  status: number,
+  url: URL,
+  proxy: ProxyResolver | undefined,
+): ProxyRefusedError | undefined {
+  if (status !== 407 || url.protocol !== 'http:') return undefined;
+  const server = proxy?.proxyFor(url);
+  return server === undefined ? undefined : proxyRefusal(server, status, url.host);
 }
