@@ -183,6 +183,9 @@ export class ListingRevalidator {
     this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
     // A device whose answers this reader could not follow once is asked one request at a time.
     if (!client.pipelinedRevalidation) this.#stopped = true;
+    // Through a proxy every listing goes through the Transport, whose agents speak to it: the pipeline's
+    // raw sockets go straight to the device, which a proxied network may not even let them reach.
+    if (client.transport.proxy?.proxyFor(client.deviceUrl) !== undefined) this.#stopped = true;
   }
 
   /** Whether the listing of `folderId` (read with `pageSize`) still has the listing ETag `eTag`. */
