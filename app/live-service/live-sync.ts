@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import type {
   ActivityEntry,
+  DeviceConnection,
   EngineState,
   MountStatus,
   SyncProgress,
@@ -33,8 +34,9 @@ export interface LiveSyncOptions {
   localRoot: string;
   /** The pair's folder as the user knows it, in the status and the words of a hold; default `localRoot`. */
   pairFolder?: string;
-  /** An on-demand pair's mount, for the status. */
+  /** For the status: an on-demand pair's mount, and how the device is reached now (device-route.ts). */
   mountStatus?: () => MountStatus;
+  connection?: () => DeviceConnection;
   remoteFolder: string;
   /** How often the device is asked for changes when nothing happens here (default 30 s). */
   pollMs?: number;
@@ -247,6 +249,7 @@ export class LiveSync {
       issues: [...this.#issues],
       pid: process.pid,
       ...(mount === undefined ? {} : { mount }),
+      ...(this.#options.connection && { connection: this.#options.connection() }),
     };
   }
 
