@@ -39,6 +39,17 @@ export interface ProfileSettings {
   device?: ChosenDevice;
   /** Upload and download limits of every pair of the profile together; absent: no limit (`mch-sync limits`). */
   limits?: BandwidthLimitSettings;
+  /** A proxy set by hand (`mch-sync proxy --set`); it wins over the environment's and the system's. */
+  proxy?: ManualProxySetting;
+}
+
+/** The manual proxy: where it is and who to be; its password is in the secret store, never here. */
+export interface ManualProxySetting {
+  /** `http://host:port`, without credentials. */
+  url: string;
+  user?: string;
+  /** Where the password is kept, when there is one (chosen when it was set, like the tokens' store). */
+  passwordStore?: SecretStoreKind;
 }
 
 /** Bytes per second; a direction without a number has no limit. */
@@ -67,6 +78,13 @@ const settingsSchema = z.looseObject({
       downBytesPerSec: z.number().int().positive().optional(),
     })
     .optional(),
+  proxy: z
+    .object({
+      url: z.string(),
+      user: z.string().optional(),
+      passwordStore: z.enum(['keychain', 'file']).optional(),
+    })
+    .optional(),
 });
 type StoredSettings = z.infer<typeof settingsSchema>;
 
@@ -93,6 +111,7 @@ export class SettingsFile {
     // Known keys are replaced as a whole (undefined removes them); unknown keys are carried over.
     const written: StoredSettings = { ...stored, version: 1, configUrl, user, secretStore, device };
     written.limits = next.limits;
+    written.proxy = next.proxy;
     await writePrivateFileAtomic(this.path, `${JSON.stringify(written, null, 2)}\n`);
     return next;
   }
@@ -147,6 +166,12 @@ function toSettings(stored: StoredSettings): ProfileSettings {
     settings.limits = {};
     if (up !== undefined) settings.limits.upBytesPerSec = up;
     if (down !== undefined) settings.limits.downBytesPerSec = down;
+  }
+  if (stored.proxy !== undefined) {
+    const { url, user, passwordStore } = stored.proxy;
+    settings.proxy = { url };
+    if (user !== undefined) settings.proxy.user = user;
+    if (passwordStore !== undefined) settings.proxy.passwordStore = passwordStore;
   }
   return settings;
 }
