@@ -1,6 +1,7 @@
 // One folder pair's live sync with its log file and control socket: what `mch-sync run` and the desktop core both run per pair.
 import { join } from 'node:path';
 import { AbortedError } from '../../common/errors.ts';
+import type { DeviceConnection } from '../../common/sync-status.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { IndexStore } from '../index/index-store.ts';
 import { knownItemsFromIndex } from '../watcher/index-known-items.ts';
@@ -60,6 +61,8 @@ export interface PairServiceOptions {
   onChange?: () => void;
   /** The client's state service: told what the service sees, item by item (file-manager emblems). */
   states?: PairStateSink;
+  /** How the device is reached now (the run's DeviceRoute), for the status. */
+  connection?: () => DeviceConnection;
 }
 
 /** Where a pair's states go (app/file-state/state-service.ts), given what the pair is. */
@@ -149,6 +152,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     ...(observer === undefined ? {} : { observer }),
     pairFolder: options.localRoot,
     ...(mountStatus === undefined ? {} : { mountStatus: () => mountStatus.status() }),
+    ...(options.connection === undefined ? {} : { connection: options.connection }),
     // The watcher looks up what it saw no event for in the index, instead of holding a scan of every
     // file for as long as the service runs (200 MB and 2× find to ready at 1,000,000 files).
     knownItem: knownItemsFromIndex(options.index),
