@@ -8,6 +8,7 @@ import { SharesClient } from '../api/cloud/shares-client.ts';
 import { SignInRequiredError } from '../auth/auth-errors.ts';
 import { Session, type AuthEnvironment } from '../auth/session.ts';
 import { deviceAddress } from '../auth/device-address.ts';
+import { LimitsWatcher } from '../auth/limits-watcher.ts';
 import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';
@@ -59,6 +60,8 @@ export class UiCore implements ContractService, HandlerCore {
   #closed = false;
   /** The file managers' states of every pair (app/file-state/); undefined when its socket could not be made. */
   #states: StateService | undefined;
+  /** The upload and download limits of every pair, following the settings; set by open(). */
+  #limits: LimitsWatcher | undefined;
 
   private constructor(options: UiCoreOptions) {
     this.options = options;
@@ -81,6 +84,10 @@ export class UiCore implements ContractService, HandlerCore {
   /** Opens the core: when the profile is signed in with a device, every pair starts syncing. */
   static async open(options: UiCoreOptions): Promise<UiCore> {
     const core = new UiCore(options);
+    core.#limits = await LimitsWatcher.start({
+      profileDir: options.profileDir,
+      warn: (message) => core.log('warn', message),
+    });
     // Before the pairs start: each pair's service tracks itself in it as it starts.
     core.#states = await startCoreStates(core);
     try {
@@ -105,6 +112,7 @@ export class UiCore implements ContractService, HandlerCore {
       env,
       warn: (message) => this.log('warn', message),
       ...(keychain === undefined ? {} : { keychain }),
+      ...(this.#limits === undefined ? {} : { transport: this.#limits.transport }),
     };
   }
 
@@ -238,6 +246,7 @@ export class UiCore implements ContractService, HandlerCore {
     if (this.#pairsTimer !== undefined) this.#clock.clearTimeout(this.#pairsTimer);
     this.#grouper.close();
     await this.disconnect();
+    this.#limits?.close();
     // After the pairs: each stopped pair untracked itself.
     await this.#states?.close();
     this.#listeners.clear();

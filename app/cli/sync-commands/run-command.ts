@@ -28,8 +28,9 @@ import { SyncEngine, type EngineLogLine } from '../../sync/engine.ts';
 import { META_REMOTE_FOLDER, META_REMOTE_ROOT } from '../../index/meta-keys.ts';
 import type { PassReport } from '../../sync/pass-report.ts';
 import { commandContext, stoppedByUser, UsageError, type CommandContext } from '../terminal/cli-context.ts';
-import { deviceAddress } from '../../auth/device-address.ts';
+import { deviceRoute, routeChoice } from '../../auth/device-address.ts';
 import { lockSyncedFolder } from '../../profile/folder-lock.ts';
+import { LimitsWatcher } from '../../auth/limits-watcher.ts';
 import { runLive, startStates } from './run-live.ts';
 import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts';
 import { formatRunSummary } from './run-summary.ts';
@@ -51,6 +52,19 @@ export async function runRun(
   values: Values,
   states?: StateService,
 ): Promise<number> {
+  if (context.auth.transport === undefined) {
+    // One set of limits for the process, shared by every pair it runs and following the settings.
+    const limits = await LimitsWatcher.start({ profileDir: context.profileDir, warn: context.warn });
+    try {
+      return await runRun(
+        { ...context, auth: { ...context.auth, transport: limits.transport } },
+        values,
+        states,
+      );
+    } finally {
+      limits.close();
+    }
+  }
   if (values['folder'] === undefined) return runEveryPair(context, values);
   return runFolder(context, values, (request, report) => printReport(context, request, report), states);
 }
@@ -78,8 +92,8 @@ async function runFolder(
   const session = await Session.open(context.auth);
   const lock = lockSyncedFolder(context.profileDir, request.localRoot);
   try {
-    const deviceUrl = await deviceAddress(session, context.deps.signal);
-    const client = new DeviceClient({ deviceUrl, transport: session.transport });
+    const route = await deviceRoute(session, context.deps.signal, routeChoice(context.deps.env));
+    const client = new DeviceClient({ deviceUrl: route, transport: session.transport });
     const db = openIndexDb(indexFilePath(context.profileDir, request.localRoot));
     try {
       await recordPair(context, request, new IndexStore(db), pairs);
@@ -88,19 +102,24 @@ async function runFolder(
       throw error;
     }
     if (!request.once) {
+      route.start();
       try {
         return await runLive(context, {
           ...request,
           client,
+          route,
           index: new IndexStore(db),
           device: deviceOf(session),
           folderLock: lock,
           ...(states === undefined ? {} : { states }),
         });
       } finally {
+        route.stop();
         db.close();
       }
     }
+    // One pass goes home when home answers now, even if the last run ended on the relay.
+    if (route.state.via !== 'home') await route.check();
     // One pass of an on-demand pair syncs its cache folder, unmounted: placeholders come down.
     const onDemand = readPairOnDemand(context.profileDir, request.localRoot);
     if (onDemand !== undefined) {
@@ -211,6 +230,8 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
         },
         context.profileDir,
       );
+      // The process's transport (its limits) for every pair.
+      paired.auth = context.auth;
       return runRun(paired, valuesOf(pair), states).catch((error: unknown) =>
         reportPairFailure(context, pair, error),
       );
