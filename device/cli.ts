@@ -7,6 +7,7 @@ import { describeFaultSpec, FaultSpecError, parseFaultSpec, type FaultSpec } fro
 import { DEFAULT_UPLOAD_TTL_SECONDS } from './store/upload-sweeper.ts';
 import { LinkShapeError, parseLatency, parseRate } from './forwarder.ts';
 import { createInterface } from 'node:readline';
+import { CapacityError, parseCapacity } from './store/storage-meter.ts';
 import {
   DEFAULT_PORT,
   DEFAULT_TOKEN_TTL_SECONDS,
@@ -42,6 +43,10 @@ Options:
                         (default: none)
                         With --home or --relay, a line on standard input such as "relay down" or
                         "home up" switches that address off (refused, open connections cut) or on.
+  --capacity SIZE       the device's size, e.g. 64MB or 2GB (decimal units): writes past it are
+                        refused with 507 INSUFFICIENT_STORAGE, and GET /sdk/v2/device/storage says it
+                        (default: the data folder's file system). A line "capacity 1GB" (or
+                        "capacity off") on standard input changes it while the device runs.
   --verbose             log every request
   -h, --help            show this help`;
 
@@ -58,6 +63,7 @@ export interface CliOptions {
   faults?: { spec: FaultSpec; seed: number };
   home?: { host: string; port: number };
   relay?: { host: string; port: number; latencyMs: number; bytesPerSecond?: number };
+  capacityBytes?: number;
   verbose: boolean;
   help: boolean;
 }
@@ -89,6 +95,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         relay: { type: 'string' },
         'relay-latency': { type: 'string' },
         'relay-rate': { type: 'string' },
+        capacity: { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -147,7 +154,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
       ...(rate === undefined ? {} : { bytesPerSecond: withFlag('--relay-rate', () => parseRate(rate)) }),
     };
   }
+  const capacity = values.capacity;
+  const capacityBytes =
+    capacity === undefined ? undefined : withFlag('--capacity', () => parseCapacity(capacity));
   return {
+    ...(capacityBytes === undefined ? {} : { capacityBytes }),
     ...(faults === undefined ? {} : { faults }),
     ...(home === undefined ? {} : { home }),
     ...(relay === undefined ? {} : { relay }),
@@ -173,7 +184,8 @@ function withFlag<T>(flag: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    if (error instanceof LinkShapeError) throw new UsageError(`${flag} ${error.message}`);
+    if (error instanceof LinkShapeError || error instanceof CapacityError)
+      throw new UsageError(`${flag} ${error.message}`);
     throw error;
   }
 }
@@ -202,6 +214,7 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.home === undefined ? {} : { home: options.home }),
     ...(options.relay === undefined ? {} : { relay: options.relay }),
+    ...(options.capacityBytes === undefined ? {} : { capacityBytes: options.capacityBytes }),
   });
   print(`mch-device: local device ${device.context.device.id} ready`);
   print(`data folder: ${options.dataDir}`);
@@ -222,6 +235,7 @@ export async function runDevice(options: CliOptions, print: (line: string) => vo
     const rate = bytesPerSecond === undefined ? 'no cap' : `${bytesPerSecond} B/s`;
     print(`relay address: ${device.urls.network.proxyURL} (latency ${latencyMs} ms, ${rate})`);
   }
+  if (options.capacityBytes !== undefined) print(`capacity: ${options.capacityBytes} bytes`);
   print(`device api: ${device.urls.base}/sdk/v2`);
   print(`config url: ${device.urls.config}`);
   return device;
@@ -260,7 +274,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   console.log('Press Ctrl+C to stop.');
-  const control = listenForAddressSwitches(device);
+  const control = listenForSwitches(device, options);
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string): void => {
       console.log(`mch-device: ${signal} received, stopping`);
@@ -275,15 +289,23 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** Reads "home down", "relay up"... from standard input, when the device has such addresses. */
-function listenForAddressSwitches(device: RunningDevice): { close(): void } | undefined {
-  if (!device.addresses.home && !device.addresses.relay) return undefined;
+/** Reads "home down", "relay up", "capacity 1GB"... from standard input, when the device has such switches. */
+function listenForSwitches(device: RunningDevice, options: CliOptions): { close(): void } | undefined {
+  const addresses = device.addresses.home !== undefined || device.addresses.relay !== undefined;
+  if (!addresses && options.capacityBytes === undefined) return undefined;
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => {
+    const capacity = /^\s*capacity\s+(\S+)\s*$/.exec(line);
+    if (capacity) {
+      switchCapacity(device, capacity[1] as string);
+      return;
+    }
     const match = /^\s*(home|relay)\s+(up|down)\s*$/.exec(line);
     if (!match) {
       if (line.trim() !== '')
-        console.error(`mch-device: say "home up", "home down", "relay up" or "relay down".`);
+        console.error(
+          `mch-device: say "home up", "home down", "relay up", "relay down" or "capacity SIZE" (or "capacity off").`,
+        );
       return;
     }
     const name = match[1] as 'home' | 'relay';
@@ -294,4 +316,15 @@ function listenForAddressSwitches(device: RunningDevice): { close(): void } | un
     );
   });
   return lines;
+}
+
+function switchCapacity(device: RunningDevice, text: string): void {
+  try {
+    const bytes = text === 'off' ? undefined : parseCapacity(text);
+    device.setCapacity(bytes);
+    console.log(`mch-device: capacity ${bytes === undefined ? 'off' : `${bytes} bytes`}`);
+  } catch (error) {
+    if (!(error instanceof CapacityError)) throw error;
+    console.error(`mch-device: capacity ${error.message}`);
+  }
 }

@@ -13,6 +13,7 @@ import type { FilePermStore } from './store/file-perms.ts';
 import type { ShareStore } from './store/shares.ts';
 import type { UploadStore } from './store/uploads.ts';
 import type { UploadSweeper } from './store/upload-sweeper.ts';
+import type { StorageMeter } from './store/storage-meter.ts';
 
 export interface DeviceContext {
   db: Db;
@@ -24,6 +25,8 @@ export interface DeviceContext {
   filePerms: FilePermStore;
   shares: ShareStore;
   blobs: BlobStore;
+  /** The bytes stored, the capacity (`--capacity`) and the figures of GET /sdk/v2/device/storage. */
+  storage: StorageMeter;
   deleter: Deleter;
   /** Unfinished resumable uploads, shared by both mounts of the device API. */
   uploads: UploadStore;

@@ -15,6 +15,7 @@ import { cloudRoutes } from './routes/cloud-routes.ts';
 import { deviceApiRoutes } from './routes/device-api.ts';
 import { sharePageRoutes } from './share-page/share-page-routes.ts';
 import { BlobStore } from './store/blobs.ts';
+import { StorageMeter } from './store/storage-meter.ts';
 import { Deleter } from './store/deleter.ts';
 import { SearchIndexer } from './search/indexer.ts';
 import { ensureDeviceRecord } from './store/device-record.ts';
@@ -58,6 +59,11 @@ export interface DeviceOptions {
   home?: { host: string; port?: number };
   /** A relay address (e.g. 127.0.0.3), advertised as `proxyURL`, with its latency and bandwidth cap. */
   relay?: { host: string; port?: number } & Partial<LinkShape>;
+  /**
+   * The device's size in bytes (`mch-device --capacity`): writes past it are refused with 507, and
+   * GET /sdk/v2/device/storage answers it. Absent: the data folder's file system decides.
+   */
+  capacityBytes?: number;
 }
 
 export type AddressName = 'home' | 'relay';
@@ -74,6 +80,8 @@ export interface RunningDevice {
   addresses: Partial<Record<AddressName, Forwarder>>;
   /** Takes a separate address down (refused, open connections cut) or brings it back on the same port. */
   setAddress(name: AddressName, state: AddressState): Promise<void>;
+  /** A new capacity in bytes while running (undefined: the file system's), so a test can fill or free it. */
+  setCapacity(bytes: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -82,7 +90,8 @@ function createContext(options: DeviceOptions, urls: () => DeviceUrls): DeviceCo
   const db = openDatabase(join(options.dataDir, 'device.db'));
   const now = options.now ?? Date.now;
   const items = new ItemStore(db);
-  const blobs = new BlobStore(options.dataDir);
+  const storage = new StorageMeter(options.dataDir, options.capacityBytes);
+  const blobs = new BlobStore(options.dataDir, storage);
   const uploads = new UploadStore(db, items);
   const uploadTtlSeconds = options.uploadTtlSeconds ?? DEFAULT_UPLOAD_TTL_SECONDS;
   return {
@@ -95,6 +104,7 @@ function createContext(options: DeviceOptions, urls: () => DeviceUrls): DeviceCo
     filePerms: new FilePermStore(db),
     shares: new ShareStore(db),
     blobs,
+    storage,
     deleter: new Deleter(db, blobs, (error) => console.error('device: background delete failed:', error)),
     uploads,
     uploadSweeper: new UploadSweeper({
@@ -200,6 +210,13 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
   await context.uploadSweeper.sweep();
   const unfinished = context.uploads.unfinishedIds();
   await context.blobs.sweepUploadOrphans((id) => unfinished.has(id));
+  // What is stored once the sweeps are done: every file's content (items being deleted still hold
+  // theirs) and the unfinished uploads' bytes. From here on BlobStore counts each change.
+  const stored = context.db
+    .prepare<[], number>('SELECT COALESCE(SUM(size), 0) FROM items WHERE blob IS NOT NULL')
+    .pluck()
+    .get();
+  context.storage.start((stored ?? 0) + (await context.blobs.uploadBytes()));
   const app = buildApp(context, options.logLevel, options.faults);
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? DEFAULT_PORT });
@@ -242,6 +259,7 @@ export async function startDevice(options: DeviceOptions): Promise<RunningDevice
       if (!forwarder) throw new Error(`The device was started without a ${name} address.`);
       await forwarder.set(state);
     },
+    setCapacity: (bytes) => context.storage.setCapacity(bytes),
     close: () => {
       closing ??= (async () => {
         await Promise.all([addresses.home?.stop(), addresses.relay?.stop()]);

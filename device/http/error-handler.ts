@@ -66,6 +66,9 @@ export function installErrorHandling(app: FastifyInstance, format: ErrorBodyForm
     const described = describeError(error);
     if (described) {
       if (error instanceof HttpError) void reply.headers(error.headers);
+      // A write refused half way leaves the rest of its body on the wire: the connection cannot carry
+      // another request, so the client is told not to try.
+      if (described.status === 507 && !request.raw.complete) void reply.header('connection', 'close');
       return reply.code(described.status).send(format(described.label, described.message));
     }
     // Anything else is a bug of the device; the client gets no internals.

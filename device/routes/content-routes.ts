@@ -37,6 +37,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: DeviceContext):
     ensureFile(before);
     // Checked before the body is read, so a stale client learns it at once; checked again at commit.
     evaluatePreconditions(request, before.etag, 'write');
+    ctx.storage.checkRoomFor(request.headers);
     const tempPath = ctx.blobs.tempPath();
     try {
       await pipeline(request.raw, ctx.blobs.createTempStream(tempPath));

@@ -7,6 +7,7 @@ import { registerFilePermRoutes } from './file-perms-routes.ts';
 import { registerFileRoutes } from './file-routes.ts';
 import { registerListingRoutes } from './listing-routes.ts';
 import { registerSearchRoutes } from './search-routes.ts';
+import { registerStorageRoutes } from './storage-routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';
 
 export function deviceApiRoutes(ctx: DeviceContext): FastifyPluginAsync {
@@ -16,6 +17,7 @@ export function deviceApiRoutes(ctx: DeviceContext): FastifyPluginAsync {
     registerListingRoutes(app, ctx);
     registerSearchRoutes(app, ctx);
     registerFilePermRoutes(app, ctx);
+    registerStorageRoutes(app, ctx);
     // Content and uploads read the raw request stream themselves, whatever its Content-Type, so in
     // their scope no body parser (and no 1 MiB JSON limit) applies.
     await app.register(async (streaming) => {

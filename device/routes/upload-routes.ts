@@ -1,6 +1,4 @@
 // Creating files and folders: the multipart create and the resumable upload (device-api.md §3 "Files").
-import { createWriteStream } from 'node:fs';
-import { truncate } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BugError } from '../../common/errors.ts';
@@ -83,7 +81,7 @@ async function receiveCreate(
       async (metadata) => {
         // Bad metadata or a missing parent is answered before any content is stored.
         checked = checkCreate(ctx, principal, id, metadata, resolveConflict);
-        return createWriteStream(contentPath, { flags: 'w', mode: 0o600 });
+        return ctx.blobs.createUploadStream(contentPath, 'w');
       },
     );
   } catch (error) {
@@ -135,6 +133,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
   app.post('/v2/files', async (request, reply) => {
     const principal = authenticate(ctx, request);
     requireScope(principal, 'write');
+    ctx.storage.checkRoomFor(request.headers);
     const id = newId();
     const tempPath = ctx.blobs.tempPath();
     try {
@@ -165,6 +164,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
     const principal = authenticate(ctx, request);
     requireScope(principal, 'write');
     const done = booleanParam(request, 'done', false);
+    ctx.storage.checkRoomFor(request.headers);
     const id = newId();
     const uploadPath = ctx.blobs.uploadPath(id);
     let item: NewItem;
@@ -206,9 +206,10 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
         throw badRequest('INVALID_OFFSET', `offset ${start} is past the ${received} bytes received so far.`);
       }
       // Resending from an earlier offset replaces what came after it.
-      if (start < received) await truncate(path, start);
+      if (start < received) await ctx.blobs.truncate(path, start);
+      ctx.storage.checkRoomFor(request.headers);
       // What arrives is kept even if the connection breaks: that is what makes the upload resumable.
-      await pipeline(request.raw, createWriteStream(path, { flags: 'a', mode: 0o600 }));
+      await pipeline(request.raw, ctx.blobs.createUploadStream(path, 'a'));
       if (!done) return reply.code(204).send();
       const committed = await commitUpload(ctx, row.id);
       return reply.code(204).header('etag', committed.etag).send();

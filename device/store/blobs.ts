@@ -1,22 +1,24 @@
 // File content on disk: written to a temporary file, flushed, then renamed into place under content/.
-import {
-  createReadStream,
-  createWriteStream,
-  mkdirSync,
-  rmSync,
-  type ReadStream,
-  type WriteStream,
-} from 'node:fs';
-import { open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdirSync, rmSync, type ReadStream } from 'node:fs';
+import { open, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { StorageMeter } from './storage-meter.ts';
 
+/**
+ * Every byte of content and unfinished uploads is written and removed here, and counted by the meter
+ * (storage-meter.ts): that is how the device knows what it holds without walking its folders.
+ */
 export class BlobStore {
+  readonly #meter: StorageMeter;
   readonly #contentDir: string;
   readonly #tmpDir: string;
   readonly #uploadsDir: string;
 
-  constructor(dataDir: string) {
+  /** Without a meter (a tool that fills a data folder offline), writes are counted by one of its own. */
+  constructor(dataDir: string, meter: StorageMeter = new StorageMeter(dataDir)) {
+    this.#meter = meter;
     this.#contentDir = join(dataDir, 'content');
     this.#tmpDir = join(dataDir, 'tmp');
     this.#uploadsDir = join(dataDir, 'uploads');
@@ -32,8 +34,29 @@ export class BlobStore {
     return join(this.#tmpDir, randomBytes(12).toString('base64url'));
   }
 
-  createTempStream(path: string): WriteStream {
-    return createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  /** A new temporary file's stream, refused past the device's capacity. */
+  createTempStream(path: string): Writable {
+    return this.#meter.metered(createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  }
+
+  /** A stream that writes (`w`) or appends to (`a`) an upload's bytes, refused past the device's capacity. */
+  createUploadStream(path: string, flags: 'w' | 'a'): Writable {
+    return this.#meter.metered(createWriteStream(path, { flags, mode: 0o600 }));
+  }
+
+  /** Cuts an upload's bytes back to `length` (a resend from an earlier offset). */
+  async truncate(path: string, length: number): Promise<void> {
+    const before = await this.size(path);
+    await truncate(path, length);
+    this.#meter.release(Math.max(0, before - length));
+  }
+
+  /** The bytes of every unfinished upload, for the meter's count at start. */
+  async uploadBytes(): Promise<number> {
+    let total = 0;
+    for (const name of await readdir(this.#uploadsDir))
+      total += await this.size(join(this.#uploadsDir, name));
+    return total;
   }
 
   /** Where the bytes of an unfinished resumable upload are collected. */
@@ -74,11 +97,13 @@ export class BlobStore {
   }
 
   async remove(name: string): Promise<void> {
-    await rm(this.path(name), { force: true });
+    await this.removePath(this.path(name));
   }
 
   async removePath(path: string): Promise<void> {
+    const size = await this.size(path);
     await rm(path, { force: true });
+    this.#meter.release(size);
   }
 
   /**

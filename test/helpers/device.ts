@@ -24,6 +24,8 @@ export interface TestDevice {
    * back on the same port.
    */
   setAddress(name: 'home' | 'relay', state: 'up' | 'down'): Promise<void>;
+  /** A new capacity in bytes (`capacityBytes` option; undefined: the file system's), e.g. to free space. */
+  setCapacity(bytes: number | undefined): void;
   /** Stops the server; with `keepData`, leaves the data folder for a restart. */
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -68,6 +70,7 @@ export async function startTestDevice(options: TestDeviceOptions = {}): Promise<
       return fetch(`${base}${path}`, { ...init, headers });
     },
     setAddress: (name, state) => running.setAddress(name, state),
+    setCapacity: (bytes) => running.setCapacity(bytes),
     stop: async ({ keepData = false } = {}) => {
       await running.close();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
