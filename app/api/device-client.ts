@@ -33,7 +33,7 @@ import { multipartBody, sourceSize, sourceStream, type ContentSource } from './m
 import { checkName, idSegment } from './names.ts';
 import type { DeviceEndpoint } from './device-endpoint.ts';
 import { uploadFile, type UploadOptions, type UploadResult } from './resumable-upload.ts';
-import type { ApiResponse, Progress, RequestSpec, Transport } from './http/transport.ts';
+import type { ApiResponse, Progress, RequestRoute, RequestSpec, Transport } from './http/transport.ts';
 import { joinUrl } from './http/url-safety.ts';
 
 export type { RemoteFile, RejectedItem } from './device-schemas.ts';
@@ -52,9 +52,17 @@ export type {
 export type { DownloadOptions, DownloadResult } from './download.ts';
 export type { UploadOptions, UploadResult } from './resumable-upload.ts';
 
+/** A device reachable at several addresses: the one in use now, and the route requests take (app/auth/device-route.ts). */
+export interface DeviceAddresses extends RequestRoute {
+  readonly url: URL;
+}
+
 export interface DeviceClientOptions {
-  /** The chosen device URL (device-lookup.ts), e.g. `https://relay.example/proxy/abc` or `http://localhost:4780`. */
-  deviceUrl: string;
+  /**
+   * The chosen device URL (device-lookup.ts), e.g. `https://relay.example/proxy/abc` or
+   * `http://localhost:4780`, or the device's addresses, followed as they change.
+   */
+  deviceUrl: string | DeviceAddresses;
   /** With the signed-in user's token provider. */
   transport: Transport;
   /** Files larger than this go through the resumable upload (default 8 MiB). */
@@ -67,8 +75,9 @@ export const DEFAULT_RESUMABLE_THRESHOLD_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
 
 export class DeviceClient implements DeviceEndpoint {
-  readonly deviceUrl: URL;
   readonly transport: Transport;
+  readonly #fixedUrl: URL | undefined;
+  readonly #addresses: DeviceAddresses | undefined;
   readonly resumableThresholdBytes: number;
   readonly chunkBytes: number;
   /** Set once PATCH turned out to be missing, so later patches go straight to POST .../patch. */
@@ -77,10 +86,20 @@ export class DeviceClient implements DeviceEndpoint {
   #pipelined = true;
 
   constructor(options: DeviceClientOptions) {
-    this.deviceUrl = new URL(options.deviceUrl);
-    this.transport = options.transport;
+    if (typeof options.deviceUrl === 'string') {
+      this.#fixedUrl = new URL(options.deviceUrl);
+      this.transport = options.transport;
+    } else {
+      this.#addresses = options.deviceUrl;
+      this.transport = options.transport.withRoute(options.deviceUrl);
+    }
     this.resumableThresholdBytes = options.resumableThresholdBytes ?? DEFAULT_RESUMABLE_THRESHOLD_BYTES;
     this.chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  }
+
+  /** The base URL requests go to now: it changes when the device's addresses do (home, relay). */
+  get deviceUrl(): URL {
+    return this.#addresses?.url ?? (this.#fixedUrl as URL);
   }
 
   /** An absolute URL for a device path such as `/sdk/v2/files/x` (kept under a relay base's path). */

@@ -1,7 +1,7 @@
 // Which of the user's devices this profile syncs with, and the address it answers on (device-api.md §1).
 import { MchError } from '../../common/errors.ts';
 import type { DeviceLookup, DeviceRecord } from '../api/cloud/device-lookup.ts';
-import type { ChosenDevice } from '../profile/settings.ts';
+import type { ChosenDevice, DeviceAddressRecord } from '../profile/settings.ts';
 
 /**
  * The device to use: the one asked for (by id or name), else the one chosen before if it is still
@@ -33,6 +33,8 @@ export async function reachDevice(
   signal?: AbortSignal,
 ): Promise<ReachedDevice> {
   const device: ChosenDevice = { id: record.deviceId, name: record.name };
+  const addresses = recordAddresses(lookup, record);
+  if (addresses.length > 0) device.addresses = addresses;
   try {
     const chosen = await lookup.chooseDeviceUrl(record, { signal });
     return { device: { ...device, url: chosen.url }, via: chosen.via };
@@ -42,4 +44,11 @@ export async function reachDevice(
     }
     throw error;
   }
+}
+
+/** The record's addresses in the words of the profile: the home network's, then the relay's. */
+export function recordAddresses(lookup: DeviceLookup, record: DeviceRecord): DeviceAddressRecord[] {
+  return lookup
+    .candidates(record)
+    .map((candidate) => ({ via: candidate.via === 'internal' ? 'home' : 'relay', url: candidate.url }));
 }

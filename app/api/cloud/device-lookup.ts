@@ -160,29 +160,38 @@ export class DeviceLookup {
 
   /** Undefined when `baseUrl` answers like a device within the probe timeout, else why not. */
   async probe(baseUrl: string, signal?: AbortSignal): Promise<ApiError | undefined> {
-    const transport = this.#transport.withOptions({
-      retry: { maxAttempts: 1 },
-      timeouts: {
-        connectMs: this.#probeTimeoutMs,
-        responseMs: this.#probeTimeoutMs,
-        totalMs: this.#probeTimeoutMs,
-      },
+    return probeDevice(this.#transport, baseUrl, { timeoutMs: this.#probeTimeoutMs, signal });
+  }
+}
+
+/**
+ * Undefined when `baseUrl` answers an authenticated `GET /sdk/v2/files/root` like a device within the
+ * timeout, else why not. Needs no configuration service: a run checks its saved addresses with it offline.
+ */
+export async function probeDevice(
+  transport: Transport,
+  baseUrl: string,
+  options: { timeoutMs?: number; signal?: AbortSignal | undefined } = {},
+): Promise<ApiError | undefined> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const once = transport.withOptions({
+    retry: { maxAttempts: 1 },
+    timeouts: { connectMs: timeoutMs, responseMs: timeoutMs, totalMs: timeoutMs },
+  });
+  try {
+    const what = 'reach the device';
+    const response = await once.request({
+      method: 'GET',
+      url: joinUrl(baseUrl, '/sdk/v2/files/root'),
+      what,
+      signal: options.signal,
     });
-    try {
-      const what = 'reach the device';
-      const response = await transport.request({
-        method: 'GET',
-        url: joinUrl(baseUrl, '/sdk/v2/files/root'),
-        what,
-        signal,
-      });
-      // Anything that answers must answer like a device: a captive portal's page does not count.
-      checkShape(parseJson(response, z.unknown(), what), fileSchema, what);
-      return undefined;
-    } catch (error) {
-      if (typeof error === 'object' && error !== null && 'code' in error && 'describe' in error)
-        return error as ApiError;
-      throw error;
-    }
+    // Anything that answers must answer like a device: a captive portal's page does not count.
+    checkShape(parseJson(response, z.unknown(), what), fileSchema, what);
+    return undefined;
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && 'code' in error && 'describe' in error)
+      return error as ApiError;
+    throw error;
   }
 }

@@ -1,6 +1,7 @@
 // `mch-sync run` without --once: the pair's live service with a display, until stopped.
 import type { DeviceClient } from '../../api/device-client.ts';
 import type { IndexStore } from '../../index/index-store.ts';
+import type { DeviceRoute, RouteState } from '../../auth/device-route.ts';
 import { startPairService } from '../../live-service/pair-service.ts';
 import type { DeviceName } from '../../sync/guards/device-check.ts';
 import type { FolderLockRenewal } from '../../sync/guards/folder-check.ts';
@@ -10,6 +11,7 @@ import { StateService } from '../../file-state/state-service.ts';
 import { openShareSession } from '../share-commands/share-session.ts';
 import { commandStateActions } from '../state-commands/state-actions.ts';
 import { plainDisplay, terminalDisplay, type LiveDisplay } from './live-display.ts';
+import { connectionWords } from './connection-words.ts';
 
 export { liveLogDir } from '../../live-service/pair-service.ts';
 
@@ -26,6 +28,8 @@ export interface LiveRun {
   verbose: boolean;
   /** The process's state service, shared by the pairs of `run` without --folder. */
   states?: StateService;
+  /** The device's addresses and the one in use (the status says which). */
+  route?: DeviceRoute;
 }
 
 /**
@@ -38,6 +42,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
   const view: { display?: LiveDisplay } = {};
   // A run of every pair shares the process's service; a run of one pair has its own.
   const states = run.states ?? (await startStates(context));
+  const route = run.route;
   const service = await startPairService({
     ...(states === undefined ? {} : { states }),
     profileDir: context.profileDir,
@@ -57,6 +62,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
       }
     },
     onChange: () => view.display?.changed(),
+    ...(route === undefined ? {} : { connection: () => route.connection }),
   });
   const terminal = context.deps.terminal;
   view.display =
@@ -66,6 +72,11 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
           () => service.live.status(),
         )
       : terminalDisplay(terminal, () => service.live.status());
+  const onRoute = (state: RouteState): void => {
+    view.display?.note(`Device: ${connectionWords({ via: state.via, reachable: state.reachable })}.`);
+    view.display?.changed();
+  };
+  route?.on('change', onRoute);
   try {
     await new Promise<void>((resolve) => {
       if (signal === undefined || signal.aborted) {
@@ -75,6 +86,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
       signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
+    route?.off('change', onRoute);
     await service.stop();
     if (run.states === undefined) await states?.close();
     view.display.close();
