@@ -49,7 +49,7 @@ export async function login(environment: AuthEnvironment, request: LoginRequest)
     ...(environment.env === undefined ? {} : { env: environment.env }),
     ...(environment.keychain === undefined ? {} : { keychain: environment.keychain }),
   });
-  const transport = baseTransport(environment);
+  const transport = await baseTransport(environment);
   const urls = await new ConfigClient({ configUrl: request.configUrl, transport }).serviceUrls(signal);
   const identity = new IdentityClient({ identityUrl: urls.identity, transport });
 
@@ -207,7 +207,7 @@ async function revokeRefreshToken(
   refreshToken: string,
   signal?: AbortSignal,
 ): Promise<void> {
-  const transport = baseTransport(environment);
+  const transport = await baseTransport(environment);
   const urls = await new ConfigClient({ configUrl, transport }).serviceUrls(signal);
   await new IdentityClient({ identityUrl: urls.identity, transport }).revoke({ token: refreshToken }, signal);
 }

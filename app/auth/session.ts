@@ -4,6 +4,7 @@ import type { UserInfo } from '../../common/wire/identity.ts';
 import { ConfigClient, type ServiceUrls } from '../api/cloud/config-client.ts';
 import { DeviceLookup } from '../api/cloud/device-lookup.ts';
 import { IdentityClient } from '../api/cloud/identity-client.ts';
+import type { ProxyChoice } from '../api/http/proxy-config.ts';
 import { Transport } from '../api/http/transport.ts';
 import {
   SettingsFile,
@@ -13,6 +14,7 @@ import {
 } from '../profile/settings.ts';
 import { SignInRequiredError } from './auth-errors.ts';
 import type { KeytarApi } from './secrets/keychain-store.ts';
+import { proxyResolverFor } from './proxy-setting.ts';
 import { openSecretStore, type SecretStore } from './secrets/secret-store.ts';
 import { TokenManager } from './token-manager.ts';
 import { tokenAccount, TokenVault } from './token-vault.ts';
@@ -26,16 +28,25 @@ export interface AuthEnvironment {
   env?: NodeJS.ProcessEnv;
   /** The keychain; the system's by default. */
   keychain?: KeytarApi;
-  /** Shared by every client of the run (no token provider on it). */
+  /** Shared by every client of the run (no token provider on it); given one without a proxy, the run's is added. */
   transport?: Transport;
+  /** The system's proxy (the desktop app reads it through Electron): used when settings and variables name none. */
+  systemProxy?: ProxyChoice;
   /** Warnings for people (the CLI prints them on stderr). */
   warn: (message: string) => void;
   now?: () => number;
 }
 
-/** The base transport of an environment, without a token provider. */
-export function baseTransport(environment: AuthEnvironment): Transport {
-  return (environment.transport ?? new Transport({ userAgent: 'mch-sync' })).withTokens(undefined);
+/**
+ * The base transport of an environment, without a token provider, through the run's proxy (the
+ * profile's manual one, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY, else the system's): every request of the
+ * client is made from it. A proxy setting or variable that is not valid fails here, before any request.
+ */
+export async function baseTransport(environment: AuthEnvironment): Promise<Transport> {
+  const base = (environment.transport ?? new Transport({ userAgent: 'mch-sync' })).withTokens(undefined);
+  if (base.proxy !== undefined) return base;
+  const proxy = await proxyResolverFor(environment);
+  return proxy.choice === undefined ? base : base.withProxy(proxy);
 }
 
 export class Session {
@@ -54,11 +65,12 @@ export class Session {
     settingsFile: SettingsFile,
     settings: Session['settings'],
     store: SecretStore,
+    base: Transport,
   ) {
     this.settingsFile = settingsFile;
     this.settings = settings;
     this.store = store;
-    this.#base = baseTransport(environment);
+    this.#base = base;
     this.config = new ConfigClient({ configUrl: settings.configUrl, transport: this.#base });
     this.tokens = new TokenManager({
       // The identity address comes from the configuration, read only once a refresh is due.
@@ -87,7 +99,8 @@ export class Session {
       ...(environment.env === undefined ? {} : { env: environment.env }),
       ...(environment.keychain === undefined ? {} : { keychain: environment.keychain }),
     });
-    return new Session(environment, settingsFile, { ...settings, user, configUrl }, store);
+    const base = await baseTransport(environment);
+    return new Session(environment, settingsFile, { ...settings, user, configUrl }, store, base);
   }
 
   async serviceUrls(signal?: AbortSignal): Promise<ServiceUrls> {

@@ -1,5 +1,5 @@
 // Upload and download limits: a token bucket per direction, shared by every request of a process, and the throttle of a stream.
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { AbortedError } from '../../../common/errors.ts';
 import type { RequestSpec } from './http-attempt.ts';
@@ -248,12 +248,21 @@ class ThrottleStream extends Transform {
 
 /**
  * `spec` with a streamed body (a factory, called again for each attempt) read through `bucket`. The
- * bucket is asked at each call, so a limit set meanwhile applies from the next attempt on.
+ * bucket is asked at each call, so a limit set meanwhile applies from the next attempt on. Bytes in
+ * memory larger than the burst (a file up to 1 MiB read once) are streamed too: sent whole, they
+ * would go at the speed of the network and leave the bucket in debt, a burst the limit is there to stop.
  */
 export function limitedUpload(spec: RequestSpec, bucket: TokenBucket): RequestSpec {
   const body = spec.body;
-  if (typeof body !== 'function') return spec;
-  return { ...spec, body: () => throttle(body(), bucket) };
+  if (typeof body === 'function') return { ...spec, body: () => throttle(body(), bucket) };
+  const burst = bucket.burst;
+  if (body === undefined || burst === undefined || body.byteLength <= burst) return spec;
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return {
+    ...spec,
+    body: () => throttle(Readable.from([bytes], { objectMode: false }), bucket),
+    contentLength: spec.contentLength ?? bytes.length,
+  };
 }
 
 /** Waits until an in-memory body of `spec` (bytes, JSON, a form) may go; streamed ones are throttled instead. */

@@ -93,7 +93,9 @@ export async function attemptOnce(
     body,
     signal: spec.signal,
     decompress: spec.raw !== true,
-    ...(agent === undefined ? {} : { agent: agent instanceof HttpsAgent ? { https: agent } : { http: agent } }),
+    ...(agent === undefined
+      ? {}
+      : { agent: agent instanceof HttpsAgent ? { https: agent } : { http: agent } }),
     timeout: {
       connect: t.connectMs,
       secureConnect: t.connectMs,

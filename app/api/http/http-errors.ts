@@ -216,7 +216,8 @@ export function errorFromFailure(
   }
   if (error instanceof BadResponseError) return { error, notSent: false };
   // A proxy that would not carry the request: nothing reached the service, and the proxy says why.
-  const refusal = error instanceof ProxyRefusedError ? error : cause instanceof ProxyRefusedError ? cause : undefined;
+  const refusal =
+    error instanceof ProxyRefusedError ? error : cause instanceof ProxyRefusedError ? cause : undefined;
   if (refusal !== undefined) {
     return {
       error: new NetworkError('NETWORK', `Could not ${context.what}: ${refusal.message}.`, {

@@ -74,7 +74,10 @@ function unreachable(proxy: ProxyServer, error: Error): Error {
 }
 
 /** `host:port` of a request's target, IPv6 in brackets. */
-function targetOf(options: { host?: string | null | undefined; hostname?: string | null | undefined; port?: unknown }, defaultPort: number): string {
+function targetOf(
+  options: { host?: string | null | undefined; hostname?: string | null | undefined; port?: unknown },
+  defaultPort: number,
+): string {
   const host = String(options.hostname ?? options.host ?? 'localhost').replace(/^\[|\]$/g, '');
   const port = Number(options.port ?? defaultPort) || defaultPort;
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -152,7 +155,9 @@ export class TunnelProxyAgent extends HttpsAgent {
     socket.setTimeout(PROXY_CONNECT_MS, () =>
       fail(
         Object.assign(
-          new Error(`the proxy ${proxy.label} did not open a tunnel to ${target} within ${PROXY_CONNECT_MS} ms`),
+          new Error(
+            `the proxy ${proxy.label} did not open a tunnel to ${target} within ${PROXY_CONNECT_MS} ms`,
+          ),
           { code: 'ETIMEDOUT', event: 'connect' },
         ),
       ),

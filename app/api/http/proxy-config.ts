@@ -86,7 +86,12 @@ export function parseProxyUrl(
   }
   const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
   const port = Number(url.port || (protocol === 'https:' ? 443 : 80));
-  if (!Number.isInteger(port) || port < 1 || port > 65535 || (portText !== undefined && Number(portText) === 0)) {
+  if (
+    !Number.isInteger(port) ||
+    port < 1 ||
+    port > 65535 ||
+    (portText !== undefined && Number(portText) === 0)
+  ) {
     throw new ProxyConfigError(
       `${what} ${JSON.stringify(redacted(text))} has a bad port: it must be 1 to 65535.`,
     );

@@ -132,6 +132,11 @@ export class Transport {
     });
   }
 
+  /** Same options, through the run's proxies (a transport made before they were read, by the limits). */
+  withProxy(proxy: ProxyResolver): Transport {
+    return new Transport({ ...this.#options, proxy });
+  }
+
   get policy(): RetryPolicy {
     return this.#policy;
   }
@@ -198,7 +203,7 @@ export class Transport {
       const url = route === undefined ? spec.url : await route.resolve(spec.url, spec.signal);
       if (auth !== 'none' && url !== spec.url) assertTokenSafe(url);
       if (bandwidth !== undefined) {
-        await takeInMemoryUpload(spec, bandwidth.up).catch(() => {
+        await takeInMemoryUpload(sent, bandwidth.up).catch(() => {
           throw new AbortedError(details);
         });
       }
