@@ -33,6 +33,11 @@ export async function deviceAddress(session: Session, signal: AbortSignal | unde
 export interface DeviceRouteChoice {
   /** How often the home address is tried again while on the relay (tests and benches shorten it). */
   homeRecheckMs?: number;
+  /**
+   * Whether an older profile's addresses are read from the device record in the background (default
+   * true); a short command says false, so it does not wait on the device service before it exits.
+   */
+  learnAddresses?: boolean;
 }
 
 /**
@@ -57,7 +62,7 @@ export async function deviceRoute(
       void rememberDevice(session, { url: address.url });
     },
   });
-  if (saved === undefined) void learnAddresses(session, route);
+  if (saved === undefined && choice.learnAddresses !== false) void learnAddresses(session, route);
   return route;
 }
 
