@@ -7,6 +7,7 @@ import type {
   SelectionFolderView,
 } from './contract-pairs.ts';
 import type * as Versions from './contract-versions.ts';
+import type { DeviceConnection } from './sync-status.ts';
 
 export type * from './contract-pairs.ts';
 export type * from './contract-versions.ts';
@@ -33,7 +34,13 @@ export interface AccountView {
   /** The configuration service last used (kept after sign-out, for the next sign-in). */
   configUrl: string | null;
   user: { id: string; name: string; email: string | null } | null;
-  device: { id: string; name: string; url: string | null } | null;
+  device: {
+    id: string;
+    name: string;
+    url: string | null;
+    /** How the running client reaches it (at home, through the relay); null while no pair runs. */
+    connection?: DeviceConnection | null;
+  } | null;
   /** Where the tokens are kept: the system keychain, or a 0600 file (with a warning in the UI). */
   secretStore: 'keychain' | 'file' | null;
 }

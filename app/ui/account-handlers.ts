@@ -119,7 +119,12 @@ export async function accountView(core: HandlerCore): Promise<InvokeMap['account
     device:
       settings.device === undefined
         ? null
-        : { id: settings.device.id, name: settings.device.name, url: settings.device.url ?? null },
+        : {
+            id: settings.device.id,
+            name: settings.device.name,
+            url: settings.device.url ?? null,
+            connection: core.isConnected() ? core.connection().route.connection : null,
+          },
     secretStore: settings.secretStore ?? null,
   };
 }

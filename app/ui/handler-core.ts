@@ -1,4 +1,5 @@
 // What the contract's handlers use of the UI core: a leaf, so the handlers do not import ui-core.ts, which builds them.
+import type { DeviceRoute } from '../auth/device-route.ts';
 import type { EventName, EventPayload, PairView } from '../../common/contract.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { KeytarApi } from '../auth/secrets/keychain-store.ts';
@@ -49,6 +50,8 @@ export interface UiCoreOptions {
 export interface Connection {
   session: Session;
   client: DeviceClient;
+  /** The device's addresses and the one in use (at home, through the relay). */
+  route: DeviceRoute;
   pairs: PairManager;
   /** Built on first use: the sharing service's address comes from the configuration service. */
   sharing: () => Promise<LinkSharing>;

@@ -7,8 +7,8 @@ import { FilePermsClient } from '../api/file-perms-client.ts';
 import { SharesClient } from '../api/cloud/shares-client.ts';
 import { SignInRequiredError } from '../auth/auth-errors.ts';
 import { Session, type AuthEnvironment } from '../auth/session.ts';
-import { deviceAddress } from '../auth/device-address.ts';
-import { LimitsWatcher } from '../auth/limits-watcher.ts';
+import { deviceRoute, routeChoice } from '../auth/device-address.ts';
+import { LimitsWatcher, limitsInWords } from '../auth/limits-watcher.ts';
 import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';
@@ -22,6 +22,7 @@ import {
   summarizeNotifications,
 } from './pairs/pair-notifications.ts';
 import { contractHandlers } from './ui-handlers.ts';
+import { accountView } from './account-handlers.ts';
 import { PairConflicts } from './versions/conflict-paths.ts';
 import type { Connection, HandlerCore, UiCoreOptions } from './handler-core.ts';
 import { UiSettingsFile } from './ui-settings.ts';
@@ -87,6 +88,7 @@ export class UiCore implements ContractService, HandlerCore {
     core.#limits = await LimitsWatcher.start({
       profileDir: options.profileDir,
       warn: (message) => core.log('warn', message),
+      onApplied: (now) => core.log('info', `limits changed: ${limitsInWords(now)}`),
     });
     // Before the pairs start: each pair's service tracks itself in it as it starts.
     core.#states = await startCoreStates(core);
@@ -187,8 +189,8 @@ export class UiCore implements ContractService, HandlerCore {
   async #restart(): Promise<void> {
     await this.disconnect();
     const session = await Session.open(this.auth);
-    const deviceUrl = await deviceAddress(session, undefined);
-    const client = new DeviceClient({ deviceUrl, transport: session.transport });
+    const route = await deviceRoute(session, undefined, routeChoice(this.options.env));
+    const client = new DeviceClient({ deviceUrl: route, transport: session.transport });
     const device = session.settings.device;
     // Nothing here asks the network: with the device's saved address the pairs start even when the
     // device or the configuration service does not answer (they show offline and retry).
@@ -221,6 +223,7 @@ export class UiCore implements ContractService, HandlerCore {
       history: this.history,
       conflicts: this.conflicts,
       ...(this.#states === undefined ? {} : { states: this.#states }),
+      connection: () => route.connection,
       warn: (message) => this.log('warn', message),
       onChange: (pairId) => this.#pairChanged(pairId),
       onActivity: (pairId, added) => {
@@ -228,7 +231,10 @@ export class UiCore implements ContractService, HandlerCore {
         for (const notification of conflictNotifications(pairId, added)) this.notify(notification);
       },
     });
-    this.#connection = { session, client, pairs, sharing: sharingOf };
+    this.#connection = { session, client, route, pairs, sharing: sharingOf };
+    // A move between home and the relay shows in every pair's status and in the account's device.
+    route.on('change', () => this.#routeChanged());
+    route.start();
     await pairs.startAll();
     this.#schedulePairsEvent();
   }
@@ -237,6 +243,7 @@ export class UiCore implements ContractService, HandlerCore {
   async disconnect(): Promise<void> {
     const connection = this.#connection;
     this.#connection = undefined;
+    connection?.route.stop();
     if (connection !== undefined) await connection.pairs.stopAll();
     this.#schedulePairsEvent();
   }
@@ -259,6 +266,14 @@ export class UiCore implements ContractService, HandlerCore {
 
   sharesChanged(): void {
     this.#states?.sharesChanged();
+  }
+
+  /** The device moved between home and the relay, or stopped answering: the account's view says so. */
+  #routeChanged(): void {
+    accountView(this).then(
+      (view) => this.emit('account:changed', view),
+      (error: unknown) => this.log('warn', error instanceof Error ? error.message : String(error)),
+    );
   }
 
   #pairChanged(pairId: string): void {

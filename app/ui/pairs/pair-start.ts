@@ -1,4 +1,5 @@
 // One pair's live service started for the desktop core: its folder's locks, its index opened and checked against the device folder, the service itself; nothing left open when any step fails.
+import type { DeviceConnection } from '../../../common/sync-status.ts';
 import type { DeviceClient } from '../../api/device-client.ts';
 import { indexFilePath, openIndexDb, type IndexDb } from '../../index/index-db.ts';
 import { IndexStore } from '../../index/index-store.ts';
@@ -23,6 +24,8 @@ export interface PairStartOptions {
   warn: (message: string) => void;
   /** The core's state service (the file managers' emblems): every pair's service feeds it. */
   states?: PairStateSink;
+  /** How the device is reached now (the core's DeviceRoute), for each pair's status. */
+  connection?: () => DeviceConnection;
 }
 
 /**
@@ -73,6 +76,7 @@ export async function startPair(
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
       ...(options.states === undefined ? {} : { states: options.states }),
+      ...(options.connection === undefined ? {} : { connection: options.connection }),
       onLogError: (error) =>
         options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
       onChange,
