@@ -3,6 +3,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { Bandwidth, type BandwidthLimits } from '../api/http/bandwidth.ts';
 import { Transport } from '../api/http/transport.ts';
 import { SETTINGS_FILE, SettingsFile } from '../profile/settings.ts';
+import { formatSpeed } from '../../common/units.ts';
 
 /** Events come in bursts (an atomic write is a create and a rename): one read after the last. */
 const SETTLE_MS = 100;
@@ -11,7 +12,7 @@ export interface LimitsWatcherOptions {
   profileDir: string;
   /** A settings file that cannot be read: the limits in force stay, and this says why. */
   warn: (message: string) => void;
-  /** Told after each change applied (tests and logs). */
+  /** Told after each change applied while it runs (not of the limits read at start). */
   onApplied?: (limits: BandwidthLimits) => void;
 }
 
@@ -31,6 +32,7 @@ export class LimitsWatcher {
   #applied: BandwidthLimits = {};
   #reading: Promise<void> = Promise.resolve();
   #closed = false;
+  #started = false;
 
   private constructor(options: LimitsWatcherOptions) {
     this.#options = options;
@@ -44,6 +46,7 @@ export class LimitsWatcher {
     const watcher = new LimitsWatcher(options);
     watcher.#follow();
     await watcher.#reread();
+    watcher.#started = true;
     return watcher;
   }
 
@@ -97,8 +100,15 @@ export class LimitsWatcher {
       }
       this.bandwidth.set(limits);
       this.#applied = { ...limits };
-      this.#options.onApplied?.(this.limits);
+      if (this.#started) this.#options.onApplied?.(this.limits);
     });
     return this.#reading;
   }
+}
+
+/** `upload at most 1.0 MB/s, download no limit`: the limits in force, for a log line. */
+export function limitsInWords(limits: BandwidthLimits): string {
+  const words = (rate: number | undefined): string =>
+    rate === undefined ? 'no limit' : `at most ${formatSpeed(rate)}`;
+  return `upload ${words(limits.upBytesPerSec)}, download ${words(limits.downBytesPerSec)}`;
 }

@@ -30,7 +30,7 @@ import type { PassReport } from '../../sync/pass-report.ts';
 import { commandContext, stoppedByUser, UsageError, type CommandContext } from '../terminal/cli-context.ts';
 import { deviceRoute, routeChoice } from '../../auth/device-address.ts';
 import { lockSyncedFolder } from '../../profile/folder-lock.ts';
-import { LimitsWatcher } from '../../auth/limits-watcher.ts';
+import { LimitsWatcher, limitsInWords } from '../../auth/limits-watcher.ts';
 import { runLive, startStates } from './run-live.ts';
 import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts';
 import { formatRunSummary } from './run-summary.ts';
@@ -54,7 +54,11 @@ export async function runRun(
 ): Promise<number> {
   if (context.auth.transport === undefined) {
     // One set of limits for the process, shared by every pair it runs and following the settings.
-    const limits = await LimitsWatcher.start({ profileDir: context.profileDir, warn: context.warn });
+    const limits = await LimitsWatcher.start({
+      profileDir: context.profileDir,
+      warn: context.warn,
+      onApplied: (now) => context.deps.stderr(`mch-sync: limits changed: ${limitsInWords(now)}\n`),
+    });
     try {
       return await runRun(
         { ...context, auth: { ...context.auth, transport: limits.transport } },
