@@ -31,6 +31,7 @@ import { RESTORE_USAGE, runRestore } from './version-commands/restore-command.ts
 import { DELETED_USAGE, runDeleted } from './version-commands/deleted-command.ts';
 import { CONFLICTS_USAGE, runConflicts } from './version-commands/conflicts-command.ts';
 import { LIMITS_USAGE, runLimits } from './network-commands/limits-command.ts';
+import { PROXY_USAGE, runProxy } from './network-commands/proxy-command.ts';
 import { RESOLVE_USAGE, runResolve } from './version-commands/resolve-command.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -252,6 +253,18 @@ export const COMMANDS: Record<string, Command> = {
     usage: LIMITS_USAGE,
     options: { up: { type: 'string' }, down: { type: 'string' }, ...JSON_OPTION },
     run: (context, values) => runLimits(context, values),
+  },
+  proxy: {
+    usage: PROXY_USAGE,
+    options: {
+      set: { type: 'string' },
+      user: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      off: { type: 'boolean' },
+      show: { type: 'boolean' },
+      ...JSON_OPTION,
+    },
+    run: (context, values) => runProxy(context, values),
   },
   act: ACT_COMMAND,
 };

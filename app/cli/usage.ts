@@ -30,6 +30,7 @@ Keeps a folder in sync with your personal cloud device. Commands:
   search     find files on the device by name or camera, and where each is here
   photos     list the photos on the device taken between two dates
   limits     show or set the upload and download limits (all folder pairs together)
+  proxy      show or set the proxy (else HTTPS_PROXY, HTTP_PROXY and NO_PROXY are used)
   ui         show the app's window in a browser (every folder pair syncs while it runs)
   integrate  add (or remove) the file managers' emblems, menu entries and sidebar places
   act        do what a file manager's menu entry does (keep, free, sync or stop syncing, show)

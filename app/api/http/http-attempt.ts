@@ -83,7 +83,7 @@ export async function attemptOnce(
       details: { correlationId, request: describeRequest(spec.method, spec.url) },
       agent,
     });
-    const refused = proxyRefusalOf(answer.status, spec.url, context.proxy);
+    const refused = proxyRefusalOf(answer.status, answer.headers, spec.url, context.proxy);
     if (refused !== undefined) throw refused;
     return answer;
   }
@@ -131,7 +131,7 @@ export async function attemptOnce(
     },
   );
   closeSource();
-  const refused = proxyRefusalOf(response.statusCode, spec.url, context.proxy);
+  const refused = proxyRefusalOf(response.statusCode, response.headers, spec.url, context.proxy);
   if (refused !== undefined) {
     stream.destroy();
     throw refused;

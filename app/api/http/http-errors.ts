@@ -14,6 +14,7 @@ import {
   PreconditionFailedError,
   SourceChangedError,
 } from '../../../common/errors.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ProxyRefusedError, proxyRefusal } from './proxy-agents.ts';
 import type { ProxyResolver } from './proxy-resolver.ts';
 
@@ -259,15 +260,21 @@ export function errorFromFailure(
 }
 
 /**
- * A 407 to an http request sent through a proxy is the proxy's, never the device's (which has no
- * proxy to authenticate): the proxy's refusal, by name, instead of a refusal of the device.
+ * The proxy's refusal of an http request sent through it, by name, instead of a refusal of the
+ * device: a 407, or a 401 with a `Basic` challenge. The services challenge with `Bearer` (device-api.md
+ * §1) and the client never sends them Basic credentials, while some proxies (tinyproxy 1.11) answer a
+ * missing or wrong proxy password with a 401 and `WWW-Authenticate: Basic`.
  */
 export function proxyRefusalOf(
   status: number,
+  headers: IncomingHttpHeaders,
   url: URL,
   proxy: ProxyResolver | undefined,
 ): ProxyRefusedError | undefined {
-  if (status !== 407 || url.protocol !== 'http:') return undefined;
+  if (url.protocol !== 'http:' || (status !== 407 && status !== 401)) return undefined;
   const server = proxy?.proxyFor(url);
-  return server === undefined ? undefined : proxyRefusal(server, status, url.host);
+  if (server === undefined) return undefined;
+  const challenge = String(headers['www-authenticate'] ?? '');
+  if (status === 401 && !/^\s*basic\b/i.test(challenge)) return undefined;
+  return proxyRefusal(server, 407, url.host);
 }

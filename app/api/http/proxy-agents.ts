@@ -35,7 +35,8 @@ export class ProxyRefusedError extends MchError {
 
 /** The error for a proxy's refusal with `status` (the tunnel's or an absolute-form request's). */
 export function proxyRefusal(proxy: ProxyServer, status: number, target: string): ProxyRefusedError {
-  if (status === 407) {
+  // A CONNECT is only ever answered by the proxy: its 401 (tinyproxy's answer) means what 407 does.
+  if (status === 407 || status === 401) {
     return new ProxyRefusedError(
       proxy,
       status,
