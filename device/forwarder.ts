@@ -45,6 +45,11 @@ export class Forwarder {
   readonly #down: Direction | undefined;
   readonly #sockets = new Set<Socket>();
   #server: Server | undefined;
+  /**
+   * Bytes that came in from clients (`up`) and from the device (`down`) since the start: tests read
+   * which address a transfer went through, and how much of it.
+   */
+  readonly traffic = { up: 0, down: 0 };
 
   constructor(options: {
     host: string;
@@ -113,6 +118,8 @@ export class Forwarder {
     };
     client.on('error', cut).on('close', cut);
     device.on('error', cut).on('close', cut);
+    client.on('data', (chunk: Buffer) => (this.traffic.up += chunk.length));
+    device.on('data', (chunk: Buffer) => (this.traffic.down += chunk.length));
     if (!this.#up || !this.#down) {
       client.pipe(device);
       device.pipe(client);

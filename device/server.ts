@@ -55,8 +55,11 @@ export interface DeviceOptions {
   now?: () => number;
   /** Injected failures for client tests (`mch-device --faults`). */
   faults?: { spec: FaultSpec; seed: number };
-  /** A home address (e.g. 127.0.0.2), advertised as `internalDNSName` instead of the listener. */
-  home?: { host: string; port?: number };
+  /**
+   * A home address (e.g. 127.0.0.2), advertised as `internalDNSName` instead of the listener; with a
+   * shape, a slow home network (tests that must catch a transfer in the middle).
+   */
+  home?: { host: string; port?: number } & Partial<LinkShape>;
   /** A relay address (e.g. 127.0.0.3), advertised as `proxyURL`, with its latency and bandwidth cap. */
   relay?: { host: string; port?: number } & Partial<LinkShape>;
   /**
@@ -294,7 +297,21 @@ async function startAddresses(
   const addresses: RunningDevice['addresses'] = {};
   try {
     if (options.home) {
-      addresses.home = new Forwarder({ host: options.home.host, port: options.home.port ?? 0, target });
+      const { host, port = 0, latencyMs, bytesPerSecond } = options.home;
+      const shaped = latencyMs !== undefined || bytesPerSecond !== undefined;
+      addresses.home = new Forwarder({
+        host,
+        port,
+        target,
+        ...(shaped
+          ? {
+              shape: {
+                latencyMs: latencyMs ?? 0,
+                ...(bytesPerSecond === undefined ? {} : { bytesPerSecond }),
+              },
+            }
+          : {}),
+      });
       await addresses.home.start();
     }
     if (options.relay) {
