@@ -88,6 +88,16 @@ export interface SyncStatus {
   mount?: MountStatus;
   /** Which of the device's addresses the service uses; absent when read from the index while none runs. */
   connection?: DeviceConnection;
+  /** The device's space as the last pass read it (issue #33); absent until the device has said. */
+  device?: DeviceSpace;
+}
+
+/** The whole device's size and free bytes (GET /sdk/v2/device/storage), and when they were read. */
+export interface DeviceSpace {
+  freeBytes: number;
+  totalBytes: number;
+  /** Ms since the epoch. */
+  checkedAtMs: number;
 }
 
 /**

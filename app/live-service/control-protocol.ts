@@ -121,6 +121,7 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
       lastFailure: z.object({ path: z.string(), message: z.string(), atMs: z.number() }).nullable(),
     })
     .optional(),
+  connection: z.object({ via: z.enum(['home', 'relay', 'pinned']), reachable: z.boolean() }).optional(),
 });
 
 const freeCountsSchema = z.object({
