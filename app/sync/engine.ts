@@ -1,11 +1,13 @@
 // The sync engine facade: one object per synced folder pair that runs passes (scan, walk, plan, execute).
 import type { RelativePath } from '../model/items.ts';
+import type { SyncStatus } from '../../common/sync-status.ts';
 import { IndexWriter } from '../index/index-writes.ts';
 import type { SyncEngineOptions, SyncOptions } from './engine-options.ts';
 import type { PassHold, PassReport } from './pass-report.ts';
 import { LocalRoot } from './local/local-root.ts';
 import type { ScanOptions } from './local/scanner.ts';
 import { DeleteTally } from './guards/delete-run.ts';
+import { DeviceRoom } from './guards/device-room.ts';
 import { checkDevice } from './guards/device-check.ts';
 import { checkFolder, type HoldAnswer } from './guards/folder-check.ts';
 import { passStatus, standingIssuesOf } from './pass/pass-outcome.ts';
@@ -15,7 +17,7 @@ import { holdAnswerOf, MAX_ROUNDS, newPassReport, type PassRun, type RoundEnd } 
 import { PassScope, remoteChangedRoots, unplannedRemoteRoots } from './pass/pass-scope.ts';
 import { judgePlan } from './pass/plan-verdict.ts';
 import {
-  putBackSettledRecord,
+  putBackQuietly,
   recordSettled,
   takeSettledRecord,
   type SettledRecord,
@@ -77,6 +79,8 @@ export class SyncEngine {
   readonly #selection: SelectionKeeper;
   /** Versions: what a pass replaces or removes here is kept first (versions/). */
   readonly #versions: PassVersions;
+  /** The device's free space, read once a pass; uploads that cannot fit wait (guards/device-room.ts). */
+  readonly #room: DeviceRoom;
   /** The settled record the running pass took, and the index's write count just after. */
   #taken: { record: SettledRecord; writes: number } | undefined;
 
@@ -86,6 +90,7 @@ export class SyncEngine {
     this.#walks = new WalkMemory(options.client, options.index.listings);
     this.#local = new LocalRoot(options.localRoot, options.index, options.caseInsensitive);
     this.#versions = new PassVersions(options);
+    this.#room = new DeviceRoom(options.client);
     this.#selection = new SelectionKeeper({ ...options, store: options.selection, local: this.#local });
   }
 
@@ -97,19 +102,10 @@ export class SyncEngine {
       // The kept listings were dropped: this engine's copy of them goes too, and the next walk lists all.
       if (error instanceof ListingCacheDamagedError) this.#walks.dropCache();
       // Cancelled or failed before writing anything: the next pass may still be a quiet one.
-      if (this.#taken !== undefined) this.#putBack(this.#taken);
+      if (this.#taken !== undefined) putBackQuietly(this.#options.index, this.#taken);
       throw error;
     } finally {
       this.#taken = undefined;
-    }
-  }
-
-  /** The pass's own error is the one to report: a record that cannot be put back stays gone (the next pass compares). */
-  #putBack(taken: { record: SettledRecord; writes: number }): void {
-    try {
-      putBackSettledRecord(this.#options.index, taken.record, taken.writes);
-    } catch {
-      // An index that cannot be read or written now (closed, locked): nothing is lost by leaving it.
     }
   }
 
@@ -136,6 +132,11 @@ export class SyncEngine {
     await this.#versions.thin();
     if (report.status === 'synced' && run.keptDeferred !== true) this.#keptSeen = run.kept;
     return report;
+  }
+
+  /** The device's free space as the last pass read it, for the live service's status; none when unknown. */
+  deviceStatus(): Pick<SyncStatus, 'device'> {
+    return this.#room.status();
   }
 
   /** Step 1: a folder that is not the one synced, or a pair synced with another device, is held. */
@@ -171,6 +172,7 @@ export class SyncEngine {
     this.#remoteRootId ??= await remoteRootOf(this.#options, options.signal);
     const remoteRootId = this.#remoteRootId;
     await this.#versions.begin();
+    await this.#room.beginPass({ signal: options.signal, poll: options.scopeRemoteChanges === true });
     const recovered = await recoverIntents({
       client,
       index: this.#writer,
@@ -191,6 +193,7 @@ export class SyncEngine {
       remoteRootId,
       standingIssues,
       settled,
+      room: this.#room,
       selection,
       // Intents a crash left, or newly kept placeholders (which only a plan brings): no quiet check.
       quietCheck: recovered === 0 && kept === this.#keptSeen,

@@ -1,4 +1,5 @@
 // One pass as its rounds share it: what it took at its start (read only) and what its rounds found so far.
+import type { DeviceRoom } from '../guards/device-room.ts';
 import type { EngineLogLine, SyncOptions } from '../engine-options.ts';
 import { emptyCounts, type PassReport } from '../pass-report.ts';
 import type { DeleteTally } from '../guards/delete-run.ts';
@@ -18,6 +19,8 @@ export interface PassRun {
    * none when the selection changed.
    */
   readonly settled: SettledRecord | undefined;
+  /** The device's free space read for this pass, which holds uploads that cannot fit (issue #33). */
+  readonly room: DeviceRoom;
   /** The pair's selection as the pass read it, and what the index was made to match of it. */
   readonly selection: PassSelection;
   /** The first round may end as a quiet pass: no intents a crash left, no newly kept placeholders. */

@@ -59,6 +59,16 @@ export function putBackSettledRecord(index: IndexStore, record: SettledRecord, w
   index.setMeta(META_SETTLED, JSON.stringify(record));
 }
 
+/** putBackSettledRecord for a pass that failed: its own error is the one to report, so this never throws. */
+export function putBackQuietly(index: IndexStore, taken: { record: SettledRecord; writes: number }): void {
+  try {
+    putBackSettledRecord(index, taken.record, taken.writes);
+  } catch {
+    // An index that cannot be read or written now (closed, locked): nothing is lost by leaving it; the
+    // record stays gone and the next pass compares.
+  }
+}
+
 /** Records a settled pass: the digests of folders whose rows changed, then the record, in one transaction. */
 export function recordSettled(index: IndexStore, remoteRootId: string, standing: StandingIssues): void {
   const record: SettledRecord = {

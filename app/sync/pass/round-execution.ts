@@ -39,12 +39,17 @@ export async function executeRound(
     },
   );
   const concurrency = engine.options.transferConcurrency ?? DEFAULT_TRANSFER_CONCURRENCY;
-  const { replan } = await executePlan(context, planned.operations, concurrency).finally(() => {
+  // Uploads that cannot fit on the device wait, each with its issue; everything else runs (issue #33).
+  const fitted = run.room.holdUploads(planned.operations);
+  run.report.issues.push(...fitted.issues);
+  const { replan } = await executePlan(context, fitted.operations, concurrency).finally(() => {
     run.tally.afterRound(planned.deletes, context.ledger.deletedItems, now.getTime());
     engine.writer.dropParked();
     // Also when the plan stopped half way: a move the device made must not be trusted away.
     engine.walks.learnOwnMoves(context.ledger.ownMoves);
   });
+  // A 507 (the space went between the pass's reading and the upload) ends as the same hold.
+  await run.room.afterRound(fitted.operations, run.report.issues, run.options.signal);
   // A name left out for a clash may be free now (its twin moved away): look once more.
   // So may a kept placeholder that had to wait for its moves (kept-placeholders.ts).
   return !replan && nameClashes === 0 && run.keptDeferred !== true ? 'pass-done' : 'next-round';

@@ -1,0 +1,88 @@
+// The device's free space as a pass knows it: read once per pass, uploads that cannot fit held, and
+// the paths the device refused with a 507 kept until it says more is free (issue #33).
+import { ApiError } from '../../../common/errors.ts';
+import type { SyncStatus } from '../../../common/sync-status.ts';
+import { readDeviceStorage, type DeviceStorage } from '../../api/device-info/device-storage.ts';
+import type { DeviceEndpoint } from '../../api/device-endpoint.ts';
+import type { RelativePath } from '../../model/items.ts';
+import type { Operation } from '../plan/operations.ts';
+import type { PassIssue } from '../pass-report.ts';
+import { fitUploads, heldUploadIssue, marginOf } from './upload-room.ts';
+
+export class DeviceRoom {
+  readonly #device: DeviceEndpoint;
+  /** The last reading; undefined before the first, or when the last one failed. */
+  #storage: DeviceStorage | undefined;
+  /** Paths the device refused for want of space, with the free bytes known just after (undefined: none). */
+  readonly #refused = new Map<RelativePath, number | undefined>();
+
+  constructor(device: DeviceEndpoint) {
+    this.#device = device;
+  }
+
+  /**
+   * At the start of every pass, the one reading of the pass. A pass that is not a poll (the first,
+   * `sync-now`, a rescan, `run --once`) sends refused files again whatever the figure says: the user
+   * may have freed space the device does not count yet. Never fails the pass: a device without the
+   * endpoint, or a failed read, leaves the space unknown and the device's 507 to say when it is full.
+   */
+  async beginPass(options: { signal?: AbortSignal | undefined; poll: boolean }): Promise<void> {
+    if (!options.poll) this.#refused.clear();
+    await this.#read(options.signal);
+  }
+
+  /** The last reading, for the status; nothing when the device has not said. */
+  status(): Pick<SyncStatus, 'device'> {
+    const storage = this.#storage;
+    if (storage === undefined) return {};
+    const { freeBytes, totalBytes, checkedAtMs } = storage;
+    return { device: { freeBytes, totalBytes, checkedAtMs } };
+  }
+
+  /** The round's plan without the uploads that cannot fit, and an issue for each of them. */
+  holdUploads(operations: readonly Operation[]): { operations: Operation[]; issues: PassIssue[] } {
+    const fitted = fitUploads(operations, this.#storage, this.#refused);
+    return { operations: fitted.operations, issues: fitted.held.map(heldUploadIssue) };
+  }
+
+  /**
+   * After a round ran `operations`: each upload the device refused with a 507 (its issue DEVICE_FULL)
+   * is remembered and its issue told in the hold's words, with the space read again (one read, only
+   * when something was refused: the space went between the pass's reading and the upload). Uploads
+   * that went are forgotten.
+   */
+  async afterRound(
+    operations: readonly Operation[],
+    issues: PassIssue[],
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const uploads = new Map<RelativePath, number>();
+    for (const operation of operations) {
+      if (operation.op === 'upload' || operation.op === 'upload-content')
+        uploads.set(operation.path, operation.local.size);
+    }
+    const refused = issues.filter((issue) => issue.code === 'DEVICE_FULL' && uploads.has(issue.path));
+    for (const path of uploads.keys()) this.#refused.delete(path);
+    if (refused.length === 0) return;
+    await this.#read(signal);
+    const storage = this.#storage;
+    const free = storage?.freeBytes;
+    for (const issue of refused) {
+      this.#refused.set(issue.path, free);
+      const sizeBytes = uploads.get(issue.path) ?? 0;
+      const room = storage === undefined ? Infinity : storage.freeBytes - marginOf(storage.totalBytes);
+      const missingBytes = Math.max(0, sizeBytes - room);
+      const words = heldUploadIssue({ path: issue.path, sizeBytes, freeBytes: free, missingBytes });
+      issues[issues.indexOf(issue)] = { ...words, ...(issue.side === undefined ? {} : { side: issue.side }) };
+    }
+  }
+
+  async #read(signal: AbortSignal | undefined): Promise<void> {
+    try {
+      this.#storage = await readDeviceStorage(this.#device, { signal });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code === 'ABORTED') throw error;
+      this.#storage = undefined;
+    }
+  }
+}
