@@ -5,6 +5,7 @@ import { groupOf } from '../../sync/issue-groups.ts';
 import { GROUP_LABELS, issueLine, unsyncedWords } from '../terminal/issue-lines.ts';
 import { table } from '../terminal/output.ts';
 import type { LastPassJson, StatusJson } from './status-json.ts';
+import { connectionWords } from './connection-words.ts';
 
 const MAX_ISSUES_SHOWN = 10;
 const MAX_ACTIVITY_SHOWN = 5;
@@ -17,6 +18,7 @@ export function formatStatus(status: StatusJson, nowMs: number): string[] {
     ['live sync', status.running ? `running (pid ${status.pid ?? '?'})` : 'not running'],
   ];
   rows.push(['state', status.running ? describeState(status) : describeLastState(status)]);
+  if (status.connection !== undefined) rows.push(['network', connectionWords(status.connection)]);
   for (const transfer of status.progress?.transfers ?? []) {
     const arrow = transfer.direction === 'up' ? 'up' : 'down';
     rows.push([
