@@ -122,6 +122,14 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
     })
     .optional(),
   connection: z.object({ via: z.enum(['home', 'relay', 'pinned']), reachable: z.boolean() }).optional(),
+  // The device's space as the last pass read it (issue #33).
+  device: z
+    .object({
+      freeBytes: z.number().nonnegative(),
+      totalBytes: z.number().nonnegative(),
+      checkedAtMs: z.number(),
+    })
+    .optional(),
 });
 
 const freeCountsSchema = z.object({
