@@ -19,6 +19,7 @@ export function formatStatus(status: StatusJson, nowMs: number): string[] {
   ];
   rows.push(['state', status.running ? describeState(status) : describeLastState(status)]);
   if (status.connection !== undefined) rows.push(['network', connectionWords(status.connection)]);
+  if (status.device !== undefined) rows.push(['device', deviceSpaceWords(status.device, nowMs)]);
   for (const transfer of status.progress?.transfers ?? []) {
     const arrow = transfer.direction === 'up' ? 'up' : 'down';
     rows.push([
@@ -143,6 +144,12 @@ function describePass(pass: LastPassJson): string {
 
 function percent(done: number, total: number): string {
   return total > 0 ? `${Math.floor((100 * done) / total)}%` : formatBytes(done);
+}
+
+/** "12.3 GB free of 2.0 TB (checked 40 s ago)": the device's space as the last pass read it (issue #33). */
+function deviceSpaceWords(device: NonNullable<StatusJson['device']>, nowMs: number): string {
+  const free = `${formatBytes(device.freeBytes)} free of ${formatBytes(device.totalBytes)}`;
+  return `${free} (checked ${ago(device.checkedAtMs, nowMs)})`;
 }
 
 function iso(ms: number): string {
