@@ -16,6 +16,9 @@ export class ByteTap {
   readonly #sockets = new Set<Socket>();
   #target: { host: string; port: number } | undefined;
   #passages: Record<TapDirection, Passage[]> = { up: [], down: [] };
+  #lastClose: number | undefined;
+  /** Counts resets: a connection opened before the last one (an idle keep-alive) closing says nothing. */
+  #epoch = 0;
 
   private constructor(server: Server) {
     this.#server = server;
@@ -43,6 +46,8 @@ export class ByteTap {
   /** Forgets what passed so far: counting starts again from zero. */
   reset(): void {
     this.#passages = { up: [], down: [] };
+    this.#lastClose = undefined;
+    this.#epoch += 1;
   }
 
   total(direction: TapDirection): number {
@@ -69,6 +74,19 @@ export class ByteTap {
     return (end - start) / 1000;
   }
 
+  /**
+   * Seconds between the count reaching `from` bytes and the last close of a connection opened since
+   * the last reset (its process ending). Unlike the last byte sent down, this is not early by the buffers between
+   * device and client: the client closes only once it has read everything.
+   */
+  secondsUntilClientClosed(direction: TapDirection, from: number): number {
+    const start = this.timeAt(direction, from);
+    if (start === undefined || this.#lastClose === undefined) {
+      throw new Error(`only ${this.total(direction)} bytes went ${direction}, or no client closed`);
+    }
+    return (this.#lastClose - start) / 1000;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     this.#server.close();
@@ -89,7 +107,11 @@ export class ByteTap {
       this.#sockets.delete(client);
       this.#sockets.delete(device);
     };
-    client.on('error', cut).on('close', cut);
+    const epoch = this.#epoch;
+    client.on('error', cut).on('close', () => {
+      if (epoch === this.#epoch) this.#lastClose = performance.now();
+      cut();
+    });
     device.on('error', cut).on('close', cut);
     client.on('data', (chunk: Buffer) =>
       this.#passages.up.push({ at: performance.now(), bytes: chunk.length }),
