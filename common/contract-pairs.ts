@@ -179,4 +179,17 @@ export interface PairView {
    * here, or whose record cannot be read.
    */
   onDemand?: PairOnDemandView | null;
+  /**
+   * The device's space as the pair's last pass read it (issue #33); null (or absent, from an older
+   * host) until the device has said.
+   */
+  deviceSpace?: DeviceSpaceView | null;
+}
+
+/** The whole device's free space, with its words ("12.3 GB free of 2.0 TB"), and when it was read. */
+export interface DeviceSpaceView {
+  freeBytes: number;
+  totalBytes: number;
+  checkedAtMs: number;
+  words: string;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type {
   ActivityKind,
   ActivityView,
+  DeviceSpaceView,
   HoldAnswerView,
   HoldView,
   PairOnDemandView,
@@ -10,6 +11,7 @@ import type {
   PairView,
 } from '../../../common/contract.ts';
 import type { ActivityEntry, SyncStatus } from '../../../common/sync-status.ts';
+import { formatBytes } from '../../../common/units.ts';
 import type { PairSelection } from '../../model/selection.ts';
 import { readPairSelection } from '../../profile/pair-selection.ts';
 import { holdAdvice, holdAnswerLabels } from '../../sync/hold-words.ts';
@@ -103,7 +105,14 @@ export function pairView(facts: PairFacts): PairView {
     answering: facts.answering ?? null,
     selection: facts.selection ?? null,
     onDemand: facts.onDemand ?? null,
+    deviceSpace: deviceSpaceView(status.device),
   };
+}
+
+/** The device's space in the window's words, as `mch-sync status` says it (issue #33). */
+export function deviceSpaceView(device: SyncStatus['device']): DeviceSpaceView | null {
+  if (device === undefined) return null;
+  return { ...device, words: `${formatBytes(device.freeBytes)} free of ${formatBytes(device.totalBytes)}` };
 }
 
 /**

@@ -1,4 +1,4 @@
-// One folder pair on the status view: state in the core's words, progress, files opening on demand (or an open that failed), a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works; highlighted when a route points at an item in it.
+// One folder pair on the status view: state in the core's words, the device's free space, progress, files opening on demand (or an open that failed), a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works; highlighted when a route points at an item in it.
 import { FolderOpen, Pause, Play, RefreshCw } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useRef } from 'preact/hooks';
@@ -52,6 +52,15 @@ export function PairCard({
         <dd>{pair.localRoot}</dd>
         <dt>On the device</dt>
         <dd>{pair.remoteFolder}</dd>
+        {/* The device's free space as the last pass read it (issue #33): an upload that cannot fit waits. */}
+        {pair.deviceSpace !== undefined && pair.deviceSpace !== null && (
+          <>
+            <dt>Device space</dt>
+            <dd>
+              <span title={`checked ${isoTime(pair.deviceSpace.checkedAtMs)}`}>{pair.deviceSpace.words}</span>
+            </dd>
+          </>
+        )}
         {(pair.onDemand ?? null) !== null && (
           <>
             <dt>Files</dt>
