@@ -93,7 +93,10 @@ export class ForwardProxyAgent extends HttpAgent {
   readonly proxy: ProxyServer;
 
   constructor(proxy: ProxyServer) {
-    super({ keepAlive: true });
+    // A connection per request: proxies often close a client's connection after an answer that did
+    // not say so (tinyproxy 1.11 does), and a POST sent on such a socket fails with nobody knowing
+    // whether it arrived (OUTCOME_UNKNOWN). Tunnels (below) are kept: inside them the device decides.
+    super({ keepAlive: false });
     this.proxy = proxy;
   }
 

@@ -67,8 +67,17 @@ export function parseProxyUrl(
   const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(withScheme)?.[1] ?? '';
   const hostPart = authority.replace(/^.*@/, '');
   const portText = /^(?:\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(hostPart)?.[1];
-  if (portText !== undefined && portText !== '' && !/^\d{1,5}$/.test(portText)) {
+  if (
+    portText !== undefined &&
+    portText !== '' &&
+    (!/^\d{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535)
+  ) {
     throw new ProxyConfigError(`${what} ${JSON.stringify(redacted(text))} has a bad port "${portText}".`);
+  }
+  if (/^(?:\[\]|)(?::.*)?$/.test(hostPart)) {
+    throw new ProxyConfigError(
+      `${what} ${JSON.stringify(redacted(text))} has no host: write it as http://HOST:PORT.`,
+    );
   }
   let url: URL;
   try {
