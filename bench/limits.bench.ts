@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runMchSync } from '../test/helpers/mch-sync.ts';
 import { signInBenchProfile, type BenchProfile } from './lib/bench-profile.ts';
+import type { BenchDevice } from './lib/device.ts';
 import { timedMchSync } from './lib/timed-cli.ts';
 
 const MEGABYTES = Number(process.env['BENCH_LIMITS_MB'] ?? 200);
@@ -29,11 +30,9 @@ interface Transfer {
   cpu: number;
 }
 
-interface LimitsDevice {
-  base: string;
+interface LimitsDevice extends BenchDevice {
   /** Switches the home address off or on (the client then goes through the relay or home). */
   home(state: 'up' | 'down'): Promise<void>;
-  stop(): Promise<void>;
 }
 
 async function startDevice(dataDir: string): Promise<LimitsDevice> {
@@ -76,6 +75,8 @@ async function startDevice(dataDir: string): Promise<LimitsDevice> {
   const base = (await waitForLine(/^config url: (\S+)\/config\/v1\/config$/))[1] ?? '';
   return {
     base,
+    // The runs sign in through `mch-sync login`; no request of the bench itself needs a token.
+    token: '',
     home: async (state) => {
       seen.length = 0;
       child.stdin.write(`home ${state}\n`);
