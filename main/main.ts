@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { app, clipboard, dialog, ipcMain, protocol, session, shell } from 'electron';
 import type { ViewName } from '../common/contract.ts';
 import type { WindowRoute } from '../common/window-route.ts';
+import { readSystemProxy } from '../app/api/http/pac-answer.ts';
 import { appCommand } from '../app/desktop/app-command.ts';
 import { autostartFor, HIDDEN_ARG } from '../app/desktop/autostart.ts';
 import { APP_SHARE_WORDS } from '../app/integrate/file-manager-entries.ts';
@@ -100,9 +101,12 @@ async function start(): Promise<void> {
   });
   // The file manager's "Show in mch-sync" may ask before the window exists (the core starts first).
   const shown: { at?: (route: WindowRoute) => void } = {};
+  // The system's proxy through Chromium's resolver (settings, PAC, WPAD); a manual or variable proxy wins.
+  const systemProxy = await readSystemProxy((url) => session.defaultSession.resolveProxy(url), process.env);
   const core = await UiCore.open({
     profileDir,
     env: process.env,
+    ...(systemProxy === undefined ? {} : { systemProxy }),
     openExternal: openWithSystem,
     showWindow: (route) => {
       if (shown.at === undefined) return Promise.reject(new Error('the window is not made yet'));

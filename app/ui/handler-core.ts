@@ -3,6 +3,7 @@ import type { DeviceRoute } from '../auth/device-route.ts';
 import type { EventName, EventPayload, PairView } from '../../common/contract.ts';
 import type { DeviceClient } from '../api/device-client.ts';
 import type { KeytarApi } from '../auth/secrets/keychain-store.ts';
+import type { ProxyChoice } from '../api/http/proxy-config.ts';
 import type { AuthEnvironment, Session } from '../auth/session.ts';
 import type { BrowserOpener } from '../auth/system-browser.ts';
 import type { Clock } from '../system/clock.ts';
@@ -44,6 +45,8 @@ export interface UiCoreOptions {
    * when it cannot; absent, the file manager is told there is no window (`STATE_NO_WINDOW`).
    */
   showWindow?: (route: WindowRoute) => Promise<void>;
+  /** The system's proxy (the app's, through Electron's resolver): used when settings and variables name none. */
+  systemProxy?: ProxyChoice;
 }
 
 /** What exists while signed in with a device: the clients and the running pairs. */

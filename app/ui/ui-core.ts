@@ -114,6 +114,7 @@ export class UiCore implements ContractService, HandlerCore {
       env,
       warn: (message) => this.log('warn', message),
       ...(keychain === undefined ? {} : { keychain }),
+      ...(this.options.systemProxy === undefined ? {} : { systemProxy: this.options.systemProxy }),
       ...(this.#limits === undefined ? {} : { transport: this.#limits.transport }),
     };
   }

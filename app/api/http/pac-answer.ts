@@ -40,3 +40,25 @@ export function proxyFromSystem(
   const noProxy = env['no_proxy'] ?? env['NO_PROXY'];
   return { source: 'system', http, https, noProxy: new NoProxyList(noProxy) };
 }
+
+/** Addresses the system is asked about: outside any home or office network, as the device's relay is. */
+export const SYSTEM_PROXY_SAMPLES = { http: 'http://mch-sync.invalid/', https: 'https://mch-sync.invalid/' };
+
+/**
+ * The system's proxy through a resolver such as Electron's `session.resolveProxy`; a resolver that
+ * fails means no system proxy (the app still works direct, or through the variables).
+ */
+export async function readSystemProxy(
+  resolve: (url: string) => Promise<string>,
+  env: NodeJS.ProcessEnv,
+): Promise<ProxyChoice | undefined> {
+  try {
+    const [http, https] = await Promise.all([
+      resolve(SYSTEM_PROXY_SAMPLES.http),
+      resolve(SYSTEM_PROXY_SAMPLES.https),
+    ]);
+    return proxyFromSystem({ http, https }, env);
+  } catch {
+    return undefined;
+  }
+}

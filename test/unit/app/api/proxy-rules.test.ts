@@ -1,7 +1,7 @@
 // NO_PROXY as curl reads it, proxy URLs and variables, and the system's PAC answers.
 import { describe, expect, it } from 'vitest';
 import { NoProxyList } from '../../../../app/api/http/no-proxy.ts';
-import { proxyFromPacAnswer, proxyFromSystem } from '../../../../app/api/http/pac-answer.ts';
+import { proxyFromPacAnswer, proxyFromSystem, readSystemProxy } from '../../../../app/api/http/pac-answer.ts';
 import {
   chooseProxy,
   parseProxyUrl,
@@ -146,5 +146,22 @@ describe('PAC answers', () => {
     expect(proxyFromPacAnswer('SOCKS s.test:1080')).toBeUndefined();
     expect(proxyFromPacAnswer('PROXY :3128; PROXY a.test:99999')).toBeUndefined();
     expect(proxyFromSystem({ http: 'DIRECT', https: '' }, {})).toBeUndefined();
+  });
+
+  it('asks the system resolver for an http and an https address; a failing resolver is no proxy', async () => {
+    const asked: string[] = [];
+    const choice = await readSystemProxy(
+      async (url) => {
+        asked.push(url);
+        return url.startsWith('https:') ? 'HTTPS secure.test:8443; DIRECT' : 'PROXY web.test:3128';
+      },
+      { NO_PROXY: 'intranet.test' },
+    );
+    expect(asked.sort()).toEqual(['http://mch-sync.invalid/', 'https://mch-sync.invalid/']);
+    expect(choice?.source).toBe('system');
+    expect(choice?.https?.label).toBe('https://secure.test:8443');
+    expect(choice?.http?.label).toBe('http://web.test:3128');
+    expect(choice?.noProxy.bypasses(new URL('https://nas.intranet.test/'))).toBe(true);
+    expect(await readSystemProxy(() => Promise.reject(new Error('no session')), {})).toBeUndefined();
   });
 });
