@@ -88,6 +88,8 @@ export interface SyncStatus {
   mount?: MountStatus;
   /** Which of the device's addresses the service uses; absent when read from the index while none runs. */
   connection?: DeviceConnection;
+  /** Why a paused service is paused; absent when it is not paused. */
+  pause?: SyncPause;
   /** The device's space as the last pass read it (issue #33); absent until the device has said. */
   device?: DeviceSpace;
 }
@@ -98,6 +100,15 @@ export interface DeviceSpace {
   totalBytes: number;
   /** Ms since the epoch. */
   checkedAtMs: number;
+}
+
+/**
+ * A pause: by the user (`untilMs` when it ends by itself: "Pause for 1 hour", "until tomorrow"; null
+ * until resumed), or by a metered network (`metered`, which ends when the network is not metered).
+ */
+export interface SyncPause {
+  by: 'user' | 'metered';
+  untilMs: number | null;
 }
 
 /**

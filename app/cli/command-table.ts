@@ -11,6 +11,7 @@ import { DEVICES_USAGE, LOGIN_USAGE, LOGOUT_USAGE, RUN_USAGE, WHOAMI_USAGE } fro
 import { runWhoami } from './account-commands/whoami-command.ts';
 import { PAUSE_USAGE, runPause } from './sync-commands/pause-command.ts';
 import { RESUME_USAGE, runResume } from './sync-commands/resume-command.ts';
+import { METERED_USAGE, runMetered } from './sync-commands/metered-command.ts';
 import { runStatus, STATUS_USAGE } from './sync-commands/status-command.ts';
 import { FOLDERS_USAGE, runFolders } from './sync-commands/folders-command.ts';
 import { runUi, UI_USAGE } from './ui-command.ts';
@@ -87,7 +88,17 @@ export const COMMANDS: Record<string, Command> = {
     options: { ...FOLDER_OPTION, ...JSON_OPTION },
     run: (context, values) => runStatus(context, values),
   },
-  pause: { usage: PAUSE_USAGE, options: FOLDER_OPTION, run: (context, values) => runPause(context, values) },
+  pause: {
+    usage: PAUSE_USAGE,
+    options: { ...FOLDER_OPTION, for: { type: 'string' } },
+    run: (context, values) => runPause(context, values),
+  },
+  metered: {
+    usage: METERED_USAGE,
+    options: FOLDER_OPTION,
+    takesArguments: true,
+    run: (context, values, args) => runMetered(context, values, args),
+  },
   resume: {
     usage: RESUME_USAGE,
     options: { ...FOLDER_OPTION, 'confirm-deletes': { type: 'boolean' }, restore: { type: 'boolean' } },

@@ -22,8 +22,9 @@ Keeps a folder in sync with your personal cloud device. Commands:
   resolve    settle a conflict: keep this computer's version, the device's, or both
   status     what live sync of a folder is doing (or what its last pass left)
   state      the sync state of files and folders, as the file manager's emblems show it
-  pause      pause live sync of a folder
+  pause      pause live sync of a folder, until resumed or for a while (--for 1h, tomorrow)
   resume     resume live sync of a folder
+  metered    whether a folder syncs on metered networks (a phone's hotspot) or waits
   share      make (or find) the link of synced files and folders; --copy puts it on the clipboard
   shares     list your share links
   unshare    revoke a share link

@@ -13,7 +13,10 @@ import {
 
 export type ControlRequest =
   | { op: 'status' }
-  | { op: 'pause' }
+  /** Paused until `until` (wall-clock ms since the epoch; it resumes by itself), or until resumed. */
+  | { op: 'pause'; until?: number }
+  /** The pair's "sync on metered networks" changed (its record is written already): `sync` true syncs on them. */
+  | { op: 'metered'; sync: boolean }
   | { op: 'resume' }
   | { op: 'sync-now' }
   /** The user confirmed the deletes the mass-delete guard held (or those of an emptied folder). */
@@ -61,7 +64,8 @@ export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 // request; the `op` itself must be one this side knows.
 const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('status') }),
-  z.object({ op: z.literal('pause') }),
+  z.object({ op: z.literal('pause'), until: z.number().int().positive().optional() }),
+  z.object({ op: z.literal('metered'), sync: z.boolean() }),
   z.object({ op: z.literal('resume') }),
   z.object({ op: z.literal('sync-now') }),
   z.object({ op: z.literal('confirm-deletes') }),
@@ -130,6 +134,7 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
       checkedAtMs: z.number(),
     })
     .optional(),
+  pause: z.object({ by: z.enum(['user', 'metered']), untilMs: z.number().nullable() }).optional(),
 });
 
 const freeCountsSchema = z.object({
@@ -161,7 +166,7 @@ export function parseRequest(line: string): ControlRequest {
   if (!result.success) {
     throw new ControlError(
       'CONTROL_BAD_REQUEST',
-      'The request is not one of status, pause, resume, sync-now, confirm-deletes, restore, free or versions (expected {"op": "status"}).',
+      'The request is not one of status, pause, metered, resume, sync-now, confirm-deletes, restore, free or versions (expected {"op": "status"}).',
     );
   }
   return result.data;

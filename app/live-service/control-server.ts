@@ -1,4 +1,4 @@
-// The live service's end of the control socket: answers status, pause, resume, sync-now, confirm-deletes, restore, free and versions, one per connection.
+// The live service's end of the control socket: answers status, pause, metered, resume, sync-now, confirm-deletes, restore, free and versions, one per connection.
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { SyncStatus } from '../../common/sync-status.ts';
@@ -20,7 +20,10 @@ import type { VersionsAction, VersionsOutcome } from './versions-control.ts';
 /** What the live service does for each request; the answer is `status()` after it returns. */
 export interface ControlHandler {
   status(): SyncStatus;
-  pause(): void | Promise<void>;
+  /** Paused until `untilMs` (wall clock), or until resumed when absent. */
+  pause(untilMs?: number): void | Promise<void>;
+  /** The pair's "sync on metered networks" changed; absent: refused. */
+  metered?(sync: boolean): void | Promise<void>;
   resume(): void | Promise<void>;
   syncNow(): void | Promise<void>;
   confirmDeletes(): void | Promise<void>;
@@ -288,7 +291,13 @@ async function carryOut(
     case 'status':
       return {};
     case 'pause':
-      await handler.pause();
+      await handler.pause(request.until);
+      return {};
+    case 'metered':
+      if (handler.metered === undefined) {
+        throw new ControlError('CONTROL_BAD_REQUEST', 'This service does not watch for metered networks.');
+      }
+      await handler.metered(request.sync);
       return {};
     case 'resume':
       await handler.resume();

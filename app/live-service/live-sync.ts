@@ -1,18 +1,10 @@
 // The live sync service: passes after local changes, on a poll and on request, with pause, backoff and status.
 import { statSync } from 'node:fs';
-import type {
-  ActivityEntry,
-  DeviceConnection,
-  EngineState,
-  MountStatus,
-  SyncProgress,
-  SyncStatus,
-} from '../../common/sync-status.ts';
+import type { ActivityEntry, EngineState, SyncProgress, SyncStatus } from '../../common/sync-status.ts';
 import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
-import { startLocalWatcher, type LocalWatcher, type LocalWatcherOptions } from '../watcher/local-watcher.ts';
+import { startLocalWatcher, type LocalWatcher } from '../watcher/local-watcher.ts';
 import { startSafetyRescans, type SafetyRescans } from '../watcher/safety-rescans.ts';
 import type { EngineLogLine, SyncEngine } from '../sync/engine.ts';
-import type { EngineEvents } from '../sync/engine-events.ts';
 import { holdAdvice } from '../sync/hold-words.ts';
 import type { HoldReason, PassHold, PassIssue, PassReport } from '../sync/pass-report.ts';
 import { failureState } from './failure-state.ts';
@@ -25,41 +17,10 @@ import {
   type QueuedPass,
 } from './pass-requests.ts';
 import { WatchedDeletions } from './watched-deletions.ts';
-import type { LiveSyncObserver } from './live-sync-observer.ts';
+import { pauseDetail, PauseState } from './pause-state.ts';
+import type { LiveSyncOptions } from './live-sync-options.ts';
 
-export interface LiveSyncOptions {
-  /** Builds the folder pair's engine with the service's event handlers. */
-  engine: (events: EngineEvents) => SyncEngine;
-  /** The folder watched and synced (an on-demand pair's cache folder). */
-  localRoot: string;
-  /** The pair's folder as the user knows it, in the status and the words of a hold; default `localRoot`. */
-  pairFolder?: string;
-  /** For the status: an on-demand pair's mount, and how the device is reached now (device-route.ts). */
-  mountStatus?: () => MountStatus;
-  connection?: () => DeviceConnection;
-  remoteFolder: string;
-  /** How often the device is asked for changes when nothing happens here (default 30 s). */
-  pollMs?: number;
-  /** The poll comes this soon after a pass that carried local changes (default 5 s). */
-  activePollMs?: number;
-  /** Quiet time after the last local event before a pass (default 300 ms). */
-  debounceMs?: number;
-  /** Longest wait between retries while offline or failing (default 5 min). */
-  maxBackoffMs?: number;
-  clock?: Clock;
-  log?: (line: EngineLogLine) => void;
-  /** Called whenever the status changes (state, progress, activity); read it with `status()`. */
-  onChange?: () => void;
-  /** The watcher (a seam for tests that cannot watch); default `startLocalWatcher`. */
-  watch?: (options: LocalWatcherOptions) => LocalWatcher;
-  /**
-   * What the index says was at a path (`knownItemsFromIndex`), for the watcher to pair moves of items
-   * it saw no event for; without it the watcher scans the folder at start and keeps the result.
-   */
-  knownItem?: LocalWatcherOptions['knownItem'];
-  /** Told what the service sees and does, item by item (the state service's tracker of the pair). */
-  observer?: LiveSyncObserver;
-}
+export type { LiveSyncOptions } from './live-sync-options.ts';
 
 const MAX_ACTIVITY = 200;
 
@@ -81,7 +42,7 @@ export class LiveSync {
   #queued: QueuedPass | null = null;
   #running: Promise<void> | null = null;
   #abort: AbortController | null = null;
-  #paused = false;
+  readonly #pauses: PauseState;
   #stopped = false;
   #timer: TimerHandle | undefined;
   #failures = 0;
@@ -97,6 +58,17 @@ export class LiveSync {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#deletions = new WatchedDeletions(() => this.#watcher, this.#clock);
+    this.#pauses = new PauseState(this.#clock, {
+      paused: (pause, first) => {
+        if (first) this.#halt();
+        this.#setState('paused', pauseDetail(pause, this.#clock.wallNow(), this.#pairFolder));
+      },
+      resumed: () => {
+        this.#failures = 0;
+        this.#setState('idle', null);
+        this.#request('revalidate');
+      },
+    });
     this.#engine = options.engine({
       onLocalWrite: (write) => {
         this.#watcher?.expectEcho(write.path, write.kind, {
@@ -173,33 +145,34 @@ export class LiveSync {
   /** Stops passes, the watcher and the timers; a running pass is cancelled. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#clearTimer();
-    this.#abort?.abort();
-    this.#deletions.stopWaiting();
+    this.#halt();
+    this.#pauses.stop();
     this.#safety?.stop();
     await this.#running?.catch(() => undefined);
     await this.#watcher?.close();
   }
 
-  pause(): void {
-    if (this.#paused) return;
-    this.#paused = true;
+  /** No pass starts and the one under way is cancelled (stopped or paused). */
+  #halt(): void {
     this.#clearTimer();
     this.#abort?.abort();
     this.#deletions.stopWaiting();
-    this.#setState('paused', 'Paused: changes on either side wait until you resume.');
   }
 
-  /** Resumes after a pause; when not paused, a full pass now (so `resume` always means "go"). */
+  /** Paused by the user until `untilMs` (wall clock: it ends by itself), or until resumed (null). */
+  pause(untilMs: number | null = null): void {
+    this.#pauses.pauseByUser(untilMs);
+  }
+
+  /** The network is metered and the pair does not sync on one (the host decides), or no longer. */
+  setMetered(metered: boolean): void {
+    this.#pauses.setMetered(metered);
+  }
+
+  /** Ends the user's pause (not a metered network's); when not paused, a full pass now ("go"). */
   resume(): void {
-    if (!this.#paused) {
-      this.syncNow();
-      return;
-    }
-    this.#paused = false;
-    this.#failures = 0;
-    this.#setState('idle', null);
-    this.#request('revalidate');
+    if (this.#pauses.paused) this.#pauses.endUserPause();
+    else this.syncNow();
   }
 
   /** A full pass now (the tray's "sync now", `mch-sync resume` after an error). */
@@ -249,7 +222,9 @@ export class LiveSync {
       issues: [...this.#issues],
       pid: process.pid,
       ...(mount === undefined ? {} : { mount }),
+      ...(this.#pauses.pause && { pause: this.#pauses.pause }),
       ...(this.#options.connection && { connection: this.#options.connection() }),
+      ...this.#engine.deviceStatus(),
     };
   }
 
@@ -267,17 +242,17 @@ export class LiveSync {
   #request(mode: PassMode, choice: HeldChoice = null, paths?: readonly string[]): void {
     if (this.#stopped) return;
     this.#queued = withRequest(this.#queued, mode, choice, paths);
-    if (this.#running === null && !this.#paused) this.#running = this.#loop();
+    if (this.#running === null && !this.#pauses.paused) this.#running = this.#loop();
   }
 
   async #loop(): Promise<void> {
     try {
-      while (this.#queued !== null && !this.#paused && !this.#stopped) {
+      while (this.#queued !== null && !this.#pauses.paused && !this.#stopped) {
         // Deletions the watcher still holds go out first and join this pass: a poll that ran ahead of
         // them would plan part of an `rm -rf` (what its scope reaches) under the guard and make those
         // deletes before the whole is seen (soak seeds 3, 6, 9).
         await this.#deletions.waitOut();
-        if (this.#queued === null || this.#paused || this.#stopped) break;
+        if (this.#queued === null || this.#pauses.paused || this.#stopped) break;
         const { mode, choice, scope } = this.#queued;
         this.#queued = null;
         this.#clearTimer();
@@ -285,7 +260,7 @@ export class LiveSync {
       }
     } finally {
       this.#running = null;
-      if (this.#queued === null || this.#paused || this.#stopped) {
+      if (this.#queued === null || this.#pauses.paused || this.#stopped) {
         for (const resolve of this.#idleWaiters.splice(0)) resolve();
       }
     }
@@ -317,7 +292,7 @@ export class LiveSync {
       );
     } catch (error) {
       this.#options.observer?.passEnded(null);
-      if (this.#paused || this.#stopped) return;
+      if (this.#pauses.paused || this.#stopped) return;
       this.#afterFailure(error);
     } finally {
       this.#abort = null;
@@ -366,7 +341,7 @@ export class LiveSync {
 
   #schedulePoll(delayMs: number, mode: PassMode = 'poll'): void {
     this.#clearTimer();
-    if (this.#stopped || this.#paused) return;
+    if (this.#stopped || this.#pauses.paused) return;
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
       // Folders the watch limit left unwatched are read by every poll: nothing else says they changed.

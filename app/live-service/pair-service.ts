@@ -11,10 +11,13 @@ import type { FolderLockRenewal } from '../sync/guards/folder-check.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { pairSelectionStore } from '../profile/pair-selection.ts';
 import { readPairVersions } from '../profile/pair-versions.ts';
+import { readPairMetered } from '../profile/pair-metered.ts';
+import type { NetworkMonitor } from '../network/network-monitor.ts';
+import { meteredPause } from './pause-state.ts';
 import { startControlServer } from './control-server.ts';
 import { controlSocketPath, folderKey } from './control-socket-path.ts';
 import { LiveSync } from './live-sync.ts';
-import type { LiveSyncObserver } from './live-sync-observer.ts';
+import type { LiveSyncObserver } from './live-sync-options.ts';
 import { pinnedPolicy } from '../on-demand/pinned-policy.ts';
 import { pinnedIdsReader, readPairOnDemand } from '../profile/pair-on-demand.ts';
 import { startOnDemandService, type OnDemandService } from '../on-demand/on-demand-service.ts';
@@ -61,6 +64,8 @@ export interface PairServiceOptions {
   onChange?: () => void;
   /** The client's state service: told what the service sees, item by item (file-manager emblems). */
   states?: PairStateSink;
+  /** The process's network monitor: a metered network pauses the pair, unless its record says `sync`. */
+  network?: NetworkMonitor;
   /** How the device is reached now (the run's DeviceRoute), for the status. */
   connection?: () => DeviceConnection;
 }
@@ -188,6 +193,9 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
         },
       }),
   });
+  const metered =
+    options.network &&
+    meteredPause(options.network, readPairMetered(options.profileDir, options.localRoot), live, logLine);
   const versions = async (action: VersionsAction, signal?: AbortSignal): Promise<VersionsOutcome> => {
     const outcome = await turns.run(() => {
       // Its command stopped waiting (a long pass, Ctrl+C): nothing is changed behind its back.
@@ -203,7 +211,8 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     socketPath: controlSocketPath(options.profileDir, options.localRoot),
     handler: {
       status: () => live.status(),
-      pause: () => live.pause(),
+      pause: (untilMs) => live.pause(untilMs ?? null),
+      ...(metered && { metered: (sync: boolean) => metered.choose(sync) }),
       resume: () => live.resume(),
       syncNow: () => live.syncNow(),
       confirmDeletes: () => live.confirmDeletes(),
@@ -224,6 +233,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     }
     await live.start();
   } catch (error) {
+    metered?.stop();
     await live.stop();
     if (observer !== undefined) options.states?.untrack(observer);
     await mounted?.stop();
@@ -235,6 +245,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     live,
     versions,
     stop: async () => {
+      metered?.stop();
       await live.stop();
       if (observer !== undefined) options.states?.untrack(observer);
       await mounted?.stop();

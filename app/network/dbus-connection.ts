@@ -131,6 +131,11 @@ export class DbusConnection {
     this.#closeListeners.add(listener);
   }
 
+  /** The connection alone does not keep the process alive (a watcher's, waiting for signals). */
+  unref(): void {
+    this.#socket.unref();
+  }
+
   close(): void {
     this.#end(new DbusError('DBUS_CLOSED', 'The D-Bus connection was closed.'), false);
   }

@@ -116,6 +116,8 @@ export class NetworkMonitor {
         return true;
       }
       this.#connection = opened;
+      // Signals are waited for as long as the host runs; they never keep it running.
+      opened.unref();
       opened.onClose((error) => this.#lostBus(error.message));
       this.#poll?.stop();
       this.#poll = undefined;

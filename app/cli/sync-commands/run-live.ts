@@ -8,6 +8,7 @@ import type { FolderLockRenewal } from '../../sync/guards/folder-check.ts';
 import type { EngineLogLine } from '../../sync/engine.ts';
 import type { CommandContext } from '../terminal/cli-context.ts';
 import { StateService } from '../../file-state/state-service.ts';
+import { NetworkMonitor } from '../../network/network-monitor.ts';
 import { openShareSession } from '../share-commands/share-session.ts';
 import { commandStateActions } from '../state-commands/state-actions.ts';
 import { plainDisplay, terminalDisplay, type LiveDisplay } from './live-display.ts';
@@ -28,6 +29,8 @@ export interface LiveRun {
   verbose: boolean;
   /** The process's state service, shared by the pairs of `run` without --folder. */
   states?: StateService;
+  /** The process's network monitor (started); without it the run starts one of its own. */
+  network?: NetworkMonitor;
   /** The device's addresses and the one in use (the status says which). */
   route?: DeviceRoute;
 }
@@ -42,9 +45,11 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
   const view: { display?: LiveDisplay } = {};
   // A run of every pair shares the process's service; a run of one pair has its own.
   const states = run.states ?? (await startStates(context));
+  const network = run.network ?? (await startNetwork(context));
   const route = run.route;
   const service = await startPairService({
     ...(states === undefined ? {} : { states }),
+    network,
     profileDir: context.profileDir,
     client: run.client,
     index: run.index,
@@ -89,6 +94,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     route?.off('change', onRoute);
     await service.stop();
     if (run.states === undefined) await states?.close();
+    if (run.network === undefined) network.stop();
     view.display.close();
   }
   context.print('Stopped. The next run continues from here.');
@@ -119,4 +125,14 @@ export async function startStates(context: CommandContext): Promise<StateService
     context.warn(`file managers cannot show sync states (${(error as Error).message})`);
     return undefined;
   }
+}
+
+/**
+ * The network monitor of this run: NetworkManager on the system bus (MCH_NM_BUS_ADDRESS points it at
+ * another, for tests), else interface addresses. Never fails: without a bus, metered is unknown.
+ */
+export async function startNetwork(context: CommandContext): Promise<NetworkMonitor> {
+  const network = new NetworkMonitor({ env: context.deps.env });
+  await network.start();
+  return network;
 }
