@@ -172,7 +172,7 @@ export class SyncEngine {
     this.#remoteRootId ??= await remoteRootOf(this.#options, options.signal);
     const remoteRootId = this.#remoteRootId;
     await this.#versions.begin();
-    await this.#room.beginPass({ signal: options.signal, poll: options.scopeRemoteChanges === true });
+    await this.#room.beginPass(options);
     const recovered = await recoverIntents({
       client,
       index: this.#writer,

@@ -6,6 +6,7 @@ import { readDeviceStorage, type DeviceStorage } from '../../api/device-info/dev
 import type { DeviceEndpoint } from '../../api/device-endpoint.ts';
 import type { RelativePath } from '../../model/items.ts';
 import type { Operation } from '../plan/operations.ts';
+import type { SyncOptions } from '../engine-options.ts';
 import type { PassIssue } from '../pass-report.ts';
 import { fitUploads, heldUploadIssue, marginOf } from './upload-room.ts';
 
@@ -21,14 +22,16 @@ export class DeviceRoom {
   }
 
   /**
-   * At the start of every pass, the one reading of the pass. A pass that is not a poll (the first,
-   * `sync-now`, a rescan, `run --once`) sends refused files again whatever the figure says: the user
-   * may have freed space the device does not count yet. Never fails the pass: a device without the
-   * endpoint, or a failed read, leaves the space unknown and the device's 507 to say when it is full.
+   * At the start of every pass. A pass that asks the device for its changes (a poll, the first, `sync
+   * now`, `run --once`) reads the space once; one that trusts its cached listings (right after a local
+   * change) asks nothing more of the device than its own changes, and goes by the last reading less
+   * what went up since. A pass that is not a poll sends refused files again whatever the figure says:
+   * the user may have freed space the device does not count yet. Never fails the pass: a device
+   * without the endpoint, or a failed read, leaves the space unknown and the device's 507 to say when.
    */
-  async beginPass(options: { signal?: AbortSignal | undefined; poll: boolean }): Promise<void> {
-    if (!options.poll) this.#refused.clear();
-    await this.#read(options.signal);
+  async beginPass(options: Pick<SyncOptions, 'signal' | 'remote' | 'scopeRemoteChanges'>): Promise<void> {
+    if (options.scopeRemoteChanges !== true) this.#refused.clear();
+    if (options.remote !== 'trust-cache') await this.#read(options.signal);
   }
 
   /** The last reading, for the status; nothing when the device has not said. */
@@ -63,6 +66,13 @@ export class DeviceRoom {
     }
     const refused = issues.filter((issue) => issue.code === 'DEVICE_FULL' && uploads.has(issue.path));
     for (const path of uploads.keys()) this.#refused.delete(path);
+    // What went up takes its room from the reading, for the passes that go by it (replaced content
+    // counted whole: while it is written the device holds both).
+    const failed = new Set(issues.map((issue) => issue.path));
+    let sent = 0;
+    for (const [path, size] of uploads) if (!failed.has(path)) sent += size;
+    if (this.#storage !== undefined && sent > 0)
+      this.#storage = { ...this.#storage, freeBytes: Math.max(0, this.#storage.freeBytes - sent) };
     if (refused.length === 0) return;
     await this.#read(signal);
     const storage = this.#storage;
