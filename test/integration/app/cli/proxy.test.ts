@@ -1,9 +1,10 @@
 // Every request of mch-sync through a real proxy (Debian's tinyproxy): the environment's, NO_PROXY, and the profile's own with a password.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
-import { readAllFiles, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
+import { cliEnv, readAllFiles, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
 import {
   folderNumbering,
   signedInProfile,
@@ -88,6 +89,36 @@ describe.skipIf(!hasTinyproxy())('mch-sync through a proxy (tinyproxy)', () => {
     expect(carried.some((line) => /^GET \S+\/sdk\/v2\/files\/[^/]+\/content/.test(line))).toBe(true);
     // The share service is asked through the proxy as well.
     expect(carried.some((line) => /share/i.test(line))).toBe(true);
+  });
+
+  it('signs in through the proxy: configuration, identity and device lookup', async ({ device }) => {
+    const home = mkdtempSync(join(tmpdir(), 'mch-proxy-login-'));
+    try {
+      const before = open.requests().length;
+      const env = cliEnv({ HOME: home, HTTP_PROXY: open.url, NO_PROXY: '' });
+      const login = await runMchSync(
+        [
+          '--profile',
+          join(home, 'profile'),
+          'login',
+          '--config-url',
+          device.running.urls.config,
+          '--username',
+          'alice',
+          '--password-stdin',
+        ],
+        { input: 'alice-password\n', env, timeoutMs: 60_000 },
+      );
+      expect(login.code, login.stderr).toBe(0);
+      const paths = open
+        .requests()
+        .slice(before)
+        .map((line) => new URL(line.split(' ')[1] as string).pathname);
+      expect(paths).toContain(new URL(device.running.urls.config).pathname);
+      expect(paths.some((path) => path.includes('token'))).toBe(true);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('leaves the proxy out for the hosts NO_PROXY names', async ({ device, profile }) => {
