@@ -1,5 +1,5 @@
 // The views of folder pairs that the UI contract (contract.ts, which re-exports them) carries: a pair's state, its issues and hold, its selective sync.
-import type { EngineState, SyncProgress } from './sync-status.ts';
+import type { EngineState, SyncPause, SyncProgress } from './sync-status.ts';
 
 /**
  * What Issues shows the user, grouped by what they can do, as the command line does
@@ -144,6 +144,9 @@ export interface OnDemandSupportView {
   defaultCacheLimitBytes: number;
 }
 
+/** How long the window's and the tray's "Pause" lasts: an hour, until 08:00 tomorrow; absent: until resumed. */
+export type PauseLength = '1h' | 'tomorrow';
+
 export interface PairView {
   /** Stable id of the pair (the key of its folder). */
   id: string;
@@ -158,6 +161,8 @@ export interface PairView {
   /** For people; null when there is nothing to say. */
   detail: string | null;
   paused: boolean;
+  /** Why it is paused and until when (`words` says it: "Paused until 14:30"); absent when not paused. */
+  pause?: SyncPause;
   progress: (SyncProgress & { bytesPerSecond: number | null; secondsLeft: number | null }) | null;
   lastSyncAtMs: number | null;
   itemsSynced: number;

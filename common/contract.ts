@@ -3,6 +3,7 @@ import type {
   IssueView,
   OnDemandSupportView,
   PairView,
+  PauseLength,
   SelectionChange,
   SelectionFolderView,
 } from './contract-pairs.ts';
@@ -224,7 +225,8 @@ export interface InvokeMap {
   /** Stops its sync and forgets it; without `keepLocalFiles` the folder goes to the trash. */
   'pairs:remove': { request: { pairId: string; keepLocalFiles: boolean }; response: Empty };
   /** `pairId` null: every pair. */
-  'sync:pause': { request: { pairId: string | null }; response: PairView[] };
+  /** `for`: ends by itself after it ("Pause for 1 hour", "Pause until tomorrow"); absent: until resumed. */
+  'sync:pause': { request: { pairId: string | null; for?: PauseLength }; response: PairView[] };
   'sync:resume': { request: { pairId: string | null }; response: PairView[] };
   'sync:now': { request: { pairId: string | null }; response: PairView[] };
   /**

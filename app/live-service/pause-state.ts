@@ -118,6 +118,12 @@ export function pauseDetail(pause: SyncPause, nowMs: number, pairFolder: string)
   return `Paused until ${untilWords(pause.untilMs, nowMs)}: changes on either side wait until then, or until you resume.`;
 }
 
+/** A pause in a few words, for the window's card and the tray: "Paused until 14:30", "Paused: metered network". */
+export function pauseWords(pause: SyncPause, nowMs: number): string {
+  if (pause.by === 'metered') return 'Paused: metered network';
+  return pause.untilMs === null ? 'Paused' : `Paused until ${untilWords(pause.untilMs, nowMs)}`;
+}
+
 /** "14:30" today, "tomorrow 08:00", else "Mon 3 Dec 14:30", in local time. */
 export function untilWords(untilMs: number, nowMs: number): string {
   const until = new Date(untilMs);

@@ -70,7 +70,7 @@ export const REQUEST_SCHEMAS = {
       message: 'files on demand show every folder: none can be left out',
     }),
   'pairs:remove': z.strictObject({ pairId: id, keepLocalFiles: z.boolean() }),
-  'sync:pause': pairTarget,
+  'sync:pause': z.strictObject({ pairId: id.nullable(), for: z.enum(['1h', 'tomorrow']).optional() }),
   'sync:resume': pairTarget,
   'sync:now': pairTarget,
   'sync:confirmDeletes': z.strictObject({ pairId: id, reason: holdReason }),

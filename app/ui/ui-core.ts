@@ -1,4 +1,5 @@
 // The one implementation of the UI contract: the signed-in session, one live service per folder pair, and the events the window hears; both hosts call it.
+import { NetworkMonitor } from '../network/network-monitor.ts';
 import { homedir } from 'node:os';
 import type { EventName, EventPayload, PairView } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
@@ -63,6 +64,8 @@ export class UiCore implements ContractService, HandlerCore {
   #states: StateService | undefined;
   /** The upload and download limits of every pair, following the settings; set by open(). */
   #limits: LimitsWatcher | undefined;
+  /** NetworkManager's metered flag and network changes (app/network/); set by open(). */
+  #network: NetworkMonitor | undefined;
 
   private constructor(options: UiCoreOptions) {
     this.options = options;
@@ -90,6 +93,11 @@ export class UiCore implements ContractService, HandlerCore {
       warn: (message) => core.log('warn', message),
       onApplied: (now) => core.log('info', `limits changed: ${limitsInWords(now)}`),
     });
+    core.#network = new NetworkMonitor({
+      env: options.env,
+      log: (level, message) => core.log(level, message),
+    });
+    await core.#network.start();
     // Before the pairs start: each pair's service tracks itself in it as it starts.
     core.#states = await startCoreStates(core);
     try {
@@ -225,6 +233,7 @@ export class UiCore implements ContractService, HandlerCore {
       conflicts: this.conflicts,
       ...(this.#states === undefined ? {} : { states: this.#states }),
       connection: () => route.connection,
+      ...(this.#network && { network: this.#network }),
       warn: (message) => this.log('warn', message),
       onChange: (pairId) => this.#pairChanged(pairId),
       onActivity: (pairId, added) => {
@@ -255,6 +264,7 @@ export class UiCore implements ContractService, HandlerCore {
     this.#grouper.close();
     await this.disconnect();
     this.#limits?.close();
+    this.#network?.stop();
     // After the pairs: each stopped pair untracked itself.
     await this.#states?.close();
     this.#listeners.clear();

@@ -11,6 +11,7 @@ import type { HandlerCore } from '../handler-core.ts';
 import { openFailedError } from '../ui-errors.ts';
 import { newPairPreparation } from './pair-on-demand-handlers.ts';
 import { excludedAtStart } from './pair-selection-handlers.ts';
+import { pauseDeadline } from '../../live-service/pause-state.ts';
 
 type Handlers = Pick<
   ContractHandlers,
@@ -66,7 +67,11 @@ export function pairHandlers(core: HandlerCore): Handlers {
       core.emit('pairs:changed', core.pairViews());
       return {};
     },
-    'sync:pause': ({ pairId }) => control(core, pairId, (live) => live.pause()),
+    'sync:pause': ({ pairId, for: length }) => {
+      // The end is fixed now, for every pair alike; `1h` and `tomorrow` always read (the schema has only them).
+      const untilMs = length === undefined ? null : (pauseDeadline(length, Date.now()) ?? null);
+      return control(core, pairId, (live) => live.pause(untilMs));
+    },
     'sync:resume': ({ pairId }) => control(core, pairId, (live) => live.resume()),
     // A pair that could not start because its folder was busy or missing tries again at once.
     'sync:now': async ({ pairId }) => {

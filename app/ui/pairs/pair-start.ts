@@ -9,6 +9,7 @@ import { lockSyncedFolder, type SyncedFolderLock } from '../../profile/folder-lo
 import type { FolderPair } from '../../profile/folder-pairs.ts';
 import type { DeviceName } from '../../sync/guards/device-check.ts';
 import { PairError } from './pair-checks.ts';
+import type { NetworkMonitor } from '../../network/network-monitor.ts';
 
 /** What every pair's service is started with (the manager's options). */
 export interface PairStartOptions {
@@ -26,6 +27,8 @@ export interface PairStartOptions {
   states?: PairStateSink;
   /** How the device is reached now (the core's DeviceRoute), for each pair's status. */
   connection?: () => DeviceConnection;
+  /** The core's network monitor: a metered network pauses each pair that does not sync on one. */
+  network?: NetworkMonitor;
 }
 
 /**
@@ -77,6 +80,7 @@ export async function startPair(
       ...(options.ignoreRules === undefined ? {} : { ignoreRules: options.ignoreRules }),
       ...(options.states === undefined ? {} : { states: options.states }),
       ...(options.connection === undefined ? {} : { connection: options.connection }),
+      ...(options.network === undefined ? {} : { network: options.network }),
       onLogError: (error) =>
         options.warn(`the log of ${pair.localRoot} cannot be written (${error.message})`),
       onChange,

@@ -18,6 +18,7 @@ import { holdAdvice, holdAnswerLabels } from '../../sync/hold-words.ts';
 import type { HoldReason, PassHold } from '../../sync/pass-report.ts';
 import { pairIssues } from './pair-issues.ts';
 import { pairWords } from './pair-words.ts';
+import { pauseWords } from '../../live-service/pause-state.ts';
 
 /** Bytes per second over the last few seconds of progress; null until there is enough to say. */
 export class TransferRate {
@@ -89,10 +90,12 @@ export function pairView(facts: PairFacts): PairView {
       conflicts: conflictCount,
       unsynced: unsyncedCount,
       waitingFolders: facts.selection?.waiting.length ?? 0,
+      ...(status.pause && { pause: pauseWords(status.pause, Date.now()) }),
     }),
     // A hold says it all on its own card (the service's detail names commands the window has buttons for).
     detail: facts.hold === null ? status.detail : null,
     paused: status.state === 'paused',
+    ...(status.pause && { pause: status.pause }),
     progress: progressView,
     lastSyncAtMs: status.lastSyncAtMs,
     itemsSynced: facts.itemsSynced,

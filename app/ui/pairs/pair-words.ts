@@ -34,9 +34,10 @@ export function stateWords(state: EngineState): string {
  */
 export function pairWords(
   state: EngineState,
-  counts: { conflicts: number; unsynced: number; waitingFolders?: number },
+  counts: { conflicts: number; unsynced: number; waitingFolders?: number; pause?: string },
 ): string {
-  const parts = [stateWords(state)];
+  // A pause says how long it lasts, or why ("Paused until 14:30", "Paused: metered network").
+  const parts = [state === 'paused' && counts.pause !== undefined ? counts.pause : stateWords(state)];
   const waiting = counts.waitingFolders ?? 0;
   if (waiting > 0) parts.push(`${waiting} new ${waiting === 1 ? 'folder' : 'folders'} waiting`);
   if (counts.conflicts > 0)
