@@ -1,6 +1,8 @@
 // The device's space (issue #33): GET /sdk/v2/device/storage, and a capacity (`--capacity`) that refuses
 // every kind of write past it with 507 INSUFFICIENT_STORAGE, changes nothing, and counts freed space.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -169,6 +171,38 @@ describe('a device with a capacity', () => {
 
 describe('mch-device --capacity', () => {
   const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'mch-device.js');
+
+  it('prints the capacity and changes it by a line on standard input', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mch-device-capacity-'));
+    const child = spawn(process.execPath, [bin, '--port', '0', '--data', dataDir, '--capacity', '1MB'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const printed = async (pattern: RegExp): Promise<void> => {
+      for (let waited = 0; !pattern.test(output); waited += 50) {
+        if (waited > 15_000) throw new Error(`mch-device never printed ${pattern}:\n${output}`);
+        await sleep(50);
+      }
+    };
+    try {
+      await printed(/^capacity: 1000000 bytes$/m);
+      await printed(/Press Ctrl\+C/);
+      child.stdin.write('capacity 2.5MB\n');
+      await printed(/^mch-device: capacity 2500000 bytes$/m);
+      child.stdin.write('capacity lots\n');
+      await printed(/^mch-device: capacity takes a size such as 64MB/m);
+      child.stdin.write('capacity off\n');
+      await printed(/^mch-device: capacity off$/m);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('stops at a bad size with a message that names the option', async () => {
     const child = spawn(process.execPath, [bin, '--capacity', 'lots'], { stdio: ['ignore', 'pipe', 'pipe'] });
