@@ -14,6 +14,24 @@ import { hasTinyproxy, startTinyproxy, type TinyProxy } from '../../../helpers/t
 
 const localFolder = folderNumbering();
 
+const PROXY_VARIABLES = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+  'NO_PROXY',
+  'no_proxy',
+];
+
+/** The environment of a command: the profile's, without the machine's own proxy variables, plus `env`. */
+function commandEnv(base: NodeJS.ProcessEnv, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const clean = { ...base };
+  for (const name of PROXY_VARIABLES) delete clean[name];
+  return { ...clean, ...env };
+}
+
 function mchSync(
   profile: SignedInProfile,
   args: readonly string[],
@@ -21,7 +39,7 @@ function mchSync(
   input = '',
 ): Promise<CliRun> {
   return runMchSync(['--profile', profile.profile, ...args], {
-    env: { ...profile.env, ...env },
+    env: commandEnv(profile.env, env),
     input,
     timeoutMs: 60_000,
   });
@@ -52,7 +70,7 @@ describe.skipIf(!hasTinyproxy())('mch-sync through a proxy (tinyproxy)', () => {
     device,
     profile,
   }) => {
-    const env = { HTTP_PROXY: open.url, NO_PROXY: '' };
+    const env = { HTTP_PROXY: open.url };
     const before = open.requests().length;
     const up = localFolder(profile.home, 'Proxied', { 'a.txt': 'alpha', 'sub/b.txt': 'beta' });
     const first = await mchSync(profile, ['run', '--folder', up, '--once'], env);
@@ -95,7 +113,7 @@ describe.skipIf(!hasTinyproxy())('mch-sync through a proxy (tinyproxy)', () => {
     const home = mkdtempSync(join(tmpdir(), 'mch-proxy-login-'));
     try {
       const before = open.requests().length;
-      const env = cliEnv({ HOME: home, HTTP_PROXY: open.url, NO_PROXY: '' });
+      const env = commandEnv(cliEnv({ HOME: home }), { HTTP_PROXY: open.url });
       const login = await runMchSync(
         [
           '--profile',
