@@ -12,7 +12,8 @@ export interface DeviceStorage {
 
 const bytes = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const storageSchema = z
-  .object({ totalBytes: bytes, freeBytes: bytes })
+  // A device of no size is no figure either: it would hold every upload back.
+  .object({ totalBytes: bytes.positive(), freeBytes: bytes })
   // Free space larger than the disk is no figure to plan uploads with.
   .refine((figures) => figures.freeBytes <= figures.totalBytes, 'freeBytes is more than totalBytes');
 

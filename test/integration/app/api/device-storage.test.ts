@@ -31,7 +31,7 @@ describe('readDeviceStorage', () => {
     });
   });
 
-  it('fails with NOT_FOUND on a device without the endpoint, and BAD_RESPONSE on figures that do not add up', async () => {
+  it('fails with NOT_FOUND on a device without the endpoint, and BAD_RESPONSE on figures that do not add up or say no size', async () => {
     const missing = await serve((_request, response) =>
       sendJson(response, 404, { label: 'NOT_FOUND', message: 'No route.' }),
     );
@@ -45,11 +45,14 @@ describe('readDeviceStorage', () => {
       code: 'BAD_RESPONSE',
       message: expect.stringContaining('freeBytes is more than totalBytes') as unknown,
     });
-    const negative = await serve((_request, response) =>
-      sendJson(response, 200, { totalBytes: 10, freeBytes: -1 }),
-    );
-    await expect(readDeviceStorage(deviceClientAt(negative.base))).rejects.toMatchObject({
-      code: 'BAD_RESPONSE',
-    });
+    for (const figures of [
+      { totalBytes: 10, freeBytes: -1 },
+      { totalBytes: 0, freeBytes: 0 },
+    ]) {
+      const server = await serve((_request, response) => sendJson(response, 200, figures));
+      await expect(readDeviceStorage(deviceClientAt(server.base))).rejects.toMatchObject({
+        code: 'BAD_RESPONSE',
+      });
+    }
   });
 });
