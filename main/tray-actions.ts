@@ -1,6 +1,6 @@
 // What each tray menu action does: open the window (at a view, or at a file's versions) or a folder, show a file, pause, resume or sync every pair, copy a link, quit.
 import type { Shell } from 'electron';
-import type { ViewName } from '../common/contract.ts';
+import type { PauseLength, ViewName } from '../common/contract.ts';
 import type { WindowRoute } from '../common/window-route.ts';
 import { assertNever } from '../common/errors.ts';
 import type { TrayAction } from '../app/desktop/tray-model.ts';
@@ -18,8 +18,8 @@ export interface TrayActionContext {
 
 export function runTrayAction(action: TrayAction, context: TrayActionContext): void {
   const { core } = context;
-  const every = (name: 'sync:pause' | 'sync:resume' | 'sync:now'): void => {
-    void dispatch(core.handlers, name, { pairId: null }).then((result) => {
+  const every = (name: 'sync:pause' | 'sync:resume' | 'sync:now', length?: PauseLength): void => {
+    void dispatch(core.handlers, name, { pairId: null, ...(length && { for: length }) }).then((result) => {
       if (!result.ok) core.options.log('warn', `${name}: ${result.error.message}`);
     });
   };
@@ -36,7 +36,7 @@ export function runTrayAction(action: TrayAction, context: TrayActionContext): v
     case 'show-item':
       return context.shell.showItemInFolder(action.path);
     case 'pause-all':
-      return every('sync:pause');
+      return every('sync:pause', action.for);
     case 'resume-all':
       return every('sync:resume');
     case 'sync-now':

@@ -1,5 +1,5 @@
 // The tray as plain data: its state, icon, tooltip and menu from the account, the pair views and recent activity (desktop-app.md §3).
-import type { AccountView, ActivityView, PairView, ViewName } from '../../common/contract.ts';
+import type { AccountView, ActivityView, PairView, PauseLength, ViewName } from '../../common/contract.ts';
 import { assertNever } from '../../common/errors.ts';
 import type { EngineState } from '../../common/sync-status.ts';
 import {
@@ -20,7 +20,8 @@ export type TrayAction =
   | { type: 'open-versions'; path: string }
   | { type: 'open-folder'; path: string }
   | { type: 'show-item'; path: string }
-  | { type: 'pause-all' }
+  /** Every pair; `for`: it ends by itself after it (an hour, 08:00 tomorrow), else at "Resume all". */
+  | { type: 'pause-all'; for?: PauseLength }
   | { type: 'resume-all' }
   | { type: 'sync-now' }
   | { type: 'copy-link'; path: string }
@@ -236,7 +237,11 @@ function menuOf(
   // "pause all" what one who wants quiet wants; neither is a guess about the other.
   if (paused > 0) menu.push(action('resume-all', 'Resume all', { type: 'resume-all' }));
   if (paused < pairs.length || pairs.length === 0) {
-    menu.push(action('pause-all', 'Pause all', { type: 'pause-all' }, pairs.length > 0));
+    // #33: the three lengths people ask for; "until tomorrow" is 08:00 the next morning (pause-state.ts).
+    const some = pairs.length > 0;
+    menu.push(action('pause-1h', 'Pause for 1 hour', { type: 'pause-all', for: '1h' }, some));
+    menu.push(action('pause-tomorrow', 'Pause until tomorrow', { type: 'pause-all', for: 'tomorrow' }, some));
+    menu.push(action('pause-all', 'Pause until I resume', { type: 'pause-all' }, some));
   }
   menu.push(action('sync-now', 'Sync now', { type: 'sync-now' }, paused < pairs.length));
   menu.push(separator('separator-quit'));

@@ -1,6 +1,7 @@
 // The tray's words for what the pairs are doing (busy, paused, needing the user) and for a folder's name.
 import type { PairView, WaitingFolderView } from '../../common/contract.ts';
 import { formatBytes, formatSpeed, formatTimeLeft } from '../../common/units.ts';
+import { pauseWords } from '../live-service/pause-state.ts';
 
 // English, like every other string of the app; a fixed locale keeps "10,000" the same on every machine.
 const count = new Intl.NumberFormat('en-US');
@@ -35,10 +36,16 @@ export function syncingWords(pairs: readonly PairView[]): string {
   return parts.join(', ');
 }
 
-/** "Paused", or how many folders are when some are not. */
-export function pausedWords(pairs: readonly PairView[]): string {
+/**
+ * "Paused", "Paused until 14:30" or "Paused: metered network" when every folder's pause says the same,
+ * or how many folders are when some are not.
+ */
+export function pausedWords(pairs: readonly PairView[], nowMs: number = Date.now()): string {
   const paused = pairs.filter((pair) => pair.state === 'paused').length;
-  if (paused === pairs.length) return 'Paused';
+  if (paused === pairs.length) {
+    const words = new Set(pairs.map((pair) => (pair.pause ? pauseWords(pair.pause, nowMs) : 'Paused')));
+    return words.size === 1 ? [...words][0]! : 'Paused';
+  }
   return `Paused: ${paused} of ${pairs.length} folders (the others are up to date)`;
 }
 

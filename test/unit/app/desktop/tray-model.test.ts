@@ -10,6 +10,7 @@ import {
   type TrayState,
 } from '../../../../app/desktop/tray-model.ts';
 import { pairView, TransferRate } from '../../../../app/ui/pairs/pair-views.ts';
+import { pausedWords } from '../../../../app/desktop/tray-words.ts';
 
 const signedIn: AccountView = {
   signedIn: true,
@@ -215,6 +216,21 @@ describe('tooltip', () => {
     expect(tooltip([])).toBe('Add a folder to start syncing');
   });
 
+  it('says until when, or why, when every folder’s pause says the same', () => {
+    const untilMs = new Date(2026, 10, 28, 14, 30).getTime();
+    const timed = (id: string): PairView => pair('paused', { id, pause: { by: 'user', untilMs } });
+    expect(pausedWords([timed('a'), timed('b')], new Date(2026, 10, 28, 12, 0).getTime())).toBe(
+      'Paused until 14:30',
+    );
+    expect(pausedWords([timed('a')], new Date(2026, 10, 27, 12, 0).getTime())).toBe(
+      'Paused until tomorrow 14:30',
+    );
+    const metered = pair('paused', { id: 'm', pause: { by: 'metered', untilMs: null } });
+    expect(tooltip([metered])).toBe('Paused: metered network');
+    // Different reasons: no single end to name.
+    expect(tooltip([timed('a'), metered])).toBe('Paused');
+  });
+
   it('counts the paused folders when only some are paused', () => {
     expect(tooltip([pair('paused', { id: 'a' }), pair('idle', { id: 'b' }), pair('idle', { id: 'c' })])).toBe(
       'Paused: 1 of 3 folders (the others are up to date)',
@@ -333,6 +349,8 @@ describe('menu', () => {
       'copy-link',
       'versions',
       'separator-sync',
+      'pause-1h',
+      'pause-tomorrow',
       'pause-all',
       'sync-now',
       'separator-quit',
@@ -371,7 +389,18 @@ describe('menu', () => {
       'sixth.txt…',
     ]);
     expect(versions.submenu?.[0]?.action).toEqual({ type: 'open-versions', path: '/home/ann/b/photo.jpg' });
-    expect(item(menu, 'pause-all').action).toEqual({ type: 'pause-all' });
+    expect(item(menu, 'pause-1h')).toMatchObject({
+      label: 'Pause for 1 hour',
+      action: { type: 'pause-all', for: '1h' },
+    });
+    expect(item(menu, 'pause-tomorrow')).toMatchObject({
+      label: 'Pause until tomorrow',
+      action: { type: 'pause-all', for: 'tomorrow' },
+    });
+    expect(item(menu, 'pause-all')).toMatchObject({
+      label: 'Pause until I resume',
+      action: { type: 'pause-all' },
+    });
     expect(item(menu, 'sync-now')).toMatchObject({ enabled: true, action: { type: 'sync-now' } });
     expect(item(menu, 'settings').action).toEqual({ type: 'open-window', view: 'settings' });
     expect(item(menu, 'quit').action).toEqual({ type: 'quit' });
