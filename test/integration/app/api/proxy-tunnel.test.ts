@@ -2,7 +2,9 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createServer as createTlsServer } from 'node:tls';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +128,30 @@ describe.skipIf(!hasTinyproxy())('a CONNECT tunnel through tinyproxy', () => {
     }
     const none = await requestsThrough({ HTTPS_PROXY: guarded.url });
     expect(none[0]?.error?.message).toContain(`the proxy ${guarded.url} asks for a user name and password`);
+  });
+
+  it('speaks TLS to an https:// proxy, with the tunnel and its own TLS inside', async () => {
+    // tinyproxy speaks only plain http: a TLS front (the same certificate) makes it an https:// proxy.
+    const front = createTlsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (client) => {
+        const upstream = connect({ host: '127.0.0.1', port: proxy.port });
+        client.pipe(upstream).pipe(client);
+        client.on('error', () => upstream.destroy());
+        upstream.on('error', () => client.destroy());
+      },
+    );
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = front.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const before = proxy.requests().length;
+      const outcomes = await requestsThrough({ HTTPS_PROXY: `https://localhost:${port}` });
+      expect(outcomes.map((outcome) => outcome.body)).toEqual(['hello over tls', 'got streamed body']);
+      expect(proxy.requests().slice(before).length).toBeGreaterThan(0);
+    } finally {
+      front.close();
+    }
   });
 
   it('says which proxy refused a tunnel to a port it does not allow', async () => {
