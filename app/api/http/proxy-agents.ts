@@ -102,7 +102,7 @@ export class ForwardProxyAgent extends HttpAgent {
 
   /**
    * Node calls this from the ClientRequest's constructor, before the head is put together, so the
-   * path and header set here are the ones sent; the pool stays keyed by the target.
+   * path and header set here are the ones sent.
    */
   addRequest(request: ClientRequest, options: ClientRequestArgs): void {
     const host = request.getHeader('host');

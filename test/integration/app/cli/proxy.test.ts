@@ -1,5 +1,5 @@
 // Every request of mch-sync through a real proxy (Debian's tinyproxy): the environment's, NO_PROXY, and the profile's own with a password.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -239,6 +239,15 @@ describe.skipIf(!hasTinyproxy())('mch-sync through a proxy (tinyproxy)', () => {
     expect(readFileSync(settings, 'utf8')).toBe(was);
   });
 
+  it('names a proxy that cannot be reached', async ({ profile }) => {
+    const folder = localFolder(profile.home, 'NoProxyThere', { 'g.txt': 'gamma' });
+    const gone = await startTinyproxy();
+    await gone.stop();
+    const result = await mchSync(profile, ['run', '--folder', folder, '--once'], { HTTP_PROXY: gone.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the proxy ${gone.url} cannot be reached`);
+  });
+
   it('fails clearly on a proxy variable that is not usable, before any request', async ({ profile }) => {
     const folder = localFolder(profile.home, 'BadVariable', { 'f.txt': 'phi' });
     const result = await mchSync(profile, ['run', '--folder', folder, '--once'], {
@@ -246,6 +255,5 @@ describe.skipIf(!hasTinyproxy())('mch-sync through a proxy (tinyproxy)', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('HTTP_PROXY "socks5://127.0.0.1:1" is a socks5 proxy');
-    writeFileSync(join(folder, 'unused'), '');
   });
 });
