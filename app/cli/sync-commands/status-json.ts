@@ -24,7 +24,8 @@ export type LastPassJson = Omit<StoredPassSummary, 'issues'>;
 /**
  * `status --json`: the `SyncStatus` of the running service, or one built from the index (`pid: null`,
  * no progress or activity, and the state the last pass left: `held` → `held`, `errors` → `error`,
- * `synced` → `idle`), plus what only the index knows.
+ * `synced` → `idle`), plus what only the index knows. The device's free space (`device`) comes from
+ * the running service's last pass only: read from the index, the status has none.
  */
 export interface StatusJson extends SyncStatus {
   /** Whether a live service answered. */
