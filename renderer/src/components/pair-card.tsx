@@ -1,8 +1,8 @@
 // One folder pair on the status view: state in the core's words, the device's free space, progress, files opening on demand (or an open that failed), a hold or a new folder waiting, last sync, and pause/resume, sync now, open folder, each showing while it works; highlighted when a route points at an item in it.
-import { FolderOpen, Pause, Play, RefreshCw } from 'lucide-preact';
+import { FolderOpen, Play, RefreshCw } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useRef } from 'preact/hooks';
-import type { PairView } from '../../../common/contract.ts';
+import type { PairView, PauseLength } from '../../../common/contract.ts';
 import { baseName, formatCount, formatWhen, isoTime } from '../format.ts';
 import { useStores } from '../stores/stores.ts';
 import { BusyButton, Spinner } from './busy-button.tsx';
@@ -13,6 +13,7 @@ import { OnDemandStatus } from './on-demand-status.tsx';
 import { usePointedAt } from './pointed-at.ts';
 import { useAction } from './use-action.ts';
 import { WaitingFolders } from './waiting-folders.tsx';
+import { PauseButtons } from './pause-buttons.tsx';
 
 /** `pointedItem`: the item in this pair a route points at ("Show in mch-sync"), null when none. */
 export function PairCard({
@@ -27,7 +28,9 @@ export function PairCard({
   usePointedAt(ref, pointedItem !== null);
   const name = baseName(pair.localRoot);
   const headingId = `pair-${pair.id}`;
-  const toggle = useAction(() => (pair.paused ? pairs.resume(pair.id) : pairs.pause(pair.id)));
+  const toggle = useAction((length?: PauseLength) =>
+    pair.paused ? pairs.resume(pair.id) : pairs.pause(pair.id, length),
+  );
   const syncNow = useAction(() => pairs.syncNow(pair.id));
   const open = useAction(() => core.invoke('shell:openPath', { path: pair.localRoot }));
   // A pass running (or an answer to a hold being carried out) is what "Sync now" would ask for.
@@ -108,9 +111,13 @@ export function PairCard({
         )}
       </p>
       <div class="actions">
-        <BusyButton busy={toggle.busy} icon={pair.paused ? Play : Pause} onClick={() => void toggle.run()}>
-          {pair.paused ? 'Resume' : 'Pause'}
-        </BusyButton>
+        {pair.paused ? (
+          <BusyButton busy={toggle.busy} icon={Play} onClick={() => void toggle.run()}>
+            Resume
+          </BusyButton>
+        ) : (
+          <PauseButtons busy={toggle.busy} label="Pause" pause={(length) => void toggle.run(length)} />
+        )}
         <BusyButton
           busy={syncNow.busy}
           icon={RefreshCw}

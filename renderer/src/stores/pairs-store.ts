@@ -4,6 +4,7 @@ import type {
   OnDemandSupportView,
   PairCheckView,
   PairView,
+  PauseLength,
   SelectionChange,
   SelectionFolderView,
 } from '../../../common/contract.ts';
@@ -39,8 +40,9 @@ export class PairsStore {
     this.pairs.value = await this.#core.invoke('pairs:list', {});
   }
 
-  async pause(pairId: string | null): Promise<void> {
-    this.pairs.value = await this.#core.invoke('sync:pause', { pairId });
+  /** `length`: it ends by itself after it; absent: until resumed. */
+  async pause(pairId: string | null, length?: PauseLength): Promise<void> {
+    this.pairs.value = await this.#core.invoke('sync:pause', { pairId, ...(length && { for: length }) });
   }
 
   async resume(pairId: string | null): Promise<void> {

@@ -1,10 +1,11 @@
 // Status: every folder pair with its state, progress and controls (desktop-app.md §2.2); the pair of the item a route points at (`#status?item=…`) highlighted.
-import { FolderPlus, Pause, Play } from 'lucide-preact';
+import { FolderPlus, Play } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { isRouteItem } from '../../../common/window-route.ts';
 import { BusyButton } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { PairCard } from '../components/pair-card.tsx';
+import { PauseButtons } from '../components/pause-buttons.tsx';
 import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
 import { useStores } from '../stores/stores.ts';
@@ -25,16 +26,24 @@ export function StatusView(): JSX.Element {
   return (
     <div class="view">
       <ViewHeader title="Status">
-        {list.length > 1 && (
-          <BusyButton
-            class="button small"
-            busy={all.busy}
-            icon={allPaused ? Play : Pause}
-            onClick={() => void all.run(() => (allPaused ? pairs.resume(null) : pairs.pause(null)))}
-          >
-            {allPaused ? 'Resume all' : 'Pause all'}
-          </BusyButton>
-        )}
+        {list.length > 1 &&
+          (allPaused ? (
+            <BusyButton
+              class="button small"
+              busy={all.busy}
+              icon={Play}
+              onClick={() => void all.run(() => pairs.resume(null))}
+            >
+              Resume all
+            </BusyButton>
+          ) : (
+            <PauseButtons
+              class="button small"
+              busy={all.busy}
+              label="Pause all"
+              pause={(length) => void all.run(() => pairs.pause(null, length))}
+            />
+          ))}
       </ViewHeader>
       <ErrorNote error={all.error} />
       {list.length === 0 ? (
