@@ -3,7 +3,6 @@ import {
   chooseProxy,
   parseProxyUrl,
   ProxyConfigError,
-  redacted,
   type ManualProxy,
   type ProxyChoice,
 } from '../api/http/proxy-config.ts';
@@ -143,6 +142,6 @@ export function describeProxy(choice: ProxyChoice | undefined): string[] {
     lines.push(`https proxy: ${choice.https?.label ?? 'none (direct)'}`);
     lines.push(`http proxy: ${choice.http?.label ?? 'none (direct)'}`);
   }
-  lines.push(`no proxy for: ${choice.noProxy.text === '' ? '(none)' : redacted(choice.noProxy.text)}`);
+  lines.push(`no proxy for: ${choice.noProxy.text === '' ? '(none)' : choice.noProxy.text}`);
   return lines;
 }
