@@ -129,39 +129,57 @@ export class Forwarder {
     this.#shapeInto(device, client, this.#down);
   }
 
-  /** Copies `from` to `to` through the shaper, pausing `from` while too much waits (backpressure). */
+  /**
+   * Copies `from` to `to` through the shaper, pausing `from` while too much waits (backpressure). The
+   * chunks wait in one queue per connection and direction, driven by one timer for its head: a timer
+   * per chunk can fire out of order (timers of different delays sit in different lists, started at the
+   * event loop's cached time), which would reorder the bytes of a stream.
+   */
   #shapeInto(from: Socket, to: Socket, direction: Direction): void {
+    const queue: { chunk: Buffer; at: number }[] = [];
     let queued = 0;
     let ended = false;
-    let pending = 0;
+    let timer: NodeJS.Timeout | undefined;
     let waitingForDrain = false;
+    const resumeIfRoom = (flushed: boolean): void => {
+      if (queued > MAX_QUEUED_BYTES) return;
+      if (flushed) from.resume();
+      else if (!waitingForDrain) {
+        waitingForDrain = true;
+        to.once('drain', () => {
+          waitingForDrain = false;
+          from.resume();
+        });
+      }
+    };
+    const deliver = (): void => {
+      timer = undefined;
+      let flushed = true;
+      while (queue.length > 0 && (queue[0]?.at ?? 0) <= Date.now()) {
+        const { chunk } = queue.shift() as { chunk: Buffer; at: number };
+        queued -= chunk.length;
+        if (to.destroyed) return;
+        flushed = to.write(chunk);
+      }
+      resumeIfRoom(flushed);
+      if (queue.length > 0) arm();
+      else if (ended) to.end();
+    };
+    const arm = (): void => {
+      if (timer !== undefined || queue.length === 0) return;
+      timer = setTimeout(deliver, Math.max(0, (queue[0]?.at ?? 0) - Date.now()));
+    };
     from.on('data', (chunk: Buffer) => {
       queued += chunk.length;
-      pending += 1;
       if (queued > MAX_QUEUED_BYTES) from.pause();
-      const delay = Math.max(0, direction.deliveryTime(chunk.length, Date.now()) - Date.now());
-      setTimeout(() => {
-        queued -= chunk.length;
-        pending -= 1;
-        if (to.destroyed) return;
-        const flushed = to.write(chunk);
-        if (queued <= MAX_QUEUED_BYTES) {
-          if (flushed) from.resume();
-          else if (!waitingForDrain) {
-            waitingForDrain = true;
-            to.once('drain', () => {
-              waitingForDrain = false;
-              from.resume();
-            });
-          }
-        }
-        if (ended && pending === 0) to.end();
-      }, delay);
+      queue.push({ chunk, at: direction.deliveryTime(chunk.length, Date.now()) });
+      arm();
     });
     from.on('end', () => {
       ended = true;
-      if (pending === 0) to.end();
+      if (queue.length === 0) to.end();
     });
+    from.on('close', () => clearTimeout(timer));
   }
 }
 
