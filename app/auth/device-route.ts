@@ -52,7 +52,7 @@ function answered(error: ApiError | undefined): boolean {
  * use or its reachability changes. `start()` arms the relay's recheck timer; `stop()` ends every timer
  * and check.
  */
-export class DeviceRoute extends EventEmitter<{ change: [RouteState] }> implements RequestRoute {
+export class DeviceRoute extends EventEmitter<{ change: [RouteState]; stopped: [] }> implements RequestRoute {
   #addresses: readonly DeviceAddress[];
   readonly #probe: AddressProbe;
   readonly #homeRecheckMs: number;
@@ -130,7 +130,9 @@ export class DeviceRoute extends EventEmitter<{ change: [RouteState] }> implemen
   stop(): void {
     this.#started = false;
     clearTimeout(this.#timer);
+    if (this.#stopped.signal.aborted) return;
     this.#stopped.abort();
+    this.emit('stopped');
   }
 
   async resolve(url: URL, signal: AbortSignal | undefined): Promise<URL> {

@@ -245,6 +245,10 @@ export class UiCore implements ContractService, HandlerCore {
     // A move between home and the relay shows in every pair's status and in the account's device.
     route.on('change', () => this.#routeChanged());
     route.start();
+    // A new network (another Wi-Fi, a cable, back from sleep) may change which address answers.
+    const onNetwork = (): void => void route.check();
+    this.#network?.on('change', onNetwork);
+    route.once('stopped', () => this.#network?.off('change', onNetwork));
     await pairs.startAll();
     this.#schedulePairsEvent();
   }

@@ -82,6 +82,9 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     view.display?.changed();
   };
   route?.on('change', onRoute);
+  // A new network (another Wi-Fi, a cable, back from sleep) may change which address answers.
+  const onNetwork = (): void => void route?.check();
+  network.on('change', onNetwork);
   try {
     await new Promise<void>((resolve) => {
       if (signal === undefined || signal.aborted) {
@@ -92,6 +95,7 @@ export async function runLive(context: CommandContext, run: LiveRun): Promise<nu
     });
   } finally {
     route?.off('change', onRoute);
+    network.off('change', onNetwork);
     await service.stop();
     if (run.states === undefined) await states?.close();
     if (run.network === undefined) network.stop();
