@@ -31,7 +31,8 @@ import { commandContext, stoppedByUser, UsageError, type CommandContext } from '
 import { deviceRoute, routeChoice } from '../../auth/device-address.ts';
 import { lockSyncedFolder } from '../../profile/folder-lock.ts';
 import { LimitsWatcher, limitsInWords } from '../../auth/limits-watcher.ts';
-import { runLive, startStates } from './run-live.ts';
+import { runLive, startNetwork, startStates } from './run-live.ts';
+import type { NetworkMonitor } from '../../network/network-monitor.ts';
 import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts';
 import { formatRunSummary } from './run-summary.ts';
 import { shownPath } from '../terminal/issue-lines.ts';
@@ -46,11 +47,15 @@ export const EXIT_HELD = 3;
 
 export { RunError, type RunErrorCode } from './run-request.ts';
 
-/** `states`: the process's state service, when several pairs run live in it (else each run starts its own). */
+/**
+ * `states` and `network`: the process's state service and network monitor, when several pairs run live
+ * in it (else each run starts its own).
+ */
 export async function runRun(
   context: CommandContext,
   values: Values,
   states?: StateService,
+  network?: NetworkMonitor,
 ): Promise<number> {
   if (context.auth.transport === undefined) {
     // One set of limits for the process, shared by every pair it runs and following the settings.
@@ -64,13 +69,20 @@ export async function runRun(
         { ...context, auth: { ...context.auth, transport: limits.transport } },
         values,
         states,
+        network,
       );
     } finally {
       limits.close();
     }
   }
   if (values['folder'] === undefined) return runEveryPair(context, values);
-  return runFolder(context, values, (request, report) => printReport(context, request, report), states);
+  return runFolder(
+    context,
+    values,
+    (request, report) => printReport(context, request, report),
+    states,
+    network,
+  );
 }
 
 /** What becomes of a finished pass: printed (or kept), and the exit code it means. */
@@ -81,6 +93,7 @@ async function runFolder(
   values: Values,
   outcome: PassOutcome,
   states?: StateService,
+  network?: NetworkMonitor,
 ): Promise<number> {
   const given = readRequest(values);
   checkLocalFolder(given.localRoot);
@@ -116,6 +129,7 @@ async function runFolder(
           device: deviceOf(session),
           folderLock: lock,
           ...(states === undefined ? {} : { states }),
+          ...(network === undefined ? {} : { network }),
         });
       } finally {
         route.stop();
@@ -221,6 +235,8 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
   if (values['once'] === true) return everyPairOnce(context, pairs, valuesOf, values['json'] === true);
   // One state service for the process (one socket per running client), closed after every pair.
   const states = await startStates(context);
+  // One watch of the network for every pair (one bus connection), like the state service.
+  const network = await startNetwork(context);
   // One terminal cannot show several live displays: plain lines, each with its folder's name (which
   // may hold an escape sequence or a newline: shown inert, as every name).
   const codes = await Promise.all(
@@ -236,12 +252,13 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
       );
       // The process's transport (its limits) for every pair.
       paired.auth = context.auth;
-      return runRun(paired, valuesOf(pair), states).catch((error: unknown) =>
+      return runRun(paired, valuesOf(pair), states, network).catch((error: unknown) =>
         reportPairFailure(context, pair, error),
       );
     }),
   );
   await states?.close();
+  network.stop();
   return Math.max(...codes);
 }
 
