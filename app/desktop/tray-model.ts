@@ -104,8 +104,20 @@ export function trayModelOf(input: {
   return { state, icon: `tray-${state}`, tooltip, menu: menuOf(state, tooltip, account, pairs, recent) };
 }
 
-/** The tooltip, which is also the menu's status line (desktop-app.md §3). */
+/**
+ * The tooltip, which is also the menu's status line (desktop-app.md §3), with how the device is reached
+ * beside it while it answers: "Up to date · at home", "Syncing 3 files · through the internet".
+ */
 export function trayTooltipOf(state: TrayState, account: AccountView, pairs: readonly PairView[]): string {
+  const words = stateWords(state, account, pairs);
+  const connection = account.device?.connection;
+  if (state === 'sign-in-needed' || connection === null || connection === undefined) return words;
+  if (!connection.reachable) return state === 'offline' ? `${words} (the device does not answer)` : words;
+  if (connection.via === 'pinned' || pairs.length === 0) return words;
+  return `${words} · ${connection.via === 'home' ? 'at home' : 'through the internet'}`;
+}
+
+function stateWords(state: TrayState, account: AccountView, pairs: readonly PairView[]): string {
   switch (state) {
     case 'sign-in-needed':
       return account.signedIn ? 'Sign in again' : 'Sign in to start';

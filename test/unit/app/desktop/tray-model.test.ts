@@ -216,6 +216,20 @@ describe('tooltip', () => {
     expect(tooltip([])).toBe('Add a folder to start syncing');
   });
 
+  it('says how the device is reached while it answers: at home, or through the internet', () => {
+    const reached = (via: 'home' | 'relay' | 'pinned', reachable = true): AccountView => ({
+      ...signedIn,
+      device: { id: 'd1', name: 'Home', url: null, connection: { via, reachable } },
+    });
+    expect(tooltip([pair('idle')], [], reached('home'))).toBe('Up to date · at home');
+    expect(tooltip([pair('idle')], [], reached('relay'))).toBe('Up to date · through the internet');
+    expect(tooltip([pair('idle')], [], reached('pinned'))).toBe('Up to date');
+    expect(tooltip([pair('offline')], [], reached('relay', false))).toBe(
+      'Offline: will retry (the device does not answer)',
+    );
+    expect(tooltip([], [], reached('home'))).toBe('Add a folder to start syncing');
+  });
+
   it('says until when, or why, when every folder’s pause says the same', () => {
     const untilMs = new Date(2026, 10, 28, 14, 30).getTime();
     const timed = (id: string): PairView => pair('paused', { id, pause: { by: 'user', untilMs } });
