@@ -67,10 +67,14 @@ describe('TokenBucket', () => {
     expect(bucket.tryTake(1)).toBe(false);
     let done = false;
     void bucket.take(40_000).then(() => (done = true));
-    await clock.advance(99);
+    // A waiter wakes when half a burst is there (50,000 bytes at 400,000 B/s: 125 ms), not as soon as
+    // its own 40,000 are: one timer then lets the next 10,000 through too.
+    await clock.advance(124);
     expect(done).toBe(false);
     await clock.advance(1);
     expect(done).toBe(true);
+    expect(bucket.tryTake(10_000)).toBe(true);
+    expect(bucket.tryTake(1)).toBe(false);
   });
 
   it('the burst is at least 16 KiB, however slow the rate', () => {
@@ -85,12 +89,15 @@ describe('TokenBucket', () => {
     const order: number[] = [];
     for (const n of [1, 2, 3]) void bucket.take(10_000).then(() => order.push(n));
     expect(clock.pending).toBe(1);
-    await clock.advance(100);
+    // Half a burst (12,500 bytes at 100,000 B/s) for the first, then 100 ms each for the 10,000 more.
+    await clock.advance(124);
+    expect(order).toEqual([]);
+    await clock.advance(1);
     expect(order).toEqual([1]);
+    // 2,500 bytes are left, but a newcomer does not jump the queue: it waits its turn.
+    expect(bucket.tryTake(1)).toBe(false);
     await clock.advance(200);
     expect(order).toEqual([1, 2, 3]);
-    // A newcomer does not jump the queue even when the bucket could hold it: it waits its turn.
-    expect(bucket.tryTake(1)).toBe(false);
   });
 
   it('over a long run passes at most burst + rate × time, whatever the mix of takes', async () => {
@@ -120,30 +127,39 @@ describe('TokenBucket', () => {
     expect(big).toBe(false);
     await clock.advance(2);
     expect(big).toBe(true);
-    // 100,000 - 16,384 bytes of debt at 40,000 B/s: about 2.09 s before 1 more byte.
+    // About 83,600 bytes of debt at 40,000 B/s (2.09 s), then half a burst (0.2 s) before 1 more byte.
     let next = false;
     void bucket.take(1).then(() => (next = true));
-    await clock.advance(2000);
+    await clock.advance(2200);
     expect(next).toBe(false);
     await clock.advance(100);
     expect(next).toBe(true);
   });
 
-  it('a new rate applies to the waiters at once; off lets them all go', async () => {
+  it('a new rate applies to the waiters at once', async () => {
     const clock = new HandClock();
     const bucket = new TokenBucket(20_000, clock);
     bucket.tryTake(16_384);
-    let first = false;
-    let second = false;
-    void bucket.take(16_384).then(() => (first = true));
-    void bucket.take(16_384).then(() => (second = true));
+    let done = false;
+    // 820 ms at 20,000 B/s; at 1,000,000 B/s half its burst (125,000 bytes) is there in 125 ms.
+    void bucket.take(16_384).then(() => (done = true));
     bucket.setRate(1_000_000);
-    await clock.advance(17);
-    expect(first).toBe(true);
-    expect(second).toBe(false);
+    await clock.advance(124);
+    expect(done).toBe(false);
+    await clock.advance(1);
+    expect(done).toBe(true);
+  });
+
+  it('off lets every waiter go at once, and costs no timer', async () => {
+    const clock = new HandClock();
+    const bucket = new TokenBucket(20_000, clock);
+    bucket.tryTake(16_384);
+    const done: number[] = [];
+    void bucket.take(16_384).then(() => done.push(1));
+    void bucket.take(16_384).then(() => done.push(2));
     bucket.setRate(undefined);
     await settle();
-    expect(second).toBe(true);
+    expect(done).toEqual([1, 2]);
     expect(bucket.rate).toBeUndefined();
     expect(bucket.tryTake(1e12)).toBe(true);
     expect(clock.pending).toBe(0);
@@ -159,7 +175,10 @@ describe('TokenBucket', () => {
     void bucket.take(1000).then(() => (after = true));
     stop.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'ABORTED' });
-    await clock.advance(51);
+    // The next one waits only for itself (half a burst, 8,192 bytes: 410 ms), not the 500 ms of both.
+    await clock.advance(409);
+    expect(after).toBe(false);
+    await clock.advance(2);
     expect(after).toBe(true);
   });
 
