@@ -391,6 +391,12 @@ describe('every view', () => {
     90_000,
   );
 
+  it('says under the status header how the device is reached (issue #33)', async () => {
+    const { page } = await openWindow('status');
+    await page.getByText('Living-room cloud · at home').waitFor();
+    await page.close();
+  });
+
   it('runs under the policy: an inline style attribute set from markup is refused and recorded', async () => {
     const { page } = await openWindow('status');
     await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<p style="color: red">inline</p>')`);

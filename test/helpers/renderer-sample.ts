@@ -51,7 +51,12 @@ export function rendererSample(nowMs: number): RendererSample {
     signedIn: true,
     configUrl: 'http://127.0.0.1:8080/config',
     user: { id: 'u1', name: 'Ann Example', email: 'ann@example.org' },
-    device: { id: 'd1', name: 'Living-room cloud', url: 'http://127.0.0.1:8080' },
+    device: {
+      id: 'd1',
+      name: 'Living-room cloud',
+      url: 'http://127.0.0.1:8080',
+      connection: { via: 'home', reachable: true },
+    },
     secretStore: 'keychain',
   };
   return {

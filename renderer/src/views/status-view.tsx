@@ -1,6 +1,7 @@
 // Status: every folder pair with its state, progress and controls (desktop-app.md §2.2); the pair of the item a route points at (`#status?item=…`) highlighted.
-import { FolderPlus, Play } from 'lucide-preact';
+import { CloudOff, FolderPlus, Globe, House, Play } from 'lucide-preact';
 import type { JSX } from 'preact';
+import type { AccountView } from '../../../common/contract.ts';
 import { isRouteItem } from '../../../common/window-route.ts';
 import { BusyButton } from '../components/busy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
@@ -10,8 +11,31 @@ import { useAction } from '../components/use-action.ts';
 import { ViewHeader } from '../components/view-header.tsx';
 import { useStores } from '../stores/stores.ts';
 
+/** "Living-room cloud · at home": how the running client reaches the device (issue #33); nothing while it is not known. */
+function DeviceLine({ account }: { account: AccountView | null }): JSX.Element | null {
+  const device = account?.device;
+  const connection = device?.connection;
+  if (device === null || device === undefined || connection === null || connection === undefined) return null;
+  const Icon = !connection.reachable ? CloudOff : connection.via === 'relay' ? Globe : House;
+  const where = !connection.reachable
+    ? 'not answering: changes wait until it does'
+    : connection.via === 'home'
+      ? 'at home'
+      : connection.via === 'relay'
+        ? 'through the internet (slower than at home)'
+        : 'at the address set by hand';
+  return (
+    <p class="device-line muted">
+      <Icon aria-hidden="true" />
+      <span>
+        {device.name} · {where}
+      </span>
+    </p>
+  );
+}
+
 export function StatusView(): JSX.Element {
-  const { pairs, navigation } = useStores();
+  const { pairs, navigation, account } = useStores();
   const item = navigation.item.value;
   // A pair nested in another holds its own items: the deepest folder that holds the item is its pair.
   const pointedPair =
@@ -45,6 +69,7 @@ export function StatusView(): JSX.Element {
             />
           ))}
       </ViewHeader>
+      <DeviceLine account={account.account.value} />
       <ErrorNote error={all.error} />
       {list.length === 0 ? (
         <div class="card empty">
