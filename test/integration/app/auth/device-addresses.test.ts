@@ -84,7 +84,7 @@ beforeAll(async () => {
     await truncate(path, length);
   };
   profile = await signedInProfile(device, 'mch-addresses-');
-  // Home is tried again every second while the relay is in use (3 minutes by default).
+  // Home is tried again every second while the relay is in use (45 s by default).
   profile.env['MCH_HOME_RECHECK_SECONDS'] = '1';
   folder = join(profile.home, 'Synced');
   mkdirSync(folder);
