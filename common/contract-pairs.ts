@@ -144,7 +144,10 @@ export interface OnDemandSupportView {
   defaultCacheLimitBytes: number;
 }
 
-/** How long the window's and the tray's "Pause" lasts: an hour, until 08:00 tomorrow; absent: until resumed. */
+/**
+ * How long the window's and the tray's "Pause" lasts: an hour, until 08:00 tomorrow; absent: until
+ * resumed. The same union as sync:pause's `for` (contract.ts, at its line limit): the tray passes one to it.
+ */
 export type PauseLength = '1h' | 'tomorrow';
 
 export interface PairView {
@@ -163,6 +166,8 @@ export interface PairView {
   paused: boolean;
   /** Why it is paused and until when (`words` says it: "Paused until 14:30"); absent when not paused. */
   pause?: SyncPause;
+  /** What it does on a metered network: `pause` (the default) or `sync`; absent while its service is not running. */
+  onMetered?: 'pause' | 'sync';
   progress: (SyncProgress & { bytesPerSecond: number | null; secondsLeft: number | null }) | null;
   lastSyncAtMs: number | null;
   itemsSynced: number;

@@ -3,7 +3,6 @@ import type {
   IssueView,
   OnDemandSupportView,
   PairView,
-  PauseLength,
   SelectionChange,
   SelectionFolderView,
 } from './contract-pairs.ts';
@@ -224,9 +223,9 @@ export interface InvokeMap {
   };
   /** Stops its sync and forgets it; without `keepLocalFiles` the folder goes to the trash. */
   'pairs:remove': { request: { pairId: string; keepLocalFiles: boolean }; response: Empty };
-  /** `pairId` null: every pair. */
-  /** `for`: ends by itself after it ("Pause for 1 hour", "Pause until tomorrow"); absent: until resumed. */
-  'sync:pause': { request: { pairId: string | null; for?: PauseLength }; response: PairView[] };
+  'pairs:setMetered': { request: { pairId: string; onMetered: 'pause' | 'sync' }; response: PairView[] };
+  /** `pairId` null: every pair. `for` (PauseLength): the pause ends by itself after it; absent: at resume. */
+  'sync:pause': { request: { pairId: string | null; for?: '1h' | 'tomorrow' }; response: PairView[] };
   'sync:resume': { request: { pairId: string | null }; response: PairView[] };
   'sync:now': { request: { pairId: string | null }; response: PairView[] };
   /**
@@ -335,6 +334,7 @@ export const INVOKE_NAMES = [
   'pairs:check',
   'pairs:add',
   'pairs:remove',
+  'pairs:setMetered',
   'sync:pause',
   'sync:resume',
   'sync:now',

@@ -90,6 +90,8 @@ export interface SyncStatus {
   connection?: DeviceConnection;
   /** Why a paused service is paused; absent when it is not paused. */
   pause?: SyncPause;
+  /** What it does on a metered network (the pair's record): wait, or sync; absent where none is watched for. */
+  onMetered?: 'pause' | 'sync';
   /** The device's space as the last pass read it (issue #33); absent until the device has said. */
   device?: DeviceSpace;
 }

@@ -135,6 +135,7 @@ const statusSchema: z.ZodType<SyncStatus> = z.object({
     })
     .optional(),
   pause: z.object({ by: z.enum(['user', 'metered']), untilMs: z.number().nullable() }).optional(),
+  onMetered: z.enum(['pause', 'sync']).optional(),
 });
 
 const freeCountsSchema = z.object({

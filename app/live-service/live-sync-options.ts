@@ -17,6 +17,8 @@ export interface LiveSyncOptions {
   mountStatus?: () => MountStatus;
   /** How the device is reached now (device-route.ts), for the status. */
   connection?: () => DeviceConnection;
+  /** What the pair does on a metered network, for the status (pause-state.ts's meteredPause). */
+  onMetered?: () => 'pause' | 'sync' | undefined;
   remoteFolder: string;
   /** How often the device is asked for changes when nothing happens here (default 30 s). */
   pollMs?: number;

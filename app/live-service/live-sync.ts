@@ -211,6 +211,7 @@ export class LiveSync {
 
   status(): SyncStatus {
     const mount = this.#options.mountStatus?.();
+    const onMetered = this.#options.onMetered?.();
     return {
       state: this.#state,
       detail: this.#detail ?? (this.#state === 'idle' ? this.#watchProblem : null),
@@ -223,6 +224,7 @@ export class LiveSync {
       pid: process.pid,
       ...(mount === undefined ? {} : { mount }),
       ...(this.#pauses.pause && { pause: this.#pauses.pause }),
+      ...(onMetered && { onMetered }),
       ...(this.#options.connection && { connection: this.#options.connection() }),
       ...this.#engine.deviceStatus(),
     };

@@ -11,7 +11,7 @@ import type { FolderLockRenewal } from '../sync/guards/folder-check.ts';
 import { SyncEngine, type EngineLogLine } from '../sync/engine.ts';
 import { pairSelectionStore } from '../profile/pair-selection.ts';
 import { readPairVersions } from '../profile/pair-versions.ts';
-import { readPairMetered } from '../profile/pair-metered.ts';
+import { readPairMetered, type MeteredChoice } from '../profile/pair-metered.ts';
 import type { NetworkMonitor } from '../network/network-monitor.ts';
 import { meteredPause } from './pause-state.ts';
 import { startControlServer } from './control-server.ts';
@@ -99,6 +99,8 @@ export interface PairService {
    * it to the device: what the control socket's `versions` request does, for a host in this process.
    */
   versions(action: VersionsAction, signal?: AbortSignal): Promise<VersionsOutcome>;
+  /** The pair's record now says it syncs on metered networks (true) or waits (false); absent without a network monitor. */
+  syncOnMetered?(sync: boolean): void;
   /** Stops passes cleanly, closes the control socket and the log. */
   stop(): Promise<void>;
 }
@@ -163,6 +165,8 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
     knownItem: knownItemsFromIndex(options.index),
     remoteFolder: options.remoteFolder,
     log: logLine,
+    // Bound late: the metered gate is made once the service exists.
+    onMetered: (): MeteredChoice | undefined => metered?.choice(),
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
     ...(options.onChange === undefined ? {} : { onChange: options.onChange }),
     engine: (events) =>
@@ -244,6 +248,7 @@ export async function startPairService(options: PairServiceOptions): Promise<Pai
   return {
     live,
     versions,
+    ...(metered && { syncOnMetered: (sync: boolean) => metered.choose(sync) }),
     stop: async () => {
       metered?.stop();
       await live.stop();

@@ -179,7 +179,7 @@ export function meteredPause(
   recorded: MeteredChoice,
   live: { setMetered(metered: boolean): void },
   log: (line: { level: 'info' | 'warn'; message: string }) => void,
-): { choose(sync: boolean): void; stop(): void } {
+): { choose(sync: boolean): void; choice(): MeteredChoice; stop(): void } {
   let syncsOnMetered = recorded === 'sync';
   const apply = (): void => live.setMetered(network.metered === true && !syncsOnMetered);
   const onChange = (why: string): void => {
@@ -199,6 +199,7 @@ export function meteredPause(
       syncsOnMetered = sync;
       apply();
     },
+    choice: () => (syncsOnMetered ? 'sync' : 'pause'),
     stop: () => network.off('change', onChange),
   };
 }

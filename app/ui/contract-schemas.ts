@@ -70,6 +70,7 @@ export const REQUEST_SCHEMAS = {
       message: 'files on demand show every folder: none can be left out',
     }),
   'pairs:remove': z.strictObject({ pairId: id, keepLocalFiles: z.boolean() }),
+  'pairs:setMetered': z.strictObject({ pairId: id, onMetered: z.enum(['pause', 'sync']) }),
   'sync:pause': z.strictObject({ pairId: id.nullable(), for: z.enum(['1h', 'tomorrow']).optional() }),
   'sync:resume': pairTarget,
   'sync:now': pairTarget,

@@ -12,6 +12,7 @@ import { openFailedError } from '../ui-errors.ts';
 import { newPairPreparation } from './pair-on-demand-handlers.ts';
 import { excludedAtStart } from './pair-selection-handlers.ts';
 import { pauseDeadline } from '../../live-service/pause-state.ts';
+import { updatePairMetered } from '../../profile/pair-metered.ts';
 
 type Handlers = Pick<
   ContractHandlers,
@@ -19,6 +20,7 @@ type Handlers = Pick<
   | 'pairs:check'
   | 'pairs:add'
   | 'pairs:remove'
+  | 'pairs:setMetered'
   | 'sync:pause'
   | 'sync:resume'
   | 'sync:now'
@@ -66,6 +68,13 @@ export function pairHandlers(core: HandlerCore): Handlers {
       await takePairFromSidebars(core.options.profileDir, localRoot, sidebarWarning(core));
       core.emit('pairs:changed', core.pairViews());
       return {};
+    },
+    // Kept in the pair's record (its next start reads it), then told to its running service.
+    'pairs:setMetered': async ({ pairId, onMetered }) => {
+      const { pair, service } = pairs().selectionTarget(pairId);
+      await updatePairMetered(core.options.profileDir, pair.localRoot, onMetered);
+      service?.syncOnMetered?.(onMetered === 'sync');
+      return core.pairViews();
     },
     'sync:pause': ({ pairId, for: length }) => {
       // The end is fixed now, for every pair alike; `1h` and `tomorrow` always read (the schema has only them).

@@ -96,6 +96,7 @@ export function pairView(facts: PairFacts): PairView {
     detail: facts.hold === null ? status.detail : null,
     paused: status.state === 'paused',
     ...(status.pause && { pause: status.pause }),
+    ...(status.onMetered && { onMetered: status.onMetered }),
     progress: progressView,
     lastSyncAtMs: status.lastSyncAtMs,
     itemsSynced: facts.itemsSynced,

@@ -32,6 +32,7 @@ export function PairCard({
     pair.paused ? pairs.resume(pair.id) : pairs.pause(pair.id, length),
   );
   const syncNow = useAction(() => pairs.syncNow(pair.id));
+  const metered = useAction((sync: boolean) => pairs.setMetered(pair.id, sync ? 'sync' : 'pause'));
   const open = useAction(() => core.invoke('shell:openPath', { path: pair.localRoot }));
   // A pass running (or an answer to a hold being carried out) is what "Sync now" would ask for.
   const working = isSyncing(pair.state) || pair.answering !== null;
@@ -130,7 +131,19 @@ export function PairCard({
           Open folder
         </BusyButton>
       </div>
-      <ErrorNote error={toggle.error ?? syncNow.error ?? open.error} />
+      {pair.onMetered !== undefined && (
+        <div class="check">
+          <input
+            id={`metered-${pair.id}`}
+            type="checkbox"
+            checked={pair.onMetered === 'sync'}
+            disabled={metered.busy}
+            onChange={(event) => void metered.run(event.currentTarget.checked)}
+          />
+          <label for={`metered-${pair.id}`}>Sync on metered networks (a phone’s hotspot)</label>
+        </div>
+      )}
+      <ErrorNote error={toggle.error ?? syncNow.error ?? open.error ?? metered.error} />
     </article>
   );
 }

@@ -45,6 +45,11 @@ export class PairsStore {
     this.pairs.value = await this.#core.invoke('sync:pause', { pairId, ...(length && { for: length }) });
   }
 
+  /** Whether the pair syncs on metered networks (`sync`) or waits for another (`pause`). */
+  async setMetered(pairId: string, onMetered: 'pause' | 'sync'): Promise<void> {
+    this.pairs.value = await this.#core.invoke('pairs:setMetered', { pairId, onMetered });
+  }
+
   async resume(pairId: string | null): Promise<void> {
     this.pairs.value = await this.#core.invoke('sync:resume', { pairId });
   }

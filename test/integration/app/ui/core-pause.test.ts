@@ -1,11 +1,12 @@
-// The window's core and pauses (#33): "Pause for 1 hour" shows its end on the pair, a bad length is refused, and a metered network (a stand-in NetworkManager on a private bus) pauses the pair.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The window's core and pauses (#33): "Pause for 1 hour" shows its end on the pair, a bad length is refused, a metered network (a stand-in NetworkManager on a private bus) pauses the pair unless it is set to sync on one.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { it, test } from '../../../helpers/fixtures.ts';
 import type { InvokeName, InvokeRequest, InvokeResponse, PairView } from '../../../../common/contract.ts';
 import type { UiCore } from '../../../../app/ui/ui-core.ts';
+import { pairFilePath } from '../../../../app/profile/folder-pairs.ts';
 import { callCore, openTestCore, signInAlice } from '../../../helpers/core-call.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import {
@@ -89,5 +90,35 @@ describe.skipIf(missingBus() !== undefined)('the window core and pauses', () => 
     expect(metered.words).toBe('Paused: metered network');
     await nm.set('Metered', 2);
     await waitFor('the pair syncing again', async () => ((await view()).paused ? undefined : true));
+  });
+
+  it('syncs on a metered network once the pair is set to, kept in its record; refuses an unknown choice', async () => {
+    expect((await view()).onMetered).toBe('pause');
+    await nm.set('Metered', 1);
+    await waitFor('the pair paused by the network', async () =>
+      (await view()).pause?.by === 'metered' ? true : undefined,
+    );
+    await expect(
+      call('pairs:setMetered', {
+        pairId,
+        onMetered: 'always',
+      } as unknown as InvokeRequest<'pairs:setMetered'>),
+    ).rejects.toMatchObject({ code: 'CONTRACT_BAD_REQUEST' });
+    expect((await view()).pause?.by).toBe('metered');
+    const set = (await call('pairs:setMetered', { pairId, onMetered: 'sync' })).find(
+      (one) => one.id === pairId,
+    );
+    expect(set?.onMetered).toBe('sync');
+    expect(set?.paused).toBe(false);
+    expect(
+      JSON.parse(readFileSync(pairFilePath(join(home, 'profile'), join(home, 'MyCloud')), 'utf8')),
+    ).toMatchObject({
+      onMetered: 'sync',
+    });
+    const back = (await call('pairs:setMetered', { pairId, onMetered: 'pause' })).find(
+      (one) => one.id === pairId,
+    );
+    expect(back?.pause?.by).toBe('metered');
+    await nm.set('Metered', 4);
   });
 });
