@@ -1,11 +1,13 @@
 // Pauses: by the user until a time (ended by the wall clock, even across a sleep), or by a metered network; and `--for` durations.
 import { describe, expect, it } from 'vitest';
 import {
+  meteredPause,
   pauseDeadline,
   pauseDetail,
   PauseState,
   untilWords,
 } from '../../../../app/live-service/pause-state.ts';
+import { NetworkMonitor } from '../../../../app/network/network-monitor.ts';
 import type { SyncPause } from '../../../../common/sync-status.ts';
 import type { Clock, TimerHandle } from '../../../../app/system/clock.ts';
 
@@ -133,5 +135,31 @@ describe('pause durations', () => {
     expect(pauseDetail({ by: 'metered', untilMs: null }, NOON, '/f')).toContain(
       'mch-sync metered --folder /f sync',
     );
+  });
+});
+
+describe('the metered gate where metered networks cannot be seen', () => {
+  it('says so once, in the log, and never pauses the pair', async () => {
+    const network = new NetworkMonitor({ platform: 'darwin', env: {} });
+    await network.start();
+    const lines: Array<{ level: string; message: string }> = [];
+    const told: boolean[] = [];
+    const gate = meteredPause(network, 'pause', { setMetered: (metered) => told.push(metered) }, (line) =>
+      lines.push(line),
+    );
+    expect(lines).toEqual([
+      {
+        level: 'warn',
+        message:
+          'metered networks are not detected on this system (interface addresses (NetworkManager not found)): sync does not pause on one',
+      },
+    ]);
+    expect(told).toEqual([false]);
+    expect(gate.choice()).toBe('pause');
+    gate.choose(true);
+    expect(gate.choice()).toBe('sync');
+    expect(told).toEqual([false, false]);
+    gate.stop();
+    network.stop();
   });
 });
