@@ -77,6 +77,8 @@ export class LimitsWatcher {
         this.#options.warn(`limits set from now on are not seen until a restart (${error.message})`);
       });
     } catch (error) {
+      // No profile folder yet: no limit can be set in it either, and the command says what is missing.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       this.#options.warn(`limits set from now on are not seen until a restart (${(error as Error).message})`);
     }
   }
@@ -89,7 +91,8 @@ export class LimitsWatcher {
       try {
         limits = (await this.#file.read()).limits ?? {};
       } catch (error) {
-        this.#options.warn(`the limits in force stay: ${(error as Error).message}`);
+        // At start the command itself meets the same file and says what is wrong with it.
+        if (this.#started) this.#options.warn(`the limits in force stay: ${(error as Error).message}`);
         return;
       }
       if (
