@@ -779,8 +779,9 @@ describe('keyboard only', () => {
 
   it('Tab reaches the nav and the main action of the status and shares views', async () => {
     const { page } = await openWindow('status');
-    // Seven views in the nav (Recently deleted is the fifth) before the status card's controls.
-    const status = await tabOrder(page, 13);
+    // The skip link, seven views in the nav (Recently deleted is the fifth), the header's Pause all and
+    // Pause for a while…, then the first card: its new folder's two buttons and its issues link before Pause.
+    const status = await tabOrder(page, 14);
     expect(status).toContain('A Status');
     expect(status).toContain('A Shares');
     expect(status).toContain('BUTTON Pause');
