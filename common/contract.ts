@@ -6,10 +6,12 @@ import type {
   SelectionChange,
   SelectionFolderView,
 } from './contract-pairs.ts';
+import { SETTINGS_INVOKE_NAMES, type SettingsInvokeMap, type SettingsView } from './contract-settings.ts';
 import type * as Versions from './contract-versions.ts';
 import type { DeviceConnection } from './sync-status.ts';
 
 export type * from './contract-pairs.ts';
+export type * from './contract-settings.ts';
 export type * from './contract-versions.ts';
 
 /** What crosses as an error: the MchError's stable code, a title for people and what to do next. */
@@ -27,7 +29,8 @@ export interface UiError {
 export type InvokeResult<T> = { ok: true; value: T } | { ok: false; error: UiError };
 
 // ---- data --------------------------------------------------------------------------------------
-// A folder pair's views (PairView, its issues, hold and selective sync) are in contract-pairs.ts.
+// A folder pair's views (PairView, its issues, hold and selective sync) are in contract-pairs.ts, the
+// settings' (SettingsView and the network's) in contract-settings.ts.
 
 export interface AccountView {
   signedIn: boolean;
@@ -153,17 +156,6 @@ export interface PhotoView {
   localPath: string | null;
 }
 
-export interface SettingsView {
-  startAtLogin: boolean;
-  /** "Copy share link" in the file managers' context menus (desktop-app.md §4). */
-  fileManagerEntries: boolean;
-  notifications: boolean;
-  /** How often the device is asked for changes. */
-  pollIntervalSeconds: number;
-  /** Extra ignore rules (gitignore syntax) for every pair, beside each folder's own `.mchignore`. */
-  ignoreRules: string;
-}
-
 export interface AboutView {
   version: string;
   profileDir: string;
@@ -192,8 +184,8 @@ export interface NotificationView {
 
 type Empty = Record<string, never>;
 
-/** name → request and response. Names are `namespace:verb`. */
-export interface InvokeMap {
+/** name → request and response. Names are `namespace:verb`. The settings calls are in contract-settings.ts. */
+export interface InvokeMap extends SettingsInvokeMap {
   'app:about': { request: Empty; response: AboutView };
   'account:get': { request: Empty; response: AccountView };
   'account:signInPassword': {
@@ -293,8 +285,6 @@ export interface InvokeMap {
     request: { from: string; to: string; limit: number | null };
     response: { photos: PhotoView[]; more: boolean };
   };
-  'settings:get': { request: Empty; response: SettingsView };
-  'settings:update': { request: Partial<SettingsView>; response: SettingsView };
   /** Opens a synced file or folder with its application. */
   'shell:openPath': { request: { path: string }; response: Empty };
   /** Shows a synced item in the file manager. */
@@ -365,8 +355,7 @@ export const INVOKE_NAMES = [
   'shares:revoke',
   'search:text',
   'search:photos',
-  'settings:get',
-  'settings:update',
+  ...SETTINGS_INVOKE_NAMES,
   'shell:openPath',
   'shell:showItem',
   'shell:openUrl',
