@@ -1,6 +1,6 @@
 // `mch-sync limits [--up RATE] [--down RATE] [--json]`: shows or sets the profile's upload and download limits.
 import { formatSpeed } from '../../../common/units.ts';
-import { parseRate, RateTextError } from './rate-text.ts';
+import { parseRate, RateTextError } from '../../../common/rate-text.ts';
 import { SettingsFile, type BandwidthLimitSettings } from '../../profile/settings.ts';
 import { UsageError, type CommandContext } from '../terminal/cli-context.ts';
 

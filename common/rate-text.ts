@@ -1,5 +1,5 @@
 // A bandwidth limit as people write it (`2MB/s`, `500KB/s`, `1.5MiB/s`, `off`), read into bytes per second.
-import { MchError } from '../../../common/errors.ts';
+import { MchError } from './errors.ts';
 
 /**
  * The unit table: decimal prefixes are powers of 1000 and binary ones of 1024, whatever the case of

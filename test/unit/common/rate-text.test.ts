@@ -1,6 +1,6 @@
 // A limit as people write it, read into bytes per second: the unit table, off, and what is refused.
 import { describe, expect, it } from 'vitest';
-import { parseRate, RateTextError } from '../../../../../app/cli/network-commands/rate-text.ts';
+import { parseRate, RateTextError } from '../../../common/rate-text.ts';
 
 describe('parseRate', () => {
   it('reads decimal and binary units, with or without /s, whatever the case', () => {
