@@ -8,6 +8,7 @@ import { folderKey, indexFilePath } from '../../../../app/index/index-db.ts';
 import { folderPairsDir } from '../../../../app/profile/folder-pairs.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
+import { serviceStatus } from '../../../helpers/on-demand-cli.ts';
 import { signedInProfile, type SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
 
@@ -95,14 +96,10 @@ describe('mch-sync folders', () => {
     const again = await mch(profile, ['folders', 'add', '--folder', photos, '--remote-folder', '/Elsewhere']);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('is synced with /Photos already');
-    for (const args of [
-      ['folders'],
-      ['folders', 'move'],
-      ['folders', 'add'],
-      ['run', '--remote-folder', '/X'],
-    ]) {
-      expect((await mch(profile, args)).code, args.join(' ')).toBe(2);
-    }
+    // Independent refusals that change nothing: run at once.
+    const usages = [['folders'], ['folders', 'move'], ['folders', 'add'], ['run', '--remote-folder', '/X']];
+    const runs = await Promise.all(usages.map((args) => mch(profile, args)));
+    usages.forEach((args, index) => expect(runs[index]?.code, args.join(' ')).toBe(2));
   });
 
   it('runs every pair live at once, each line naming its folder, until SIGTERM', async ({ profile }) => {
@@ -114,12 +111,10 @@ describe('mch-sync folders', () => {
     const exited = new Promise<number | null>((done) => child.once('exit', done));
     try {
       for (const folder of [photos, notes]) {
-        await waitFor(`live sync of ${folder}`, async () => {
-          const status = await mch(profile, ['status', '--folder', folder, '--json']);
-          const parsed =
-            status.code === 0 ? (JSON.parse(status.stdout) as { pid: number | null }) : undefined;
-          return parsed?.pid === child.pid ? true : undefined;
-        });
+        // Asked over each pair's control socket: a `status` command per poll would start a process each time.
+        await waitFor(`live sync of ${folder}`, async () =>
+          (await serviceStatus(profile, folder))?.pid === child.pid ? true : undefined,
+        );
       }
     } finally {
       child.kill('SIGTERM');
@@ -160,6 +155,8 @@ it('says how to start when the profile syncs no folder', async ({ device }) => {
 
 describe('pairs never overlap', () => {
   let library: string;
+  /** `folders list --json` once the pairs below are made: what every refusal must leave as it is. */
+  let pairsBefore: string;
   test.beforeAll(async ({ profile }) => {
     library = join(profile.home, 'Library');
     mkdirSync(join(library, 'Music'), { recursive: true });
@@ -178,6 +175,9 @@ describe('pairs never overlap', () => {
         ])
       ).code,
     ).toBe(0);
+    const listed = await mch(profile, ['folders', 'list', '--json']);
+    expectExit(listed, 0);
+    pairsBefore = listed.stdout;
   });
 
   it.for([
@@ -234,13 +234,14 @@ describe('pairs never overlap', () => {
   ] as const)('folders add refuses %s, with the reason', async ([_name, args, message], { profile }) => {
     const [folder = '', ...rest] = args;
     if (folder.endsWith('.mch-sync')) mkdirSync(join(profile.home, folder), { recursive: true });
-    const before = await mch(profile, ['folders', 'list', '--json']);
     const added = await mch(profile, ['folders', 'add', '--folder', join(profile.home, folder), ...rest]);
     const expected = message(folders(profile));
     expect(added.stderr).toContain(expected);
     // A repeated pairing is a usage error (2); an overlap is a refusal (1), as any failed command.
     expect(added.code).toBe(expected.includes('remove it first') ? 2 : 1);
-    expect((await mch(profile, ['folders', 'list', '--json'])).stdout).toBe(before.stdout);
+    // Each refusal is checked against the pairs as the suite hook left them: one that paired
+    // anything fails here (and so do the refusals after it, which find an extra pair).
+    expect((await mch(profile, ['folders', 'list', '--json'])).stdout).toBe(pairsBefore);
   });
 
   it('run --folder refuses a new pair that would overlap, before anything reaches the device', async ({

@@ -8,6 +8,7 @@ import { it } from '../../../helpers/fixtures.ts';
 import { clientFor } from '../../../helpers/api-client.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
+import { serviceStatus } from '../../../helpers/on-demand-cli.ts';
 import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import type { StatusJson } from '../../../../app/cli/sync-commands/status-json.ts';
 import { pairFilePath } from '../../../../app/profile/folder-pairs.ts';
@@ -26,7 +27,7 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
   }
 }
 
-/** A folder `<home>/<name>` holding Photos/2019, Photos/2024 and Docs, paired and synced once. */
+/** A folder `<home>/<name>` holding Photos/2019, Photos/2024 and Docs, paired (by its first run) and synced once. */
 async function syncedFolder(profile: SignedInProfile, name: string): Promise<string> {
   const folder = join(profile.home, name);
   for (const [path, text] of [
@@ -37,7 +38,6 @@ async function syncedFolder(profile: SignedInProfile, name: string): Promise<str
     mkdirSync(join(folder, path, '..'), { recursive: true });
     writeFileSync(join(folder, path), text);
   }
-  expectExit(await mch(profile, ['folders', 'add', '--folder', folder]), 0);
   expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
   return folder;
 }
@@ -100,14 +100,14 @@ describe('mch-sync select, exclude and include', () => {
       '2024',
     ]);
 
-    const tree = await select(profile, folder);
+    // Both only read: asked at once.
+    const [tree, shown] = await Promise.all([select(profile, folder), status(profile, folder)]);
     expect(tree.folders).toEqual([
       { path: 'Docs', state: 'synced', bytes: 7, files: 1 },
       { path: 'Photos', state: 'partly', bytes: 0, files: 0 },
       { path: 'Photos/2019', state: 'excluded', bytes: null, files: null },
       { path: 'Photos/2024', state: 'excluded', bytes: null, files: null },
     ]);
-    const shown = await status(profile, folder);
     expect(shown.selection).toEqual({ excluded: 2, waiting: [], askOverBytes: 500_000_000 });
     expect(shown.issues).toContainEqual(expect.objectContaining({ path: 'Photos/2019', code: 'EXCLUDED' }));
 
@@ -127,22 +127,25 @@ describe('mch-sync select, exclude and include', () => {
   }) => {
     const folder = await syncedFolder(profile, 'Refusals');
     const record = readFileSync(pairFilePath(profile.profile, folder), 'utf8');
-    const outside = await mch(profile, ['exclude', profile.home, '--keep-local']);
+    // Each is refused and changes nothing, so they run at once; the record is compared after all of them.
+    const [outside, root, missing, elsewhere, badSize, badCount] = await Promise.all([
+      mch(profile, ['exclude', profile.home, '--keep-local']),
+      mch(profile, ['exclude', folder, '--keep-local']),
+      mch(profile, ['exclude', '--folder', folder, '/Refusals/Nowhere']),
+      mch(profile, ['include', '--folder', folder, '/Other/Photos']),
+      mch(profile, ['folders', 'set', '--folder', folder, '--ask-over', 'fast']),
+      mch(profile, ['folders', 'set', '--folder', folder, '--ask-over-files', 'many']),
+    ]);
     expectExit(outside, 1);
     expect(outside.stderr).toContain('is not inside a synced folder');
-    const root = await mch(profile, ['exclude', folder, '--keep-local']);
     expectExit(root, 1);
     expect(root.stderr).toContain("pair's folder itself cannot be excluded");
-    const missing = await mch(profile, ['exclude', '--folder', folder, '/Refusals/Nowhere']);
     expectExit(missing, 1);
     expect(missing.stderr).toContain('/Refusals/Nowhere is not on the device');
-    const elsewhere = await mch(profile, ['include', '--folder', folder, '/Other/Photos']);
     expectExit(elsewhere, 1);
     expect(elsewhere.stderr).toContain('is not inside /Refusals');
-    const badSize = await mch(profile, ['folders', 'set', '--folder', folder, '--ask-over', 'fast']);
     expectExit(badSize, 2);
     expect(badSize.stderr).toContain('is not a size');
-    const badCount = await mch(profile, ['folders', 'set', '--folder', folder, '--ask-over-files', 'many']);
     expectExit(badCount, 2);
     expect(badCount.stderr).toContain('is not a number of files');
     expect(readFileSync(pairFilePath(profile.profile, folder), 'utf8')).toBe(record);
@@ -173,10 +176,12 @@ describe('mch-sync select, exclude and include', () => {
     await api.upload({ parentId: big.id, name: 'one.bin', content: Buffer.from('x'.repeat(30)) });
     expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
     expect(existsSync(join(folder, 'Big'))).toBe(false);
-    expect((await status(profile, folder)).selection?.waiting).toEqual([
-      { path: 'Big', id: big.id, bytes: 30, files: 1 },
+    // Both only read: asked at once.
+    const [held, shown] = await Promise.all([
+      status(profile, folder),
+      mch(profile, ['select', '--folder', folder]),
     ]);
-    const shown = await mch(profile, ['select', '--folder', folder]);
+    expect(held.selection?.waiting).toEqual([{ path: 'Big', id: big.id, bytes: 30, files: 1 }]);
     expect(shown.stdout).toContain('[?] Big  waiting for an answer (1 file, 30 B)');
     expectExit(await mch(profile, ['include', join(folder, 'Big')]), 0);
     expectExit(await mch(profile, ['run', '--once', '--folder', folder]), 0);
@@ -197,7 +202,10 @@ describe('a selection change while live sync runs', () => {
       env: profile.env,
     });
     try {
-      await waitFor('live sync', async () => ((await status(profile, folder)).running ? true : undefined));
+      // Asked over the service's control socket: a `status` command per poll would start a process each time.
+      await waitFor('live sync', async () =>
+        (await serviceStatus(profile, folder)) === undefined ? undefined : true,
+      );
       const excluded = await mch(profile, ['exclude', join(folder, 'Photos'), '--remove-local']);
       expectExit(excluded, 0);
       expect(excluded.stdout).toContain('the live sync does it now');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it } from '../../../helpers/fixtures.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
+import type { CliRun } from '../../../helpers/mch-sync.ts';
 import { mch } from '../../../helpers/on-demand-cli.ts';
 import { moveToTrash } from '../../../../app/sync/trash/local-trash.ts';
 import {
@@ -155,7 +156,14 @@ describe('mch-sync versions and restore', () => {
       expect(existsSync(local(world, 'a.txt'))).toBe(false);
       expect(existsSync(local(world, 'Old'))).toBe(false);
 
-      const every = await mchJson<DeletedJson[]>(profile, ['deleted']);
+      // Five readings of the same kept files: asked at once.
+      const [every, inOld, lastHour, toCome, words] = await Promise.all([
+        mchJson<DeletedJson[]>(profile, ['deleted']),
+        mchJson<DeletedJson[]>(profile, ['deleted', '--folder', local(world, 'Old')]),
+        mchJson<DeletedJson[]>(profile, ['deleted', '--folder', world.folder, '--since', '1h']),
+        mchJson<DeletedJson[]>(profile, ['deleted', '--folder', world.folder, '--since', '2999-01-01']),
+        mch(profile, ['deleted', '--folder', world.folder]),
+      ]);
       const mine = every.filter((entry) => entry.folder === world.folder);
       expect(mine.map((entry) => entry.path).sort()).toEqual(
         [local(world, 'a.txt'), local(world, 'Old/Deeper/y.txt'), local(world, 'Old/x.txt')].sort(),
@@ -163,17 +171,11 @@ describe('mch-sync versions and restore', () => {
       expect(mine.every((entry) => entry.reason === 'deleted' && entry.why === 'deleted on the device')).toBe(
         true,
       );
-      const inOld = await mchJson<DeletedJson[]>(profile, ['deleted', '--folder', local(world, 'Old')]);
       expect(inOld.map((entry) => entry.path).sort()).toEqual(
         [local(world, 'Old/Deeper/y.txt'), local(world, 'Old/x.txt')].sort(),
       );
-      expect(
-        await mchJson<DeletedJson[]>(profile, ['deleted', '--folder', world.folder, '--since', '1h']),
-      ).toHaveLength(3);
-      expect(
-        await mchJson<DeletedJson[]>(profile, ['deleted', '--folder', world.folder, '--since', '2999-01-01']),
-      ).toEqual([]);
-      const words = await mch(profile, ['deleted', '--folder', world.folder]);
+      expect(lastHour).toHaveLength(3);
+      expect(toCome).toEqual([]);
       expectExit(words, 0);
       expect(words.stdout).toContain(`${local(world, 'a.txt')}  (deleted on the device)`);
       expect(words.stdout).toContain('3 deleted files can be restored: mch-sync restore --deleted PATH');
@@ -341,8 +343,19 @@ describe('mch-sync versions and restore', () => {
           "is in the client's own .mch-sync folder",
         ],
       ];
+      // Each is refused and changes nothing; what they left is compared after all of them. Usage errors
+      // (2) are refused before the pair's lock, so they run at once; the others take the lock to read the
+      // versions (a second holder would be FOLDER_BUSY), so they run one after another beside them.
+      const runs = new Map<string[], CliRun>();
+      const ask = async (args: string[]): Promise<void> => void runs.set(args, await mch(profile, args));
+      await Promise.all([
+        ...cases.filter(([, code]) => code === 2).map(([args]) => ask(args)),
+        (async () => {
+          for (const [args, code] of cases) if (code !== 2) await ask(args);
+        })(),
+      ]);
       for (const [args, code, message] of cases) {
-        const run = await mch(profile, args);
+        const run = runs.get(args) ?? { code: null, stdout: '', stderr: '' };
         expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(code);
         expect(run.stderr, args.join(' ')).toContain(message);
         expect(run.stdout, args.join(' ')).toBe('');
@@ -423,9 +436,9 @@ describe('mch-sync versions and restore', () => {
       expectExit(second, 0);
       expect(readLocal(world, 'v2.txt')).toBe('version 2\n');
 
-      const listed = await mchJson<Array<{ localRoot: string; versions: unknown }>>(profile, [
-        'folders',
-        'list',
+      const [listed, words] = await Promise.all([
+        mchJson<Array<{ localRoot: string; versions: unknown }>>(profile, ['folders', 'list']),
+        mch(profile, ['folders', 'list']),
       ]);
       expect(listed.find((row) => row.localRoot === world.folder)?.versions).toEqual({
         keepDays: 7,
@@ -434,7 +447,6 @@ describe('mch-sync versions and restore', () => {
         conflicts: 'ask',
         kept: { count: 1, bytes: 10 },
       });
-      const words = await mch(profile, ['folders', 'list']);
       expect(words.stdout).toContain(
         `  versions: 1 (10 B); each kept up to 7 days, at most 25 B in all; conflicts keep both and wait for you`,
       );

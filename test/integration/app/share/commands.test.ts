@@ -148,8 +148,10 @@ describe('mch-sync share', () => {
       [join(folder, '.mch-sync', 'trash'), /\.mch-sync folder, which holds the sync's own state/],
       [join(folder, 'nothing-here.txt'), /does not exist/],
     ];
-    for (const [path, message] of cases) {
-      const run = await mch(profile, ['share', path]);
+    // Each is refused before anything is made: they run at once.
+    const runs = await Promise.all(cases.map(([path]) => mch(profile, ['share', path])));
+    for (const [index, [, message]] of cases.entries()) {
+      const run = runs[index] ?? { code: null, stdout: '', stderr: '' };
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(message);
@@ -292,10 +294,11 @@ describe('mch-sync shares and unshare', () => {
     const signedOut = await mch(profile, ['logout']);
     expectExit(signedOut, 0);
     try {
-      for (const args of [['share', join(folder, 'notes.txt')], ['shares'], ['unshare', 'abc']]) {
-        const run = await mch(profile, args);
-        expect(run.code).toBe(1);
-        expect(run.stderr).toContain('mch-sync login');
+      const refused = [['share', join(folder, 'notes.txt')], ['shares'], ['unshare', 'abc']];
+      const runs = await Promise.all(refused.map((args) => mch(profile, args)));
+      for (const [index, args] of refused.entries()) {
+        expect(runs[index]?.code, args.join(' ')).toBe(1);
+        expect(runs[index]?.stderr, args.join(' ')).toContain('mch-sync login');
       }
     } finally {
       const login = await runMchSync(
@@ -307,10 +310,9 @@ describe('mch-sync shares and unshare', () => {
   });
 
   it('refuses bad usage with exit 2', async ({ profile }) => {
-    for (const args of [['share'], ['unshare'], ['unshare', 'a', 'b'], ['shares', 'extra']]) {
-      const run = await mch(profile, args);
-      expect(run.code, args.join(' ')).toBe(2);
-    }
+    const usages = [['share'], ['unshare'], ['unshare', 'a', 'b'], ['shares', 'extra']];
+    const runs = await Promise.all(usages.map((args) => mch(profile, args)));
+    usages.forEach((args, index) => expect(runs[index]?.code, args.join(' ')).toBe(2));
   });
 });
 

@@ -7,6 +7,7 @@ import { it, test } from '../../../helpers/fixtures.ts';
 import type { ShareJson } from '../../../../app/cli/share-commands/share-command.ts';
 import { waitFor } from '../../../helpers/live-pair.ts';
 import { MCH_SYNC_BIN, runMchSync, type CliRun } from '../../../helpers/mch-sync.ts';
+import { serviceStatus } from '../../../helpers/on-demand-cli.ts';
 import type { SignedInProfile } from '../../../helpers/signed-in-profile.ts';
 import { expectExit } from '../../../helpers/expect-cli.ts';
 
@@ -27,11 +28,10 @@ test.beforeAll(async ({ profile }) => {
   });
   await waitFor(
     'the live sync to finish its first pass',
+    // Asked over the service's control socket: a `status` command per poll would start a process each time.
     async () => {
-      const status = await mch(profile, ['status', '--folder', folder, '--json']);
-      const parsed =
-        status.code === 0 ? (JSON.parse(status.stdout) as { state: string; pid: number | null }) : undefined;
-      return parsed?.pid !== null && parsed?.state === 'idle' ? true : undefined;
+      const status = await serviceStatus(profile, folder);
+      return status !== undefined && status.pid !== null && status.state === 'idle' ? true : undefined;
     },
     60_000,
   );
