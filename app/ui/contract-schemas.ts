@@ -141,6 +141,15 @@ export const REQUEST_SCHEMAS = {
     pollIntervalSeconds: z.number().optional(),
     ignoreRules: z.string().max(65_536).optional(),
   }),
+  'network:get': empty,
+  // The words of a bad rate are the parser's (common/rate-text.ts), as for `mch-sync limits`.
+  'network:setLimits': z.strictObject({ up: z.string().max(64), down: z.string().max(64) }),
+  // A bad URL is the proxy check's to say in words (PROXY_INVALID); an empty user or password is sent as null.
+  'network:setProxy': z.strictObject({
+    url: z.string().min(1).max(2048).nullable(),
+    user: z.string().min(1).max(256).nullable(),
+    password: z.string().min(1).max(1024).nullable().optional(),
+  }),
   'shell:openPath': z.strictObject({ path }),
   'shell:showItem': z.strictObject({ path }),
   'shell:openUrl': z.strictObject({ url: z.url({ protocol: /^https?$/ }) }),

@@ -10,6 +10,7 @@ import { SignInRequiredError } from '../auth/auth-errors.ts';
 import { Session, type AuthEnvironment } from '../auth/session.ts';
 import { deviceRoute, routeChoice } from '../auth/device-address.ts';
 import { LimitsWatcher, limitsInWords } from '../auth/limits-watcher.ts';
+import { ensurePrivateDir } from '../profile/private-file.ts';
 import { systemClock, type Clock, type TimerHandle } from '../system/clock.ts';
 import { LinkSharing } from '../share/link-sharing.ts';
 import { UnfinishedShares } from '../share/unfinished-shares.ts';
@@ -88,6 +89,9 @@ export class UiCore implements ContractService, HandlerCore {
   /** Opens the core: when the profile is signed in with a device, every pair starts syncing. */
   static async open(options: UiCoreOptions): Promise<UiCore> {
     const core = new UiCore(options);
+    // The watcher follows the profile folder, and cannot watch one not made yet: a first run's window
+    // would then apply limits set in its Settings only after a restart.
+    await ensurePrivateDir(options.profileDir);
     core.#limits = await LimitsWatcher.start({
       profileDir: options.profileDir,
       warn: (message) => core.log('warn', message),

@@ -1,9 +1,10 @@
-// Every contract call's handler, from the groups (account, pairs with their selective sync and files on demand, versions and conflicts, content), as one map for dispatch, each failure worded for the window.
+// Every contract call's handler, from the groups (account, pairs with their selective sync and files on demand, versions and conflicts, content, network), as one map for dispatch, each failure worded for the window.
 import { INVOKE_NAMES, type InvokeName } from '../../common/contract.ts';
 import { MchError } from '../../common/errors.ts';
 import type { ContractHandlers } from './dispatch.ts';
 import { accountHandlers } from './account-handlers.ts';
 import { contentHandlers } from './content-handlers.ts';
+import { networkHandlers } from './network/network-handlers.ts';
 import { pairHandlers } from './pairs/pair-handlers.ts';
 import { pairOnDemandHandlers } from './pairs/pair-on-demand-handlers.ts';
 import { pairSelectionHandlers } from './pairs/pair-selection-handlers.ts';
@@ -25,6 +26,7 @@ export function contractHandlers(core: HandlerCore): ContractHandlers {
       ...conflictHandlers(core),
       ...policyHandlers(core),
       ...contentHandlers(core),
+      ...networkHandlers(core.auth),
     },
     core,
   );
