@@ -18,9 +18,15 @@ export interface CliRun {
  * ever writes to the keychain of the machine it runs on; no inherited profile.
  */
 export function cliEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, MCH_SECRET_STORE: 'file', ...overrides };
+  const env: NodeJS.ProcessEnv = { ...process.env, MCH_SECRET_STORE: 'file' };
   delete env['MCH_PROFILE'];
-  return env;
+  // The client honours the proxy variables (README, Networks) and, as curl, makes no exception for
+  // loopback: a machine's own proxy would carry every test's traffic to the device on 127.0.0.1. The
+  // proxy tests set their own through `overrides`.
+  for (const name of Object.keys(env)) {
+    if (/^(https?|all|no)_proxy$/i.test(name)) delete env[name];
+  }
+  return { ...env, ...overrides };
 }
 
 /** Runs `command args` to the end, feeding `input` on stdin. */
