@@ -62,3 +62,25 @@ export function parseRate(text: string): number | undefined {
   }
   return bytes;
 }
+
+/** The units a limit is written back in, largest first: a field shows it as it was most likely typed. */
+const WRITTEN_UNITS: ReadonlyArray<[string, number]> = [
+  ['GB', 1000 ** 3],
+  ['GiB', 1024 ** 3],
+  ['MB', 1000 ** 2],
+  ['MiB', 1024 ** 2],
+  ['KB', 1000],
+  ['KiB', 1024],
+];
+
+/**
+ * A limit written so that `parseRate` reads back exactly the same bytes (`2MB/s`, `1.5MiB/s`,
+ * `1572.865KB/s`: KB is exact for any whole number of bytes): formatSpeed's rounded words would
+ * change a limit saved again from a field showing them.
+ */
+export function rateText(bytesPerSec: number): string {
+  const written = WRITTEN_UNITS.map(([name, unit]) => `${Number((bytesPerSec / unit).toFixed(3))}${name}/s`)
+    .filter((text) => !text.startsWith('0') && parseRate(text) === bytesPerSec)
+    .sort((a, b) => a.length - b.length);
+  return written[0] ?? `${bytesPerSec}B/s`;
+}

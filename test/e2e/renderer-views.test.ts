@@ -250,6 +250,17 @@ const SHOTS_TAKEN: Array<{
     },
   },
   {
+    // Settings › Network: a rate the parser cannot read, refused in its words beside the limits.
+    shot: 'settings-network-refused',
+    view: 'settings',
+    scenario: 'ready',
+    prepare: async (page) => {
+      await page.getByLabel('Download limit').fill('fast');
+      await page.getByRole('button', { name: 'Save limits' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Not a speed' }).waitFor();
+    },
+  },
+  {
     shot: 'error-details',
     view: 'status',
     scenario: 'ready',
@@ -708,6 +719,62 @@ describe('the window says what it is doing and what went wrong', () => {
     await page.getByRole('button', { name: 'Add a folder' }).waitFor();
     expect((await calls(page)).filter((call) => changing([call.name]).length > 0)).toEqual([
       { name: 'pairs:add', request: { localRoot: '/home/ann/Videos', remoteFolder: '/Photos/Videos' } },
+    ]);
+    await page.close();
+  });
+
+  it("Network saves the limits and the proxy as typed, refuses `fast` in the core's words, and says which proxy is in use", async () => {
+    const { page } = await openWindow('settings');
+    const up = page.getByLabel('Upload limit');
+    const down = page.getByLabel('Download limit');
+    await expect.poll(() => up.inputValue()).toBe('2MB/s');
+    expect(await down.inputValue()).toBe('');
+    expect(await down.getAttribute('placeholder')).toBe('off');
+    await page
+      .getByRole('status')
+      .getByText(
+        "In use: http://proxy.example:3128, this profile's own. Reached directly: localhost,127.0.0.1.",
+      )
+      .waitFor();
+    const password = page.getByLabel('Password', { exact: true });
+    expect(await password.getAttribute('type')).toBe('password');
+    expect(await password.getAttribute('placeholder')).toBe('unchanged');
+
+    await up.fill('500KB/s');
+    await down.fill('fast');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('Download limit: "fast" is not a speed: write it as 2MB/s, 500KB/s, 1.5MiB/s or off.')
+      .waitFor();
+    expect(await down.getAttribute('aria-invalid')).toBe('true');
+    expect(await up.getAttribute('aria-invalid')).toBe('false');
+    await down.fill('1.5 MiB/s');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    // What was kept, in the writing that reads back the same: nothing left to save.
+    await expect.poll(() => down.inputValue()).toBe('1.5MiB/s');
+    expect(await up.inputValue()).toBe('500KB/s');
+    expect(await page.getByRole('button', { name: 'Save limits' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // The password left empty keeps the one stored: the request has none.
+    await page.getByLabel('Proxy URL').fill('http://proxy.work.example:8080');
+    await page.getByLabel('User', { exact: true }).fill('bob');
+    await page.getByRole('button', { name: 'Save proxy' }).click();
+    await page
+      .getByText("In use: http://proxy.work.example:8080, this profile's own.", { exact: false })
+      .waitFor();
+    await page.getByRole('button', { name: 'Stop using this proxy' }).click();
+    await page.getByRole('status').getByText('In use: no proxy; every request goes direct.').waitFor();
+    expect(await page.getByLabel('Proxy URL').inputValue()).toBe('');
+    expect(await password.getAttribute('placeholder')).toBe('');
+
+    const sent = (await calls(page)).filter((call) => call.name.startsWith('network:set'));
+    expect(sent).toEqual([
+      { name: 'network:setLimits', request: { up: '500KB/s', down: 'fast' } },
+      { name: 'network:setLimits', request: { up: '500KB/s', down: '1.5 MiB/s' } },
+      { name: 'network:setProxy', request: { url: 'http://proxy.work.example:8080', user: 'bob' } },
+      { name: 'network:setProxy', request: { url: null, user: null, password: null } },
     ]);
     await page.close();
   });

@@ -6,6 +6,7 @@ import type {
   DeviceView,
   IssueView,
   LocalEntryView,
+  NetworkView,
   PairView,
   PhotoView,
   RemoteFolderListing,
@@ -32,6 +33,8 @@ export interface RendererSample {
   matches: SearchMatchView[];
   photos: PhotoView[];
   settings: SettingsView;
+  /** Settings › Network: an upload limit, and the profile's own proxy with a password kept. */
+  network: NetworkView;
   about: AboutView;
   /** The device folders of the `photos` pair by path (`''`: its folder), as selection:list answers. */
   selection: Record<string, SelectionFolderView[]>;
@@ -368,6 +371,17 @@ export function rendererSample(nowMs: number): RendererSample {
       notifications: true,
       pollIntervalSeconds: 60,
       ignoreRules: '*.tmp\nnode_modules/\n',
+    },
+    network: {
+      limits: { upBytesPerSec: 2_000_000, downBytesPerSec: null },
+      proxy: {
+        url: 'http://proxy.example:3128',
+        user: 'ann',
+        hasPassword: true,
+        source: 'manual',
+        effective: 'http://proxy.example:3128',
+        noProxy: 'localhost,127.0.0.1',
+      },
     },
     selection: {
       '': [

@@ -35,6 +35,7 @@ function bridge(options: ScriptedBridgeOptions): void {
   let account = options.scenario === 'new' ? data.signedOut : data.account;
   let pairs = options.scenario === 'new' ? [] : data.pairs;
   let settings = data.settings;
+  let network = data.network;
   let shares = data.shares;
   const calls: Array<{ name: string; request: unknown }> = [];
   const violations: string[] = [];
@@ -237,6 +238,52 @@ function bridge(options: ScriptedBridgeOptions): void {
     'search:photos': () => ({ photos: data.photos, more: false }),
     'settings:get': () => settings,
     'settings:update': (request) => (settings = { ...settings, ...request }),
+    'network:get': () => network,
+    // The parser's words for a speed it cannot read (common/rate-text.ts), for the units the tests type.
+    'network:setLimits': (request) => {
+      const rate = (field: string, value: string): number | null => {
+        if (value.trim() === '' || value.trim().toLowerCase() === 'off') return null;
+        const match = /^(\d+(?:\.\d+)?)\s*(KB|MB|KiB|MiB)(?:\/s)?$/i.exec(value.trim());
+        const units: Record<string, number> = { kb: 1000, mb: 1_000_000, kib: 1024, mib: 1_048_576 };
+        if (!match) {
+          throw uiError(
+            'RATE_INVALID',
+            'Not a speed',
+            `${field}: "${value}" is not a speed: write it as 2MB/s, 500KB/s, 1.5MiB/s or off.`,
+          );
+        }
+        return Math.round(Number(match[1]) * (units[text(match[2]).toLowerCase()] ?? 1));
+      };
+      const limits = {
+        upBytesPerSec: rate('Upload limit', text(request['up'])),
+        downBytesPerSec: rate('Download limit', text(request['down'])),
+      };
+      network = { ...network, limits };
+      return network;
+    },
+    'network:setProxy': (request) => {
+      const url = request['url'];
+      const user = request['user'];
+      const password = request['password'];
+      const none = { source: 'none', effective: null, noProxy: null } as const;
+      network = {
+        ...network,
+        proxy:
+          typeof url !== 'string'
+            ? { url: null, user: null, hasPassword: false, ...none }
+            : {
+                url,
+                user: typeof user === 'string' ? user : null,
+                hasPassword:
+                  typeof user === 'string' &&
+                  (typeof password === 'string' || (password === undefined && network.proxy.hasPassword)),
+                source: 'manual',
+                effective: url,
+                noProxy: network.proxy.noProxy,
+              },
+      };
+      return network;
+    },
     'shell:openPath': () => ({}),
     'shell:showItem': () => ({}),
     'shell:openUrl': () => ({}),

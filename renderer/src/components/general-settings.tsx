@@ -144,7 +144,7 @@ export function GeneralSettings({ settings }: { settings: SettingsView }): JSX.E
  * replaces what is shown unless it was edited here. Never on the first render's effect: text typed
  * before it ran (a fast user, a test) would be put back to the stored value, and its Save turned off.
  */
-function useShownValue(stored: string): [string, (text: string) => void] {
+export function useShownValue(stored: string): [string, (text: string) => void] {
   const [text, setText] = useState(stored);
   const shown = useRef(stored);
   useEffect(() => {

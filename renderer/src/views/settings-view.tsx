@@ -1,4 +1,4 @@
-// Settings: folder pairs (add, choose their device folders, files on demand, versions, remove asking about the local files), account (sign-out asked first), general settings, about (desktop-app.md §2.7).
+// Settings: folder pairs (add, choose their device folders, files on demand, versions, remove asking about the local files), account (sign-out asked first), general settings, the network's limits and proxy, about (desktop-app.md §2.7).
 import { CloudDownload, FolderPlus, FolderTree, History, LogOut, Trash2 } from 'lucide-preact';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
@@ -7,6 +7,7 @@ import { BusyButton } from '../components/busy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { GeneralSettings } from '../components/general-settings.tsx';
+import { NetworkSettings } from '../components/network-settings.tsx';
 import { PairForm } from '../components/pair-form.tsx';
 import { PairOnDemand } from '../components/pair-on-demand.tsx';
 import { PairSelection } from '../components/pair-selection.tsx';
@@ -25,6 +26,7 @@ export function SettingsView(): JSX.Element {
       <FolderPairs />
       <Account />
       {current !== null && <GeneralSettings settings={current} />}
+      <NetworkSettings />
       <About />
     </div>
   );

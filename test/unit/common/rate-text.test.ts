@@ -1,6 +1,6 @@
 // A limit as people write it, read into bytes per second: the unit table, off, and what is refused.
 import { describe, expect, it } from 'vitest';
-import { parseRate, RateTextError } from '../../../common/rate-text.ts';
+import { parseRate, rateText, RateTextError } from '../../../common/rate-text.ts';
 
 describe('parseRate', () => {
   it('reads decimal and binary units, with or without /s, whatever the case', () => {
@@ -40,6 +40,25 @@ describe('parseRate', () => {
       expect(thrown, text).toBeInstanceOf(RateTextError);
       expect((thrown as RateTextError).code).toBe('RATE_INVALID');
       expect((thrown as RateTextError).message, text).toMatch(words);
+    }
+  });
+});
+
+describe('rateText', () => {
+  it('writes a limit back so that it reads as the same bytes, in the shortest unit that is exact', () => {
+    const cases: Array<[number, string]> = [
+      [2_000_000, '2MB/s'],
+      [1_572_864, '1.5MiB/s'],
+      [500_000, '500KB/s'],
+      [65_536, '64KiB/s'],
+      [1_000_000_000, '1GB/s'],
+      [1_234_567, '1234.567KB/s'],
+      [1001, '1.001KB/s'],
+      [1_572_865, '1572.865KB/s'],
+    ];
+    for (const [bytes, text] of cases) {
+      expect(rateText(bytes), String(bytes)).toBe(text);
+      expect(parseRate(rateText(bytes))).toBe(bytes);
     }
   });
 });
