@@ -10,28 +10,43 @@ import type { SyncOptions } from '../engine-options.ts';
 import type { PassIssue } from '../pass-report.ts';
 import { fitUploads, heldUploadIssue, marginOf } from './upload-room.ts';
 
+/** How old the last reading may be before a quiet poll asks again: the status's figure, not a guard. */
+const QUIET_READ_MS = 10 * 60_000;
+
 export class DeviceRoom {
   readonly #device: DeviceEndpoint;
   /** The last reading; undefined before the first, or when the last one failed. */
   #storage: DeviceStorage | undefined;
   /** Paths the device refused for want of space, with the free bytes known just after (undefined: none). */
   readonly #refused = new Map<RelativePath, number | undefined>();
+  /** When the space was last asked for (answered or not), in ms since the epoch. */
+  #askedAtMs = Number.NEGATIVE_INFINITY;
+  /** Uploads held for want of room in the pass under way, and in the one before it. */
+  #heldInPass = 0;
+  #heldBefore = 0;
 
   constructor(device: DeviceEndpoint) {
     this.#device = device;
   }
 
   /**
-   * At the start of every pass. A pass that asks the device for its changes (a poll, the first, `sync
-   * now`, `run --once`) reads the space once; one that trusts its cached listings (right after a local
-   * change) asks nothing more of the device than its own changes, and goes by the last reading less
-   * what went up since. A pass that is not a poll sends refused files again whatever the figure says:
-   * the user may have freed space the device does not count yet. Never fails the pass: a device
-   * without the endpoint, or a failed read, leaves the space unknown and the device's 507 to say when.
+   * At the start of every pass. A pass that is not a poll (the first, `sync now`, `run --once`) reads
+   * the space once, and sends refused files again whatever the figure says: the user may have freed
+   * space the device does not count yet. A poll reads it while an upload waits for room (so it goes as
+   * soon as there is some), else only when the last reading is QUIET_READ_MS old: an idle folder's poll
+   * stays one conditional listing per folder. A pass that trusts its cached listings (right after a
+   * local change) asks nothing more of the device than its own changes. Between readings the pass goes
+   * by the last one less what went up since. Never fails the pass: a device without the endpoint, or a
+   * failed read, leaves the space unknown and the device's 507 to say when.
    */
   async beginPass(options: Pick<SyncOptions, 'signal' | 'remote' | 'scopeRemoteChanges'>): Promise<void> {
-    if (options.scopeRemoteChanges !== true) this.#refused.clear();
-    if (options.remote !== 'trust-cache') await this.#read(options.signal);
+    const poll = options.scopeRemoteChanges === true;
+    if (!poll) this.#refused.clear();
+    this.#heldBefore = this.#heldInPass;
+    this.#heldInPass = 0;
+    if (options.remote === 'trust-cache') return;
+    const waiting = this.#heldBefore > 0 || this.#refused.size > 0;
+    if (!poll || waiting || Date.now() - this.#askedAtMs >= QUIET_READ_MS) await this.#read(options.signal);
   }
 
   /** The last reading, for the status; nothing when the device has not said. */
@@ -45,6 +60,7 @@ export class DeviceRoom {
   /** The round's plan without the uploads that cannot fit, and an issue for each of them. */
   holdUploads(operations: readonly Operation[]): { operations: Operation[]; issues: PassIssue[] } {
     const fitted = fitUploads(operations, this.#storage, this.#refused);
+    this.#heldInPass += fitted.held.length;
     return { operations: fitted.operations, issues: fitted.held.map(heldUploadIssue) };
   }
 
@@ -88,6 +104,7 @@ export class DeviceRoom {
   }
 
   async #read(signal: AbortSignal | undefined): Promise<void> {
+    this.#askedAtMs = Date.now();
     try {
       this.#storage = await readDeviceStorage(this.#device, { signal });
     } catch (error) {

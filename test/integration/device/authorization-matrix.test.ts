@@ -205,6 +205,12 @@ const routes: RouteCase[] = [
     expected: SEARCH,
   },
   {
+    // The whole device's space, the same for every user (one disk, no quota per user); never a share's.
+    route: 'GET /v2/device/storage',
+    request: () => ({ method: 'GET', path: '/sdk/v2/device/storage' }),
+    expected: row(200, 200, 200, 200, 200, 403, 401),
+  },
+  {
     route: 'POST /v1/filePerms',
     request: (t) => ({
       method: 'POST',
