@@ -1,5 +1,6 @@
 // Test runner settings; the JSON report is what .ci/run counts.
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './test/helpers/duration-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,8 @@ export default defineConfig({
     // Most of a test's time waits on the device, a child process or the file system, not on a core:
     // the suite went from 895 s to 551 s, every test passing (2026-11-28).
     maxWorkers: 2,
+    // The longest files first (test/durations.json), so no long file runs alone at the end.
+    sequence: { sequencer: DurationSequencer },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
