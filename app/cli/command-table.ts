@@ -1,48 +1,24 @@
 // The table of `mch-sync` subcommands: each one's usage, options and what runs it (main.ts parses and dispatches).
 import type { ParseArgsConfig } from 'node:util';
 import type { CommandContext } from './terminal/cli-context.ts';
-import { runDevices } from './account-commands/devices-command.ts';
-import { INTEGRATE_USAGE, runIntegrate } from './integrate-command.ts';
-import { ACT_COMMAND } from './act-command.ts';
-import { runLogin } from './account-commands/login-command.ts';
-import { runLogout } from './account-commands/logout-command.ts';
-import { runRun } from './sync-commands/run-command.ts';
 import { DEVICES_USAGE, LOGIN_USAGE, LOGOUT_USAGE, RUN_USAGE, WHOAMI_USAGE } from './usage.ts';
-import { runWhoami } from './account-commands/whoami-command.ts';
-import { PAUSE_USAGE, runPause } from './sync-commands/pause-command.ts';
-import { RESUME_USAGE, runResume } from './sync-commands/resume-command.ts';
-import { METERED_USAGE, runMetered } from './sync-commands/metered-command.ts';
-import { runStatus, STATUS_USAGE } from './sync-commands/status-command.ts';
-import { FOLDERS_USAGE, runFolders } from './sync-commands/folders-command.ts';
-import { runUi, UI_USAGE } from './ui-command.ts';
-import { runShare, SHARE_USAGE } from './share-commands/share-command.ts';
-import { runShares, SHARES_USAGE } from './share-commands/shares-command.ts';
-import { runUnshare, UNSHARE_USAGE } from './share-commands/unshare-command.ts';
-import { PHOTOS_USAGE, runPhotos } from './search-commands/photos-command.ts';
-import { runSearch, SEARCH_USAGE } from './search-commands/search-command.ts';
-import { EXCLUDE_USAGE, runExclude } from './selection-commands/exclude-command.ts';
-import { INCLUDE_USAGE, runInclude } from './selection-commands/include-command.ts';
-import { runSelect, SELECT_USAGE } from './selection-commands/select-command.ts';
-import { PIN_USAGE, runPin } from './on-demand-commands/pin-command.ts';
-import { runState, STATE_USAGE } from './state-commands/state-command.ts';
-import { runUnpin, UNPIN_USAGE } from './on-demand-commands/unpin-command.ts';
-import { FREE_USAGE, runFree } from './on-demand-commands/free-command.ts';
-import { runVersions, VERSIONS_USAGE } from './version-commands/versions-command.ts';
-import { RESTORE_USAGE, runRestore } from './version-commands/restore-command.ts';
-import { DELETED_USAGE, runDeleted } from './version-commands/deleted-command.ts';
-import { CONFLICTS_USAGE, runConflicts } from './version-commands/conflicts-command.ts';
-import { LIMITS_USAGE, runLimits } from './network-commands/limits-command.ts';
-import { PROXY_USAGE, runProxy } from './network-commands/proxy-command.ts';
-import { RESOLVE_USAGE, runResolve } from './version-commands/resolve-command.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | undefined>;
 
 export interface Command {
-  usage: string;
   options: Options;
   /** Whether the command takes arguments besides its options (the words of `search`). */
   takesArguments?: boolean;
+  /**
+   * The command's own module, loaded only when it is the one given (its usage and what runs it): a
+   * command loads what it uses, not every other command's code (`--help` of one command, `status`).
+   */
+  load: () => Promise<LoadedCommand>;
+}
+
+export interface LoadedCommand {
+  usage: string;
   run: (context: CommandContext, values: Values, args: string[]) => Promise<number>;
 }
 
@@ -52,7 +28,6 @@ const FOLDER_OPTION: Options = { folder: { type: 'string' } };
 /** Every subcommand of `mch-sync`: its usage, options and what runs it. */
 export const COMMANDS: Record<string, Command> = {
   login: {
-    usage: LOGIN_USAGE,
     options: {
       'config-url': { type: 'string' },
       username: { type: 'string' },
@@ -60,18 +35,34 @@ export const COMMANDS: Record<string, Command> = {
       device: { type: 'string' },
       'no-browser': { type: 'boolean' },
     },
-    run: (context, values) => runLogin(context, values),
+    load: async () => {
+      const m = await import('./account-commands/login-command.ts');
+      return { usage: LOGIN_USAGE, run: (context, values) => m.runLogin(context, values) };
+    },
   },
-  logout: { usage: LOGOUT_USAGE, options: {}, run: (context) => runLogout(context) },
-  whoami: { usage: WHOAMI_USAGE, options: JSON_OPTION, run: (context, values) => runWhoami(context, values) },
-  devices: {
-    usage: DEVICES_USAGE,
+  logout: {
+    options: {},
+    load: async () => {
+      const m = await import('./account-commands/logout-command.ts');
+      return { usage: LOGOUT_USAGE, run: (context) => m.runLogout(context) };
+    },
+  },
+  whoami: {
     options: JSON_OPTION,
-    run: (context, values) => runDevices(context, values),
+    load: async () => {
+      const m = await import('./account-commands/whoami-command.ts');
+      return { usage: WHOAMI_USAGE, run: (context, values) => m.runWhoami(context, values) };
+    },
+  },
+  devices: {
+    options: JSON_OPTION,
+    load: async () => {
+      const m = await import('./account-commands/devices-command.ts');
+      return { usage: DEVICES_USAGE, run: (context, values) => m.runDevices(context, values) };
+    },
   },
   // Exits 3 when a pass was held for a choice (EXIT_HELD in run-command.ts).
   run: {
-    usage: RUN_USAGE,
     options: {
       folder: { type: 'string' },
       'remote-folder': { type: 'string' },
@@ -81,31 +72,41 @@ export const COMMANDS: Record<string, Command> = {
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
-    run: (context, values) => runRun(context, values),
+    load: async () => {
+      const m = await import('./sync-commands/run-command.ts');
+      return { usage: RUN_USAGE, run: (context, values) => m.runRun(context, values) };
+    },
   },
   status: {
-    usage: STATUS_USAGE,
     options: { ...FOLDER_OPTION, ...JSON_OPTION },
-    run: (context, values) => runStatus(context, values),
+    load: async () => {
+      const m = await import('./sync-commands/status-command.ts');
+      return { usage: m.STATUS_USAGE, run: (context, values) => m.runStatus(context, values) };
+    },
   },
   pause: {
-    usage: PAUSE_USAGE,
     options: { ...FOLDER_OPTION, for: { type: 'string' } },
-    run: (context, values) => runPause(context, values),
+    load: async () => {
+      const m = await import('./sync-commands/pause-command.ts');
+      return { usage: m.PAUSE_USAGE, run: (context, values) => m.runPause(context, values) };
+    },
   },
   metered: {
-    usage: METERED_USAGE,
     options: FOLDER_OPTION,
     takesArguments: true,
-    run: (context, values, args) => runMetered(context, values, args),
+    load: async () => {
+      const m = await import('./sync-commands/metered-command.ts');
+      return { usage: m.METERED_USAGE, run: (context, values, args) => m.runMetered(context, values, args) };
+    },
   },
   resume: {
-    usage: RESUME_USAGE,
     options: { ...FOLDER_OPTION, 'confirm-deletes': { type: 'boolean' }, restore: { type: 'boolean' } },
-    run: (context, values) => runResume(context, values),
+    load: async () => {
+      const m = await import('./sync-commands/resume-command.ts');
+      return { usage: m.RESUME_USAGE, run: (context, values) => m.runResume(context, values) };
+    },
   },
   share: {
-    usage: SHARE_USAGE,
     options: {
       new: { type: 'boolean' },
       copy: { type: 'boolean' },
@@ -113,17 +114,27 @@ export const COMMANDS: Record<string, Command> = {
       ...JSON_OPTION,
     },
     takesArguments: true,
-    run: (context, values, args) => runShare(context, values, args),
+    load: async () => {
+      const m = await import('./share-commands/share-command.ts');
+      return { usage: m.SHARE_USAGE, run: (context, values, args) => m.runShare(context, values, args) };
+    },
   },
-  shares: { usage: SHARES_USAGE, options: JSON_OPTION, run: (context, values) => runShares(context, values) },
+  shares: {
+    options: JSON_OPTION,
+    load: async () => {
+      const m = await import('./share-commands/shares-command.ts');
+      return { usage: m.SHARES_USAGE, run: (context, values) => m.runShares(context, values) };
+    },
+  },
   unshare: {
-    usage: UNSHARE_USAGE,
     options: {},
     takesArguments: true,
-    run: (context, _values, args) => runUnshare(context, args),
+    load: async () => {
+      const m = await import('./share-commands/unshare-command.ts');
+      return { usage: m.UNSHARE_USAGE, run: (context, _values, args) => m.runUnshare(context, args) };
+    },
   },
   search: {
-    usage: SEARCH_USAGE,
     options: {
       limit: { type: 'string' },
       all: { type: 'boolean' },
@@ -131,10 +142,12 @@ export const COMMANDS: Record<string, Command> = {
       ...JSON_OPTION,
     },
     takesArguments: true,
-    run: (context, values, args) => runSearch(context, values, args),
+    load: async () => {
+      const m = await import('./search-commands/search-command.ts');
+      return { usage: m.SEARCH_USAGE, run: (context, values, args) => m.runSearch(context, values, args) };
+    },
   },
   photos: {
-    usage: PHOTOS_USAGE,
     options: {
       from: { type: 'string' },
       to: { type: 'string' },
@@ -142,10 +155,12 @@ export const COMMANDS: Record<string, Command> = {
       videos: { type: 'boolean' },
       ...JSON_OPTION,
     },
-    run: (context, values) => runPhotos(context, values),
+    load: async () => {
+      const m = await import('./search-commands/photos-command.ts');
+      return { usage: m.PHOTOS_USAGE, run: (context, values) => m.runPhotos(context, values) };
+    },
   },
   folders: {
-    usage: FOLDERS_USAGE,
     options: {
       ...FOLDER_OPTION,
       'remote-folder': { type: 'string' },
@@ -162,15 +177,19 @@ export const COMMANDS: Record<string, Command> = {
       ...JSON_OPTION,
     },
     takesArguments: true,
-    run: (context, values, args) => runFolders(context, values, args),
+    load: async () => {
+      const m = await import('./sync-commands/folders-command.ts');
+      return { usage: m.FOLDERS_USAGE, run: (context, values, args) => m.runFolders(context, values, args) };
+    },
   },
   select: {
-    usage: SELECT_USAGE,
     options: { ...FOLDER_OPTION, depth: { type: 'string' }, ...JSON_OPTION },
-    run: (context, values) => runSelect(context, values),
+    load: async () => {
+      const m = await import('./selection-commands/select-command.ts');
+      return { usage: m.SELECT_USAGE, run: (context, values) => m.runSelect(context, values) };
+    },
   },
   exclude: {
-    usage: EXCLUDE_USAGE,
     options: {
       ...FOLDER_OPTION,
       'remove-local': { type: 'boolean' },
@@ -178,46 +197,63 @@ export const COMMANDS: Record<string, Command> = {
       ...JSON_OPTION,
     },
     takesArguments: true,
-    run: (context, values, args) => runExclude(context, values, args),
+    load: async () => {
+      const m = await import('./selection-commands/exclude-command.ts');
+      return { usage: m.EXCLUDE_USAGE, run: (context, values, args) => m.runExclude(context, values, args) };
+    },
   },
   include: {
-    usage: INCLUDE_USAGE,
     options: { ...FOLDER_OPTION, ...JSON_OPTION },
     takesArguments: true,
-    run: (context, values, args) => runInclude(context, values, args),
+    load: async () => {
+      const m = await import('./selection-commands/include-command.ts');
+      return { usage: m.INCLUDE_USAGE, run: (context, values, args) => m.runInclude(context, values, args) };
+    },
   },
   state: {
-    usage: STATE_USAGE,
     options: JSON_OPTION,
     takesArguments: true,
-    run: (context, values, args) => runState(context, values, args),
+    load: async () => {
+      const m = await import('./state-commands/state-command.ts');
+      return { usage: m.STATE_USAGE, run: (context, values, args) => m.runState(context, values, args) };
+    },
   },
   pin: {
-    usage: PIN_USAGE,
     options: JSON_OPTION,
     takesArguments: true,
-    run: (context, values, args) => runPin(context, values, args),
+    load: async () => {
+      const m = await import('./on-demand-commands/pin-command.ts');
+      return { usage: m.PIN_USAGE, run: (context, values, args) => m.runPin(context, values, args) };
+    },
   },
   unpin: {
-    usage: UNPIN_USAGE,
     options: JSON_OPTION,
     takesArguments: true,
-    run: (context, values, args) => runUnpin(context, values, args),
+    load: async () => {
+      const m = await import('./on-demand-commands/unpin-command.ts');
+      return { usage: m.UNPIN_USAGE, run: (context, values, args) => m.runUnpin(context, values, args) };
+    },
   },
   free: {
-    usage: FREE_USAGE,
     options: JSON_OPTION,
     takesArguments: true,
-    run: (context, values, args) => runFree(context, values, args),
+    load: async () => {
+      const m = await import('./on-demand-commands/free-command.ts');
+      return { usage: m.FREE_USAGE, run: (context, values, args) => m.runFree(context, values, args) };
+    },
   },
   versions: {
-    usage: VERSIONS_USAGE,
     options: { clear: { type: 'boolean' }, ...FOLDER_OPTION, yes: { type: 'boolean' }, ...JSON_OPTION },
     takesArguments: true,
-    run: (context, values, args) => runVersions(context, values, args),
+    load: async () => {
+      const m = await import('./version-commands/versions-command.ts');
+      return {
+        usage: m.VERSIONS_USAGE,
+        run: (context, values, args) => m.runVersions(context, values, args),
+      };
+    },
   },
   restore: {
-    usage: RESTORE_USAGE,
     options: {
       version: { type: 'string' },
       to: { type: 'string' },
@@ -227,46 +263,60 @@ export const COMMANDS: Record<string, Command> = {
       ...JSON_OPTION,
     },
     takesArguments: true,
-    run: (context, values, args) => runRestore(context, values, args),
+    load: async () => {
+      const m = await import('./version-commands/restore-command.ts');
+      return { usage: m.RESTORE_USAGE, run: (context, values, args) => m.runRestore(context, values, args) };
+    },
   },
   deleted: {
-    usage: DELETED_USAGE,
     options: { ...FOLDER_OPTION, since: { type: 'string' }, ...JSON_OPTION },
-    run: (context, values) => runDeleted(context, values),
+    load: async () => {
+      const m = await import('./version-commands/deleted-command.ts');
+      return { usage: m.DELETED_USAGE, run: (context, values) => m.runDeleted(context, values) };
+    },
   },
   conflicts: {
-    usage: CONFLICTS_USAGE,
     options: { ...FOLDER_OPTION, ...JSON_OPTION },
-    run: (context, values) => runConflicts(context, values),
+    load: async () => {
+      const m = await import('./version-commands/conflicts-command.ts');
+      return { usage: m.CONFLICTS_USAGE, run: (context, values) => m.runConflicts(context, values) };
+    },
   },
   resolve: {
-    usage: RESOLVE_USAGE,
     options: { keep: { type: 'string' }, ...JSON_OPTION },
     takesArguments: true,
-    run: (context, values, args) => runResolve(context, values, args),
+    load: async () => {
+      const m = await import('./version-commands/resolve-command.ts');
+      return { usage: m.RESOLVE_USAGE, run: (context, values, args) => m.runResolve(context, values, args) };
+    },
   },
   ui: {
-    usage: UI_USAGE,
     options: { port: { type: 'string' }, 'no-open': { type: 'boolean' } },
-    run: (context, values) => runUi(context, values),
+    load: async () => {
+      const m = await import('./ui-command.ts');
+      return { usage: m.UI_USAGE, run: (context, values) => m.runUi(context, values) };
+    },
   },
   integrate: {
-    usage: INTEGRATE_USAGE,
     options: {
       install: { type: 'boolean' },
       remove: { type: 'boolean' },
       status: { type: 'boolean' },
       command: { type: 'string' },
     },
-    run: (context, values) => runIntegrate(context, values),
+    load: async () => {
+      const m = await import('./integrate-command.ts');
+      return { usage: m.INTEGRATE_USAGE, run: (context, values) => m.runIntegrate(context, values) };
+    },
   },
   limits: {
-    usage: LIMITS_USAGE,
     options: { up: { type: 'string' }, down: { type: 'string' }, ...JSON_OPTION },
-    run: (context, values) => runLimits(context, values),
+    load: async () => {
+      const m = await import('./network-commands/limits-command.ts');
+      return { usage: m.LIMITS_USAGE, run: (context, values) => m.runLimits(context, values) };
+    },
   },
   proxy: {
-    usage: PROXY_USAGE,
     options: {
       set: { type: 'string' },
       user: { type: 'string' },
@@ -275,7 +325,17 @@ export const COMMANDS: Record<string, Command> = {
       show: { type: 'boolean' },
       ...JSON_OPTION,
     },
-    run: (context, values) => runProxy(context, values),
+    load: async () => {
+      const m = await import('./network-commands/proxy-command.ts');
+      return { usage: m.PROXY_USAGE, run: (context, values) => m.runProxy(context, values) };
+    },
   },
-  act: ACT_COMMAND,
+  act: {
+    options: { notify: { type: 'boolean' } },
+    takesArguments: true,
+    load: async () => {
+      const { ACT_COMMAND } = await import('./act-command.ts');
+      return { usage: ACT_COMMAND.usage, run: ACT_COMMAND.run };
+    },
+  },
 };

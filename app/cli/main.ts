@@ -64,10 +64,12 @@ export async function runCli(argv: string[], given: CliDependencies): Promise<nu
       }
       throw new UsageError('No command given.', MAIN_USAGE);
     }
-    const command = COMMANDS[name];
-    if (command === undefined) {
+    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (entry === undefined) {
       throw new UsageError(`Unknown command "${name}": use ${Object.keys(COMMANDS).join(', ')}.`, MAIN_USAGE);
     }
+    // Only the command given is loaded, with what it imports (a start loads what it uses).
+    const command = { ...entry, ...(await entry.load()) };
     const { values, positionals } = parse(rest, command.options, command.usage);
     if (values['help'] === true || global['help'] === true) {
       deps.stdout(`${command.usage}\n`);
