@@ -47,8 +47,12 @@ export const DEFAULT_HOME_RECHECK_MS = 45_000;
 /** A failed request starts a check at most this often, so a device that is off is not probed per request. */
 const MIN_FAILURE_CHECK_GAP_MS = 1000;
 
+/** A probe that threw instead of answering with why: the address did not answer. */
+const PROBE_THREW = 'probe-threw' as const;
+
 /** An answer that proves the address reaches the device, even though the request itself was refused. */
-function answered(error: ApiError | undefined): boolean {
+function answered(error: ApiError | undefined | typeof PROBE_THREW): boolean {
+  if (error === PROBE_THREW) return false;
   return error === undefined || error.code === 'AUTH_REQUIRED' || error.code === 'FORBIDDEN';
 }
 
@@ -171,7 +175,7 @@ export class DeviceRoute extends EventEmitter<{ change: [RouteState]; stopped: [
   async #checkAll(): Promise<void> {
     const signal = this.#stopped.signal;
     const results = await Promise.all(
-      this.#addresses.map((address) => this.#probe(address.url, signal).catch(() => undefined)),
+      this.#addresses.map((address) => this.#probe(address.url, signal).catch(() => PROBE_THREW)),
     );
     if (signal.aborted) return;
     const best = this.#addresses.find((_address, index) => answered(results[index]));
@@ -184,7 +188,7 @@ export class DeviceRoute extends EventEmitter<{ change: [RouteState]; stopped: [
     const home = this.#addresses.find((address) => address.via === 'home');
     if (home === undefined || this.#current.via === 'home' || this.#checking !== undefined) return;
     const signal = this.#stopped.signal;
-    const error = await this.#probe(home.url, signal).catch(() => undefined);
+    const error = await this.#probe(home.url, signal).catch(() => PROBE_THREW);
     if (signal.aborted || !answered(error) || this.#checking !== undefined) return;
     this.#checkedAt = this.#now();
     this.#settle(home);

@@ -92,6 +92,16 @@ describe('DeviceRoute', () => {
     expect(made.connection).toEqual({ via: 'home', reachable: true });
   });
 
+  it('takes a probe that throws for an address that does not answer', async () => {
+    const made = route({
+      addresses,
+      current: HOME,
+      probe: (url) => (url === HOME ? Promise.reject(new Error('broken')) : Promise.resolve(undefined)),
+    });
+    await made.check();
+    expect(made.connection).toEqual({ via: 'relay', reachable: true });
+  });
+
   it('checks once for many failed requests at a time, and only for failures on the address in use', async () => {
     const { asked, probe } = probes({ [HOME]: false, [RELAY]: true });
     const made = route({ addresses, current: HOME, probe });
