@@ -80,34 +80,22 @@ function LimitsForm({
     >
       <h3>Upload and download limits</h3>
       <div class="network-fields">
-        <div class="field">
-          <label for={ids.up}>Upload limit</label>
-          <input
-            id={ids.up}
-            type="text"
-            placeholder="off"
-            autocomplete="off"
-            spellcheck={false}
-            aria-describedby={ids.hint}
-            aria-invalid={invalid('Upload limit')}
-            value={up}
-            onInput={edit(setUp)}
-          />
-        </div>
-        <div class="field">
-          <label for={ids.down}>Download limit</label>
-          <input
-            id={ids.down}
-            type="text"
-            placeholder="off"
-            autocomplete="off"
-            spellcheck={false}
-            aria-describedby={ids.hint}
-            aria-invalid={invalid('Download limit')}
-            value={down}
-            onInput={edit(setDown)}
-          />
-        </div>
+        <RateField
+          id={ids.up}
+          label="Upload limit"
+          hint={ids.hint}
+          invalid={invalid('Upload limit')}
+          value={up}
+          onInput={edit(setUp)}
+        />
+        <RateField
+          id={ids.down}
+          label="Download limit"
+          hint={ids.hint}
+          invalid={invalid('Download limit')}
+          value={down}
+          onInput={edit(setDown)}
+        />
       </div>
       <p class="hint" id={ids.hint}>
         A speed such as 2MB/s, 500KB/s or 1.5MiB/s (KB = 1000 bytes, KiB = 1024); empty or off for no limit.
@@ -125,6 +113,33 @@ function LimitsForm({
         </BusyButton>
       </div>
     </form>
+  );
+}
+
+/** One speed field of the limits form: its label, the shared hint, and marked when the core refused it. */
+function RateField(props: {
+  id: string;
+  label: string;
+  hint: string;
+  invalid: boolean;
+  value: string;
+  onInput: (event: JSX.TargetedEvent<HTMLInputElement>) => void;
+}): JSX.Element {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="text"
+        placeholder="off"
+        autocomplete="off"
+        spellcheck={false}
+        aria-describedby={props.hint}
+        aria-invalid={props.invalid}
+        value={props.value}
+        onInput={props.onInput}
+      />
+    </div>
   );
 }
 
