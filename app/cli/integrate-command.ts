@@ -1,6 +1,5 @@
 // `mch-sync integrate --install|--remove|--status [--command CMD]`: the file managers' "Copy share link" entries for this user.
 import { homedir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { assertNever } from '../../common/errors.ts';
 import { describeEntry } from '../integrate/entry-description.ts';
 import { ownCommand, profileWords, resolveProgram, splitCommandLine } from '../integrate/entry-command.ts';
@@ -16,6 +15,7 @@ import {
 import { IntegrateError } from '../integrate/integrate-errors.ts';
 import { shellWord } from '../integrate/quoting.ts';
 import { defaultProfileDir } from '../profile/profile-dir.ts';
+import { ownBinPath } from './own-bin.ts';
 import { UsageError, type CommandContext } from './terminal/cli-context.ts';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -48,8 +48,6 @@ they start: restart them after --install (nautilus -q, nemo -q, caja -q, thunar 
 
 Exit codes: 0 done, 1 an entry could not be changed (the others were), 2 usage error.`;
 
-/** This installation's entry point, which the entries run with this Node. */
-const OWN_BIN = fileURLToPath(new URL('../../bin/mch-sync.js', import.meta.url));
 
 type Mode = 'install' | 'remove' | 'status';
 
@@ -96,7 +94,7 @@ export async function runIntegrate(context: CommandContext, values: Values): Pro
 
 /** The command's program and first words: `--command` (usage error if unusable), else this mch-sync. */
 function commandWords(text: string | boolean | undefined, env: NodeJS.ProcessEnv): string[] {
-  if (typeof text !== 'string') return ownCommand({ execPath: process.execPath, binPath: OWN_BIN });
+  if (typeof text !== 'string') return ownCommand({ execPath: process.execPath, binPath: ownBinPath() });
   try {
     return resolveProgram(splitCommandLine(text), { env, cwd: process.cwd() });
   } catch (error) {

@@ -12,6 +12,7 @@ import type { WindowRoute } from '../../common/window-route.ts';
 import { StateError } from '../file-state/state-errors.ts';
 import { UiCore } from '../ui/ui-core.ts';
 import { terminalSafe } from '../search/terminal-text.ts';
+import { ownBinPath } from './own-bin.ts';
 import { UsageError, type CommandContext } from './terminal/cli-context.ts';
 
 export const UI_USAGE = `Usage: mch-sync [--profile DIR] ui [--port N] [--no-open]
@@ -28,8 +29,6 @@ Options:
 
 type Values = Record<string, string | boolean | undefined>;
 
-/** This installation's entry point, which the entries and the autostart entry run with this Node. */
-const OWN_BIN = fileURLToPath(new URL('../../bin/mch-sync.js', import.meta.url));
 
 /**
  * What the window's system switches do in the headless host. The file-manager entries run
@@ -45,7 +44,7 @@ export function headlessSwitches(
   const home = env['HOME'] ?? homedir();
   const defaultProfile = profileDir === defaultProfileDir(env, process.platform, home);
   const base = [
-    ...ownCommand({ execPath: process.execPath, binPath: OWN_BIN }),
+    ...ownCommand({ execPath: process.execPath, binPath: ownBinPath() }),
     ...profileWords(profileDir, defaultProfile),
   ];
   const autostart = autostartFor({
