@@ -1,11 +1,19 @@
 // Runs the mch-sync command as a user does, and an in-memory keychain for in-process tests.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeytarApi } from '../../app/auth/secrets/keychain-store.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const MCH_SYNC_BIN = join(ROOT, 'bin', 'mch-sync.js');
+
+/**
+ * One compile cache for every command a test run starts: bin/mch-sync.js keeps V8's code under the
+ * user's cache folder, and most tests give each profile a HOME of its own, so each start would compile
+ * everything again and write a cache nobody reads.
+ */
+const TEST_COMPILE_CACHE = join(tmpdir(), `mch-sync-test-compile-cache-${process.getuid?.() ?? 'user'}`);
 
 export interface CliRun {
   code: number | null;
@@ -18,7 +26,11 @@ export interface CliRun {
  * ever writes to the keychain of the machine it runs on; no inherited profile.
  */
 export function cliEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, MCH_SECRET_STORE: 'file' };
+  const env: NodeJS.ProcessEnv = {
+    NODE_COMPILE_CACHE: TEST_COMPILE_CACHE,
+    ...process.env,
+    MCH_SECRET_STORE: 'file',
+  };
   delete env['MCH_PROFILE'];
   // The client honours the proxy variables (README, Networks) and, as curl, makes no exception for
   // loopback: a machine's own proxy would carry every test's traffic to the device on 127.0.0.1. The
