@@ -4,12 +4,8 @@ import { MchError } from '../../common/errors.ts';
 import type { SyncStatus } from '../../common/sync-status.ts';
 import { ISSUE_REMEDIES } from '../sync/pass-report.ts';
 import { ControlError } from './control-errors.ts';
-import {
-  versionsActionSchema,
-  versionsOutcomeSchema,
-  type VersionsAction,
-  type VersionsOutcome,
-} from './versions-control.ts';
+import type { VersionsAction, VersionsOutcome } from '../versions/versions-actions.ts';
+import { versionsActionSchema, versionsOutcomeSchema } from './versions-control.ts';
 
 export type ControlRequest =
   | { op: 'status' }

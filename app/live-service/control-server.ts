@@ -15,7 +15,7 @@ import {
   type FreeCounts,
 } from './control-protocol.ts';
 import { isNamedPipe, prepareControlSocketDir } from './control-socket-path.ts';
-import type { VersionsAction, VersionsOutcome } from './versions-control.ts';
+import type { VersionsAction, VersionsOutcome } from '../versions/versions-actions.ts';
 
 /** What the live service does for each request; the answer is `status()` after it returns. */
 export interface ControlHandler {

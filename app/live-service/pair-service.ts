@@ -33,7 +33,7 @@ import {
   versionsLogLine,
   type VersionsAction,
   type VersionsOutcome,
-} from './versions-control.ts';
+} from '../versions/versions-actions.ts';
 
 export interface PairServiceOptions {
   profileDir: string;

@@ -5,7 +5,7 @@ import { VersionsError } from '../../versions/versions-errors.ts';
 import type { CommandContext } from '../terminal/cli-context.ts';
 import { restoredJson, type RestoreReport } from './restore-report.ts';
 import { restoreFromTrash } from './trashed-files.ts';
-import type { VersionsAction } from '../../live-service/versions-control.ts';
+import type { VersionsAction } from '../../versions/versions-actions.ts';
 import { changeVersions, outcomeOf } from './versions-access.ts';
 import { placesOfFolder, userPath, type VersionsPlace } from './versions-place.ts';
 import { localTime } from './versions-words.ts';

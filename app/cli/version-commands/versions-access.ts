@@ -11,7 +11,7 @@ import {
   carryOutVersions,
   type VersionsAction,
   type VersionsOutcome,
-} from '../../live-service/versions-control.ts';
+} from '../../versions/versions-actions.ts';
 import { acquireFolderLock, folderLockPath } from '../../profile/folder-lock.ts';
 import { terminalSafe } from '../../search/terminal-text.ts';
 import type { PairVersionsPlace } from '../../versions/version-restore.ts';

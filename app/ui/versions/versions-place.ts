@@ -2,7 +2,7 @@
 import { basename, join } from 'node:path';
 import type { EngineState } from '../../../common/sync-status.ts';
 import { folderKey } from '../../index/index-db.ts';
-import type { VersionsAction, VersionsOutcome } from '../../live-service/versions-control.ts';
+import type { VersionsAction, VersionsOutcome } from '../../versions/versions-actions.ts';
 import { findPairOf, type FolderPair } from '../../profile/folder-pairs.ts';
 import { readPairOnDemand, syncRootOf } from '../../profile/pair-on-demand.ts';
 import type { PairVersionsPlace } from '../../versions/version-restore.ts';

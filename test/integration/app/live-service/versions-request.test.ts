@@ -5,7 +5,7 @@ import type { SyncStatus } from '../../../../common/sync-status.ts';
 import { askService } from '../../../../app/live-service/control-client.ts';
 import { startControlServer } from '../../../../app/live-service/control-server.ts';
 import { controlSocketPath } from '../../../../app/live-service/control-socket-path.ts';
-import type { VersionsAction, VersionsOutcome } from '../../../../app/live-service/versions-control.ts';
+import type { VersionsAction, VersionsOutcome } from '../../../../app/versions/versions-actions.ts';
 import { waitFor } from '../../../helpers/on-demand-cli.ts';
 
 const status: SyncStatus = {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../../../common/sync-status.ts';
 import { encodeMessage, parseAnswer, parseRequest } from '../../../../app/live-service/control-protocol.ts';
-import type { VersionsAction, VersionsOutcome } from '../../../../app/live-service/versions-control.ts';
-import { changesFolder } from '../../../../app/live-service/versions-control.ts';
+import type { VersionsAction, VersionsOutcome } from '../../../../app/versions/versions-actions.ts';
+import { changesFolder } from '../../../../app/versions/versions-actions.ts';
 
 const status: SyncStatus = {
   state: 'idle',

@@ -21,7 +21,7 @@ import {
   carryOutVersions,
   changesFolder,
   type VersionsAction,
-} from '../../../../app/live-service/versions-control.ts';
+} from '../../../../app/versions/versions-actions.ts';
 import { readPairVersions } from '../../../../app/profile/pair-versions.ts';
 import { VersionStore } from '../../../../app/sync/versions/version-store.ts';
 import { moveToTrash } from '../../../../app/sync/trash/local-trash.ts';
