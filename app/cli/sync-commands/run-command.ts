@@ -31,8 +31,8 @@ import { commandContext, stoppedByUser, UsageError, type CommandContext } from '
 import { deviceRoute, routeChoice } from '../../auth/device-address.ts';
 import { lockSyncedFolder } from '../../profile/folder-lock.ts';
 import { LimitsWatcher, limitsInWords } from '../../auth/limits-watcher.ts';
-import { runLive, startNetwork, startStates } from './run-live.ts';
 import type { NetworkMonitor } from '../../network/network-monitor.ts';
+import type * as RunLive from './run-live.ts';
 import { checkLocalFolder, readRequest, type RunRequest } from './run-request.ts';
 import { formatRunSummary } from './run-summary.ts';
 import { shownPath } from '../terminal/issue-lines.ts';
@@ -41,6 +41,14 @@ import { safeText } from '../terminal/output.ts';
 import { RUN_USAGE } from '../usage.ts';
 
 type Values = Record<string, string | boolean | undefined>;
+
+/**
+ * The live service and what only it uses (the state service, the network watch, the live display),
+ * loaded when a run is live: `run --once` (a script's, the benches') starts without them.
+ */
+function liveRunning(): Promise<typeof RunLive> {
+  return import('./run-live.ts');
+}
 
 /** Exit code of a pass held for a choice: a mass delete or an emptied folder (0 done, 1 failed, 2 usage error). */
 export const EXIT_HELD = 3;
@@ -121,6 +129,7 @@ async function runFolder(
     if (!request.once) {
       route.start();
       try {
+        const { runLive } = await liveRunning();
         return await runLive(context, {
           ...request,
           client,
@@ -233,6 +242,7 @@ async function runEveryPair(context: CommandContext, values: Values): Promise<nu
     'remote-folder': pair.remoteFolder,
   });
   if (values['once'] === true) return everyPairOnce(context, pairs, valuesOf, values['json'] === true);
+  const { startNetwork, startStates } = await liveRunning();
   // One state service for the process (one socket per running client), closed after every pair.
   const states = await startStates(context);
   // One watch of the network for every pair (one bus connection), like the state service.
