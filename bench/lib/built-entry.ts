@@ -1,23 +1,17 @@
-// The compiled CLI as a command: `npm run build`, then an entry like bin/mch-sync.js that runs dist/.
+// The command as `npm run install-cli` installs it (the compiled build, no sources), for benches that time whole processes.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const BUILT_MAIN = new URL('../../dist/app/cli/main.js', import.meta.url).href;
-const BUILT_HEAP_GROWTH = new URL('../../dist/app/system/heap-growth.js', import.meta.url).href;
+const INSTALL_CLI = fileURLToPath(new URL('../../scripts/install-cli.ts', import.meta.url));
 
-/** Builds the app and writes an entry like bin/mch-sync.js that runs the compiled CLI; returns its path. */
+/**
+ * Builds, installs into `work/installed` and returns the installed `bin/mch-sync.js`, which a bench
+ * runs with this Node as the installed `mch-sync` script runs it with its copy of the same Node.
+ */
 export function builtEntry(work: string): string {
-  const build = spawnSync('npm', ['run', 'build'], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`);
-  const entry = join(work, 'mch-sync-built.mjs');
-  writeFileSync(
-    entry,
-    `// mch-sync from the compiled build, as bin/mch-sync.js runs the sources.\n` +
-      `const { limitHeapGrowth } = await import(${JSON.stringify(BUILT_HEAP_GROWTH)});\n` +
-      'limitHeapGrowth();\n' +
-      `const { main } = await import(${JSON.stringify(BUILT_MAIN)});\n` +
-      'process.exitCode = await main(process.argv.slice(2));\n',
-  );
-  return entry;
+  const prefix = join(work, 'installed');
+  const install = spawnSync(process.execPath, [INSTALL_CLI, '--prefix', prefix], { encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`npm run install-cli failed: ${install.stdout}${install.stderr}`);
+  return join(prefix, 'lib', 'mch-sync', 'bin', 'mch-sync.js');
 }
