@@ -5,9 +5,13 @@
 // once with `SyncEngine.syncOnce` on a fresh index, both with 4 requests in flight; the order
 // alternates from run to run, so neither side always meets a bigger database or a colder JIT. The
 // medians count. Afterwards both copies of every run are walked to check that every file arrived.
+//
+// `BENCH_UPLOAD_PROFILE=DIR`: afterwards one more run under `node --cpu-prof` (first-sync-profile.ts),
+// its engine pass summed by part and by function.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openIndexDb } from '../app/index/index-db.ts';
 import { IndexStore } from '../app/index/index-store.ts';
 import { SyncEngine } from '../app/sync/engine.ts';
@@ -19,12 +23,14 @@ import { deviceCpuSeconds, findPid } from './lib/process-usage.ts';
 import { startBenchDevice, type BenchDevice } from './lib/device.ts';
 import { smallFileSizes, writeTree } from './lib/file-tree.ts';
 import { plainUpload } from './lib/plain-uploader.ts';
+import { passWindow, profileChildDir, profileOnce } from './lib/first-sync-profile.ts';
 import { printComparison } from './lib/report.ts';
 import { median, ownCpuSeconds, secondsSince } from './lib/timing.ts';
 
 const FILES = Number(process.env['BENCH_UPLOAD_FILES'] ?? 10_000);
 const FOLDERS = Number(process.env['BENCH_UPLOAD_FOLDERS'] ?? 100);
 const RUNS = Number(process.env['BENCH_UPLOAD_RUNS'] ?? 4);
+const PROFILE_DIR = process.env['BENCH_UPLOAD_PROFILE'];
 const CONCURRENCY = 4;
 /** The device's pid, found by its data folder, for its CPU time. */
 const devicePids = new Map<BenchDevice, number | undefined>();
@@ -93,7 +99,9 @@ async function uploadEngine(
       transferConcurrency: CONCURRENCY,
     });
     const cpu = cpuMeter(device);
+    const window = passWindow(typeof run === 'number' ? profileChildDir() : undefined);
     const report = await engine.syncOnce();
+    window();
     const used = cpu();
     if (report.status !== 'synced' || report.counts.uploaded !== files) {
       throw new Error(
@@ -196,6 +204,9 @@ async function main(): Promise<void> {
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+  if (PROFILE_DIR !== undefined && profileChildDir() === undefined) {
+    profileOnce(fileURLToPath(import.meta.url), PROFILE_DIR, { BENCH_UPLOAD_RUNS: '1' }, FILES);
   }
 }
 

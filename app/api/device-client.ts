@@ -28,7 +28,14 @@ import {
   type PatchInput,
   type WriteOptions,
 } from './file-requests.ts';
-import { downloadFile, downloadInto, type DownloadOptions, type DownloadResult } from './download.ts';
+import {
+  downloadFile,
+  downloadInto,
+  readContent,
+  type ContentInMemory,
+  type DownloadOptions,
+  type DownloadResult,
+} from './download.ts';
 import { multipartBody, sourceSize, sourceStream, type ContentSource } from './multipart.ts';
 import { checkName, idSegment } from './names.ts';
 import type { DeviceEndpoint } from './device-endpoint.ts';
@@ -49,7 +56,7 @@ export type {
   TextMatch,
   TextSearchPage,
 } from './device-listing.ts';
-export type { DownloadOptions, DownloadResult } from './download.ts';
+export type { ContentInMemory, DownloadOptions, DownloadResult } from './download.ts';
 export type { UploadOptions, UploadResult } from './resumable-upload.ts';
 
 /** A device reachable at several addresses: the one in use now, and the route requests take (app/auth/device-route.ts). */
@@ -293,6 +300,14 @@ export class DeviceClient implements DeviceEndpoint {
   /** Downloads a file's content to `targetPath` through a temporary file, resuming after breaks. */
   async download(id: string, targetPath: string, options: DownloadOptions = {}): Promise<DownloadResult> {
     return downloadFile(this, id, targetPath, options);
+  }
+
+  /** A small file's whole content in memory (at most `maxBytes`), of version `eTag` when given. */
+  async readContent(
+    id: string,
+    options: { eTag?: string; signal?: AbortSignal | undefined; maxBytes: number },
+  ): Promise<ContentInMemory> {
+    return readContent(this, id, options);
   }
 
   /** The content of version `eTag` written into an open file from byte 0 (a placeholder filled in place). */

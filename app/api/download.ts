@@ -116,6 +116,43 @@ export async function downloadInto(
   return result;
 }
 
+/** The content of a small file, whole in memory, and the version it is. */
+export interface ContentInMemory {
+  content: Buffer;
+  eTag: string | undefined;
+}
+
+/**
+ * A small file's content read whole into memory: one buffered request on the transport's direct path
+ * (no stream, no partial file), retried whole after a break as any GET. For files the caller knows to
+ * be small (the listing's size); a larger answer than `maxBytes` is refused, not read. With `eTag` the
+ * request carries `If-Match`, so another version fails with PRECONDITION_FAILED.
+ */
+export async function readContent(
+  client: DeviceEndpoint,
+  id: string,
+  options: { eTag?: string; signal?: AbortSignal | undefined; maxBytes: number },
+): Promise<ContentInMemory> {
+  const what = `download ${id}`;
+  const response = await client.transport.request({
+    method: 'GET',
+    url: client.url(`/sdk/v2/files/${idSegment(id)}/content`),
+    what,
+    headers: options.eTag === undefined ? {} : { 'if-match': options.eTag },
+    raw: true,
+    maxBodyBytes: options.maxBytes,
+    signal: options.signal,
+  });
+  // Only a Range asks for a part: one never asked for is not the content.
+  const length = headerText(response.headers['content-length']);
+  if (response.kind !== 'ok' || (length !== undefined && Number(length) !== response.body.length)) {
+    throw new BadResponseError(`The answer to "${what}" is not the whole content.`, {
+      correlationId: response.correlationId,
+    });
+  }
+  return { content: response.body, eTag: etagOf(response) ?? options.eTag };
+}
+
 /** Opens the partial file for positional writes ('a' would make Linux ignore the positions). */
 async function openPartial(path: string, resume: boolean): Promise<FileHandle> {
   if (!resume) return open(path, 'w+', 0o600);

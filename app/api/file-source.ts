@@ -1,5 +1,5 @@
 // Reads a local file for an upload so that the device can only ever keep bytes of one version of it.
-import type { BigIntStats } from 'node:fs';
+import { fstatSync, lstatSync, type BigIntStats } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortedError, SourceChangedError } from '../../common/errors.ts';
@@ -80,6 +80,29 @@ export async function settledVersion(handle: FileHandle, path: string): Promise<
   const settled = versionOf(await handle.stat({ bigint: true }));
   if (!sameVersion(first, settled)) throw changedSource(path, first, settled);
   return settled;
+}
+
+/** Whether the version's last change is older than one tick of the file system's clock (see settledVersion). */
+export function isSettled(version: FileVersion): boolean {
+  return BigInt(Date.now()) * 1_000_000n - version.ctimeNs >= SAME_TICK_NS;
+}
+
+/**
+ * assertUnchanged at once, for a small file read whole with synchronous calls: the open descriptor `fd`
+ * and whatever is at `path` now are both still `version`.
+ */
+export function assertUnchangedNow(path: string, version: FileVersion, fd: number): void {
+  const opened = versionOf(fstatSync(fd, { bigint: true }));
+  if (!sameVersion(opened, version)) throw changedSource(path, version, opened);
+  let atPath: BigIntStats | undefined;
+  try {
+    atPath = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOTDIR') throw error;
+  }
+  if (atPath === undefined) throw changedSource(path, version);
+  const found = versionOf(atPath);
+  if (!sameVersion(found, version)) throw changedSource(path, version, found);
 }
 
 /** Throws SourceChangedError unless the open file and whatever is at `path` now are both still `version`. */

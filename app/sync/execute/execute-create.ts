@@ -75,14 +75,19 @@ async function sendAgain(
   }
 }
 
-/** Records a created item (taking over the row it replaces) and drops its intent, in one transaction. */
-function recordCreated(
+/**
+ * Records a created item (taking over the row it replaces) and drops its intent, in one transaction:
+ * a folder's at once (what follows may go into it), an upload's with a batch of others (index-batches.ts)
+ * once `release` let the next transfer start; without `release`, the batch goes at once.
+ */
+async function recordCreated(
   context: ExecutionContext,
   op: CreateOp,
   intent: number,
   created: { id: string; eTag: string; parentId: string },
   contentHash: string | null,
-): void {
+  release?: () => void,
+): Promise<void> {
   const isFile = op.op === 'upload';
   // Below its folder's row as the index has it now, not at the plan's local path: a move of that
   // folder may have failed this round (soak seed 2382: its 412 left the row at the old place), and a
@@ -102,10 +107,21 @@ function recordCreated(
     localMtimeNs: op.local.mtimeNs,
     contentHash,
   };
-  context.setup.index.store.completeIntent(intent, () => {
-    if (op.replacesRemoteId === null) context.setup.index.place(entry);
-    else context.setup.index.replace(op.replacesRemoteId, entry);
-  });
+  const write = (): void =>
+    context.setup.index.store.completeIntent(intent, () => {
+      if (op.replacesRemoteId === null) context.setup.index.place(entry);
+      else context.setup.index.replace(op.replacesRemoteId, entry);
+    });
+  if (!isFile) {
+    write();
+    return;
+  }
+  const rows = context.ledger.createdRows;
+  const written = rows.write(write);
+  context.ledger.transferEnded(op.path);
+  if (release === undefined) rows.flush();
+  else release();
+  await written;
 }
 
 export async function createRemoteFolder(
@@ -130,12 +146,16 @@ export async function createRemoteFolder(
       signal: context.setup.signal,
     });
   const created = await createOnce(context, op, folderId, intent, send, (file) => file.isFolder);
-  recordCreated(context, op, intent, { ...created, parentId: folderId }, null);
+  await recordCreated(context, op, intent, { ...created, parentId: folderId }, null);
   context.ledger.createdFolders.set(nameKey(op.path), created.id);
   context.ledger.counts.foldersCreated += 1;
 }
 
-export async function upload(context: ExecutionContext, op: Op<'upload'>): Promise<void> {
+export async function upload(
+  context: ExecutionContext,
+  op: Op<'upload'>,
+  release?: () => void,
+): Promise<void> {
   const folderId = parentId(context, op.parent, op.path);
   const absolute = await unchangedLocal(context, op.path, op.local);
   const { content, contentHash } = await readToSend(context, op.path, absolute, op.local);
@@ -165,7 +185,7 @@ export async function upload(context: ExecutionContext, op: Op<'upload'>): Promi
   const created = await createOnce(context, op, folderId, intent, send, isOurs).catch((error: unknown) => {
     throw changedWhileSent(error, op.path);
   });
-  recordCreated(context, op, intent, { ...created, parentId: folderId }, contentHash);
+  await recordCreated(context, op, intent, { ...created, parentId: folderId }, contentHash, release);
   countTransfer(context.ledger, 'uploaded', created.id);
   context.ledger.counts.bytesUp += op.local.size;
 }

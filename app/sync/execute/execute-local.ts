@@ -1,14 +1,20 @@
 // Operations that change the local folder: folders made, downloads, renames and moves (deletes: execute-trash.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
+import { mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from '../local/content-hash.ts';
 import { countTransfer, currentETag, type ExecutionContext } from './execution-context.ts';
 import { ReplanNeeded } from './replan-needed.ts';
 import { indexPathIn, transferProgress } from './execute-shared.ts';
 import { errnoOf, fileError, freeSpace } from '../local/file-errors.ts';
-import { ordinaryFileMode } from '../local/file-modes.ts';
-import { entryFromStats, isUnchanged, localPath, statOrUndefined } from '../local/local-paths.ts';
+import {
+  entryFromStats,
+  isUnchanged,
+  localPath,
+  statNowOrUndefined,
+  statOrUndefined,
+} from '../local/local-paths.ts';
+import { writeTemporary } from './index-batches.ts';
 import { DOWNLOAD_TEMP_PREFIX } from '../../model/names.ts';
 import { isPlaceholder, writePlaceholder } from '../local/placeholders.ts';
 import type { IndexEntry, LocalEntry, RelativePath, RemoteEntry } from '../../model/items.ts';
@@ -83,24 +89,41 @@ export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-m
   context.ledger.counts.foldersCreated += 1;
 }
 
+/** Files up to this size come down whole into memory: hashed there, written at once, no partial file. */
+export const IN_MEMORY_DOWNLOAD_BYTES = 1024 * 1024;
+
+/** A download in its temporary file next to the target, ready to be put in place. */
+interface Fetched {
+  temporary: string;
+  eTag: string;
+  contentHash: string | null;
+  /** The temporary as the scan would see it at the target, when the fetch already read it. */
+  local?: LocalEntry | undefined;
+}
+
 /** Downloads into a temporary file next to the target, with the remote mtime set, ready to be placed. */
 async function fetchToTemporary(
   context: ExecutionContext,
   remote: RemoteEntry,
   absolute: string,
-): Promise<{ temporary: string; eTag: string; contentHash: string }> {
+  path: RelativePath,
+): Promise<Fetched> {
   const eTag = currentETag(context, remote.id, remote.eTag);
-  // Named after the version, so a download broken off (its partial file kept) resumes on the next try.
-  const version = createHash('sha256').update(`${remote.id}\n${eTag}`).digest('hex').slice(0, 12);
+  const small = remote.size <= IN_MEMORY_DOWNLOAD_BYTES;
+  // A large one is named after the version, so a download broken off (its partial file kept) resumes on
+  // the next try; a small one is fetched whole again, under a name of its own.
+  const version = small
+    ? randomBytes(6).toString('hex')
+    : createHash('sha256').update(`${remote.id}\n${eTag}`).digest('hex').slice(0, 12);
   const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${version}`);
-  const mode = ordinaryFileMode();
   try {
+    if (small) return await fetchSmall(context, remote, eTag, temporary, path);
     const result = await context.setup.client.download(remote.id, temporary, {
       eTag,
       signal: context.setup.signal,
       onProgress: transferProgress(context, remote.path, 'down', remote.size),
       // Private while it fills; then what the user's own new files get, not 0600 (issue 27).
-      ...(mode === undefined ? {} : { mode }),
+      ...(context.setup.fileMode === undefined ? {} : { mode: context.setup.fileMode }),
     });
     const mtime = remote.mTimeMs / 1000;
     await utimes(temporary, mtime, mtime);
@@ -124,6 +147,28 @@ async function fetchToTemporary(
 }
 
 /**
+ * A small file: its content read whole into memory by one buffered request, hashed there (the bytes
+ * written are the bytes hashed), and written to the temporary in one go with the device's mtime.
+ */
+async function fetchSmall(
+  context: ExecutionContext,
+  remote: RemoteEntry,
+  eTag: string,
+  temporary: string,
+  path: RelativePath,
+): Promise<Fetched> {
+  const answer = await context.setup.client.readContent(remote.id, {
+    eTag,
+    signal: context.setup.signal,
+    maxBytes: IN_MEMORY_DOWNLOAD_BYTES,
+  });
+  const contentHash = createHash('sha256').update(answer.content).digest('hex');
+  const stats = await writeTemporary(temporary, answer.content, context.setup.fileMode, remote.mTimeMs);
+  context.ledger.counts.bytesDown += answer.content.length;
+  return { temporary, eTag: answer.eTag ?? eTag, contentHash, local: entryFromStats(path, stats) };
+}
+
+/**
  * A placeholder of the device's file (an on-demand pair) in a temporary file next to the target, ready
  * to be placed as a download is: no content, no hash, nothing counted as downloaded.
  */
@@ -131,7 +176,7 @@ async function placeholderToTemporary(
   context: ExecutionContext,
   remote: RemoteEntry,
   absolute: string,
-): Promise<{ temporary: string; eTag: string; contentHash: null }> {
+): Promise<Fetched> {
   const eTag = currentETag(context, remote.id, remote.eTag);
   const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
   try {
@@ -205,46 +250,35 @@ async function putInPlace(
   if (!placeholder) countTransfer(context.ledger, 'downloaded', row.remoteId);
 }
 
-/** A device file put here: whole, or (an on-demand pair) as a placeholder, then `online-only`. */
-export async function download(context: ExecutionContext, op: Op<'download'>): Promise<'online-only' | void> {
+/**
+ * A device file put here: whole, or (an on-demand pair) as a placeholder, then `online-only`. Once it
+ * is in its temporary, `release` lets the executor start the next transfer while this one waits for its
+ * batch to be put in place (index-batches.ts); without it the batch goes at once.
+ */
+export async function download(
+  context: ExecutionContext,
+  op: Op<'download'>,
+  release?: () => void,
+): Promise<'online-only' | void> {
   const absolute = localPath(context.setup.localRoot, op.path);
-  if ((await statOrUndefined(absolute)) !== undefined) {
+  if (statNowOrUndefined(absolute) !== undefined) {
     throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
   }
   const placeholder = asPlaceholder(context, op.remote);
   const fetched = placeholder
     ? await placeholderToTemporary(context, op.remote, absolute)
-    : await fetchToTemporary(context, op.remote, absolute);
+    : await fetchToTemporary(context, op.remote, absolute, op.path);
   // Read before it is in place: an edit made right after it lands must look like an edit to the next
   // scan, not be recorded as the downloaded version (soak seed 2685, issue 18). Same inode, size, mtime.
-  const local = await localEntry(op.path, fetched.temporary);
+  const local = fetched.local ?? (await localEntry(op.path, fetched.temporary));
   const row = rowFor(context, op.path, op.remote, fetched.eTag, local, fetched.contentHash);
-  context.setup.onLocalWrite({ kind: 'created', path: op.path, item: local });
-  await putInPlace(
-    context,
-    row,
-    local,
-    async () => {
-      try {
-        // link() never replaces: a file created here meanwhile wins and the download is looked at again.
-        await link(fetched.temporary, absolute);
-      } catch (error) {
-        const code = errnoOf(error);
-        if (code === 'EEXIST') {
-          await unlink(fetched.temporary);
-          throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
-        }
-        // File systems without hard links (FAT, some network shares): check, then rename.
-        if ((await statOrUndefined(absolute)) !== undefined) {
-          await unlink(fetched.temporary);
-          throw new ReplanNeeded('LOCAL_CHANGED', op.path, 'Something new is at its place on this computer.');
-        }
-        await rename(fetched.temporary, absolute);
-      }
-      await rm(fetched.temporary, { force: true });
-    },
-    placeholder,
-  );
+  const placements = context.ledger.placements;
+  const placed = placements.place({ row, local, temporary: fetched.temporary });
+  context.ledger.transferEnded(op.path);
+  if (release === undefined) placements.flush();
+  else release();
+  await placed;
+  if (!placeholder) countTransfer(context.ledger, 'downloaded', row.remoteId);
   return placeholder ? 'online-only' : undefined;
 }
 
@@ -263,7 +297,7 @@ export async function downloadContent(
   const placeholder = asPlaceholder(context, op.remote) && isPlaceholder(absolute);
   const fetched = placeholder
     ? await placeholderToTemporary(context, op.remote, absolute)
-    : await fetchToTemporary(context, op.remote, absolute);
+    : await fetchToTemporary(context, op.remote, absolute, op.path);
   // Checked again right before replacing, so an edit made during the download is kept (and conflicts).
   if (!(await stillSame())) {
     await unlink(fetched.temporary);

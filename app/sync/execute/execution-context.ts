@@ -10,6 +10,8 @@ import type { LocalWrite } from '../engine-events.ts';
 import type { OwnMove } from '../remote/walk-listing.ts';
 import { ReplanNeeded } from './replan-needed.ts';
 import type { VersionStore } from '../versions/version-store.ts';
+import { CreatedRows, DownloadPlacements } from './index-batches.ts';
+import { ordinaryFileMode } from '../local/file-modes.ts';
 
 /** What stays the same while one round's plan runs: the clients, both roots, the round's walk, the hooks. */
 export interface RoundSetup {
@@ -31,6 +33,11 @@ export interface RoundSetup {
   readonly onDemand: OnDemandPolicy | undefined;
   /** Where replaced and removed content is kept first; undefined: versions are off. */
   readonly versions: VersionStore | undefined;
+  /**
+   * The mode of downloaded files: what the user's own new files get (file-modes.ts), read once a round
+   * rather than once a file (a read of /proc each); undefined on Windows.
+   */
+  readonly fileMode: number | undefined;
 }
 
 /**
@@ -64,6 +71,12 @@ export interface RoundLedger {
   readonly touchedFolders: Set<string>;
   /** Moves the device confirmed, for the walk cache to learn instead of listing both folders again. */
   readonly ownMoves: OwnMove[];
+  /** Downloads in their temporaries, put in place a batch at a time (index-batches.ts). */
+  readonly placements: DownloadPlacements;
+  /** Rows of uploads, written a batch at a time (index-batches.ts). */
+  readonly createdRows: CreatedRows;
+  /** The transfer of `path` moved all its bytes; its item is not done yet (set by executePlan). */
+  transferEnded: (path: RelativePath) => void;
   /** A transfer of `path` starts; the returned function takes its bytes done (set by executePlan). */
   transferStarted: (
     path: RelativePath,
@@ -146,6 +159,7 @@ export function newExecutionContext(
     signal: round.signal,
     onDemand: engine.onDemand,
     versions: engine.versionStore,
+    fileMode: ordinaryFileMode(),
   };
   const ledger: RoundLedger = {
     createdFolders: new Map(),
@@ -161,6 +175,9 @@ export function newExecutionContext(
     operations: round.report.operations,
     touchedFolders: round.touchedFolders,
     ownMoves: [],
+    placements: new DownloadPlacements(engine.writer, engine.localRoot, setup.onLocalWrite),
+    createdRows: new CreatedRows(engine.writer.store),
+    transferEnded: () => {},
     transferStarted: () => () => {},
   };
   return { setup, ledger };

@@ -78,13 +78,20 @@ function activityOf(operation: Operation): string | null {
   }
 }
 
-/** Carries out one operation; a download that placed a placeholder says so (`online-only`). */
-async function run(context: ExecutionContext, operation: Operation): Promise<'online-only' | void> {
+/**
+ * Carries out one operation; a download that placed a placeholder says so (`online-only`). A transfer
+ * calls `release` once its bytes have moved, while it waits for its batch of index writes.
+ */
+async function run(
+  context: ExecutionContext,
+  operation: Operation,
+  release: (() => void) | undefined,
+): Promise<'online-only' | void> {
   switch (operation.op) {
     case 'remote-create-folder':
       return createRemoteFolder(context, operation);
     case 'upload':
-      return upload(context, operation);
+      return upload(context, operation, release);
     case 'upload-content':
       return uploadContent(context, operation);
     case 'remote-move':
@@ -94,7 +101,7 @@ async function run(context: ExecutionContext, operation: Operation): Promise<'on
     case 'local-mkdir':
       return makeLocalFolder(context, operation);
     case 'download':
-      return download(context, operation);
+      return download(context, operation, release);
     case 'download-content':
       return downloadContent(context, operation);
     case 'local-move':
@@ -159,14 +166,20 @@ export async function executePlan(
   const itemsTotal = operations.filter((operation) => activityOf(operation) !== null).length;
   const progress = new PlanProgress(itemsTotal, operations, context.setup.onProgress);
   context.ledger.transferStarted = (path, direction, bytes) => progress.started(path, direction, bytes);
+  context.ledger.transferEnded = (path) => progress.transferEnded(path);
   const execution: Execution = { context, progress, replan: false };
-  const attempt = (operation: Operation): Promise<void> => attemptOperation(execution, operation);
+  const attempt = (operation: Operation, release?: () => void): Promise<void> =>
+    attemptOperation(execution, operation, release);
+  const flush = (): void => {
+    context.ledger.placements.flush();
+    context.ledger.createdRows.flush();
+  };
   for (let position = 0; position < operations.length;) {
     const operation = operations[position] as Operation;
     if (!TRANSFERS.has(operation.op)) {
       // Renames that cannot meet each other are one PATCH each: a burst of them goes a few at a time.
       const end = operation.op === 'remote-move' ? independentMoveRun(operations, position) : position + 1;
-      if (end - position > 1) await pool(operations.slice(position, end), concurrency, attempt);
+      if (end - position > 1) await pool(operations.slice(position, end), concurrency, attempt, flush);
       else await attempt(operation);
       position = end;
       continue;
@@ -174,7 +187,7 @@ export async function executePlan(
     await runDeferred(execution);
     let end = position;
     while (end < operations.length && TRANSFERS.has((operations[end] as Operation).op)) end += 1;
-    await pool(operations.slice(position, end), concurrency, attempt);
+    await pool(operations.slice(position, end), concurrency, attempt, flush);
     position = end;
   }
   await runDeferred(execution);
@@ -182,7 +195,11 @@ export async function executePlan(
 }
 
 /** Runs one operation; a failure of its item alone becomes an issue, one that ends the pass is thrown. */
-async function attemptOperation(execution: Execution, operation: Operation): Promise<void> {
+async function attemptOperation(
+  execution: Execution,
+  operation: Operation,
+  release?: () => void,
+): Promise<void> {
   const { context, progress } = execution;
   if (context.setup.signal?.aborted) throw new AbortedError();
   const action = activityOf(operation);
@@ -190,7 +207,7 @@ async function attemptOperation(execution: Execution, operation: Operation): Pro
   const transfer = transferOf(operation);
   if (transfer !== null) progress.starting(pathOf(operation), transfer.direction, transfer.bytes);
   try {
-    const placed = await run(context, operation);
+    const placed = await run(context, operation, release);
     context.ledger.operations[operation.op] = (context.ledger.operations[operation.op] ?? 0) + 1;
     if (action !== null) {
       const atMs = context.setup.now().getTime();
@@ -234,23 +251,61 @@ async function runDeferred(execution: Execution): Promise<void> {
   }
 }
 
-/** Runs `work` over `items` with at most `limit` at once; the first thrown error stops new starts. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `work` over `items` with at most `limit` at once; the first thrown error stops new starts. An
+ * item that calls its `release` no longer counts against the limit (a transfer waiting for its batch of
+ * index writes), and whenever none runs that has not, `idle` is called (the batch goes): so a batch
+ * waits only while transfers are still moving bytes.
+ */
+async function pool<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, release: () => void) => Promise<void>,
+  idle: () => void,
+): Promise<void> {
   let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
+  let running = 0;
+  let failure: { error: unknown } | undefined;
+  const started: Array<Promise<void>> = [];
+  let wake: () => void = () => {};
+  const start = (): void => {
+    while (failure === undefined && running < Math.max(1, limit) && next < items.length) {
       const item = items[next] as T;
       next += 1;
-      try {
-        await work(item);
-      } catch (error) {
-        next = items.length;
-        throw error;
-      }
+      running += 1;
+      let counted = true;
+      const release = (): void => {
+        if (!counted) return;
+        counted = false;
+        running -= 1;
+        try {
+          start();
+          if (running === 0) idle();
+        } catch (error) {
+          failure ??= { error };
+        } finally {
+          wake();
+        }
+      };
+      started.push(
+        work(item, release).then(release, (error: unknown) => {
+          failure ??= { error };
+          release();
+        }),
+      );
     }
   };
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, () => worker());
-  const results = await Promise.allSettled(workers);
-  const failed = results.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
+  try {
+    start();
+    // Until nothing can start any more: each release or end wakes this loop to look again.
+    while (running > 0) await new Promise<void>((resolve) => (wake = resolve));
+  } finally {
+    try {
+      idle();
+    } catch (error) {
+      failure ??= { error };
+    }
+    await Promise.allSettled(started);
+  }
+  if (failure !== undefined) throw failure.error;
 }

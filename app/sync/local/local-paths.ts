@@ -1,4 +1,5 @@
 // Turns relative sync paths into absolute local paths, refusing any that could leave the sync folder.
+import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { BigIntStats } from 'node:fs';
@@ -42,6 +43,19 @@ export async function statOrUndefined(path: string): Promise<BigIntStats | undef
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * lstat with bigint times at once (the scan's way), or undefined when nothing is there: for a check
+ * made per file of a large batch, where a missing file must not cost an exception.
+ */
+export function statNowOrUndefined(path: string): BigIntStats | undefined {
+  try {
+    return lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOTDIR') return undefined;
     throw error;
   }
 }

@@ -67,6 +67,18 @@ export class PlanProgress {
   }
 
   /**
+   * A transfer moved all its bytes while its item is not done yet (a download waiting to be put in
+   * place): it no longer runs, and its bytes count as done.
+   */
+  transferEnded(path: string): void {
+    const transfer = this.#running.get(path);
+    if (transfer === undefined) return;
+    this.#bytesFinished += transfer.bytesTotal;
+    this.#running.delete(path);
+    this.#emit();
+  }
+
+  /**
    * An item's operation ended (done or failed); its transfer, if any, is no longer running. Only the
    * operations counted in `itemsTotal` (those the activity lists) end as `counted`.
    */

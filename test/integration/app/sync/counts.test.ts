@@ -8,17 +8,21 @@ describe('counts of a pass', () => {
     newPair,
   }) => {
     let edited = false;
+    let sending = false;
     const pair = newPair({
       engine: {
         // One transfer at a time: b.txt is checked after a.txt went up.
         transferConcurrency: 1,
         events: {
-          onActivity: (entry) => {
-            if (entry.path !== 'a.txt' || edited) return;
-            edited = true;
-            // Saved again right after it went up, and b.txt too before it goes: the round plans again.
-            pair.writeLocal('a.txt', 'a, second version');
-            pair.writeLocal('b.txt', 'b, second version');
+          // When a.txt's transfer ends (its row is written with a batch later, so not its activity).
+          onProgress: (progress) => {
+            if (progress.transfers.some((transfer) => transfer.path === 'a.txt')) sending = true;
+            else if (sending && !edited) {
+              edited = true;
+              // Saved again right after it went up, and b.txt too before it goes: the round plans again.
+              pair.writeLocal('a.txt', 'a, second version');
+              pair.writeLocal('b.txt', 'b, second version');
+            }
           },
         },
       },
