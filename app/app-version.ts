@@ -1,31 +1,36 @@
-// The client's version, read from the nearest package.json above this module: the same answer from the sources, from the compiled dist/ and from a packed app.asar.
+// The client's version and its package's folder, read from the nearest package.json above this module: the same answer from the sources, dist/, a packed app.asar and the installed bundle.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * Walks up from `startDir` to the first package.json named `name`. The compiled tree (dist/app/…) and
- * the packed app (app.asar/dist/app/…) sit one folder deeper than the sources, so a fixed relative path
- * would find the package in one layout only.
- */
-export function packageVersion(startDir: string, name = 'mch-sync'): string {
+/** The folder of the first package.json named `name` at or above `startDir`. */
+export function packageRoot(startDir: string, name = 'mch-sync'): string {
   let dir = startDir;
   for (;;) {
-    const candidate = join(dir, 'package.json');
     let text: string | undefined;
     try {
-      text = readFileSync(candidate, 'utf8');
+      text = readFileSync(join(dir, 'package.json'), 'utf8');
     } catch {
       text = undefined;
     }
-    if (text !== undefined) {
-      const parsed = JSON.parse(text) as { name?: unknown; version?: unknown };
-      if (parsed.name === name && typeof parsed.version === 'string') return parsed.version;
-    }
+    if (text !== undefined && (JSON.parse(text) as { name?: unknown }).name === name) return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`no package.json of ${name} above ${startDir}`);
     dir = parent;
   }
+}
+
+/**
+ * The version in the first package.json named `name` at or above `startDir`. The compiled tree
+ * (dist/app/…), the packed app (app.asar/dist/app/…) and the installed bundle sit deeper than the
+ * sources, so a fixed relative path would find the package in one layout only.
+ */
+export function packageVersion(startDir: string, name = 'mch-sync'): string {
+  const dir = packageRoot(startDir, name);
+  const parsed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown };
+  if (typeof parsed.version !== 'string')
+    throw new Error(`the package.json of ${name} in ${dir} has no version`);
+  return parsed.version;
 }
 
 /** This client's version. */

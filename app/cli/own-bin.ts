@@ -1,15 +1,8 @@
-// This installation's `bin/mch-sync.js`, found from the sources (app/cli/) or from the compiled build (dist/app/cli/).
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// This installation's `bin/mch-sync.js`, found from the package's root in every layout (sources, dist/, the installed bundle).
+import { join } from 'node:path';
+import { installRoot } from '../app-files.ts';
 
-const FROM_SOURCES = new URL('../../bin/mch-sync.js', import.meta.url);
-const FROM_BUILD = new URL('../../../bin/mch-sync.js', import.meta.url);
-
-/**
- * The entry point the file-manager entries, the autostart entry and the window's host run with this
- * Node. The compiled modules sit one folder deeper (dist/app/cli/), so the same relative path would name
- * dist/bin/, which does not exist.
- */
+/** The entry point the file-manager entries, the autostart entry and the window's host run with this Node. */
 export function ownBinPath(): string {
-  return fileURLToPath(existsSync(FROM_SOURCES) ? FROM_SOURCES : FROM_BUILD);
+  return join(installRoot(), 'bin', 'mch-sync.js');
 }

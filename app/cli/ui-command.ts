@@ -1,7 +1,7 @@
 // `mch-sync ui [--port N] [--no-open]`: the window in a browser, served by the headless host on loopback, with every folder pair syncing, until stopped.
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { join, sep } from 'node:path';
+import { installRoot } from '../app-files.ts';
 import { autostartFor } from '../desktop/autostart.ts';
 import { profileKeyOf, SHARE_WORDS } from '../integrate/entry-description.ts';
 import { ownCommand, profileWords } from '../integrate/entry-command.ts';
@@ -28,7 +28,6 @@ Options:
   -h, --help  show this help`;
 
 type Values = Record<string, string | boolean | undefined>;
-
 
 /**
  * What the window's system switches do in the headless host. The file-manager entries run
@@ -62,13 +61,9 @@ export function headlessSwitches(
   return { shareCommand: [...base, ...SHARE_WORDS], autostart };
 }
 
-/** The built renderer: beside the sources (`dist/renderer`), or beside the compiled app in `dist/`. */
+/** The built renderer (`npm run build:renderer`): `dist/renderer/` of this installation, for the sources and the compiled app alike. */
 export function rendererDir(): string {
-  const candidates = [
-    fileURLToPath(new URL('../../dist/renderer/', import.meta.url)),
-    fileURLToPath(new URL('../../renderer/', import.meta.url)),
-  ];
-  return candidates.find((dir) => existsSync(`${dir}index.html`)) ?? candidates[0] ?? '';
+  return join(installRoot(), 'dist', 'renderer') + sep;
 }
 
 export async function runUi(context: CommandContext, values: Values): Promise<number> {

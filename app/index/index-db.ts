@@ -3,12 +3,12 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MchError } from '../../common/errors.ts';
+import { appFile } from '../app-files.ts';
 
 export type IndexDb = Database.Database;
 
-const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+const migrationsDir = appFile('index/migrations');
 
 /** The index could not be opened or is newer than this client. */
 export class IndexOpenError extends MchError {

@@ -78,14 +78,18 @@ export const MOUNT_OPTIONS = [
   'big_writes',
 ].join(',');
 
+/**
+ * Where the addon is beside this module (app/ or dist/app/). The mount process always runs this module
+ * from there; a caller whose modules may sit elsewhere (the installed command's bundle) passes its own.
+ */
 const ADDON = fileURLToPath(new URL('../native/build/Release/mch_fuse.node', import.meta.url));
 
 let loaded: FuseAddon | undefined;
 
-/** The addon; throws FUSE_UNAVAILABLE where it was not built (not Linux, no compiler). */
-export function loadFuseAddon(): FuseAddon {
+/** The addon (at `addonPath`, by default beside this module); throws FUSE_UNAVAILABLE where it was not built (not Linux, no compiler). */
+export function loadFuseAddon(addonPath: string = ADDON): FuseAddon {
   if (loaded !== undefined) return loaded;
-  if (process.platform !== 'linux' || !existsSync(ADDON)) {
+  if (process.platform !== 'linux' || !existsSync(addonPath)) {
     throw new MountError(
       'FUSE_UNAVAILABLE',
       process.platform === 'linux'
@@ -93,6 +97,6 @@ export function loadFuseAddon(): FuseAddon {
         : 'Files on demand through FUSE are for Linux only.',
     );
   }
-  loaded = createRequire(import.meta.url)(ADDON) as FuseAddon;
+  loaded = createRequire(import.meta.url)(addonPath) as FuseAddon;
   return loaded;
 }

@@ -1,18 +1,14 @@
 // The mount process of an on-demand pair, started and stopped by the live service: spawned, waited for, ended at stop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { mountArgumentList, type MountArguments } from '../mount/mount-arguments.ts';
 import { isMountErrorCode, MountError } from '../mount/mount-errors.ts';
 import { cleanStaleMount } from '../mount/stale-mount.ts';
+import { appModule } from '../app-files.ts';
 
 /** The mount process's entry: compiled JavaScript in a build, the TypeScript source otherwise. */
 function mountEntry(): string {
-  const compiled = fileURLToPath(new URL('../mount/mount-process.js', import.meta.url));
-  return existsSync(compiled)
-    ? compiled
-    : fileURLToPath(new URL('../mount/mount-process.ts', import.meta.url));
+  return appModule('mount/mount-process');
 }
 
 export interface RunningMount {

@@ -15,6 +15,7 @@ import {
   type PairOnDemand,
 } from '../profile/pair-on-demand.ts';
 import { nativeFileAttributes } from '../sync/local/native-scan.ts';
+import { appFile } from '../app-files.ts';
 
 export class OnDemandError extends MchError {
   declare readonly code: 'ON_DEMAND_UNAVAILABLE' | 'ON_DEMAND_MOVE_FAILED';
@@ -39,7 +40,7 @@ export function onDemandUnavailable(): string | undefined {
   }
   let missing: string | null;
   try {
-    missing = loadFuseAddon().fuseUnavailable();
+    missing = loadFuseAddon(appFile('native/build/Release/mch_fuse.node')).fuseUnavailable();
   } catch (error) {
     return error instanceof MountError ? error.message : String(error);
   }

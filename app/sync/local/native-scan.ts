@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { appFile } from '../../app-files.ts';
 
 /**
  * A folder's entries: names, then per entry kind and size, inode, and mtime in nanoseconds, and the
@@ -36,7 +36,7 @@ export interface NativeFileAttributes {
 /** The kinds in `facts` (scan-folder.c); a negative kind is -errno of the entry's own lstat. */
 export const NATIVE_KIND = { gone: 0, file: 1, folder: 2, symlink: 3, special: 4, badName: 5 } as const;
 
-const ADDON = fileURLToPath(new URL('../../native/build/Release/mch_scan.node', import.meta.url));
+const ADDON = appFile('native/build/Release/mch_scan.node');
 
 let loaded: ListFolder | null | undefined;
 let attributes: NativeFileAttributes | null | undefined;
