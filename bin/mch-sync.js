@@ -34,10 +34,16 @@ function compileCacheDir() {
 const cacheDir = compileCacheDir();
 if (cacheDir !== null) enableCompileCache(cacheDir);
 
-// `npm run install-cli` copies the compiled build without the sources; a checkout always runs its
-// sources, so an edit is never hidden behind an older build.
+// A checkout always runs its sources, so an edit is never hidden behind an older build. `npm run
+// install-cli` installs the compiled build without them, its modules bundled into bundle/ (a start
+// reads a few files instead of resolving hundreds); dist/ alone is the compiled build unbundled.
 const fromSources = existsSync(new URL('../app/cli/main.ts', import.meta.url));
-const entry = (path) => new URL(fromSources ? `../${path}.ts` : `../dist/${path}.js`, import.meta.url).href;
+const bundled = !fromSources && existsSync(new URL('../bundle/main.js', import.meta.url));
+const entry = (path) =>
+  new URL(
+    fromSources ? `../${path}.ts` : bundled ? `../bundle/${path.split('/').pop()}.js` : `../dist/${path}.js`,
+    import.meta.url,
+  ).href;
 
 // Before anything is loaded: a pass over a million files must not leave V8 4× the heap it needs.
 const { limitHeapGrowth } = await import(entry('app/system/heap-growth'));

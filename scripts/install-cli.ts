@@ -4,7 +4,9 @@
 // for development (an edit is never hidden behind an old build) but costs every command its start: the
 // installed command runs the compiled JavaScript instead (bin/mch-sync.js picks it where no sources sit
 // beside it). Layout, under PREFIX (default ~/.local):
-//   lib/mch-sync/{package.json, bin/mch-sync.js, dist/{app,common,renderer}, node_modules/, node}
+//   lib/mch-sync/{package.json, bin/mch-sync.js, bundle/, dist/{app,common,renderer}, node_modules/, node}
+// where bundle/ holds the command's modules in a few chunks (scripts/packaging/cli-bundle.ts) and dist/
+// the files they find by path (migrations, native addons, the mount process, the window).
 //   bin/mch-sync   a shell script: exec lib/mch-sync/node lib/mch-sync/bin/mch-sync.js "$@"
 // The copy is put together beside the old one and swapped in by renames, so a command running during
 // an install finishes on the files it started with and a failed install leaves the old one whole.
@@ -24,6 +26,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildApp } from './packaging/build-app.ts';
+import { bundleCli } from './packaging/cli-bundle.ts';
 
 const projectDir = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = `Usage: npm run install-cli -- [--prefix DIR] [--no-build] [--remove]
@@ -67,7 +70,7 @@ function shellQuoted(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-function copyInto(staging: string): void {
+async function copyInto(staging: string): Promise<void> {
   writeFileSync(join(staging, 'package.json'), JSON.stringify(packageJson(), null, 2) + '\n');
   mkdirSync(join(staging, 'bin'));
   cpSync(join(projectDir, 'bin', 'mch-sync.js'), join(staging, 'bin', 'mch-sync.js'));
@@ -84,6 +87,7 @@ function copyInto(staging: string): void {
   // whichever Node the system has, nor on the checkout staying where it is.
   cpSync(process.execPath, join(staging, 'node'));
   chmodSync(join(staging, 'node'), 0o755);
+  await bundleCli(staging);
 }
 
 /** The installed package.json: name, version and module type, which the app reads (its version). */
@@ -92,7 +96,7 @@ function packageJson(): Record<string, unknown> {
   return { name: own['name'], version: own['version'], private: true, type: own['type'] };
 }
 
-function install(prefix: string, build: boolean): number {
+async function install(prefix: string, build: boolean): Promise<number> {
   if (process.platform === 'win32') {
     console.error('install-cli: Windows is not supported; run the command through npm run sync -- ….');
     return 1;
@@ -114,7 +118,7 @@ function install(prefix: string, build: boolean): number {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    copyInto(staging);
+    await copyInto(staging);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;
@@ -140,7 +144,7 @@ function remove(prefix: string): number {
   return 0;
 }
 
-function main(args: string[]): number {
+async function main(args: string[]): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -161,7 +165,7 @@ function main(args: string[]): number {
     return 0;
   }
   const prefix = resolve(values.prefix ?? join(homedir(), '.local'));
-  return values.remove === true ? remove(prefix) : install(prefix, values['no-build'] !== true);
+  return values.remove === true ? remove(prefix) : await install(prefix, values['no-build'] !== true);
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -77,13 +77,14 @@ export interface LiveSync {
 export async function liveSync(
   profile: SignedInProfile,
   folder: string,
-  options: { mounted?: boolean } = {},
+  options: { mounted?: boolean; command?: readonly string[] } = {},
 ): Promise<LiveSync> {
-  const child = spawn(
-    process.execPath,
-    [MCH_SYNC_BIN, '--profile', profile.profile, 'run', '--folder', folder],
-    { env: profile.env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  // The checkout's command unless another is given (the installed one: installed-command.test.ts).
+  const [program = process.execPath, ...words] = options.command ?? [process.execPath, MCH_SYNC_BIN];
+  const child = spawn(program, [...words, '--profile', profile.profile, 'run', '--folder', folder], {
+    env: profile.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
