@@ -27,6 +27,7 @@ import {
 import { RCLONE_FLAGS, startRclone } from './lib/peer-rclone.ts';
 import { OURS, PeerFigures, printPeerReport, printStartUps, type PeerCase } from './lib/peer-report.ts';
 import { startUnison, UNISON_FLAGS } from './lib/peer-unison.ts';
+import { builtEntry } from './lib/built-entry.ts';
 import { timedMchSync } from './lib/timed-cli.ts';
 
 const FILES = Number(process.env['BENCH_PEERS_FILES'] ?? 10_000);
@@ -35,6 +36,11 @@ const FOLDERS = 100;
 const DELETES = 100;
 /** Start-ups of each command, interleaved. */
 const STARTS = 10;
+/**
+ * Our passes run the command as `npm run install-cli` installs it (compiled, bundled), as users run it;
+ * `BENCH_PEERS_SOURCES=1` runs the checkout's sources instead (Node's type stripping at every start).
+ */
+const FROM_SOURCES = process.env['BENCH_PEERS_SOURCES'] === '1';
 const WARM_UP_FILES = 100;
 /** Long enough for a first sync of 100,000 files by the slowest tool on a busy machine. */
 const TIMEOUT_MS = 4 * 3_600_000;
@@ -158,20 +164,22 @@ async function oneRun(
 }
 
 /** `node -e 0`, `mch-sync --help`, `mch-sync status` (and the peers' own version commands), interleaved. */
-async function startUps(ours: MchSyncTool, pair: PeerPair): Promise<void> {
+async function startUps(ours: MchSyncTool, pair: PeerPair, entry: string | undefined): Promise<void> {
   const profile = ours.profileOf(pair.localRoot);
   if (profile === undefined) throw new Error('no profile for the status start-up');
-  const options = { env: profile.env, timeoutMs: 60_000 };
+  const sources = { env: profile.env, timeoutMs: 60_000 };
+  const installed = entry === undefined ? undefined : { ...sources, entry };
+  const status = ['--profile', profile.profile, 'status', '--folder', pair.localRoot];
   const commands: Array<[string, () => Promise<{ seconds: number }>]> = [
     ['node -e 0', () => timedPeerProcess(process.execPath, ['-e', '0'], process.env, undefined, 60_000)],
-    ['mch-sync --help', () => succeeded(timedMchSync(['--help'], options))],
-    [
-      'mch-sync status',
-      () =>
-        succeeded(
-          timedMchSync(['--profile', profile.profile, 'status', '--folder', pair.localRoot], options),
-        ),
-    ],
+    ...(installed === undefined
+      ? []
+      : ([
+          ['mch-sync --help (installed)', () => succeeded(timedMchSync(['--help'], installed))],
+          ['mch-sync status (installed)', () => succeeded(timedMchSync(status, installed))],
+        ] as Array<[string, () => Promise<{ seconds: number }>]>)),
+    ['mch-sync --help (sources)', () => succeeded(timedMchSync(['--help'], sources))],
+    ['mch-sync status (sources)', () => succeeded(timedMchSync(status, sources))],
     ['unison -version', () => timedPeerProcess('unison', ['-version'], process.env, undefined, 60_000)],
     ['rclone version', () => timedPeerProcess('rclone', ['version'], process.env, undefined, 60_000)],
   ];
@@ -219,12 +227,13 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const ours = await startMchSync(join(work, 'mch-sync'), TIMEOUT_MS);
+    const entry = FROM_SOURCES ? undefined : builtEntry(work);
+    const ours = await startMchSync(join(work, 'mch-sync'), TIMEOUT_MS, entry);
     tools.push(ours);
     tools.push(await startUnison(join(work, 'unison'), TIMEOUT_MS));
     tools.push(await startRclone(join(work, 'rclone'), TIMEOUT_MS));
     console.log(
-      `${FILES} files of 1-4 KiB in ${FOLDERS} folders, ${RUNS} runs; unison ${UNISON_FLAGS.join(' ')}; rclone bisync ${RCLONE_FLAGS.join(' ')} (its defaults); mch-sync run --once (4 transfers at once)`,
+      `${FILES} files of 1-4 KiB in ${FOLDERS} folders, ${RUNS} runs; unison ${UNISON_FLAGS.join(' ')}; rclone bisync ${RCLONE_FLAGS.join(' ')} (its defaults); mch-sync run --once (4 transfers at once) ${FROM_SOURCES ? 'from the sources' : 'installed (npm run install-cli)'}`,
     );
     console.log(`at ${sourceVersion()}`);
     await warmUp(tools, work);
@@ -241,7 +250,7 @@ async function main(): Promise<void> {
     // Others may commit while a long run goes on: the end says whether the sources stayed the same.
     console.log(`\nat the end: ${sourceVersion()}`);
     printPeerReport(figures, FILES, RUNS);
-    await startUps(ours, last.get(ours) as PeerPair);
+    await startUps(ours, last.get(ours) as PeerPair, entry);
   } finally {
     await cleanUp();
   }

@@ -20,7 +20,8 @@ export interface MchSyncTool extends PeerTool {
   profileOf(localRoot: string): BenchProfile | undefined;
 }
 
-export async function startMchSync(work: string, timeoutMs: number): Promise<MchSyncTool> {
+/** `entry`: the bin/mch-sync.js each pass runs (the installed command's, built-entry.ts); the checkout's when absent. */
+export async function startMchSync(work: string, timeoutMs: number, entry?: string): Promise<MchSyncTool> {
   const deviceDir = join(work, 'device');
   const device = await startBenchDevice(deviceDir);
   const devicePid = findPid(deviceDir);
@@ -46,6 +47,7 @@ export async function startMchSync(work: string, timeoutMs: number): Promise<Mch
           const run = await timedMchSync([...args, '--folder', localRoot, '--remote-folder', remoteFolder], {
             env: profile.env,
             timeoutMs,
+            ...(entry === undefined ? {} : { entry }),
           });
           const serverCpu = cpuSeconds(devicePid) - deviceStart;
           if (run.code !== 0)
