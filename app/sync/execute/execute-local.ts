@@ -1,5 +1,5 @@
 // Operations that change the local folder: folders made, downloads, renames and moves (deletes: execute-trash.ts).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hashFile } from '../local/content-hash.ts';
@@ -113,7 +113,7 @@ async function fetchToTemporary(
   // A large one is named after the version, so a download broken off (its partial file kept) resumes on
   // the next try; a small one is fetched whole again, under a name of its own.
   const version = small
-    ? randomBytes(6).toString('hex')
+    ? randomUUID().slice(0, 13)
     : createHash('sha256').update(`${remote.id}\n${eTag}`).digest('hex').slice(0, 12);
   const temporary = join(dirname(absolute), `${DOWNLOAD_TEMP_PREFIX}${version}`);
   try {
