@@ -59,6 +59,12 @@ export class ItemStore {
   readonly #touchParent;
   readonly #touchParentList;
   readonly #touchGrandparentList;
+  readonly #insert;
+  readonly #update;
+  readonly #markFileDeleting;
+  readonly #markTreeDeleting;
+  readonly #hasLiveChildren;
+  readonly #ancestry;
   readonly #listStatements = new Map<string, Statement<(string | number)[], ItemRow>>();
 
   constructor(db: Db) {
@@ -76,6 +82,41 @@ export class ItemStore {
     this.#touchGrandparentList = db.prepare<[string, number, string]>(
       'UPDATE items SET list_tag = ?, updated_at = ? WHERE id = (SELECT parent_id FROM items WHERE id = ?)',
     );
+    // Every statement a request runs is prepared once: preparing costs more than most of them take.
+    this.#insert = db.prepare<[ItemRow]>(
+      `INSERT INTO items (id, owner_id, parent_id, name, is_dir, mime_type, size, m_time, c_time, hidden,
+         etag, list_tag, blob, image, state, updated_at)
+       VALUES (@id, @owner_id, @parent_id, @name, @is_dir, @mime_type, @size, @m_time, @c_time, @hidden,
+         @etag, @list_tag, @blob, @image, @state, @updated_at)`,
+    );
+    this.#update = db.prepare<[ItemRow]>(
+      `UPDATE items SET name = @name, parent_id = @parent_id, m_time = @m_time, c_time = @c_time,
+         hidden = @hidden, mime_type = @mime_type, size = @size, blob = @blob, image = @image,
+         state = @state, etag = @etag, updated_at = @updated_at
+       WHERE id = @id`,
+    );
+    this.#markFileDeleting = db.prepare<[number, string]>(
+      "UPDATE items SET state = 'deleting', updated_at = ? WHERE id = ?",
+    );
+    this.#markTreeDeleting = db.prepare<[string, number]>(
+      `WITH RECURSIVE tree(id) AS (
+         SELECT ?
+         UNION ALL
+         SELECT i.id FROM items i JOIN tree t ON i.parent_id = t.id
+       ) UPDATE items SET state = 'deleting', updated_at = ? WHERE id IN (SELECT id FROM tree)`,
+    );
+    this.#hasLiveChildren = db
+      .prepare<[string], number>("SELECT 1 FROM items WHERE parent_id = ? AND state = 'live' LIMIT 1")
+      .pluck();
+    this.#ancestry = db
+      .prepare<[string], string>(
+        `WITH RECURSIVE chain(id, parent_id, depth) AS (
+           SELECT id, parent_id, 0 FROM items WHERE id = ?
+           UNION ALL
+           SELECT i.id, i.parent_id, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id
+         ) SELECT id FROM chain ORDER BY depth`,
+      )
+      .pluck();
   }
 
   get(id: string): ItemRow | undefined {
@@ -115,16 +156,7 @@ export class ItemStore {
 
   /** Ids from `id` up to its root, `id` first. */
   ancestry(id: string): string[] {
-    const rows = this.#db
-      .prepare<[string], { id: string }>(
-        `WITH RECURSIVE chain(id, parent_id, depth) AS (
-           SELECT id, parent_id, 0 FROM items WHERE id = ?
-           UNION ALL
-           SELECT i.id, i.parent_id, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id
-         ) SELECT id FROM chain ORDER BY depth`,
-      )
-      .all(id);
-    return rows.map((row) => row.id);
+    return this.#ancestry.all(id);
   }
 
   /** Inserts a new item; a live sibling with the same name is a 409. Bumps the parent's tags. */
@@ -132,14 +164,7 @@ export class ItemStore {
     const full: ItemRow = { ...row, etag: newEtag(), list_tag: newEtag(), updated_at: now };
     try {
       this.#db.transaction(() => {
-        this.#db
-          .prepare(
-            `INSERT INTO items (id, owner_id, parent_id, name, is_dir, mime_type, size, m_time, c_time, hidden,
-               etag, list_tag, blob, image, state, updated_at)
-             VALUES (@id, @owner_id, @parent_id, @name, @is_dir, @mime_type, @size, @m_time, @c_time, @hidden,
-               @etag, @list_tag, @blob, @image, @state, @updated_at)`,
-          )
-          .run(full);
+        this.#insert.run(full);
         if (full.parent_id !== null && full.state === 'live') this.#bumpParent(full.parent_id, true, now);
       })();
     } catch (error) {
@@ -160,14 +185,7 @@ export class ItemStore {
     const appeared = before.state !== 'live' && after.state === 'live';
     try {
       this.#db.transaction(() => {
-        this.#db
-          .prepare(
-            `UPDATE items SET name = @name, parent_id = @parent_id, m_time = @m_time, c_time = @c_time,
-               hidden = @hidden, mime_type = @mime_type, size = @size, blob = @blob, image = @image,
-               state = @state, etag = @etag, updated_at = @updated_at
-             WHERE id = @id`,
-          )
-          .run(after);
+        this.#update.run(after);
         if (after.state !== 'live') return;
         if (before.parent_id !== null && moved) this.#bumpParent(before.parent_id, true, now);
         if (after.parent_id !== null) this.#bumpParent(after.parent_id, moved || renamed || appeared, now);
@@ -185,25 +203,17 @@ export class ItemStore {
    */
   markDeleting(item: ItemRow, now: number): number {
     return this.#db.transaction(() => {
-      const result = this.#db
-        .prepare(
-          `WITH RECURSIVE tree(id) AS (
-             SELECT ?
-             UNION ALL
-             SELECT i.id FROM items i JOIN tree t ON i.parent_id = t.id
-           ) UPDATE items SET state = 'deleting', updated_at = ? WHERE id IN (SELECT id FROM tree)`,
-        )
-        .run(item.id, now);
+      // A file has nothing below it: the walk down the tree is for folders only.
+      const result = item.is_dir
+        ? this.#markTreeDeleting.run(item.id, now)
+        : this.#markFileDeleting.run(now, item.id);
       if (item.parent_id !== null) this.#bumpParent(item.parent_id, true, now);
       return result.changes;
     })();
   }
 
   hasLiveChildren(id: string): boolean {
-    return (
-      this.#db.prepare("SELECT 1 FROM items WHERE parent_id = ? AND state = 'live' LIMIT 1").get(id) !==
-      undefined
-    );
+    return this.#hasLiveChildren.get(id) !== undefined;
   }
 
   #bumpParent(parentId: string, membershipChanged: boolean, now: number): void {
