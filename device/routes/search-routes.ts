@@ -28,8 +28,9 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: DeviceContext): 
   // Index in the background what a migration or another process queued while the device was down, and
   // what each write queues, so a search rarely finds work left to do before it can answer.
   app.addHook('onReady', async () => indexer.kick());
-  app.addHook('onResponse', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') indexer.kick();
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') indexer.schedule();
+    done();
   });
 
   app.get('/v2/filesSearch/text', async (request) => {

@@ -6,12 +6,13 @@ import { DIR_MIME_TYPE } from '../../common/wire/device-api.ts';
 import type { DeviceContext } from '../context.ts';
 import { loadFolder } from '../files/access.ts';
 import { parseMetadata } from '../files/metadata-input.ts';
-import { readImageColumn } from '../files/image-metadata.ts';
+import { readImageColumn, sniffImageFormat } from '../files/image-metadata.ts';
 import { guessMimeType } from '../files/mime.ts';
 import {
   boundaryFromContentType,
   MultipartError,
   parseMultipartRelated,
+  type ContentSink,
   type MultipartResult,
 } from '../files/multipart.ts';
 import { alternativeName } from '../files/names.ts';
@@ -19,6 +20,7 @@ import { authenticate, requireScope, type Principal } from '../http/auth.ts';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.ts';
 import { booleanParam, integerParam } from '../http/query.ts';
 import { nameTaken, type ItemRow } from '../store/items.ts';
+import type { SyncedFileStream } from '../store/synced-file.ts';
 import { newId } from '../store/tags.ts';
 
 type IdParams = { id: string };
@@ -63,13 +65,13 @@ function checkCreate(
   };
 }
 
-/** Parses the multipart body, streaming any content to `contentPath` once the metadata has passed. */
+/** Parses the multipart body, streaming any content to the sink `openSink` gives once the metadata has passed. */
 async function receiveCreate(
   ctx: DeviceContext,
   principal: Principal,
   request: FastifyRequest,
   id: string,
-  contentPath: string,
+  openSink: () => ContentSink,
 ): Promise<NewItem> {
   const resolveConflict = booleanParam(request, 'resolveNameConflict', false);
   let checked: NewItem | undefined;
@@ -81,7 +83,7 @@ async function receiveCreate(
       async (metadata) => {
         // Bad metadata or a missing parent is answered before any content is stored.
         checked = checkCreate(ctx, principal, id, metadata, resolveConflict);
-        return ctx.blobs.createUploadStream(contentPath, 'w');
+        return openSink();
       },
     );
   } catch (error) {
@@ -136,12 +138,20 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
     ctx.storage.checkRoomFor(request.headers);
     const id = newId();
     const tempPath = ctx.blobs.tempPath();
+    // The temporary file exists from when the content part starts until it is committed.
+    let temp: SyncedFileStream | undefined;
     try {
-      const item = await receiveCreate(ctx, principal, request, id, tempPath);
-      if (item.row.size > 0) {
-        // Read before the insert, so the file never shows without its image metadata.
-        item.row.image = await readImageColumn(tempPath);
-        item.row.blob = await ctx.blobs.commit(tempPath);
+      const item = await receiveCreate(ctx, principal, request, id, () => {
+        temp = ctx.blobs.createSyncedTempStream(tempPath);
+        return temp;
+      });
+      if (item.row.size > 0 && temp) {
+        // Read before the insert, so the file never shows without its image metadata; content whose
+        // first bytes name no image format has none, and is not read back for it.
+        item.row.image = sniffImageFormat(temp.head) === undefined ? null : await readImageColumn(tempPath);
+        // The stream flushed the file before it closed: renamed into place, it is on disk.
+        item.row.blob = await ctx.blobs.commitFlushed(tempPath);
+        temp = undefined;
       }
       let created: ItemRow;
       try {
@@ -156,7 +166,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
         .header('etag', created.etag)
         .send();
     } finally {
-      await ctx.blobs.removePath(tempPath);
+      if (temp) await ctx.blobs.removePath(tempPath);
     }
   });
 
@@ -169,7 +179,9 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: DeviceContext): 
     const uploadPath = ctx.blobs.uploadPath(id);
     let item: NewItem;
     try {
-      item = await receiveCreate(ctx, principal, request, id, uploadPath);
+      item = await receiveCreate(ctx, principal, request, id, () =>
+        ctx.blobs.createUploadStream(uploadPath, 'w'),
+      );
       if (item.row.is_dir) throw badRequest('IS_A_FOLDER', 'Folders are created with POST /sdk/v2/files.');
       // The name is checked now for a quick answer, and again when the upload is committed.
       freeName(ctx, item.row.parent_id as string, item.row.name, item.resolveConflict);

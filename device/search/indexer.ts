@@ -28,6 +28,12 @@ const TOKEN_CACHE_LIMIT = 5000;
  */
 const MERGE_AFTER = 2000;
 const MERGE_PAGES = 256;
+/**
+ * How long the writes of a burst gather before a background pass indexes them. Each pass is a
+ * transaction, and a commit per created file cost more than the file's tokens; searches never wait for
+ * it, as each applies the whole queue first.
+ */
+const GATHER_MS = 100;
 
 type IndexedRow = Pick<ItemRow, 'id' | 'parent_id' | 'name' | 'mime_type' | 'is_dir' | 'image' | 'state'>;
 
@@ -48,6 +54,9 @@ export class SearchIndexer {
   readonly #tokenCache = new Map<string, readonly string[]>();
   #unmerged = 0;
   #running: Promise<void> | undefined;
+  /** A kick asked for while a pass ran: the pass may have read the queue before the write. */
+  #again = false;
+  #gathering: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(db: Db, onError: (error: unknown) => void) {
@@ -77,9 +86,24 @@ export class SearchIndexer {
     while (!this.applySlice()) await yieldToEventLoop();
   }
 
-  /** Starts a background pass over the queue (then merges the index after much work), unless one runs. */
+  /** A background pass after GATHER_MS (for a write), so a burst of writes is indexed in one. */
+  schedule(): void {
+    if (this.#closed || this.#gathering) return;
+    this.#gathering = setTimeout(() => {
+      this.#gathering = undefined;
+      this.kick();
+    }, GATHER_MS);
+    // A pending pass never keeps the process alive: the queue is on disk, the next start indexes it.
+    this.#gathering.unref();
+  }
+
+  /** Starts a background pass over the queue (then merges the index after much work), or another after it. */
   kick(): void {
-    if (this.#closed || this.#running) return;
+    if (this.#closed) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
     this.#running = (async () => {
       while (!this.#closed && !this.applySlice()) await yieldToEventLoop();
       if (this.#unmerged < MERGE_AFTER) return;
@@ -89,17 +113,28 @@ export class SearchIndexer {
       .catch(this.#onError)
       .finally(() => {
         this.#running = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.kick();
+        }
       });
   }
 
-  /** Resolves when no background pass runs (tests and benchmarks wait for indexing and merging). */
+  /** Resolves when no background pass runs or waits to (tests and benchmarks wait for indexing and merging). */
   async idle(): Promise<void> {
+    if (this.#gathering) {
+      clearTimeout(this.#gathering);
+      this.#gathering = undefined;
+      this.kick();
+    }
     while (this.#running) await this.#running;
   }
 
   /** Stops the background pass (the database may close next). */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#gathering);
+    this.#gathering = undefined;
     await this.#running;
   }
 

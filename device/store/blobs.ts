@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { StorageMeter } from './storage-meter.ts';
+import { SyncedFileStream } from './synced-file.ts';
 
 /**
  * Every byte of content and unfinished uploads is written and removed here, and counted by the meter
@@ -15,6 +16,8 @@ export class BlobStore {
   readonly #contentDir: string;
   readonly #tmpDir: string;
   readonly #uploadsDir: string;
+  /** Shard folders of content/ known to exist: each is made once, not checked for every file. */
+  readonly #shards = new Set<string>();
 
   /** Without a meter (a tool that fills a data folder offline), writes are counted by one of its own. */
   constructor(dataDir: string, meter: StorageMeter = new StorageMeter(dataDir)) {
@@ -37,6 +40,11 @@ export class BlobStore {
   /** A new temporary file's stream, refused past the device's capacity. */
   createTempStream(path: string): Writable {
     return this.#meter.metered(createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  }
+
+  /** A new temporary file's stream that flushes it to disk before it closes (`commitFlushed` then). */
+  createSyncedTempStream(path: string): SyncedFileStream {
+    return new SyncedFileStream(path, this.#meter);
   }
 
   /** A stream that writes (`w`) or appends to (`a`) an upload's bytes, refused past the device's capacity. */
@@ -72,10 +80,26 @@ export class BlobStore {
     } finally {
       await handle.close();
     }
+    return this.commitFlushed(tempPath);
+  }
+
+  /** Moves a temporary file already flushed to disk (a SyncedFileStream's) into the store. */
+  async commitFlushed(tempPath: string): Promise<string> {
     const name = randomBytes(12).toString('base64url');
-    const dir = join(this.#contentDir, name.slice(0, 2));
-    mkdirSync(dir, { recursive: true });
-    await rename(tempPath, join(dir, name));
+    const shard = name.slice(0, 2);
+    const dir = join(this.#contentDir, shard);
+    if (!this.#shards.has(shard)) {
+      mkdirSync(dir, { recursive: true });
+      this.#shards.add(shard);
+    }
+    try {
+      await rename(tempPath, join(dir, name));
+    } catch (error) {
+      // The shard folder was removed behind the device's back: make it again.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dir, { recursive: true });
+      await rename(tempPath, join(dir, name));
+    }
     return name;
   }
 
@@ -85,6 +109,25 @@ export class BlobStore {
 
   openRead(name: string, range?: { start: number; end: number }): ReadStream {
     return createReadStream(this.path(name), range);
+  }
+
+  /**
+   * Bytes `start` to `end` (inclusive) of stored content, read at once; the file is opened before this
+   * returns its promise. A file shorter than that is an error, never a short answer.
+   */
+  async readRange(name: string, start: number, end: number): Promise<Buffer> {
+    const handle = await open(this.path(name), 'r');
+    try {
+      const bytes = Buffer.allocUnsafe(end - start + 1);
+      for (let filled = 0; filled < bytes.length;) {
+        const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, start + filled);
+        if (bytesRead === 0) throw new Error(`The content file ${name} is shorter than its item says.`);
+        filled += bytesRead;
+      }
+      return bytes;
+    } finally {
+      await handle.close();
+    }
   }
 
   async size(path: string): Promise<number> {
