@@ -172,17 +172,30 @@ export function buildApp(
 
 /** `pretty=true` indents any JSON answer (device-api.md §3); other values than true/false are a 400. */
 function installPrettyJson(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: they run on every request, and a promise each is pure cost here.
+  app.addHook('onRequest', (request, reply, done) => {
     const pretty = (request.query as Record<string, unknown>)['pretty'];
     if (pretty !== undefined && pretty !== 'true' && pretty !== 'false') {
-      await reply.code(400).send(deviceErrorBody('BAD_REQUEST', 'pretty must be true or false.'));
+      // An answer from a callback hook ends the request: done() is not called.
+      void reply.code(400).send(deviceErrorBody('BAD_REQUEST', 'pretty must be true or false.'));
+      return;
     }
+    done();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if ((request.query as Record<string, unknown>)['pretty'] !== 'true' || typeof payload !== 'string')
-      return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
-    return JSON.stringify(JSON.parse(payload), null, 2);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      (request.query as Record<string, unknown>)['pretty'] !== 'true' ||
+      typeof payload !== 'string' ||
+      !String(reply.getHeader('content-type') ?? '').startsWith('application/json')
+    ) {
+      done(null, payload);
+      return;
+    }
+    try {
+      done(null, JSON.stringify(JSON.parse(payload), null, 2));
+    } catch (error) {
+      done(error as Error);
+    }
   });
 }
 

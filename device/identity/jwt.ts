@@ -4,6 +4,8 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+/** Tokens verified lately, kept by their text: a client sends the same one with every request. */
+const VERIFIED_CACHE_SIZE = 256;
 
 /** Reads the signing key from `dataDir`, creating it (mode 0600) on first start. */
 export function loadSigningKey(dataDir: string): Buffer {
@@ -20,6 +22,12 @@ export function loadSigningKey(dataDir: string): Buffer {
 
 export class JwtSigner {
   readonly #key: Buffer;
+  /**
+   * Valid tokens checked lately and their claims (frozen). A token's text fixes its signature check and
+   * its claims, so a second check of the same text can only give the same answer; expiry stays the
+   * caller's check, made every time.
+   */
+  readonly #verified = new Map<string, Readonly<Record<string, unknown>>>();
 
   constructor(key: Buffer) {
     this.#key = key;
@@ -31,7 +39,18 @@ export class JwtSigner {
   }
 
   /** The claims of a well-formed token with a valid signature, else null. Expiry is the caller's check. */
-  verify(token: string): Record<string, unknown> | null {
+  verify(token: string): Readonly<Record<string, unknown>> | null {
+    const known = this.#verified.get(token);
+    if (known) return known;
+    const claims = this.#check(token);
+    if (claims) {
+      if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.clear();
+      this.#verified.set(token, Object.freeze(claims));
+    }
+    return claims;
+  }
+
+  #check(token: string): Record<string, unknown> | null {
     const parts = token.split('.');
     if (parts.length !== 3) return null;
     const [header, payload, signature] = parts as [string, string, string];

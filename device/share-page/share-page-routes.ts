@@ -162,7 +162,7 @@ export function sharePageRoutes(ctx: DeviceContext): FastifyPluginAsync {
       request: FastifyRequest<{ Params: ItemParams }>,
       reply: FastifyReply,
       mode: 'download' | 'preview',
-    ): FastifyReply => {
+    ): Promise<FastifyReply> => {
       const open = openShare(ctx, request.params.shareId);
       const row = loadSharedItem(ctx, open, request.params.fileId);
       if (row.is_dir || (mode === 'preview' && !canPreview(row)))
