@@ -105,6 +105,18 @@ describe('readOneVersion', () => {
     },
   );
 
+  it('reads a settled small file at once, and answers undefined once it was replaced', async () => {
+    const { path, bytes, entry } = planned(4000);
+    // Past a tick of the file system's clock since its last change: the synchronous read takes it.
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const read = await readOneVersion(path, entry);
+    expect(Buffer.from(read?.content as Uint8Array).equals(bytes)).toBe(true);
+    expect(read?.contentHash).toBe(sha256(bytes));
+    CHANGES['replaced by rename'](path);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(await readOneVersion(path, entry)).toBeUndefined();
+  });
+
   it('refuses a large file changed while it is hashed', async () => {
     const { path, entry } = planned(READ_ONCE_BYTES + 1);
     await expect(
