@@ -10,7 +10,7 @@
 // BENCH_PER_FILE_FILES (default 4000), BENCH_PER_FILE_FOLDERS (40), BENCH_PER_FILE_RUNS (2);
 // BENCH_PER_FILE_PROFILE=DIR starts the device with --cpu-prof and prints its top functions per phase.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -298,6 +298,8 @@ async function main(): Promise<void> {
   }
   if (PROFILE_DIR) {
     const windows = (results.get('device') ?? []).flatMap((result) => result.windows);
+    // For other readings of the same profile (inclusive times, call stacks).
+    writeFileSync(join(PROFILE_DIR, 'phases.json'), JSON.stringify(windows));
     console.log(summariseDeviceProfile(PROFILE_DIR, windows, FILES * RUNS));
   }
   rmSync(work, { recursive: true, force: true });

@@ -112,7 +112,9 @@ function freeName(ctx: DeviceContext, parentId: string, name: string, resolve: b
 function insertWithName(ctx: DeviceContext, item: NewItem): ItemRow {
   const parentId = item.row.parent_id as string;
   for (;;) {
-    const name = freeName(ctx, parentId, item.row.name, item.resolveConflict);
+    // Without resolveNameConflict the unique index answers a taken name (409) as freeName would, so the
+    // look-up before the insert is only for finding a free name.
+    const name = item.resolveConflict ? freeName(ctx, parentId, item.row.name, true) : item.row.name;
     try {
       return ctx.items.insert({ ...item.row, name }, ctx.now());
     } catch (error) {

@@ -1,11 +1,11 @@
 // File content on disk: written to a temporary file, flushed, then renamed into place under content/.
 import { createReadStream, createWriteStream, mkdirSync, rmSync, type ReadStream } from 'node:fs';
 import { open, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { StorageMeter } from './storage-meter.ts';
 import { SyncedFileStream } from './synced-file.ts';
+import { newId } from './tags.ts';
 
 /**
  * Every byte of content and unfinished uploads is written and removed here, and counted by the meter
@@ -34,7 +34,7 @@ export class BlobStore {
 
   /** A fresh temporary path on the same file system as content/, so the final rename is atomic. */
   tempPath(): string {
-    return join(this.#tmpDir, randomBytes(12).toString('base64url'));
+    return join(this.#tmpDir, newId());
   }
 
   /** A new temporary file's stream, refused past the device's capacity. */
@@ -85,7 +85,7 @@ export class BlobStore {
 
   /** Moves a temporary file already flushed to disk (a SyncedFileStream's) into the store. */
   async commitFlushed(tempPath: string): Promise<string> {
-    const name = randomBytes(12).toString('base64url');
+    const name = newId();
     const shard = name.slice(0, 2);
     const dir = join(this.#contentDir, shard);
     if (!this.#shards.has(shard)) {
