@@ -89,8 +89,12 @@ export async function makeLocalFolder(context: ExecutionContext, op: Op<'local-m
   context.ledger.counts.foldersCreated += 1;
 }
 
-/** Files up to this size come down whole into memory: hashed there, written at once, no partial file. */
-export const IN_MEMORY_DOWNLOAD_BYTES = 1024 * 1024;
+/**
+ * Files up to this size come down whole into memory: hashed there, written at once, no partial file.
+ * Small enough that a slow link reads one well within the 60 s an answer read into memory may take
+ * (http-limits.ts; 64 KiB at 1.1 KB/s), where a streamed download has no such limit.
+ */
+export const IN_MEMORY_DOWNLOAD_BYTES = 64 * 1024;
 
 /** A download in its temporary file next to the target, ready to be put in place. */
 interface Fetched {
