@@ -32,15 +32,18 @@ export class UploadStore {
     this.#touch = db.prepare('UPDATE resumable_uploads SET active_on = ? WHERE item_id = ?');
     this.#forget = db.prepare('DELETE FROM resumable_uploads WHERE item_id = ?');
     // Only items still 'uploading': a committed file is never an idle upload, even with a leftover row.
+    // (`state <> 'live'` lets SQLite use the partial index items_state; `= 'uploading'` alone does not.)
     this.#idle = db
       .prepare<[number], string>(
         `SELECT i.id FROM items i LEFT JOIN resumable_uploads u ON u.item_id = i.id
-         WHERE i.state = 'uploading' AND coalesce(u.active_on, i.updated_at) <= ?`,
+         WHERE i.state <> 'live' AND i.state = 'uploading' AND coalesce(u.active_on, i.updated_at) <= ?`,
       )
       .pluck();
     // resumable_uploads and file_perms rows go with the item (ON DELETE CASCADE).
     this.#drop = db.prepare("DELETE FROM items WHERE id = ? AND state = 'uploading'");
-    this.#unfinished = db.prepare<[], string>("SELECT id FROM items WHERE state = 'uploading'").pluck();
+    this.#unfinished = db
+      .prepare<[], string>("SELECT id FROM items WHERE state <> 'live' AND state = 'uploading'")
+      .pluck();
   }
 
   /** Records a new unfinished upload, started (and so active) at `now`. */
