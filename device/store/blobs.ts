@@ -1,6 +1,6 @@
 // File content on disk: written to a temporary file, flushed, then renamed into place under content/.
 import { createReadStream, createWriteStream, mkdirSync, rmSync, type ReadStream } from 'node:fs';
-import { open, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { StorageMeter } from './storage-meter.ts';
@@ -143,9 +143,15 @@ export class BlobStore {
     await this.removePath(this.path(name));
   }
 
+  /** Removes one file (content, a temporary or an upload's bytes); one already gone is no error. */
   async removePath(path: string): Promise<void> {
     const size = await this.size(path);
-    await rm(path, { force: true });
+    // unlink, not rm: rm looks at the path again (lstat) before it unlinks, a system call per file.
+    try {
+      await unlink(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
     this.#meter.release(size);
   }
 
