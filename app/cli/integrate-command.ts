@@ -48,7 +48,6 @@ they start: restart them after --install (nautilus -q, nemo -q, caja -q, thunar 
 
 Exit codes: 0 done, 1 an entry could not be changed (the others were), 2 usage error.`;
 
-
 type Mode = 'install' | 'remove' | 'status';
 
 export async function runIntegrate(context: CommandContext, values: Values): Promise<number> {
