@@ -113,9 +113,22 @@ function localDifferences(
   const unknown = new Set(scan.skipped.map((skipped) => skipped.path));
   for (const { folder, id } of differing) {
     const entries = scan.entries.slice(folder.first, folder.end);
-    childDifferences(entries, index.children(id), unknown, roots);
+    childDifferences(entries, index.children(id), unknown, roots, index);
   }
   return true;
+}
+
+/**
+ * An entry without a row at its path may have been moved here from elsewhere: the row that holds its
+ * inode is a difference too, as the remote side's row found by id is. Usually its folder differs as
+ * well; not when that folder is gone from disk and its row too (gone on both sides, removed while the
+ * upload that was to take this row over failed: soak seed 1000). Such a row lies under no folder the
+ * check reads, and without it the round takes the entry for new and the row stays for good.
+ */
+function movedIn(entry: LocalEntry, index: IndexStore, roots: Set<RelativePath>): void {
+  // Past MAX_ROOTS the round plans everything anyway (and pairs by inode itself): no more look-ups.
+  if (roots.size > MAX_ROOTS) return;
+  for (const row of index.byInode(entry.inode)) if (row.path !== entry.path) roots.add(row.path);
 }
 
 /** quiet-pass's sameChildren, item by item: the entries and rows that do not agree. */
@@ -124,6 +137,7 @@ function childDifferences(
   rows: readonly IndexEntry[],
   unknown: ReadonlySet<RelativePath>,
   roots: Set<RelativePath>,
+  index: IndexStore,
 ): void {
   const byName = new Map<string, LocalEntry>();
   for (const entry of entries) byName.set(baseName(entry.path), entry);
@@ -143,7 +157,11 @@ function childDifferences(
     }
     roots.add(row.path);
   }
-  for (const entry of entries) if (!paired.has(entry)) roots.add(entry.path);
+  for (const entry of entries) {
+    if (paired.has(entry)) continue;
+    roots.add(entry.path);
+    movedIn(entry, index, roots);
+  }
 }
 
 /** Adds the remote differences of the `compared` folders; false when they cannot be said item by item. */

@@ -6,7 +6,7 @@ import type { PassReport } from '../../../../app/sync/pass-report.ts';
 import { META_SETTLED } from '../../../../app/index/meta-keys.ts';
 import type { HostileServer } from '../../../helpers/hostile-server.ts';
 import { atDownload, stoppablePair } from '../../../helpers/stoppable-pair.ts';
-import type { SyncPair } from '../../../helpers/sync-pair.ts';
+import { startDeviceProxy, type SyncPair } from '../../../helpers/sync-pair.ts';
 import { expectLocalText, expectSynced, expectTreesEqual } from '../../../helpers/expect-sync.ts';
 
 const proxies: HostileServer[] = [];
@@ -195,6 +195,47 @@ describe('a whole pass with no settled record (the last pass wrote and did not s
     expect(way).toBe('whole');
     expectSynced(report);
     await expectTreesEqual(pair);
+    await quietAgain(pair);
+  });
+});
+
+describe('a file moved here out of a folder deleted on both sides, its upload refused once', () => {
+  it('is found by the next pass at its row under the gone folder, which does not outlive it', async ({
+    device,
+    newPair,
+  }) => {
+    let refusing = false;
+    const proxy = await startDeviceProxy(device.base, {
+      refuse: (request) =>
+        refusing && request.method === 'POST' && request.url.startsWith('/sdk/v2/files')
+          ? { status: 503, json: { code: 'SERVICE_UNAVAILABLE', message: 'Refused once by the test.' } }
+          : undefined,
+    });
+    proxies.push(proxy);
+    const pair = newPair({ indexFile: true, deviceUrl: proxy.base });
+    pair.writeLocal('gone/x.txt', 'x');
+    pair.writeLocal('kept/k.txt', 'k');
+    expectSynced(await pair.sync());
+    await quietAgain(pair);
+    // Moved out here, its folder deleted on both sides: its row waits for its upload to take its place,
+    // the folder's row goes. The upload is refused: the row stays below a folder no side has.
+    pair.renameLocal('gone/x.txt', 'kept/x.txt');
+    pair.removeLocal('gone');
+    await pair.removeRemote('gone');
+    refusing = true;
+    expect((await pass(pair)).report.status).toBe('errors');
+    refusing = false;
+    // No settled record: the next pass plans around what differs, and x.txt's row is among it (as a
+    // whole pass finds it by its inode), not left behind for every pass after.
+    const { way, report } = await pass(pair);
+    expect(way).toBe('around');
+    expectSynced(report);
+    await expectTreesEqual(pair);
+    expect([...pair.index.entries()].map((row) => row.path).sort()).toEqual([
+      'kept',
+      'kept/k.txt',
+      'kept/x.txt',
+    ]);
     await quietAgain(pair);
   });
 });
