@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIR_MIME_TYPE } from '../common/wire/device-api.ts';
 import { summariseDeviceProfile, type PhaseWindow } from './lib/device-per-file-profile.ts';
+import { benchToken } from './lib/device.ts';
 import { cpuSeconds } from './lib/process-usage.ts';
 import { startNodeProcess, type ServerProcess } from './lib/processes.ts';
 import { median } from './lib/timing.ts';
@@ -232,17 +233,7 @@ async function startDevice(dataDir: string): Promise<Server> {
     [...profile, join(root, 'bin/mch-device.js'), '--port', '0', '--data', dataDir, '--user', 'bench:bench'],
     /^config url: (\S+)\/config\/v1\/config$/,
   );
-  const answer = await fetch(`${child.value}/identity/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'password',
-      client_id: 'mch-desktop',
-      username: 'bench',
-      password: 'bench',
-    }),
-  });
-  const { access_token: token } = (await answer.json()) as { access_token: string };
+  const token = await benchToken(child.value);
   return { name: 'device', base: child.value, token, pid: child.child.pid as number, process: child };
 }
 

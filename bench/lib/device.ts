@@ -11,6 +11,22 @@ export interface BenchDevice {
   stop(): Promise<void>;
 }
 
+/** An access token of the `bench` user of the device at `base` (the password grant). */
+export async function benchToken(base: string): Promise<string> {
+  const answer = await fetch(`${base}/identity/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'password',
+      client_id: 'mch-desktop',
+      username: 'bench',
+      password: 'bench',
+    }),
+  });
+  const { access_token: token } = (await answer.json()) as { access_token: string };
+  return token;
+}
+
 export async function startBenchDevice(dataDir: string, startTimeoutMs = 20_000): Promise<BenchDevice> {
   const device = await startNodeProcess(
     [join(root, 'bin/mch-device.js'), '--port', '0', '--data', dataDir, '--user', 'bench:bench'],
@@ -19,18 +35,7 @@ export async function startBenchDevice(dataDir: string, startTimeoutMs = 20_000)
   );
   try {
     const base = device.value;
-    const answer = await fetch(`${base}/identity/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'password',
-        client_id: 'mch-desktop',
-        username: 'bench',
-        password: 'bench',
-      }),
-    });
-    const { access_token: token } = (await answer.json()) as { access_token: string };
-    return { base, token, stop: () => device.stop() };
+    return { base, token: await benchToken(base), stop: () => device.stop() };
   } catch (error) {
     await device.stop();
     throw error;

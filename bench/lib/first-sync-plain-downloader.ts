@@ -8,6 +8,7 @@ import { Agent, request } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { eachLimited } from './plain-uploader.ts';
 
 export interface PlainDownloadOptions {
   /** The device base, e.g. `http://127.0.0.1:4780`. */
@@ -36,23 +37,6 @@ interface ListedFile {
 }
 
 const DIR_MIME_TYPE = 'application/x.wd.dir';
-
-/** Runs `work` over `items` with at most `concurrency` at once. */
-async function eachLimited<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
 
 export async function plainDownload(options: PlainDownloadOptions): Promise<PlainDownloadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });

@@ -67,7 +67,7 @@ function walk(root: string, skipNames: ReadonlySet<string>): { folders: LocalFol
 }
 
 /** Runs `work` over `items` with at most `concurrency` at once. */
-async function eachLimited<T>(
+export async function eachLimited<T>(
   items: readonly T[],
   concurrency: number,
   work: (item: T) => Promise<void>,
