@@ -8,8 +8,9 @@
 // where bundle/ holds the command's modules in a few chunks (scripts/packaging/cli-bundle.ts) and dist/
 // the files they find by path (migrations, native addons, the mount process, the window).
 //   bin/mch-sync   a shell script: exec lib/mch-sync/node lib/mch-sync/bin/mch-sync.js "$@"
-// The copy is put together beside the old one and swapped in by renames, so a command running during
-// an install finishes on the files it started with and a failed install leaves the old one whole.
+// The copy is put together beside the old one and swapped in by renames, so a failed install leaves the
+// old one whole and the command is never half copied. (A live service started from the old copy keeps
+// what it loaded; restart it after an install, as after any upgrade.)
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
