@@ -170,14 +170,17 @@ async function startUps(ours: MchSyncTool, pair: PeerPair, entry: string | undef
   const sources = { env: profile.env, timeoutMs: 60_000 };
   const installed = entry === undefined ? undefined : { ...sources, entry };
   const status = ['--profile', profile.profile, 'status', '--folder', pair.localRoot];
-  const commands: Array<[string, () => Promise<{ seconds: number }>]> = [
-    ['node -e 0', () => timedPeerProcess(process.execPath, ['-e', '0'], process.env, undefined, 60_000)],
-    ...(installed === undefined
+  type Start = [string, () => Promise<{ seconds: number }>];
+  const installedStarts: Start[] =
+    installed === undefined
       ? []
-      : ([
+      : [
           ['mch-sync --help (installed)', () => succeeded(timedMchSync(['--help'], installed))],
           ['mch-sync status (installed)', () => succeeded(timedMchSync(status, installed))],
-        ] as Array<[string, () => Promise<{ seconds: number }>]>)),
+        ];
+  const commands: Start[] = [
+    ['node -e 0', () => timedPeerProcess(process.execPath, ['-e', '0'], process.env, undefined, 60_000)],
+    ...installedStarts,
     ['mch-sync --help (sources)', () => succeeded(timedMchSync(['--help'], sources))],
     ['mch-sync status (sources)', () => succeeded(timedMchSync(status, sources))],
     ['unison -version', () => timedPeerProcess('unison', ['-version'], process.env, undefined, 60_000)],

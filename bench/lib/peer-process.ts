@@ -1,7 +1,6 @@
 // What the peers bench shares between its three tools: their common shape, peer servers as child processes, timed client processes, and the file walks that check a sync.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -39,19 +38,6 @@ export interface PeerTool {
   /** The files the server side holds in `remoteName`: relative path ('/'-separated) → size. */
   remoteFiles(remoteName: string): Promise<Map<string, number>>;
   stop(): Promise<void>;
-}
-
-/** A free loopback port (the peers' servers take a port number, not 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A peer's server as a child process of its own. */

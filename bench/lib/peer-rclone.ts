@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort } from '../../test/helpers/free-port.ts';
 import {
-  freePort,
   localFiles,
   startPeerServer,
   timedPeerProcess,

@@ -1,8 +1,8 @@
 // Unison (Debian's) as a peer of the sync client: its socket server on loopback in a process of its own, and one client process per pass.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort } from '../../test/helpers/free-port.ts';
 import {
-  freePort,
   localFiles,
   startPeerServer,
   timedPeerProcess,

@@ -1,9 +1,10 @@
 // Debian's tinyproxy, started by a test on a free loopback port with a generated config, and what it logged.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export interface TinyProxy {
   /** `http://127.0.0.1:PORT`, without credentials. */
@@ -24,18 +25,6 @@ export interface TinyProxyOptions {
 /** Whether tinyproxy is installed (`apt-get install tinyproxy`); the tests that need it say so when not. */
 export function hasTinyproxy(): boolean {
   return spawnSync('sh', ['-c', 'command -v tinyproxy'], { stdio: 'ignore' }).status === 0;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
